@@ -1,0 +1,212 @@
+"""The `bpywright` command line: thin argument parsing over the harness (heavy imports stay lazy)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .config import Settings
+
+
+class UsageError(Exception):
+    """A command-line mistake: reported with exit code 2."""
+
+
+def _positive_float(text: str) -> float:
+    value = float(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError("must be > 0")
+    return value
+
+
+def _add_run_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--engine", choices=["workbench", "cycles", "eevee"], default="workbench", help="render engine (default: workbench)")
+    p.add_argument("--resolution", type=int, default=256, help="render size in pixels, square (default: 256)")
+    p.add_argument("--samples", type=int, default=16, help="samples for cycles/eevee (default: 16)")
+    p.add_argument("--timeout", type=_positive_float, default=60.0, help="seconds the script may run (default: 60)")
+    p.add_argument("--blender", type=Path, help="a Blender executable instead of the bpy module (env BPYWRIGHT_BLENDER)")
+    p.add_argument("--no-sandbox", action="store_true", help="no bubblewrap (rlimits and a cleared environment still apply)")
+    p.add_argument("--no-render", action="store_true", help="run the script only, do not render")
+    p.add_argument("--empty-scene", action="store_true", help="start from an empty scene instead of the factory startup scene")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser for every subcommand."""
+    parser = argparse.ArgumentParser(prog="bpywright", description="Run, validate and render Blender Python scripts headlessly.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    run = sub.add_parser("run", help="run scripts in headless Blender and report what happened")
+    run.add_argument("scripts", nargs="+", type=Path, metavar="SCRIPT")
+    run.add_argument("--report", type=Path, help="write the RunReport JSON here (one script)")
+    run.add_argument("--render", type=Path, help="write the render PNG here (one script)")
+    run.add_argument("--out-dir", type=Path, help="with several scripts: write NAME.json and NAME.png here")
+    run.add_argument("--jobs", "-j", type=int, help="warm workers for several scripts (default: cores)")
+    run.add_argument("--json", action="store_true", help="print the report(s) as JSON instead of a summary")
+    _add_run_options(run)
+
+    recipes = sub.add_parser("recipes", help="validate and render the bundled recipes into artifacts/recipes")
+    recipes.add_argument("--out-dir", type=Path, help="default: $BPYWRIGHT_ARTIFACTS/recipes")
+    recipes.add_argument("--jobs", "-j", type=int, help="warm workers (default: cores)")
+    _add_run_options(recipes)
+
+    doctor = sub.add_parser("doctor", help="check what works here and how to fix what does not")
+    doctor.add_argument("--json", action="store_true", help="print the checks as JSON")
+
+    schema = sub.add_parser("schema", help="print the RunReport JSON Schema")
+    schema.add_argument("--write", action="store_true", help="rewrite the committed schema file instead")
+    return parser
+
+
+def _run_options(args: argparse.Namespace, settings: Settings):
+    from .harness.options import RunOptions
+
+    if args.resolution < 16 or args.resolution > 4096:
+        raise UsageError("--resolution must be between 16 and 4096")
+    if args.samples < 1:
+        raise UsageError("--samples must be >= 1")
+    blender = args.blender or settings.blender
+    if blender is not None and not Path(blender).is_file():
+        raise UsageError(f"Blender executable not found: {blender}")
+    return RunOptions(
+        render=not args.no_render,
+        engine=args.engine,
+        resolution=args.resolution,
+        samples=args.samples,
+        timeout=args.timeout,
+        sandbox=settings.sandbox and not args.no_sandbox,
+        empty_scene=args.empty_scene,
+        blender=blender,
+    )
+
+
+def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
+    """`bpywright run`: one script one-shot, several through the warm pool."""
+    for script in args.scripts:
+        if not script.is_file():
+            raise UsageError(f"no such script: {script}")
+    if len(args.scripts) > 1 and (args.report or args.render):
+        raise UsageError("--report/--render take one script; use --out-dir with several")
+    options = _run_options(args, settings)
+    if len(args.scripts) == 1:
+        from .harness.launcher import run_script
+
+        script = args.scripts[0]
+        render_to = args.render or (args.out_dir / f"{script.stem}.png" if args.out_dir else None)
+        report = run_script(script, options, render_to=render_to)
+        report_path = args.report or (args.out_dir / f"{script.stem}.json" if args.out_dir else None)
+        if report_path is not None:
+            report_path.parent.mkdir(parents=True, exist_ok=True)
+            report.write(report_path)
+        if args.json:
+            print(report.model_dump_json(indent=2))
+        else:
+            from .harness.summary import render_summary
+
+            print(render_summary(report, str(script)))
+            if report_path is not None:
+                print(f"  report: {report_path}")
+        return 0 if report.ok else 1
+    reports = run_batch(args.scripts, options, args.out_dir, args.jobs or settings.workers, quiet=args.json)
+    if args.json:
+        print(json.dumps([json.loads(r.model_dump_json()) for r in reports], indent=2))
+    return 0 if all(r.ok for r in reports) else 1
+
+
+def run_batch(scripts: list[Path], options, out_dir: Path | None, jobs: int, quiet: bool = False) -> list:
+    """Run scripts through a WorkerPool with a progress bar; write NAME.json/NAME.png under out_dir."""
+    from tqdm import tqdm
+
+    from .harness.pool import WorkerPool
+    from .harness.summary import one_line
+
+    if out_dir is not None:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    bar = tqdm(total=len(scripts), unit="script", file=sys.stderr, disable=None)
+
+    def done(script: Path, report) -> None:
+        if out_dir is not None:
+            report.write(out_dir / f"{script.stem}.json")
+        if not quiet:
+            bar.write(one_line(report, str(script)))
+        bar.update(1)
+
+    with WorkerPool(min(jobs, len(scripts)), options) as pool:
+        reports = pool.map(scripts, options, render_dir=out_dir, on_done=done)
+    bar.close()
+    if not quiet:
+        failed = sum(not r.ok for r in reports)
+        print(f"{len(reports) - failed} passed, {failed} failed" + (f" — reports and renders in {out_dir}" if out_dir else ""))
+    return reports
+
+
+def cmd_recipes(args: argparse.Namespace, settings: Settings) -> int:
+    """`bpywright recipes`: the main job for now — validate and render every bundled recipe."""
+    from .recipes import all_recipes
+
+    options = _run_options(args, settings)
+    out_dir = args.out_dir or settings.artifacts / "recipes"
+    recipes = all_recipes()
+    reports = run_batch([r.path for r in recipes], options, out_dir, args.jobs or settings.workers)
+    index = [
+        {"name": r.name, "prompt": r.prompt, "status": rep.status, "render": rep.render.path if rep.render else None,
+         "nonblank_fraction": rep.render.nonblank_fraction if rep.render else None, "report": str(out_dir / f"{r.name}.json")}
+        for r, rep in zip(recipes, reports)
+    ]  # fmt: skip
+    (out_dir / "index.json").write_text(json.dumps(index, indent=2), encoding="utf-8")
+    print(f"index: {out_dir / 'index.json'}")
+    return 0 if all(r.ok for r in reports) else 1
+
+
+def cmd_doctor(args: argparse.Namespace, settings: Settings) -> int:
+    """`bpywright doctor`: what works here, and the command that fixes what does not."""
+    from .doctor import run_checks
+
+    checks = run_checks(settings)
+    if args.json:
+        print(json.dumps([c.__dict__ for c in checks], indent=2))
+    else:
+        width = max(len(c.name) for c in checks)
+        for c in checks:
+            mark = {"ok": "✔", "warn": "!", "fail": "✘"}[c.state]
+            print(f"{mark} {c.name:<{width}}  {c.detail}")
+            if c.fix and c.state != "ok":
+                print(f"  {'':<{width}}  fix: {c.fix}")
+    return 1 if any(c.state == "fail" for c in checks) else 0
+
+
+def cmd_schema(args: argparse.Namespace, settings: Settings) -> int:
+    """`bpywright schema`: print (or rewrite) the RunReport JSON Schema."""
+    from .harness.report import export_schema, json_schema
+
+    if args.write:
+        print(export_schema())
+    else:
+        print(json.dumps(json_schema(), indent=2, sort_keys=True))
+    return 0
+
+
+COMMANDS = {"run": cmd_run, "recipes": cmd_recipes, "doctor": cmd_doctor, "schema": cmd_schema}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the console script; returns the exit code (0 ok, 1 failed, 2 usage)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    settings = Settings.from_env()
+    try:
+        return COMMANDS[args.command](args, settings)
+    except UsageError as exc:
+        parser.error(str(exc))  # exits 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,126 @@
+"""`bpywright doctor`: each check says what works, what does not, and the command that fixes it."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from typing import Literal
+
+from .config import Settings
+
+State = Literal["ok", "warn", "fail"]
+
+
+@dataclass
+class Check:
+    """One line of the doctor's answer."""
+
+    name: str
+    state: State
+    detail: str
+    fix: str = ""
+
+
+def check_python() -> Check:
+    """Python 3.11 is what the bpy 4.5 wheel supports."""
+    version = ".".join(map(str, sys.version_info[:3]))
+    if sys.version_info[:2] == (3, 11):
+        return Check("python", "ok", version)
+    return Check("python", "fail", f"{version}: the bpy 4.5 wheel needs Python 3.11", "use a Python 3.11 venv: `make setup`")
+
+
+def check_bpy_backend() -> Check:
+    """The default backend: the bpy module importable from this interpreter."""
+    from .harness.backend import Backend, BackendError
+
+    try:
+        version = Backend.resolve().version()
+    except BackendError as exc:
+        return Check("blender (bpy module)", "fail", str(exc), "`make setup` (installs the pinned bpy wheel)")
+    return Check("blender (bpy module)", "ok", f"Blender {version} via {sys.executable}")
+
+
+def check_blender_exe(settings: Settings) -> Check:
+    """An optional Blender executable (BPYWRIGHT_BLENDER or `blender` on PATH) for --blender runs."""
+    from .harness.backend import Backend, BackendError
+
+    path = settings.blender or shutil.which("blender")
+    if path is None:
+        return Check("blender (executable)", "warn", "none found (optional: version matrices, --blender)",
+                     "`apt-get install blender` or set BPYWRIGHT_BLENDER=/path/to/blender")  # fmt: skip
+    try:
+        return Check("blender (executable)", "ok", f"Blender {Backend.resolve(path).version()} at {path}")
+    except BackendError as exc:
+        return Check("blender (executable)", "fail", str(exc), "point BPYWRIGHT_BLENDER at a working Blender binary")
+
+
+def check_sandbox(settings: Settings) -> Check:
+    """Bubblewrap isolates scripts (read-only root, no network, own pids, cleared env)."""
+    from .harness.sandbox import PidsCgroup, bwrap_available, why_no_bwrap
+
+    if not settings.sandbox:
+        return Check("sandbox", "warn", "disabled by BPYWRIGHT_SANDBOX=0 (rlimits + cleared env only)", "unset BPYWRIGHT_SANDBOX")
+    if bwrap_available() is None:
+        return Check("sandbox", "warn", f"rlimits-only: {why_no_bwrap()}", "`apt-get install bubblewrap` (or `make setup` as root)")
+    cgroup = PidsCgroup.create(16)
+    if cgroup is not None:
+        cgroup.remove()
+        return Check("sandbox", "ok", "bubblewrap + pids cgroup (fork bombs capped)")
+    return Check("sandbox", "ok", "bubblewrap (no writable pids cgroup: process cap is RLIMIT_NPROC only)")
+
+
+def check_stubs(settings: Settings) -> Check:
+    """Version-matched bpy stubs for static checks."""
+    built = settings.typings_dir / "build"
+    if built.is_dir() and any(built.iterdir()):
+        return Check("stubs", "ok", f"built in {built}")
+    return Check("stubs", "warn", "not built: static checks (lint) are not available yet", "`bpywright typings build` (arrives with the lint issue)")
+
+
+def check_index(settings: Settings) -> Check:
+    """The per-version symbol index used by retrieval."""
+    versions = sorted(p.name for p in settings.index_dir.glob("*") if p.is_dir()) if settings.index_dir.is_dir() else []
+    if versions:
+        return Check("symbol index", "ok", f"{settings.index_dir}: {', '.join(versions)}")
+    return Check("symbol index", "warn", f"none under {settings.index_dir}", "`bpywright ingest` (arrives with the ingest issue)")
+
+
+def check_llm(settings: Settings) -> Check:
+    """The OpenAI-compatible endpoint (vLLM) used for generation."""
+    if not settings.llm_base_url:
+        return Check("llm endpoint", "warn", "not configured: generation falls back to verified exemplars",
+                     "`vllm serve MODEL` and set BPYWRIGHT_LLM_BASE_URL=http://HOST:8000/v1 BPYWRIGHT_LLM_MODEL=MODEL")  # fmt: skip
+    url = settings.llm_base_url.rstrip("/") + "/models"
+    request = urllib.request.Request(url, headers={"Authorization": f"Bearer {settings.llm_api_key or 'none'}"})
+    try:
+        with urllib.request.urlopen(request, timeout=3) as resp:
+            return Check("llm endpoint", "ok", f"{settings.llm_base_url} answered {resp.status}")
+    except (urllib.error.URLError, OSError) as exc:
+        return Check("llm endpoint", "fail", f"{url} unreachable: {exc}", "start the server or fix BPYWRIGHT_LLM_BASE_URL")
+
+
+def check_clip(settings: Settings) -> Check:
+    """CLIP image embeddings for the gallery (off without local weights)."""
+    if settings.clip_weights and settings.clip_weights.exists():
+        return Check("clip", "ok", f"weights at {settings.clip_weights}")
+    if settings.clip_weights:
+        return Check("clip", "fail", f"BPYWRIGHT_CLIP_WEIGHTS={settings.clip_weights} does not exist", "point it at an open_clip checkpoint")
+    return Check("clip", "warn", "off: no weights; the gallery uses text + perceptual-hash similarity",
+                 "set BPYWRIGHT_CLIP_WEIGHTS=/path/to/open_clip_model.bin")  # fmt: skip
+
+
+def run_checks(settings: Settings) -> list[Check]:
+    """All checks, in the order a new user should fix them."""
+    return [
+        check_python(),
+        check_bpy_backend(),
+        check_blender_exe(settings),
+        check_sandbox(settings),
+        check_stubs(settings),
+        check_index(settings),
+        check_llm(settings),
+        check_clip(settings),
+    ]

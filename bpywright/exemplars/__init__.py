@@ -1,0 +1,1 @@
+"""The exemplar store: validated scripts with renders, perceptual hashes and CLIP vectors."""

@@ -1,0 +1,539 @@
+"""Runs inside Blender: execute one user script (or serve many), summarise the scene, render, report.
+
+Loaded by path, never imported as part of the package: standard library + bpy/mathutils only,
+and Python 3.10-compatible so that older Blender executables (Debian's 3.4) can run it.
+
+One-shot:  python -I entry.py --job JOB.json
+           blender -b --factory-startup -noaudio --python-exit-code 1 --python entry.py -- --job JOB.json
+Serve:     python -I entry.py --serve --control-fd N   (job JSON lines on stdin, "done" lines on fd N)
+"""
+
+import builtins
+import ctypes
+import errno
+import json
+import math
+import os
+import signal
+import sys
+import time
+import traceback
+
+import bpy
+
+SCHEMA_VERSION = 1
+TAIL_CHARS = 4000
+GEOMETRY_TYPES = {"MESH", "CURVE", "SURFACE", "META", "FONT", "CURVES", "POINTCLOUD", "VOLUME", "GPENCIL", "GREASEPENCIL"}
+ENGINES = {
+    "workbench": ["BLENDER_WORKBENCH"],
+    "eevee": ["BLENDER_EEVEE_NEXT", "BLENDER_EEVEE"],  # 4.2-4.5 call it _NEXT; <4.2 and >=5.0 do not
+    "cycles": ["CYCLES"],
+}
+_LIBC = ctypes.CDLL(None)
+WORKER_PID = os.getpid()
+
+
+def blender_version():
+    """The running Blender's version string, e.g. '4.5.15 LTS'."""
+    return bpy.app.version_string
+
+
+def backend_name():
+    """'blender-exe' when running inside a Blender binary, else 'bpy-module'."""
+    return "bpy-module" if getattr(bpy.app, "binary_path", "") == "" else "blender-exe"
+
+
+# ---------------------------------------------------------------- output capture
+
+
+class CapturedOutput:
+    """Redirect fds 0/1/2 (Python and C level) to files in the job dir for the script's duration."""
+
+    def __init__(self, job_dir, prefix=""):
+        self.paths = {key: os.path.join(job_dir, prefix + key + ".txt") for key in ("stdout", "stderr")}
+        self.saved = {}
+
+    def __enter__(self):
+        self._flush()
+        for fd in (0, 1, 2):
+            self.saved[fd] = os.dup(fd)
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)
+        os.close(null)
+        for fd, key in ((1, "stdout"), (2, "stderr")):
+            out = os.open(self.paths[key], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+            os.dup2(out, fd)
+            os.close(out)
+        self.saved_streams = (sys.stdin, sys.stdout, sys.stderr)
+        return self
+
+    def __exit__(self, *exc):
+        self._flush()
+        sys.stdin, sys.stdout, sys.stderr = self.saved_streams
+        for fd, saved in self.saved.items():
+            os.dup2(saved, fd)
+            os.close(saved)
+        return False
+
+    @staticmethod
+    def _flush():
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except Exception:
+                pass
+        _LIBC.fflush(None)
+
+    def tail(self, key):
+        """The last TAIL_CHARS characters of a captured stream."""
+        try:
+            with open(self.paths[key], "rb") as fh:
+                fh.seek(0, os.SEEK_END)
+                size = fh.tell()
+                fh.seek(max(0, size - TAIL_CHARS * 4))
+                return fh.read().decode("utf-8", "replace")[-TAIL_CHARS:]
+        except OSError:
+            return ""
+
+    def blender_errors(self, limit=50):
+        """Blender's own 'Error:' report lines (operators print these instead of raising in some paths)."""
+        found = []
+        for key in ("stdout", "stderr"):
+            try:
+                with open(self.paths[key], "rb") as fh:
+                    for raw in fh:
+                        line = raw.decode("utf-8", "replace").rstrip()
+                        if line.startswith("Error:") or ": Error:" in line or line.startswith("ERROR ("):
+                            found.append(line[:500])
+                            if len(found) >= limit:
+                                return found
+            except OSError:
+                pass
+        return found
+
+
+# ---------------------------------------------------------------- running the script
+
+
+def exception_info(exc, script_path):
+    """Type, message, traceback and the line in the user's script for an exception."""
+    line = None
+    if isinstance(exc, SyntaxError) and exc.filename == script_path:
+        line = exc.lineno
+    else:
+        for frame in traceback.extract_tb(exc.__traceback__):
+            if frame.filename == script_path:
+                line = frame.lineno
+    tb_obj = exc.__traceback__
+    while tb_obj is not None and tb_obj.tb_frame.f_code.co_filename == __file__:
+        tb_obj = tb_obj.tb_next  # drop the harness's own frames
+    tb = "".join(traceback.format_exception(type(exc), exc, tb_obj))
+    return {
+        "type": type(exc).__name__,
+        "message": str(exc),
+        "traceback": tb[-TAIL_CHARS * 2 :],
+        "line": line,
+        "denied": sandbox_denied(exc),
+    }
+
+
+# errno values by which the sandbox refuses: read-only fs, file too large, no network, no more processes
+_DENIED_ERRNOS = {errno.EROFS, errno.EFBIG, errno.ENETUNREACH, errno.EAFNOSUPPORT, errno.EAGAIN, errno.EPERM, errno.EACCES}
+
+
+def sandbox_denied(exc):
+    """True when the exception is the sandbox refusing something (a limit or a forbidden resource)."""
+    if isinstance(exc, MemoryError):
+        return True
+    return isinstance(exc, OSError) and exc.errno in _DENIED_ERRNOS
+
+
+def exec_script(script_path):
+    """Execute the user's script as __main__; return exception info or None."""
+    with open(script_path, "rb") as fh:
+        source = fh.read()
+    namespace = {"__name__": "__main__", "__file__": script_path, "__builtins__": builtins}
+    try:
+        code = compile(source, script_path, "exec")
+        exec(code, namespace)
+    except SystemExit as exc:
+        if exc.code in (None, 0):
+            return None
+        info = exception_info(exc, script_path)
+        info["message"] = "SystemExit(%r)" % (exc.code,)
+        return info
+    except BaseException as exc:  # noqa: BLE001 - every failure of the user's script is data
+        return exception_info(exc, script_path)
+    finally:
+        namespace.clear()
+    return None
+
+
+# ---------------------------------------------------------------- scene summary
+
+
+def _world_bbox(obj):
+    mw = obj.matrix_world
+    return [mw @ _vec(corner) for corner in obj.bound_box]
+
+
+def _vec(xyz):
+    from mathutils import Vector
+
+    return Vector(xyz)
+
+
+def scene_summary(max_objects=200):
+    """Objects (type, vertex/face counts, materials, modifiers), bounding box, camera/light presence."""
+    scene = bpy.context.scene
+    depsgraph = bpy.context.evaluated_depsgraph_get()
+    objects, lo, hi = [], [math.inf] * 3, [-math.inf] * 3
+    for obj in scene.objects:
+        entry = {
+            "name": obj.name,
+            "type": obj.type,
+            "vertices": None,
+            "faces": None,
+            "materials": [slot.material.name for slot in obj.material_slots if slot.material],
+            "modifiers": [mod.type for mod in obj.modifiers],
+        }
+        if obj.type in GEOMETRY_TYPES:
+            ev = obj.evaluated_get(depsgraph)
+            try:
+                mesh = ev.to_mesh()
+                if mesh is not None:
+                    entry["vertices"], entry["faces"] = len(mesh.vertices), len(mesh.polygons)
+                ev.to_mesh_clear()
+            except Exception:
+                pass
+            if obj.visible_get():
+                for corner in _world_bbox(ev):
+                    for i in range(3):
+                        lo[i], hi[i] = min(lo[i], corner[i]), max(hi[i], corner[i])
+        if len(objects) < max_objects:
+            objects.append(entry)
+    bbox = None if lo[0] == math.inf else {"min": lo, "max": hi}
+    return {
+        "object_count": len(scene.objects),
+        "objects": objects,
+        "bbox": bbox,
+        "camera": scene.camera is not None or any(o.type == "CAMERA" for o in scene.objects),
+        "light": any(o.type == "LIGHT" for o in scene.objects),
+        "frame_range": [scene.frame_start, scene.frame_end],
+    }
+
+
+# ---------------------------------------------------------------- framing and render
+
+
+def ensure_camera_and_light(bbox):
+    """Add a camera framing bbox (and a sun) when the scene has none; return what was added."""
+    from mathutils import Vector
+
+    scene = bpy.context.scene
+    added = []
+    if bbox is None:
+        lo, hi = Vector((-1, -1, -1)), Vector((1, 1, 1))
+    else:
+        lo, hi = Vector(bbox["min"]), Vector(bbox["max"])
+    center = (lo + hi) / 2
+    radius = max((hi - lo).length / 2, 0.1)
+    if scene.camera is None:
+        cams = [o for o in scene.objects if o.type == "CAMERA"]
+        if cams:
+            scene.camera = cams[0]
+        else:
+            data = bpy.data.cameras.new("bpywright_camera")
+            cam = bpy.data.objects.new("bpywright_camera", data)
+            scene.collection.objects.link(cam)
+            direction = Vector((1.0, -1.2, 0.8)).normalized()
+            half_fov = min(data.angle_x, data.angle_y) / 2 if hasattr(data, "angle_y") else data.angle / 2
+            distance = radius / math.sin(half_fov) * 1.1
+            cam.location = center + direction * distance
+            cam.rotation_euler = (-direction).to_track_quat("-Z", "Y").to_euler()
+            data.clip_end = max(data.clip_end, distance + radius * 4)
+            data.clip_start = min(data.clip_start, max(distance - radius * 2, 0.001))
+            scene.camera = cam
+            added.append("camera")
+    if not any(o.type == "LIGHT" for o in scene.objects):
+        data = bpy.data.lights.new("bpywright_sun", type="SUN")
+        data.energy = 3.0
+        sun = bpy.data.objects.new("bpywright_sun", data)
+        scene.collection.objects.link(sun)
+        sun.location = center + Vector((0, 0, radius * 2))
+        sun.rotation_euler = (math.radians(40), math.radians(10), math.radians(30))
+        added.append("light")
+    return added
+
+
+def set_engine(scene, engine):
+    """Set the render engine by short name, trying this version's identifiers in turn."""
+    last = None
+    for identifier in ENGINES[engine]:
+        try:
+            scene.render.engine = identifier
+            return identifier
+        except TypeError as exc:
+            last = exc
+    raise last
+
+
+def render_scene(job):
+    """Render the scene to job['render_path'] with the job's engine/resolution/samples."""
+    scene = bpy.context.scene
+    identifier = set_engine(scene, job.get("engine", "workbench"))
+    res = int(job.get("resolution", 512))
+    scene.render.resolution_x = res
+    scene.render.resolution_y = res
+    scene.render.resolution_percentage = 100
+    scene.render.image_settings.file_format = "PNG"
+    scene.render.filepath = job["render_path"]
+    samples = int(job.get("samples", 16))
+    if identifier == "CYCLES":
+        scene.cycles.samples = samples
+        scene.cycles.device = "CPU"
+        scene.cycles.use_denoising = False  # OIDN is missing from some builds (Debian's 3.4)
+    elif identifier.startswith("BLENDER_EEVEE"):
+        if hasattr(scene.eevee, "taa_render_samples"):
+            scene.eevee.taa_render_samples = samples
+    bpy.ops.render.render(write_still=True)
+    return {"path": job["render_path"], "width": res, "height": res, "engine": identifier, "nonblank_fraction": None}
+
+
+# ---------------------------------------------------------------- one job
+
+
+def run_job(job, timings):
+    """Run one job end to end and return the report dict (never raises for script failures)."""
+    script_path = job["script_path"]
+    report = {
+        "schema_version": SCHEMA_VERSION,
+        "status": "ok",
+        "blender_version": blender_version(),
+        "backend": backend_name(),
+        "exception": None,
+        "stdout": "",
+        "stderr": "",
+        "blender_errors": [],
+        "timings": timings,
+        "scene": None,
+        "render": None,
+        "exit": None,
+        "sandbox": job.get("sandbox", "rlimits-only"),
+        "camera_light_added": [],
+    }
+    os.chdir(job["job_dir"])
+    sys.argv = [script_path]
+    capture = CapturedOutput(job["job_dir"])
+    t = time.perf_counter()
+    with capture:
+        exc = exec_script(script_path)
+    timings["script"] = time.perf_counter() - t
+    _guard_forked_child()
+    if exc is not None:
+        report["status"] = "rejected" if exc.pop("denied") else "error"
+        report["exception"] = exc
+    try:
+        report["scene"] = scene_summary()
+    except Exception as err:  # the script may leave the scene in a state we cannot walk
+        report["stderr"] += "bpywright: scene summary failed: %s\n" % err
+    if exc is None and job.get("render_path"):
+        t = time.perf_counter()
+        try:
+            with CapturedOutput(job["job_dir"], prefix="render_"):
+                bbox = report["scene"]["bbox"] if report["scene"] else None
+                report["camera_light_added"] = ensure_camera_and_light(bbox)
+                report["render"] = render_scene(job)
+        except Exception as err:
+            report["status"] = "error"
+            report["exception"] = exception_info(err, script_path)
+            report["exception"].pop("denied")
+            report["exception"]["message"] = "render failed: %s" % err
+        timings["render"] = time.perf_counter() - t
+    report["stdout"] = capture.tail("stdout")
+    report["stderr"] = capture.tail("stderr") + report["stderr"]
+    report["blender_errors"] = capture.blender_errors()
+    return report
+
+
+def _guard_forked_child():
+    """A child forked by the script must never act as the worker: end it quietly."""
+    if os.getpid() != WORKER_PID:
+        os._exit(0)
+
+
+def write_report(report, path):
+    """Write the report atomically (tmp file + rename), so a reader never sees half a file."""
+    _guard_forked_child()
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        json.dump(report, fh, default=str)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+
+
+# ---------------------------------------------------------------- isolation between jobs (serve mode)
+
+
+class Baseline:
+    """What the worker looked like before any job: restored after every job so nothing leaks."""
+
+    def __init__(self):
+        self.modules = dict(sys.modules)
+        self.path = list(sys.path)
+        self.environ = dict(os.environ)
+        self.handlers = {name: list(getattr(bpy.app.handlers, name)) for name in _handler_names()}
+        self.types = set(dir(bpy.types))
+
+    def restore(self):
+        """Undo module, sys.path, environment, handler and class registrations made by a job."""
+        for name in list(sys.modules):
+            if name not in self.modules:
+                mod = sys.modules[name]
+                if not _is_library_module(mod):
+                    del sys.modules[name]
+            elif sys.modules[name] is not self.modules[name]:
+                sys.modules[name] = self.modules[name]
+        sys.path[:] = self.path
+        os.environ.clear()
+        os.environ.update(self.environ)
+        for name, original in self.handlers.items():
+            current = getattr(bpy.app.handlers, name)
+            for fn in list(current):
+                if fn not in original:
+                    current.remove(fn)
+        for name in set(dir(bpy.types)) - self.types:
+            cls = getattr(bpy.types, name, None)
+            if cls is not None:
+                try:
+                    bpy.utils.unregister_class(cls)
+                except Exception:
+                    pass
+
+
+_LIBRARY_PREFIXES = tuple(
+    os.path.realpath(p) + os.sep for p in {sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(bpy.__file__)}
+)
+
+
+def _is_library_module(mod):
+    """Modules loaded from the interpreter or Blender install may stay cached (C extensions cannot reload)."""
+    path = getattr(mod, "__file__", None)
+    return bool(path) and os.path.realpath(path).startswith(_LIBRARY_PREFIXES)
+
+
+def _handler_names():
+    return [n for n in dir(bpy.app.handlers) if not n.startswith("_") and isinstance(getattr(bpy.app.handlers, n), list)]
+
+
+def reset_scene(empty=False):
+    """Back to factory startup data (the state `blender -b --factory-startup` gives a script)."""
+    bpy.ops.wm.read_factory_settings(use_empty=empty)
+
+
+def reap_descendants():
+    """Kill every process the job left behind (the worker is their subreaper, so orphans count)."""
+    children = {}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open("/proc/%s/stat" % name) as fh:
+                    stat = fh.read()
+                ppid = int(stat[stat.rfind(")") + 2 :].split()[1])
+                children.setdefault(ppid, []).append(int(name))
+            except (OSError, ValueError, IndexError):
+                pass
+    stack, victims = [os.getpid()], []
+    while stack:
+        for child in children.get(stack.pop(), []):
+            victims.append(child)
+            stack.append(child)
+    for pid in victims:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    for _ in victims:
+        try:
+            os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            break
+
+
+def become_subreaper():
+    """PR_SET_CHILD_SUBREAPER: orphaned grandchildren reparent to this worker so they can be reaped."""
+    try:
+        _LIBC.prctl(36, 1, 0, 0, 0)
+    except Exception:
+        pass
+
+
+def serve(control_fd):
+    """Serve jobs from stdin until EOF, reporting each finished job on control_fd."""
+    become_subreaper()
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    control = os.fdopen(control_fd, "w", buffering=1)
+    baseline = Baseline()
+    control.write(json.dumps({"ready": True, "blender_version": blender_version(), "backend": backend_name()}) + "\n")
+    first = True
+    for line in sys.stdin:
+        line = line.strip()
+        if not line:
+            continue
+        job = json.loads(line)
+        timings = {"startup": 0.0, "reset": 0.0, "script": 0.0, "render": 0.0, "total": 0.0}
+        t0 = time.perf_counter()
+        if not first:
+            reset_scene(job.get("empty_scene", False))
+        elif job.get("empty_scene", False):
+            reset_scene(True)
+        first = False
+        timings["reset"] = time.perf_counter() - t0
+        control.write(json.dumps({"started": job["job_id"]}) + "\n")
+        report = run_job(job, timings)
+        reap_descendants()
+        baseline.restore()
+        timings["total"] = time.perf_counter() - t0
+        write_report(report, job["report_path"])
+        control.write(json.dumps({"done": job["job_id"]}) + "\n")
+
+
+def one_shot(job_path, control_fd):
+    """Run the single job described in job_path, then leave without running interpreter teardown."""
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    control = os.fdopen(control_fd, "w", buffering=1)
+    with open(job_path, encoding="utf-8") as fh:
+        job = json.load(fh)
+    control.write(json.dumps({"started": job["job_id"], "blender_version": blender_version()}) + "\n")
+    timings = {"startup": 0.0, "reset": 0.0, "script": 0.0, "render": 0.0, "total": 0.0}
+    if job.get("empty_scene", False):
+        reset_scene(True)
+    t0 = time.perf_counter()
+    report = run_job(job, timings)
+    timings["total"] = time.perf_counter() - t0
+    write_report(report, job["report_path"])
+    control.write(json.dumps({"done": job["job_id"]}) + "\n")
+    # bpy can segfault during interpreter teardown: the report is on disk, leave now.
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0 if report["status"] == "ok" else 1)
+
+
+def main(argv):
+    """Parse the entry's own arguments (after '--' when run by a Blender executable)."""
+    if "--" in argv:
+        argv = argv[argv.index("--") + 1 :]
+    control_fd = int(argv[argv.index("--control-fd") + 1]) if "--control-fd" in argv else 2
+    if "--job" in argv:
+        one_shot(argv[argv.index("--job") + 1], control_fd)
+    elif "--serve" in argv:
+        serve(control_fd)
+        os._exit(0)
+    else:
+        sys.stderr.write("usage: entry.py --job JOB.json | --serve --control-fd N\n")
+        os._exit(2)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

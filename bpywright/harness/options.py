@@ -1,0 +1,26 @@
+"""RunOptions: how one script should be run (engine, resolution, limits, sandbox)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+Engine = Literal["workbench", "cycles", "eevee"]
+
+
+class RunOptions(BaseModel):
+    """Per-run settings shared by the one-shot launcher and the worker pool."""
+
+    render: bool = True
+    engine: Engine = "workbench"
+    resolution: int = Field(256, ge=16, le=4096)
+    samples: int = Field(16, ge=1, le=4096)
+    timeout: float = Field(60.0, gt=0)
+    sandbox: bool = True
+    memory_mb: int = Field(6144, ge=512, description="Address-space limit of the Blender process.")
+    max_file_mb: int = Field(256, ge=1, description="Largest file the script may write (also caps output floods).")
+    max_processes: int = Field(64, ge=8, description="Process/thread cap of the sandbox (pids cgroup when available).")
+    empty_scene: bool = Field(False, description="Start from an empty scene instead of the factory startup scene.")
+    blender: Path | None = Field(None, description="A Blender executable; None uses the bpy module.")

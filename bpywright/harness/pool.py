@@ -1,0 +1,258 @@
+"""WorkerPool: warm, sandboxed Blender workers that reset between jobs and are recycled when they fail."""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from .backend import Backend, BackendError
+from .channel import ChannelClosed, ControlChannel
+from .job import Job, read_tail
+from .launcher import STARTUP_BUDGET, limits_of
+from .options import RunOptions
+from .report import ExitInfo, RunReport
+from .sandbox import SandboxedCommand, kill_tree, sandbox_command, sandbox_kind, signal_name
+
+RESET_BUDGET = 60.0  # seconds a worker may take to reset before the job's own timeout starts
+
+
+class Worker:
+    """One warm Blender process serving jobs, each in a directory under the worker's private root."""
+
+    def __init__(self, backend: Backend, options: RunOptions, workdir: Path | None, index: int):
+        self.backend = backend
+        self.options = options
+        self.index = index
+        self.root = Path(tempfile.mkdtemp(prefix=f"bpywright-worker{index}-", dir=workdir))
+        self.log_path = self.root.with_suffix(".log")
+        self.jobs_done = 0
+        self.blender_version: str | None = None
+        self.proc: subprocess.Popen | None = None
+        self._sandboxed: SandboxedCommand | None = None
+        self._channel: ControlChannel | None = None
+
+    @property
+    def sandbox(self):
+        """The sandbox kind this worker runs under."""
+        return self._sandboxed.kind if self._sandboxed else sandbox_kind(self.options.sandbox)
+
+    def start(self) -> None:
+        """Start Blender in serve mode and wait until it says it is ready."""
+        read_fd, write_fd = os.pipe()
+        argv = self.backend.command("--serve", "--control-fd", str(write_fd))
+        self._sandboxed = sandbox_command(argv, self.root, use_bwrap=self.options.sandbox, limits=limits_of(self.options))
+        with self.log_path.open("ab") as log:
+            self.proc = subprocess.Popen(
+                self._sandboxed.argv,
+                stdin=subprocess.PIPE,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                env=self._sandboxed.env,
+                cwd=self.root,
+                preexec_fn=self._sandboxed.preexec_fn,
+                start_new_session=True,
+                pass_fds=(write_fd,),
+            )
+        os.close(write_fd)
+        self._channel = ControlChannel(read_fd)
+        try:
+            ready = self._channel.receive(time.monotonic() + STARTUP_BUDGET)
+        except (TimeoutError, ChannelClosed) as exc:
+            self.stop()
+            raise BackendError(f"Blender worker did not start: {read_tail(self.log_path, 800).strip()}") from exc
+        self.blender_version = ready.get("blender_version")
+
+    @property
+    def alive(self) -> bool:
+        """True while the worker process runs."""
+        return self.proc is not None and self.proc.poll() is None
+
+    def run(self, job: Job, render_to: Path | None) -> RunReport:
+        """Run one prepared job; on timeout or crash the worker is left dead (the pool replaces it)."""
+        assert self.proc is not None and self.proc.stdin is not None and self._channel is not None
+        start = time.perf_counter()
+        timed_out = False
+        exit_info = None
+        line = (_json_line(job.payload(self.sandbox))).encode()
+        try:
+            self.proc.stdin.write(line)
+            self.proc.stdin.flush()
+            self._channel.receive(time.monotonic() + RESET_BUDGET)
+            self._channel.receive(time.monotonic() + job.options.timeout)
+        except TimeoutError:
+            timed_out = True
+            self.stop()
+        except (ChannelClosed, BrokenPipeError, OSError):
+            self.stop()
+        if not self.alive and self.proc.returncode is not None:
+            exit_info = ExitInfo(returncode=self.proc.returncode, signal=signal_name(self.proc.returncode, self.sandbox == "bwrap"))
+        self.jobs_done += 1
+        return job.finish(
+            backend=self.backend.name,
+            sandbox=self.sandbox,
+            wall=time.perf_counter() - start,
+            timed_out=timed_out,
+            exit=exit_info,
+            process_log=read_tail(self.log_path) if exit_info else "",
+            render_to=render_to,
+            blender_version=self.blender_version,
+        )
+
+    def stop(self) -> None:
+        """End the worker (EOF first, then kill) and release its sandbox resources."""
+        if self.proc is not None:
+            if self.proc.poll() is None:
+                try:
+                    assert self.proc.stdin is not None
+                    self.proc.stdin.close()
+                    self.proc.wait(timeout=2)
+                except (OSError, subprocess.TimeoutExpired, AssertionError):
+                    pass
+            kill_tree(self.proc)
+            self.proc.wait()
+            if self.proc.stdin is not None:
+                try:
+                    self.proc.stdin.close()
+                except OSError:
+                    pass
+        if self._channel is not None:
+            self._channel.close()
+        if self._sandboxed is not None:
+            self._sandboxed.cleanup()
+
+    def discard(self) -> None:
+        """Stop and delete the worker's files."""
+        self.stop()
+        shutil.rmtree(self.root, ignore_errors=True)
+        self.log_path.unlink(missing_ok=True)
+
+
+def _json_line(payload: dict) -> str:
+    return json.dumps(payload) + "\n"
+
+
+class WorkerPool:
+    """N warm Blender workers running jobs concurrently: `pool.run(script, options) -> RunReport`.
+
+    Process-level settings (backend, sandbox, resource limits) come from the pool's options; per-job
+    settings (engine, resolution, samples, timeout, render, empty_scene) from each run's options.
+    """
+
+    def __init__(
+        self,
+        size: int | None = None,
+        options: RunOptions | None = None,
+        *,
+        recycle_after: int = 200,
+        workdir: Path | None = None,
+    ):
+        self.size = max(1, size or os.cpu_count() or 1)
+        self.options = options or RunOptions()
+        self.backend = Backend.resolve(self.options.blender)
+        self.recycle_after = recycle_after
+        self.workdir = workdir
+        self._idle: queue.LifoQueue[Worker] = queue.LifoQueue()
+        self._slots = threading.Semaphore(self.size)
+        self._lock = threading.Lock()
+        self._started = 0
+        self._closed = False
+        self.workers_started = 0
+
+    def __enter__(self) -> WorkerPool:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def warm(self) -> None:
+        """Start all workers now (in parallel) instead of on first use."""
+        with ThreadPoolExecutor(self.size) as ex:
+            workers = list(ex.map(lambda _: self._new_worker(), range(self.size)))
+        for worker in workers:
+            self._idle.put(worker)
+
+    def _new_worker(self) -> Worker:
+        with self._lock:
+            self.workers_started += 1
+            index = self.workers_started
+        worker = Worker(self.backend, self.options, self.workdir, index)
+        worker.start()
+        return worker
+
+    def _acquire(self) -> Worker:
+        try:
+            worker = self._idle.get_nowait()
+        except queue.Empty:
+            return self._new_worker()
+        if worker.alive:
+            return worker
+        worker.discard()
+        return self._new_worker()
+
+    def run(
+        self,
+        script: Path | None = None,
+        options: RunOptions | None = None,
+        *,
+        source: str | None = None,
+        render_to: Path | None = None,
+    ) -> RunReport:
+        """Run one script (a path, or source text) on a warm worker; blocks until its report is ready."""
+        if self._closed:
+            raise RuntimeError("WorkerPool is closed")
+        if (script is None) == (source is None):
+            raise ValueError("give exactly one of script or source")
+        options = options or self.options
+        text = script.read_bytes() if script is not None else source
+        name = script.name if script is not None else "script.py"
+        with self._slots:
+            worker = self._acquire()
+            job = Job.prepare(text, worker.root, options, name=name, origin=str(script) if script is not None else None)
+            try:
+                if job.rejected:
+                    return job.rejected_report(self.backend.name, worker.sandbox)
+                return worker.run(job, render_to)
+            finally:
+                job.cleanup()
+                if worker.alive and worker.jobs_done < self.recycle_after:
+                    self._idle.put(worker)
+                else:
+                    worker.discard()
+
+    def map(
+        self,
+        scripts: Sequence[Path],
+        options: RunOptions | None = None,
+        *,
+        render_dir: Path | None = None,
+        on_done: Callable[[Path, RunReport], None] | None = None,
+    ) -> list[RunReport]:
+        """Run many scripts concurrently, in input order; renders go to render_dir/<stem>.png."""
+
+        def one(script: Path) -> RunReport:
+            render_to = render_dir / f"{script.stem}.png" if render_dir else None
+            report = self.run(script, options, render_to=render_to)
+            if on_done is not None:
+                on_done(script, report)
+            return report
+
+        with ThreadPoolExecutor(self.size) as ex:
+            return list(ex.map(one, scripts))
+
+    def close(self) -> None:
+        """Stop every worker."""
+        self._closed = True
+        while True:
+            try:
+                self._idle.get_nowait().discard()
+            except queue.Empty:
+                break

@@ -1,0 +1,120 @@
+"""RunReport: what happened when a script ran in headless Blender (the harness's one output contract)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+SCHEMA_VERSION = 1
+SCHEMA_PATH = Path(__file__).with_name("run_report.schema.json")
+
+Status = Literal["ok", "error", "timeout", "crash", "rejected"]
+FAILED: frozenset[str] = frozenset({"error", "timeout", "crash", "rejected"})
+
+
+class ExceptionInfo(BaseModel):
+    """A Python exception raised by the script (or by the render it asked for)."""
+
+    type: str
+    message: str
+    traceback: str = ""
+    line: int | None = Field(None, description="Line in the user's script, when the traceback reaches it.")
+
+
+class Timings(BaseModel):
+    """Seconds spent per phase; startup is everything outside reset/script/render (process start, IPC)."""
+
+    startup: float = 0.0
+    reset: float = 0.0
+    script: float = 0.0
+    render: float = 0.0
+    total: float = 0.0
+
+
+class ObjectSummary(BaseModel):
+    """One object of the scene after the script ran (counts are of the evaluated geometry)."""
+
+    name: str
+    type: str
+    vertices: int | None = None
+    faces: int | None = None
+    materials: list[str] = []
+    modifiers: list[str] = []
+
+
+class BoundingBox(BaseModel):
+    """World-space axis-aligned bounds of the visible geometry."""
+
+    min: tuple[float, float, float]
+    max: tuple[float, float, float]
+
+
+class SceneSummary(BaseModel):
+    """What the script built."""
+
+    object_count: int
+    objects: list[ObjectSummary]
+    bbox: BoundingBox | None
+    camera: bool
+    light: bool
+    frame_range: tuple[int, int] | None = None
+
+
+class RenderInfo(BaseModel):
+    """The PNG rendered after the script, and how much of it shows something."""
+
+    path: str
+    width: int
+    height: int
+    engine: str
+    nonblank_fraction: float | None = Field(None, description="Share of pixels that differ from the background.")
+
+
+class ExitInfo(BaseModel):
+    """How the Blender process (or worker) ended; signal is a name such as SIGSEGV."""
+
+    returncode: int | None = None
+    signal: str | None = None
+
+
+class RunReport(BaseModel):
+    """The result of running one script: status, exception, output tails, timings, scene and render."""
+
+    schema_version: int = SCHEMA_VERSION
+    status: Status
+    blender_version: str | None = None
+    backend: Literal["bpy-module", "blender-exe"]
+    exception: ExceptionInfo | None = None
+    stdout: str = ""
+    stderr: str = ""
+    blender_errors: list[str] = Field([], description="Blender's own 'Error:' report lines printed during the run.")
+    timings: Timings = Timings()
+    scene: SceneSummary | None = None
+    render: RenderInfo | None = None
+    exit: ExitInfo | None = None
+    sandbox: Literal["bwrap", "rlimits-only"]
+    camera_light_added: list[str] = Field([], description="What the harness added to frame the render.")
+    script_path: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        """True when the script ran cleanly (and rendered, when a render was asked for)."""
+        return self.status == "ok"
+
+    def write(self, path: Path) -> None:
+        """Write the report as indented JSON."""
+        path.write_text(self.model_dump_json(indent=2), encoding="utf-8")
+
+
+def json_schema() -> dict:
+    """The RunReport JSON Schema as committed in run_report.schema.json."""
+    return RunReport.model_json_schema()
+
+
+def export_schema(path: Path = SCHEMA_PATH) -> Path:
+    """(Re)write the committed JSON Schema file."""
+    path.write_text(json.dumps(json_schema(), indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    return path

@@ -1,0 +1,1 @@
+"""The HTTP service: JSON API and the exemplar gallery."""
