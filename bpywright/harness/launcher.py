@@ -78,7 +78,9 @@ def _run_job(job: Job, backend: Backend, options: RunOptions, render_to: Path | 
             proc.wait(timeout=10)  # the entry leaves right after "done"
         except TimeoutError:
             timed_out = True
-        except (ChannelClosed, subprocess.TimeoutExpired):
+        except ChannelClosed:
+            _wait_quietly(proc, 10)  # it is exiting (crash): let it, to learn the signal
+        except subprocess.TimeoutExpired:
             pass
         finally:
             kill_tree(proc)
@@ -97,3 +99,11 @@ def _run_job(job: Job, backend: Backend, options: RunOptions, render_to: Path | 
         render_to=render_to,
         blender_version=version,
     )
+
+
+def _wait_quietly(proc: subprocess.Popen, seconds: float) -> None:
+    """Wait for proc to exit on its own, up to `seconds`."""
+    try:
+        proc.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        pass

@@ -17,7 +17,7 @@ from pathlib import Path
 from .backend import Backend, BackendError
 from .channel import ChannelClosed, ControlChannel
 from .job import Job, read_tail
-from .launcher import STARTUP_BUDGET, limits_of
+from .launcher import STARTUP_BUDGET, _wait_quietly, limits_of
 from .options import RunOptions
 from .report import ExitInfo, RunReport
 from .sandbox import SandboxedCommand, kill_tree, sandbox_command, sandbox_kind, signal_name
@@ -92,6 +92,7 @@ class Worker:
             timed_out = True
             self.stop()
         except (ChannelClosed, BrokenPipeError, OSError):
+            _wait_quietly(self.proc, 10)  # it is exiting (crash): let it, to learn the signal
             self.stop()
         if not self.alive and self.proc.returncode is not None:
             exit_info = ExitInfo(returncode=self.proc.returncode, signal=signal_name(self.proc.returncode, self.sandbox == "bwrap"))

@@ -65,11 +65,17 @@ class CapturedOutput:
             os.dup2(out, fd)
             os.close(out)
         self.saved_streams = (sys.stdin, sys.stdout, sys.stderr)
+        # line-buffered while the script runs, so a crash loses no printed line
+        self.saved_buffering = [getattr(s, "line_buffering", False) for s in (sys.stdout, sys.stderr)]
+        for stream in (sys.stdout, sys.stderr):
+            _reconfigure(stream, True)
         return self
 
     def __exit__(self, *exc):
         self._flush()
         sys.stdin, sys.stdout, sys.stderr = self.saved_streams
+        for stream, buffering in zip((sys.stdout, sys.stderr), self.saved_buffering):
+            _reconfigure(stream, buffering)
         for fd, saved in self.saved.items():
             os.dup2(saved, fd)
             os.close(saved)
@@ -110,6 +116,13 @@ class CapturedOutput:
             except OSError:
                 pass
         return found
+
+
+def _reconfigure(stream, line_buffering):
+    try:
+        stream.reconfigure(line_buffering=line_buffering)
+    except Exception:
+        pass
 
 
 # ---------------------------------------------------------------- running the script

@@ -1,0 +1,62 @@
+"""Shared fixtures: scripts written to tmp dirs, a warm pool, and the real Blender executable."""
+
+from __future__ import annotations
+
+import shutil
+import textwrap
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from bpywright.harness.options import RunOptions
+from bpywright.harness.pool import WorkerPool
+from bpywright.harness.sandbox import PidsCgroup, bwrap_available
+
+ScriptFactory = Callable[..., Path]
+
+
+@pytest.fixture
+def script(tmp_path: Path) -> ScriptFactory:
+    """Write a dedented script to tmp_path/NAME and return its path."""
+
+    def write(source: str, name: str = "script.py") -> Path:
+        path = tmp_path / name
+        path.write_text(textwrap.dedent(source).lstrip("\n"), encoding="utf-8")
+        return path
+
+    return write
+
+
+@pytest.fixture(scope="module")
+def pool() -> Iterator[WorkerPool]:
+    """One warm sandboxed worker (size 1 so consecutive jobs share a process), no renders."""
+    with WorkerPool(1, RunOptions(render=False, timeout=30)) as p:
+        yield p
+
+
+@pytest.fixture(scope="session")
+def blender_exe() -> Path:
+    """Debian's blender binary (installed by `make setup` as root)."""
+    path = shutil.which("blender")
+    if path is None:
+        pytest.skip("no blender executable: `make setup` as root installs Debian's blender")
+    return Path(path)
+
+
+@pytest.fixture(scope="session")
+def bwrap() -> str:
+    """The bubblewrap binary (installed by `make setup` as root)."""
+    path = bwrap_available()
+    if path is None:
+        pytest.skip("bubblewrap unavailable: `make setup` as root installs it")
+    return path
+
+
+@pytest.fixture(scope="session")
+def pids_cgroup(bwrap: str) -> None:
+    """Fork-bomb tests need a pids cgroup to cap them safely."""
+    group = PidsCgroup.create(16)
+    if group is None:
+        pytest.skip("no writable pids cgroup here: a fork bomb could not be capped safely")
+    group.remove()

@@ -1,0 +1,134 @@
+"""The warm pool: isolation between consecutive jobs, recycling, concurrency, crash survival."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from bpywright.harness.options import RunOptions
+from bpywright.harness.pool import WorkerPool
+
+PROBE = """
+import bpy, sys, os
+print({
+    "object": "LeakyObject" in bpy.data.objects,
+    "material": "LeakyMaterial" in bpy.data.materials,
+    "handlers": len(bpy.app.handlers.frame_change_pre) + len(bpy.app.handlers.depsgraph_update_post),
+    "module": "leaky_module" in sys.modules,
+    "env": "LEAKY" in os.environ,
+    "path": "/leaky" in sys.path,
+    "operator": hasattr(bpy.types, "LEAKY_OT_op"),
+    "cwd_file": os.path.exists("leaky.txt"),
+})
+"""
+
+LEAK = """
+import bpy, sys, os, types
+bpy.ops.mesh.primitive_cube_add(location=(5, 0, 0))
+bpy.context.active_object.name = "LeakyObject"
+bpy.data.materials.new("LeakyMaterial")
+
+@bpy.app.handlers.persistent
+def leaky_handler(scene, *args):
+    pass
+
+bpy.app.handlers.frame_change_pre.append(leaky_handler)
+bpy.app.handlers.depsgraph_update_post.append(lambda *a: None)
+sys.modules["leaky_module"] = types.ModuleType("leaky_module")
+os.environ["LEAKY"] = "1"
+sys.path.append("/leaky")
+open("leaky.txt", "w").write("x")
+
+class LEAKY_OT_op(bpy.types.Operator):
+    bl_idname = "leaky.op"
+    bl_label = "Leaky"
+
+    def execute(self, context):
+        return {"FINISHED"}
+
+bpy.utils.register_class(LEAKY_OT_op)
+""" + PROBE
+
+
+def _probe(report) -> dict:
+    assert report.status == "ok", report.exception
+    return ast.literal_eval(report.stdout.strip().splitlines()[-1])
+
+
+def test_no_leaks_between_jobs(pool: WorkerPool) -> None:
+    leaked = _probe(pool.run(source=LEAK))
+    assert leaked == {"object": True, "material": True, "handlers": 2, "module": True, "env": True,
+                      "path": True, "operator": True, "cwd_file": True}  # fmt: skip
+    clean = _probe(pool.run(source=PROBE))
+    assert clean == {"object": False, "material": False, "handlers": 0, "module": False, "env": False,
+                     "path": False, "operator": False, "cwd_file": False}  # fmt: skip
+
+
+def test_every_job_starts_from_the_factory_scene(pool: WorkerPool) -> None:
+    pool.run(source="import bpy\nfor o in list(bpy.data.objects):\n    bpy.data.objects.remove(o)\n")
+    report = pool.run(source="import bpy\nprint(sorted(o.name for o in bpy.data.objects))\n")
+    assert report.stdout.strip() == "['Camera', 'Cube', 'Light']"
+
+
+def test_pool_survives_crash_and_keeps_serving(pool: WorkerPool) -> None:
+    before = pool.workers_started
+    crash = pool.run(source="import ctypes\nctypes.string_at(0)\n")
+    assert crash.status == "crash" and crash.exit.signal == "SIGSEGV"
+    after = pool.run(source="print('alive')\n")
+    assert after.status == "ok" and after.stdout.strip() == "alive"
+    assert pool.workers_started == before + 1  # the crashed worker was replaced
+
+
+def test_timeout_recycles_the_worker(pool: WorkerPool) -> None:
+    before = pool.workers_started
+    report = pool.run(source="while True:\n    pass\n", options=RunOptions(render=False, timeout=2))
+    assert report.status == "timeout"
+    assert pool.run(source="print('next')\n").stdout.strip() == "next"
+    assert pool.workers_started == before + 1
+
+
+def test_os_exit_and_sys_exit_in_pool(pool: WorkerPool) -> None:
+    assert pool.run(source="import os\nos._exit(7)\n").status == "crash"
+    exited = pool.run(source="import sys\nsys.exit(3)\n")
+    assert exited.status == "error" and exited.exception.type == "SystemExit"
+    assert pool.run(source="print('ok')\n").status == "ok"
+
+
+def test_stray_child_processes_are_reaped(pool: WorkerPool) -> None:
+    pool.run(source="import subprocess\nsubprocess.Popen(['sleep', '1000'])\n")
+    report = pool.run(
+        source=(
+            "import os\n"
+            "cmds = []\n"
+            "for pid in filter(str.isdigit, os.listdir('/proc')):\n"
+            "    try:\n"
+            "        cmds.append(open(f'/proc/{pid}/cmdline', 'rb').read())\n"
+            "    except OSError:\n"
+            "        pass\n"
+            "print(any(c.startswith(b'sleep') for c in cmds))\n"
+        )
+    )
+    assert report.stdout.strip() == "False"
+
+
+def test_recycled_every_k_jobs() -> None:
+    with WorkerPool(1, RunOptions(render=False), recycle_after=2) as pool:
+        # the worker's start time (pids repeat across pid namespaces; start times do not)
+        probe = "print(open('/proc/self/stat').read().rsplit(')', 1)[1].split()[19])\n"
+        pids = [pool.run(source=probe).stdout.strip() for _ in range(3)]
+        assert pool.workers_started == 2
+    assert pids[0] == pids[1] != pids[2]
+
+
+def test_concurrent_jobs_keep_input_order(tmp_path: Path) -> None:
+    scripts = []
+    for i in range(4):
+        path = tmp_path / f"s{i}.py"
+        path.write_text(f"import bpy\nbpy.ops.mesh.primitive_cube_add(size={i + 1})\nprint({i})\n")
+        scripts.append(path)
+    with WorkerPool(2, RunOptions(resolution=64)) as pool:
+        reports = pool.map(scripts, render_dir=tmp_path / "renders")
+        assert pool.workers_started == 2
+    assert [r.stdout.strip() for r in reports] == ["0", "1", "2", "3"]
+    assert all(r.status == "ok" and Path(r.render.path).is_file() for r in reports)
+    assert {Path(r.render.path).name for r in reports} == {"s0.png", "s1.png", "s2.png", "s3.png"}
