@@ -88,10 +88,18 @@ def main():
     sun.rotation_euler = (math.radians(50), 0.0, math.radians(30))
     scene.collection.objects.link(sun)
 
-    # A pale blue sky for the cold winter feel.
+    # A blue sky for the cold winter feel: world.color for Workbench, the Background node for Cycles/EEVEE.
+    sky = (0.3, 0.45, 0.7)
     world = scene.world or bpy.data.worlds.new("World")
     scene.world = world
-    world.color = (0.55, 0.65, 0.8)
+    world.color = sky
+    world.use_nodes = True
+    world.node_tree.nodes["Background"].inputs["Color"].default_value = (*sky, 1.0)
+    # AgX, the default view transform, greys out near-white surfaces; keep the snow white.
+    scene.view_settings.view_transform = "Standard"
+    # For solid (Workbench) renders, the outdoor studio light brightens upward faces like snow.
+    if "outdoor.sl" in bpy.context.preferences.studio_lights:
+        scene.display.shading.studio_light = "outdoor.sl"
 
 
 main()

@@ -19,6 +19,7 @@ print({
     "path": "/leaky" in sys.path,
     "operator": hasattr(bpy.types, "LEAKY_OT_op"),
     "cwd_file": os.path.exists("leaky.txt"),
+    "prefs": bpy.context.preferences.view.ui_scale != 1.0,
 })
 """
 
@@ -38,6 +39,7 @@ sys.modules["leaky_module"] = types.ModuleType("leaky_module")
 os.environ["LEAKY"] = "1"
 sys.path.append("/leaky")
 open("leaky.txt", "w").write("x")
+bpy.context.preferences.view.ui_scale = 1.5
 
 class LEAKY_OT_op(bpy.types.Operator):
     bl_idname = "leaky.op"
@@ -58,10 +60,10 @@ def _probe(report) -> dict:
 def test_no_leaks_between_jobs(pool: WorkerPool) -> None:
     leaked = _probe(pool.run(source=LEAK))
     assert leaked == {"object": True, "material": True, "handlers": 2, "module": True, "env": True,
-                      "path": True, "operator": True, "cwd_file": True}  # fmt: skip
+                      "path": True, "operator": True, "cwd_file": True, "prefs": True}  # fmt: skip
     clean = _probe(pool.run(source=PROBE))
     assert clean == {"object": False, "material": False, "handlers": 0, "module": False, "env": False,
-                     "path": False, "operator": False, "cwd_file": False}  # fmt: skip
+                     "path": False, "operator": False, "cwd_file": False, "prefs": False}  # fmt: skip
 
 
 def test_every_job_starts_from_the_factory_scene(pool: WorkerPool) -> None:
