@@ -32,7 +32,7 @@ def add_box(name, size, location):
     box.data.name = name
     # Scaling the vertices keeps object scale at 1, so modifiers see true sizes.
     for vert in box.data.vertices:
-        vert.co = Vector(c * s for c, s in zip(vert.co, size))
+        vert.co = Vector(c * s for c, s in zip(vert.co, size, strict=True))
     return box
 
 

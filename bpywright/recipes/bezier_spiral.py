@@ -38,7 +38,7 @@ def add_spiral_tube(name, points):
 
     spline = curve.splines.new("BEZIER")
     spline.bezier_points.add(len(points) - 1)  # a new spline already has one point
-    for bp, co in zip(spline.bezier_points, points):
+    for bp, co in zip(spline.bezier_points, points, strict=True):
         bp.co = co
         bp.handle_left_type = "AUTO"
         bp.handle_right_type = "AUTO"

@@ -44,7 +44,7 @@ def checker_material(name, color1, color2, scale):
     links.new(mapping.outputs["Vector"], checker.inputs["Vector"])
     links.new(checker.outputs["Color"], bsdf.inputs["Base Color"])
 
-    mat.diffuse_color = tuple((a + b) / 2 for a, b in zip(color1, color2)) + (1.0,)
+    mat.diffuse_color = tuple((a + b) / 2 for a, b in zip(color1, color2, strict=True)) + (1.0,)
     return mat
 
 

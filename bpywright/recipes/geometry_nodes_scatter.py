@@ -15,7 +15,8 @@ from mathutils import Vector
 def clear_scene():
     for obj in list(bpy.data.objects):
         bpy.data.objects.remove(obj, do_unlink=True)
-    for block in (bpy.data.meshes, bpy.data.materials, bpy.data.node_groups, bpy.data.lights, bpy.data.cameras):
+    # Node groups go before materials: a Set Material node keeps its material in use.
+    for block in (bpy.data.meshes, bpy.data.node_groups, bpy.data.materials, bpy.data.lights, bpy.data.cameras):
         for item in list(block):
             if item.users == 0:
                 block.remove(item)

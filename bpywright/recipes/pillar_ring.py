@@ -18,6 +18,8 @@ PILLAR_HEIGHT = 3.0
 def clear_scene():
     for obj in list(bpy.data.objects):
         bpy.data.objects.remove(obj, do_unlink=True)
+    for collection in list(bpy.context.scene.collection.children):
+        bpy.data.collections.remove(collection)
     for block in (bpy.data.meshes, bpy.data.materials, bpy.data.lights, bpy.data.cameras):
         for item in list(block):
             if item.users == 0:

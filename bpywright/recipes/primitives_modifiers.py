@@ -11,12 +11,10 @@ from mathutils import Vector
 def clear_scene():
     for obj in list(bpy.data.objects):
         bpy.data.objects.remove(obj, do_unlink=True)
-    for mesh in list(bpy.data.meshes):
-        if mesh.users == 0:
-            bpy.data.meshes.remove(mesh)
-    for mat in list(bpy.data.materials):
-        if mat.users == 0:
-            bpy.data.materials.remove(mat)
+    for block in (bpy.data.meshes, bpy.data.materials, bpy.data.lights, bpy.data.cameras):
+        for item in list(block):
+            if item.users == 0:
+                block.remove(item)
 
 
 def make_material(name, color, roughness=0.5):

@@ -49,9 +49,7 @@ def add_light(name, kind, energy, azimuth_deg, elevation_deg, distance, target, 
 
 
 def add_torus():
-    bpy.ops.mesh.primitive_torus_add(
-        major_radius=1.0, minor_radius=0.35, major_segments=64, minor_segments=24, location=(0.0, 0.0, 0.0)
-    )
+    bpy.ops.mesh.primitive_torus_add(major_radius=1.0, minor_radius=0.35, major_segments=64, minor_segments=24, location=(0.0, 0.0, 0.0))
     torus = bpy.context.active_object
     torus.name = "Torus"
     # Stand it partly upright so the rim light can catch its edge.

@@ -15,10 +15,14 @@ TABLE_HEIGHT = 0.8
 LEG_INSET = 0.12  # how far the legs sit in from the edges of the top
 
 CUBE_VERTS = [(x, y, z) for x in (-0.5, 0.5) for y in (-0.5, 0.5) for z in (-0.5, 0.5)]
+# Counter-clockwise seen from outside, so the normals point outwards.
 CUBE_FACES = [
-    (0, 1, 3, 2), (4, 6, 7, 5),  # -X, +X
-    (0, 4, 5, 1), (2, 3, 7, 6),  # -Y, +Y
-    (0, 2, 6, 4), (1, 5, 7, 3),  # -Z, +Z
+    (0, 1, 3, 2),  # -X
+    (4, 6, 7, 5),  # +X
+    (0, 4, 5, 1),  # -Y
+    (2, 3, 7, 6),  # +Y
+    (0, 2, 6, 4),  # -Z
+    (1, 5, 7, 3),  # +Z
 ]
 
 

@@ -173,7 +173,7 @@ def exec_script(script_path):
         if exc.code in (None, 0):
             return None
         info = exception_info(exc, script_path)
-        info["message"] = "SystemExit(%r)" % (exc.code,)
+        info["message"] = f"SystemExit({exc.code!r})"
         return info
     except BaseException as exc:  # noqa: BLE001 - every failure of the user's script is data
         return exception_info(exc, script_path)
@@ -356,7 +356,7 @@ def run_job(job, timings):
     try:
         report["scene"] = scene_summary()
     except Exception as err:  # the script may leave the scene in a state we cannot walk
-        report["stderr"] += "bpywright: scene summary failed: %s\n" % err
+        report["stderr"] += f"bpywright: scene summary failed: {err}\n"
     if exc is None and job.get("render_path"):
         t = time.perf_counter()
         try:
@@ -368,7 +368,7 @@ def run_job(job, timings):
             report["status"] = "error"
             report["exception"] = exception_info(err, script_path)
             report["exception"].pop("denied")
-            report["exception"]["message"] = "render failed: %s" % err
+            report["exception"]["message"] = f"render failed: {err}"
         timings["render"] = time.perf_counter() - t
     report["stdout"] = capture.tail("stdout")
     report["stderr"] = capture.tail("stderr") + report["stderr"]
@@ -464,7 +464,7 @@ def reap_descendants():
     for name in os.listdir("/proc"):
         if name.isdigit():
             try:
-                with open("/proc/%s/stat" % name) as fh:
+                with open(f"/proc/{name}/stat") as fh:
                     stat = fh.read()
                 ppid = int(stat[stat.rfind(")") + 2 :].split()[1])
                 children.setdefault(ppid, []).append(int(name))
