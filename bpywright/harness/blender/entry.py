@@ -8,6 +8,7 @@ One-shot:  python -I entry.py --job JOB.json
 Serve:     python -I entry.py --serve --control-fd N   (job JSON lines on stdin, "done" lines on fd N)
 """
 
+import array
 import builtins
 import ctypes
 import errno
@@ -185,28 +186,39 @@ def exec_script(script_path):
 # ---------------------------------------------------------------- scene summary
 
 
-def _world_bbox(obj):
-    mw = obj.matrix_world
-    return [mw @ _vec(corner) for corner in obj.bound_box]
+def _geometry(ev):
+    """(vertices, faces, local bbox corners) of an evaluated object, modifiers applied.
 
-
-def _vec(xyz):
-    from mathutils import Vector
-
-    return Vector(xyz)
-
-
-def _mesh_counts(ev):
-    """Vertex/face counts of an evaluated object (modifiers applied); None when it has no mesh form."""
-    if ev.type == "MESH":  # the evaluated object's data already is the evaluated mesh: no copy
-        return len(ev.data.vertices), len(ev.data.polygons)
+    Meshes are read in place (the evaluated object's data is the evaluated mesh); curves, text and
+    the rest go through to_mesh, whose vertices also give a tighter box than their loose bound_box.
+    """
+    if ev.type == "MESH":
+        return len(ev.data.vertices), len(ev.data.polygons), [tuple(c) for c in ev.bound_box]
     try:
         mesh = ev.to_mesh()
-        counts = (len(mesh.vertices), len(mesh.polygons)) if mesh is not None else (None, None)
-        ev.to_mesh_clear()
-        return counts
     except Exception:
-        return None, None
+        mesh = None
+    if mesh is None:
+        return None, None, [tuple(c) for c in ev.bound_box]
+    counts = len(mesh.vertices), len(mesh.polygons)
+    corners = [tuple(c) for c in ev.bound_box]
+    if len(mesh.vertices):
+        flat = array.array("f", bytes(4 * 3 * len(mesh.vertices)))
+        mesh.vertices.foreach_get("co", flat)
+        corners = [tuple(min(flat[i::3]) for i in range(3)), tuple(max(flat[i::3]) for i in range(3))]
+    ev.to_mesh_clear()
+    return counts[0], counts[1], corners
+
+
+def _world_corners(matrix, corners):
+    """World-space corners of the box spanned by local corners."""
+    from itertools import product
+
+    from mathutils import Vector
+
+    lo = [min(c[i] for c in corners) for i in range(3)]
+    hi = [max(c[i] for c in corners) for i in range(3)]
+    return [matrix @ Vector(p) for p in product(*zip(lo, hi))]
 
 
 def scene_summary(max_objects=200):
@@ -225,9 +237,9 @@ def scene_summary(max_objects=200):
         }
         if obj.type in GEOMETRY_TYPES:
             ev = obj.evaluated_get(depsgraph)
-            entry["vertices"], entry["faces"] = _mesh_counts(ev)
+            entry["vertices"], entry["faces"], corners = _geometry(ev)
             if obj.visible_get():
-                for corner in _world_bbox(ev):
+                for corner in _world_corners(ev.matrix_world, corners):
                     for i in range(3):
                         lo[i], hi[i] = min(lo[i], corner[i]), max(hi[i], corner[i])
         if len(objects) < max_objects:
