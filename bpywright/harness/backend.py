@@ -44,6 +44,11 @@ class Backend:
             ]  # fmt: skip
         return [str(self.executable), "-I", str(ENTRY), *entry_args]
 
+    @property
+    def sandbox_paths(self) -> tuple[Path, ...]:
+        """Directories the sandbox must keep readable for this backend to start."""
+        return (self.executable.resolve().parent,)
+
     def version(self) -> str:
         """The Blender version this backend runs (probed once per backend)."""
         return _probe_version(self.name, str(self.executable))

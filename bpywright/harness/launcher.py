@@ -52,7 +52,7 @@ def _run_job(job: Job, backend: Backend, options: RunOptions, render_to: Path | 
     payload = job.write_payload(kind)
     read_fd, write_fd = os.pipe()
     argv = backend.command("--job", str(payload), "--control-fd", str(write_fd))
-    sandboxed = sandbox_command(argv, job.job_dir, use_bwrap=options.sandbox, limits=limits_of(options))
+    sandboxed = sandbox_command(argv, job.job_dir, use_bwrap=options.sandbox, limits=limits_of(options), readable=backend.sandbox_paths)
     log_path = job.job_dir.parent / f"{job.job_id}.log"
     channel = ControlChannel(read_fd)
     start = time.perf_counter()

@@ -49,7 +49,9 @@ class Worker:
         """Start Blender in serve mode and wait until it says it is ready."""
         read_fd, write_fd = os.pipe()
         argv = self.backend.command("--serve", "--control-fd", str(write_fd))
-        self._sandboxed = sandbox_command(argv, self.root, use_bwrap=self.options.sandbox, limits=limits_of(self.options))
+        self._sandboxed = sandbox_command(
+            argv, self.root, use_bwrap=self.options.sandbox, limits=limits_of(self.options), readable=self.backend.sandbox_paths
+        )
         with self.log_path.open("ab") as log:
             self.proc = subprocess.Popen(
                 self._sandboxed.argv,

@@ -9,6 +9,7 @@ import resource
 import shutil
 import signal
 import subprocess
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -141,7 +142,9 @@ class SandboxedCommand:
             self.cgroup.remove()
 
 
-def sandbox_command(argv: list[str], writable: Path, *, use_bwrap: bool, limits: Limits) -> SandboxedCommand:
+def sandbox_command(
+    argv: list[str], writable: Path, *, use_bwrap: bool, limits: Limits, readable: tuple[Path, ...] = ()
+) -> SandboxedCommand:
     """Wrap argv so it runs with only `writable` writable, no network, its own pids, and capped resources."""
     bwrap = bwrap_available() if use_bwrap else None
     cgroup = PidsCgroup.create(limits.max_processes) if bwrap else None
@@ -153,6 +156,7 @@ def sandbox_command(argv: list[str], writable: Path, *, use_bwrap: bool, limits:
             "--proc", "/proc",
             "--tmpfs", "/tmp",
             "--tmpfs", "/dev/shm",
+            *_rebind_under_tmp(readable),
             "--bind", str(writable), str(writable),
             "--unshare-all",
             "--die-with-parent",
@@ -179,6 +183,20 @@ def sandbox_command(argv: list[str], writable: Path, *, use_bwrap: bool, limits:
             cgroup.add_self()
 
     return SandboxedCommand(wrapped, clean_env(writable), preexec, "bwrap" if bwrap else "rlimits-only", cgroup)
+
+
+def _rebind_under_tmp(extra: tuple[Path, ...]) -> list[str]:
+    """Read-only binds for our own install (and the Blender used) under /tmp, which the sandbox replaces."""
+    import bpywright
+
+    needed = {Path(sys.prefix), Path(sys.base_prefix), Path(sys.executable).resolve().parent.parent,
+              Path(bpywright.__file__).resolve().parent.parent, *extra}  # fmt: skip
+    tmp = Path("/tmp")
+    args: list[str] = []
+    for path in sorted({p.resolve() for p in needed}):
+        if tmp in path.parents:
+            args += ["--ro-bind", str(path), str(path)]
+    return args
 
 
 def _user_process_count() -> int:
