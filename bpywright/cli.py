@@ -54,6 +54,12 @@ def build_parser() -> argparse.ArgumentParser:
     doctor = sub.add_parser("doctor", help="check what works here and how to fix what does not")
     doctor.add_argument("--json", action="store_true", help="print the checks as JSON")
 
+    typings = sub.add_parser("typings", help="bpy stubs for static checks")
+    typings_sub = typings.add_subparsers(dest="typings_command", metavar="ACTION", required=True)
+    build = typings_sub.add_parser("build", help="build patched stubs for a Blender version into typings/build/")
+    build.add_argument("--blender-version", default="4.5", help="4.5 (default, matches the bpy wheel) or latest")
+    build.add_argument("--force", action="store_true", help="rebuild even when inputs are unchanged")
+
     schema = sub.add_parser("schema", help="print the RunReport JSON Schema")
     schema.add_argument("--write", action="store_true", help="rewrite the committed schema file instead")
     return parser
@@ -176,6 +182,19 @@ def cmd_doctor(args: argparse.Namespace, settings: Settings) -> int:
     return 1 if any(c.state == "fail" for c in checks) else 0
 
 
+def cmd_typings(args: argparse.Namespace, settings: Settings) -> int:
+    """`bpywright typings build`: materialise fake-bpy-module stubs for a version and apply the overlays."""
+    from .harness.stubs import StubsError, build_typings
+
+    try:
+        path = build_typings(args.blender_version, force=args.force, progress=lambda msg: print(msg, file=sys.stderr))
+    except StubsError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print(path)
+    return 0
+
+
 def cmd_schema(args: argparse.Namespace, settings: Settings) -> int:
     """`bpywright schema`: print (or rewrite) the RunReport JSON Schema."""
     from .harness.report import export_schema, json_schema
@@ -187,7 +206,7 @@ def cmd_schema(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
-COMMANDS = {"run": cmd_run, "recipes": cmd_recipes, "doctor": cmd_doctor, "schema": cmd_schema}
+COMMANDS = {"run": cmd_run, "recipes": cmd_recipes, "doctor": cmd_doctor, "typings": cmd_typings, "schema": cmd_schema}
 
 
 def main(argv: list[str] | None = None) -> int:
