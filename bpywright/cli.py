@@ -30,6 +30,7 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-sandbox", action="store_true", help="no bubblewrap (rlimits and a cleared environment still apply)")
     p.add_argument("--no-render", action="store_true", help="run the script only, do not render")
     p.add_argument("--empty-scene", action="store_true", help="start from an empty scene instead of the factory startup scene")
+    p.add_argument("--lint", action="store_true", help="lint first (ruff/mypy/pyright) and attach the LintReport to the report")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -50,6 +51,13 @@ def build_parser() -> argparse.ArgumentParser:
     recipes.add_argument("--out-dir", type=Path, help="default: $BPYWRIGHT_ARTIFACTS/recipes")
     recipes.add_argument("--jobs", "-j", type=int, help="warm workers (default: cores)")
     _add_run_options(recipes)
+
+    lint = sub.add_parser("lint", help="static checks against version-matched bpy stubs (exit 1 when blocking)")
+    lint.add_argument("scripts", nargs="+", type=Path, metavar="SCRIPT")
+    lint.add_argument("--json", action="store_true", help="print the LintReport(s) as JSON")
+    lint.add_argument("--tools", default="ruff,mypy,pyright", help="comma-separated subset of ruff,mypy,pyright")
+    lint.add_argument("--advisory", action="store_true", help="also show advisory findings")
+    lint.add_argument("--blender-version", default="4.5", help="stubs to check against (default 4.5)")
 
     doctor = sub.add_parser("doctor", help="check what works here and how to fix what does not")
     doctor.add_argument("--json", action="store_true", help="print the checks as JSON")
@@ -101,6 +109,10 @@ def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
         script = args.scripts[0]
         render_to = args.render or (args.out_dir / f"{script.stem}.png" if args.out_dir else None)
         report = run_script(script, options, render_to=render_to)
+        if args.lint:
+            from .harness.lint import lint_source
+
+            report.lint = lint_source(script.read_text(encoding="utf-8", errors="replace"))
         report_path = args.report or (args.out_dir / f"{script.stem}.json" if args.out_dir else None)
         if report_path is not None:
             report_path.parent.mkdir(parents=True, exist_ok=True)
@@ -111,16 +123,20 @@ def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
             from .harness.summary import render_summary
 
             print(render_summary(report, str(script)))
+            if report.lint is not None:
+                from .harness.lint import render_fix_block
+
+                print(render_fix_block(script.read_text(encoding="utf-8", errors="replace"), report.lint))
             if report_path is not None:
                 print(f"  report: {report_path}")
         return 0 if report.ok else 1
-    reports = run_batch(args.scripts, options, args.out_dir, args.jobs or settings.workers, quiet=args.json)
+    reports = run_batch(args.scripts, options, args.out_dir, args.jobs or settings.workers, quiet=args.json, lint=args.lint)
     if args.json:
         print(json.dumps([json.loads(r.model_dump_json()) for r in reports], indent=2))
     return 0 if all(r.ok for r in reports) else 1
 
 
-def run_batch(scripts: list[Path], options, out_dir: Path | None, jobs: int, quiet: bool = False) -> list:
+def run_batch(scripts: list[Path], options, out_dir: Path | None, jobs: int, quiet: bool = False, lint: bool = False) -> list:
     """Run scripts through a WorkerPool with a progress bar; write NAME.json/NAME.png under out_dir."""
     from tqdm import tqdm
 
@@ -139,7 +155,7 @@ def run_batch(scripts: list[Path], options, out_dir: Path | None, jobs: int, qui
         bar.update(1)
 
     with WorkerPool(min(jobs, len(scripts)), options) as pool:
-        reports = pool.map(scripts, options, render_dir=out_dir, on_done=done)
+        reports = pool.map(scripts, options, render_dir=out_dir, on_done=done, lint=lint)
     bar.close()
     if not quiet:
         failed = sum(not r.ok for r in reports)
@@ -154,7 +170,7 @@ def cmd_recipes(args: argparse.Namespace, settings: Settings) -> int:
     options = _run_options(args, settings)
     out_dir = args.out_dir or settings.artifacts / "recipes"
     recipes = all_recipes()
-    reports = run_batch([r.path for r in recipes], options, out_dir, args.jobs or settings.workers)
+    reports = run_batch([r.path for r in recipes], options, out_dir, args.jobs or settings.workers, lint=args.lint)
     index = [
         {"name": r.name, "prompt": r.prompt, "status": rep.status, "render": rep.render.path if rep.render else None,
          "nonblank_fraction": rep.render.nonblank_fraction if rep.render else None, "report": str(out_dir / f"{r.name}.json")}
@@ -163,6 +179,32 @@ def cmd_recipes(args: argparse.Namespace, settings: Settings) -> int:
     (out_dir / "index.json").write_text(json.dumps(index, indent=2), encoding="utf-8")
     print(f"index: {out_dir / 'index.json'}")
     return 0 if all(r.ok for r in reports) else 1
+
+
+def cmd_lint(args: argparse.Namespace, settings: Settings) -> int:
+    """`bpywright lint`: syntax, ruff, mypy, pyright → LintReport; exit 1 when anything is blocking."""
+    from .harness.lint import ALL_TOOLS, lint_files, render_fix_block
+
+    tools = tuple(t.strip() for t in args.tools.split(",") if t.strip())
+    unknown = set(tools) - set(ALL_TOOLS)
+    if unknown or not tools:
+        raise UsageError(f"--tools takes a subset of {','.join(ALL_TOOLS)} (got {args.tools})")
+    for script in args.scripts:
+        if not script.is_file():
+            raise UsageError(f"no such script: {script}")
+    reports = lint_files(args.scripts, tools, args.blender_version)  # type: ignore[arg-type]
+    if args.json:
+        dumped = [json.loads(r.model_dump_json()) | {"script": str(p)} for p, r in reports.items()]
+        print(json.dumps(dumped[0] if len(dumped) == 1 else dumped, indent=2))
+    else:
+        for path, report in reports.items():
+            print(f"== {path}: {len(report.blocking)} blocking, {len(report.diagnostics) - len(report.blocking)} advisory")
+            if report.diagnostics:
+                print(render_fix_block(path.read_text(encoding="utf-8", errors="replace"), report, include_advisory=args.advisory))
+            for status in report.tools:
+                if status.status != "ok" or status.detail:
+                    print(f"  {status.tool}: {status.status} {status.detail}")
+    return 1 if any(not r.ok for r in reports.values()) else 0
 
 
 def cmd_doctor(args: argparse.Namespace, settings: Settings) -> int:
@@ -206,7 +248,7 @@ def cmd_schema(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
-COMMANDS = {"run": cmd_run, "recipes": cmd_recipes, "doctor": cmd_doctor, "typings": cmd_typings, "schema": cmd_schema}
+COMMANDS = {"run": cmd_run, "recipes": cmd_recipes, "lint": cmd_lint, "doctor": cmd_doctor, "typings": cmd_typings, "schema": cmd_schema}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .backend import Backend, BackendError
 from .channel import ChannelClosed, ControlChannel
@@ -21,6 +22,9 @@ from .launcher import STARTUP_BUDGET, _wait_quietly, limits_of
 from .options import RunOptions
 from .report import ExitInfo, RunReport
 from .sandbox import SandboxedCommand, kill_tree, sandbox_command, sandbox_kind, signal_name
+
+if TYPE_CHECKING:
+    from .lint import Linter
 
 RESET_BUDGET = 60.0  # seconds a worker may take to reset before the job's own timeout starts
 
@@ -139,6 +143,10 @@ class Worker:
         self.log_path.unlink(missing_ok=True)
 
 
+def _as_text(source: str | bytes | None) -> str:
+    return source.decode("utf-8", "replace") if isinstance(source, bytes) else source or ""
+
+
 def _json_line(payload: dict) -> str:
     return json.dumps(payload) + "\n"
 
@@ -169,6 +177,7 @@ class WorkerPool:
         self._started = 0
         self._closed = False
         self.workers_started = 0
+        self._lint: Linter | None = None
 
     def __enter__(self) -> WorkerPool:
         return self
@@ -208,8 +217,12 @@ class WorkerPool:
         *,
         source: str | None = None,
         render_to: Path | None = None,
+        lint: bool = False,
     ) -> RunReport:
-        """Run one script (a path, or source text) on a warm worker; blocks until its report is ready."""
+        """Run one script (a path, or source text) on a warm worker; blocks until its report is ready.
+
+        lint=True first checks it with the pool's warm Linter and attaches the LintReport.
+        """
         if self._closed:
             raise RuntimeError("WorkerPool is closed")
         if (script is None) == (source is None):
@@ -217,6 +230,22 @@ class WorkerPool:
         options = options or self.options
         text = script.read_bytes() if script is not None else source
         name = script.name if script is not None else "script.py"
+        lint_report = self._linter().lint(_as_text(text)) if lint else None
+        report = self._run_on_worker(text, name, script, options, render_to)
+        report.lint = lint_report
+        return report
+
+    def _linter(self) -> Linter:
+        with self._lock:
+            if self._lint is None:
+                from .lint import Linter
+
+                self._lint = Linter()
+            return self._lint
+
+    def _run_on_worker(
+        self, text: str | bytes | None, name: str, script: Path | None, options: RunOptions, render_to: Path | None
+    ) -> RunReport:
         with self._slots:
             worker = self._acquire()
             job = Job.prepare(text, worker.root, options, name=name, origin=str(script) if script is not None else None)
@@ -238,12 +267,13 @@ class WorkerPool:
         *,
         render_dir: Path | None = None,
         on_done: Callable[[Path, RunReport], None] | None = None,
+        lint: bool = False,
     ) -> list[RunReport]:
         """Run many scripts concurrently, in input order; renders go to render_dir/<stem>.png."""
 
         def one(script: Path) -> RunReport:
             render_to = render_dir / f"{script.stem}.png" if render_dir else None
-            report = self.run(script, options, render_to=render_to)
+            report = self.run(script, options, render_to=render_to, lint=lint)
             if on_done is not None:
                 on_done(script, report)
             return report
@@ -252,8 +282,10 @@ class WorkerPool:
             return list(ex.map(one, scripts))
 
     def close(self) -> None:
-        """Stop every worker."""
+        """Stop every worker (and the linter, when one was started)."""
         self._closed = True
+        if self._lint is not None:
+            self._lint.close()
         while True:
             try:
                 self._idle.get_nowait().discard()

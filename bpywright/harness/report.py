@@ -8,6 +8,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from .diagnostics import LintReport
+
 SCHEMA_VERSION = 1
 SCHEMA_PATH = Path(__file__).with_name("run_report.schema.json")
 
@@ -98,6 +100,7 @@ class RunReport(BaseModel):
     sandbox: Literal["bwrap", "rlimits-only"]
     camera_light_added: list[str] = Field([], description="What the harness added to frame the render.")
     script_path: str | None = None
+    lint: LintReport | None = Field(None, description="Static checks run before the script, when asked for (--lint).")
 
     @property
     def ok(self) -> bool:

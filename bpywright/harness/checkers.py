@@ -1,0 +1,192 @@
+"""The static checkers (ruff, mypy, pyright): configuration, command lines and output → Diagnostic."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from .diagnostics import Diagnostic, Tool
+
+BIN = Path(sys.executable).parent
+# Generated code is judged on what breaks at runtime, not style: pyflakes, syntax, and a few bugbear checks.
+RUFF_SELECT = "F,E9,B006,B008,B015,B018,PLE"
+RUFF_BLOCKING = {"F821", "F822", "F823", "F632", "PLE0117", "PLE0118", "PLE1142"}
+MYPY_LINE = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+): (?P<sev>error|note|warning): (?P<msg>.*?)(?:  \[(?P<code>[\w-]+)\])?$")
+QUOTED = re.compile(r'"([^"]+)"')
+STR_LITERAL = re.compile(r"Literal\['[^']*'\]")
+
+
+@dataclass(frozen=True)
+class CheckerConfig:
+    """A workspace with mypy.ini and pyrightconfig.json pointing at the version-matched stubs."""
+
+    root: Path
+    stubs: Path | None
+
+    @classmethod
+    def write(cls, root: Path, stubs: Path | None, cache: Path | None = None) -> CheckerConfig:
+        """Create the config files under root (stubs None: the installed fake-bpy-module stubs).
+
+        cache: mypy's incremental cache; a persistent one makes later cold runs fast (default: inside root).
+        """
+        root.mkdir(parents=True, exist_ok=True)
+        mypy = [
+            "[mypy]",
+            "python_version = 3.11",
+            "ignore_missing_imports = True",
+            "check_untyped_defs = True",
+            "warn_unused_ignores = False",
+            f"cache_dir = {cache or root / '.mypy_cache'}",
+        ]
+        if stubs is not None:
+            mypy.append(f"mypy_path = {stubs}")
+        (root / "mypy.ini").write_text("\n".join(mypy) + "\n")
+        pyright = {
+            "pythonVersion": "3.11",
+            "typeCheckingMode": "basic",
+            "reportMissingModuleSource": "none",
+            "reportMissingImports": "warning",
+            "reportAttributeAccessIssue": "error",
+            "reportOptionalMemberAccess": "warning",
+        }
+        if stubs is not None:
+            pyright["stubPath"] = str(stubs)
+        (root / "pyrightconfig.json").write_text(json.dumps(pyright, indent=2))
+        return cls(root, stubs)
+
+    def ruff_argv(self, files: list[Path]) -> list[str]:
+        """ruff check with our rule set, JSON output, no user config."""
+        return [str(BIN / "ruff"), "check", "--isolated", "--no-cache", "--output-format", "json",
+                "--select", RUFF_SELECT, "--target-version", "py311", *map(str, files)]  # fmt: skip
+
+    def mypy_flags(self) -> list[str]:
+        """Flags shared by mypy and dmypy: our config, one parsable line per message."""
+        return ["--config-file", str(self.root / "mypy.ini"), "--show-column-numbers", "--show-error-codes",
+                "--no-error-summary", "--hide-error-context", "--no-pretty", "--no-color-output"]  # fmt: skip
+
+    def mypy_argv(self, files: list[Path]) -> list[str]:
+        """A cold mypy run over files."""
+        return [str(BIN / "mypy"), *self.mypy_flags(), *map(str, files)]
+
+    def pyright_argv(self, files: list[Path]) -> list[str]:
+        """A cold pyright run over files, JSON output."""
+        return [str(BIN / "pyright"), "--outputjson", "-p", str(self.root), "--pythonpath", sys.executable, *map(str, files)]
+
+    def langserver_argv(self) -> list[str]:
+        """pyright's language server over stdio."""
+        return [str(BIN / "pyright-langserver"), "--stdio"]
+
+
+# ---------------------------------------------------------------- parsing
+
+
+def shared_mypy_cache(stubs: Path | None) -> Path:
+    """A per-user, per-stubs mypy cache that survives between cold lint runs."""
+    import hashlib
+    import tempfile
+
+    key = hashlib.sha256(str(stubs).encode()).hexdigest()[:12]
+    return Path(tempfile.gettempdir()) / f"bpywright-mypy-cache-{os.getuid()}-{key}"
+
+
+def parse_ruff(output: str) -> list[tuple[str, Diagnostic]]:
+    """(file, Diagnostic) pairs from `ruff --output-format json`."""
+    found = []
+    for item in json.loads(output or "[]"):
+        code = item.get("code") or "syntax"
+        tool: Tool = "syntax" if code in ("syntax", "E999") else "ruff"
+        blocking = tool == "syntax" or code in RUFF_BLOCKING
+        fix = (item.get("fix") or {}).get("message")
+        loc = item.get("location") or {}
+        diag = Diagnostic(tool=tool, code=code, severity="blocking" if blocking else "advisory",
+                          line=loc.get("row", 1), col=loc.get("column", 1), message=item["message"], fix=fix)  # fmt: skip
+        found.append((item["filename"], diag))
+    return found
+
+
+def parse_mypy(output: str) -> list[tuple[str, Diagnostic]]:
+    """(file, Diagnostic) pairs from mypy/dmypy text output; notes become fixes of the error before them."""
+    found: list[tuple[str, Diagnostic]] = []
+    for raw in output.splitlines():
+        m = MYPY_LINE.match(raw.strip())
+        if not m:
+            continue
+        if m["sev"] == "note":
+            last = found[-1] if found else None
+            if last and last[0] == m["file"] and last[1].line == int(m["line"]) and last[1].fix is None and m["msg"].startswith("Did you mean"):
+                last[1].fix = m["msg"]
+            continue
+        code = m["code"] or "misc"
+        msg = m["msg"]
+        diag = Diagnostic(tool="mypy", code=code, severity=classify_mypy(code, msg), line=int(m["line"]), col=int(m["col"]),
+                          message=msg, fix=_maybe_hint(msg))  # fmt: skip
+        found.append((m["file"], diag))
+    return found
+
+
+def parse_pyright(items: list[dict], file_key: str = "file") -> list[tuple[str, Diagnostic]]:
+    """(file, Diagnostic) pairs from pyright's CLI JSON diagnostics or LSP diagnostics."""
+    found = []
+    for item in items:
+        severity = item.get("severity")
+        if severity not in ("error", 1):
+            continue
+        rule = item.get("rule") or item.get("code") or "error"
+        msg = item["message"].replace("\n", " ").replace("\u00a0", " ")
+        msg = re.sub(r"\s{2,}", " ", msg)
+        start = item["range"]["start"]
+        diag = Diagnostic(tool="pyright", code=str(rule), severity=classify_pyright(str(rule), msg),
+                          line=start["line"] + 1, col=start["character"] + 1, message=msg)  # fmt: skip
+        found.append((item.get(file_key, ""), diag))
+    return found
+
+
+def _maybe_hint(message: str) -> str | None:
+    m = re.search(r'maybe "([^"]+)"', message)
+    return f'use "{m.group(1)}"' if m else None
+
+
+# ---------------------------------------------------------------- blocking or advisory
+
+
+def _about_none(message: str) -> bool:
+    return bool(re.match(r'(Item )?"None"', message)) or 'of "None"' in message or "is not a known attribute of \"None\"" in message
+
+
+def _wrong_string_literal(message: str) -> bool:
+    """A string literal given where an enum (Literal union) is expected: a wrong enum value."""
+    return bool(STR_LITERAL.search(message)) and ("Literal[" in message.split("expected", 1)[-1] or "is not assignable" in message)
+
+
+def classify_mypy(code: str, message: str) -> str:
+    """blocking for errors that fail at runtime on concrete types; advisory for typing-only noise."""
+    if code in ("name-defined", "syntax", "attr-defined"):
+        return "advisory" if _about_none(message) else "blocking"
+    if code == "union-attr":
+        item = QUOTED.search(message)
+        return "advisory" if item is None or item.group(1) == "None" else "blocking"
+    if code == "call-arg" and message.startswith("Unexpected keyword argument"):
+        return "blocking"
+    if code in ("arg-type", "assignment") and _wrong_string_literal(message):
+        return "blocking"
+    return "advisory"
+
+
+def classify_pyright(rule: str, message: str) -> str:
+    """blocking for unknown attributes/parameters/names and wrong enum literals; the rest advisory."""
+    if rule in ("reportUndefinedVariable",):
+        return "blocking"
+    if rule == "reportAttributeAccessIssue":
+        subject = re.search(r'for class "([^"]+)"', message)
+        if subject and subject.group(1) in ("None", "MethodType", "FunctionType"):
+            return "advisory"
+        return "advisory" if _about_none(message) else "blocking"
+    if rule == "reportCallIssue" and message.startswith("No parameter named"):
+        return "blocking"
+    if rule in ("reportArgumentType", "reportAssignmentType", "reportAttributeAccessIssue") and _wrong_string_literal(message):
+        return "blocking"
+    return "advisory"
