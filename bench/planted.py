@@ -49,9 +49,21 @@ class _Edit:
 
 @dataclass(frozen=True)
 class _Parsed:
+    source: str
     module: cst.Module
     positions: dict[cst.CSTNode, CodeRange]
     nodes: tuple[cst.CSTNode, ...]
+    line_starts: tuple[int, ...]
+
+    def splice(self, edit: _Edit) -> str:
+        """The source with `edit.target`'s text replaced (byte-identical elsewhere, no re-generation)."""
+        span = self.positions[edit.target]
+        start = self.line_starts[span.start.line - 1] + span.start.column
+        end = self.line_starts[span.end.line - 1] + span.end.column
+        replacement = edit.replacement
+        if getattr(edit.target, "lpar", None) and getattr(replacement, "lpar", None):
+            replacement = replacement.with_changes(lpar=(), rpar=())  # positions exclude an expression's parentheses
+        return self.source[:start] + self.module.code_for_node(replacement) + self.source[end:]
 
 
 class _AllNodes(cst.CSTVisitor):
@@ -73,7 +85,8 @@ def _parse(source: str) -> _Parsed | None:
     positions = dict(wrapper.resolve(PositionProvider))
     collector = _AllNodes()
     module.visit(collector)
-    return _Parsed(module, positions, tuple(collector.nodes))
+    line_starts = (0, *(i + 1 for i, char in enumerate(source) if char == "\n"))
+    return _Parsed(source, module, positions, tuple(collector.nodes), line_starts)
 
 
 def _replace_each(source: str, category: str, pick: Callable[[cst.CSTNode], _Edit | None]) -> list[Mutant]:
@@ -86,7 +99,7 @@ def _replace_each(source: str, category: str, pick: Callable[[cst.CSTNode], _Edi
         edit = pick(node)
         if edit is None:
             continue
-        code = parsed.module.deep_replace(edit.target, edit.replacement).code
+        code = parsed.splice(edit)
         if code != source:
             mutants.append(Mutant(category, edit.description, code, parsed.positions[edit.target].start.line))
     return mutants

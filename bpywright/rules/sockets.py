@@ -110,8 +110,8 @@ class _NodeTypes(ast.NodeVisitor):
 
     def _check(self, kind: str, side: str, name: str, node: ast.AST) -> None:
         names = self.table["nodes"][kind][side]
-        if name in names:
-            return
+        if name in names or "__extend__" in names:
+            return  # "__extend__" marks nodes whose sockets the script defines (group I/O, zones, captures)
         suggestion = RENAMED_4_0.get(name) if side == "inputs" and RENAMED_4_0.get(name) in names else None
         suggestion = suggestion or next(iter(difflib.get_close_matches(name, names, n=1, cutoff=0.5)), None)
         fix = f'use "{suggestion}"' if suggestion else f"{side} of {kind}: {', '.join(names[:12])}"

@@ -1,0 +1,269 @@
+"""Lint accuracy on BlendNet: false positives on scripts that run, recall on planted mistakes that fail.
+
+    .venv/bin/python bench/lint_accuracy.py [-n N] [--cap 60] [--seed 0] [--workers 2] [--data PATH] [--json out.json]
+
+1. The scripts run in the warm pool (no render); those that pass are the "correct" corpus.
+2. Every blocking diagnostic on a passing script is a false positive.
+3. Mutants of the passing scripts (bench/planted.py; at most --cap per category, round-robin over
+   its mutators, one per script and mutator) run in the pool; only those that fail are kept, and a
+   kept mutant counts as flagged when a blocking diagnostic lands within ±1 line of the planted line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import os
+import random
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+
+from tqdm import tqdm
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from planted import MUTATORS, Mutant, plant  # noqa: E402
+
+from bpywright.harness.diagnostics import Diagnostic, LintReport  # noqa: E402
+from bpywright.harness.lint import lint_files  # noqa: E402
+from bpywright.harness.options import RunOptions  # noqa: E402
+from bpywright.harness.pool import WorkerPool  # noqa: E402
+from bpywright.harness.report import RunReport  # noqa: E402
+
+DEFAULT_DATA = ROOT.parent / "shared" / "data" / "blendnet" / "BlendNetHuman.dev.jsonl"
+TOOLS = ("ruff", "mypy", "pyright")
+WINDOW = 1  # a blocking diagnostic within ±WINDOW lines of the planted line flags the mutant
+
+
+def load_scripts(data: Path, n: int | None) -> list[str]:
+    """The first n scripts of a BlendNet JSONL file (all when n is None)."""
+    with data.open(encoding="utf-8") as fh:
+        return [json.loads(line)["script"] for line in itertools.islice(fh, n)]
+
+
+def write_all(sources: Sequence[str], into: Path, names: Sequence[str]) -> list[Path]:
+    """Write each source to into/<name>.py."""
+    into.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for name, source in zip(names, sources, strict=True):
+        path = into / f"{name}.py"
+        path.write_text(source, encoding="utf-8")
+        paths.append(path)
+    return paths
+
+
+def run_all(pool: WorkerPool, paths: list[Path], label: str) -> list[RunReport]:
+    """Run scripts in the pool with a progress bar; reports in input order."""
+    with tqdm(total=len(paths), desc=label, unit="script", leave=False) as bar:
+        return pool.map(paths, on_done=lambda _path, _report: bar.update())
+
+
+def sample_mutants(sources: Sequence[str], cap: int, seed: int) -> list[Mutant]:
+    """Up to `cap` mutants per category: one per (script, mutator), drawn round-robin over the category's mutators."""
+    rng = random.Random(seed)
+    order = list(range(len(sources)))
+    rng.shuffle(order)
+    found: dict[str, list[Mutant]] = {m.__name__: [] for mutators in MUTATORS.values() for m in mutators}
+    # Script-major, so every mutator of a script reuses one parse; a mutator stops once it has `cap`.
+    for i in tqdm(order, desc="planting", unit="script", leave=False):
+        for mutators in MUTATORS.values():
+            for mutator in mutators:
+                if len(found[mutator.__name__]) < cap and (mutants := plant(mutator, sources[i])):
+                    found[mutator.__name__].append(rng.choice(mutants))
+    chosen: list[Mutant] = []
+    for mutators in MUTATORS.values():
+        rounds = itertools.zip_longest(*(found[m.__name__] for m in mutators))
+        chosen += [m for batch in rounds for m in batch if m is not None][:cap]
+    return chosen
+
+
+def near(diag: Diagnostic, line: int) -> bool:
+    """True when the diagnostic is within WINDOW lines of `line`."""
+    return abs(diag.line - line) <= WINDOW
+
+
+def false_positives(names: Sequence[str], sources: Sequence[str], reports: Sequence[LintReport]) -> dict:
+    """Blocking diagnostics on scripts that run: counts and a (tool, code) breakdown with examples."""
+    by_code: dict[str, list[dict]] = defaultdict(list)
+    scripts_with = 0
+    for name, source, report in zip(names, sources, reports, strict=True):
+        scripts_with += bool(report.blocking)
+        lines = source.splitlines()
+        for diag in report.blocking:
+            code_line = lines[diag.line - 1].strip() if 0 < diag.line <= len(lines) else ""
+            by_code[f"{diag.tool}:{diag.code}"].append({"script": name, "line": diag.line, "message": diag.message, "code": code_line})
+    breakdown = {key: {"count": len(items), "examples": items[:2]} for key, items in sorted(by_code.items(), key=lambda kv: -len(kv[1]))}
+    total = sum(len(items) for items in by_code.values())
+    return {"scripts": len(reports), "scripts_with_fp": scripts_with, "blocking_fps": total, "by_code": breakdown}
+
+
+def recall(mutants: Sequence[Mutant], runs: Sequence[RunReport], reports: Sequence[LintReport]) -> dict:
+    """Flagged share of the confirmed-failing mutants, overall, per category and per mutator, with misses."""
+    tally: dict[str, Counter] = defaultdict(Counter)
+    by_mutator: dict[str, Counter] = defaultdict(Counter)
+    by_tool: Counter = Counter()
+    misses: dict[str, list[dict]] = defaultdict(list)
+    for mutant, run, report in zip(mutants, runs, reports, strict=True):
+        hits = [d for d in report.blocking if near(d, mutant.line)]
+        for key in ("all", mutant.category):
+            tally[key].update(n=1, flagged=int(bool(hits)), anywhere=int(bool(report.blocking)))
+        by_mutator[mutant.mutator].update(n=1, flagged=int(bool(hits)))
+        by_tool.update({tool for d in hits for tool in (d.tool, *d.also)})
+        if not hits:
+            misses[mutant.category].append(
+                {
+                    "mutator": mutant.mutator,
+                    "description": mutant.description,
+                    "line": mutant.line,
+                    "code": mutant.source.splitlines()[mutant.line - 1].strip(),
+                    "runtime": f"{run.exception.type}: {run.exception.message}" if run.exception else run.status,
+                    "blocking_elsewhere": [f"{d.line}: {d.tool}:{d.code}" for d in report.blocking][:3],
+                }
+            )
+
+    def share(c: Counter) -> dict:
+        n = c["n"]
+        return {"n": n, "flagged": c["flagged"], "recall": c["flagged"] / n if n else None, "anywhere": c["anywhere"] / n if n else None}
+
+    return {
+        "overall": share(tally["all"]),
+        "by_category": {key: share(c) for key, c in tally.items() if key != "all"},
+        "by_mutator": {key: {"n": c["n"], "flagged": c["flagged"]} for key, c in by_mutator.items()},
+        "by_tool": dict(by_tool),
+        "misses": {key: {"count": len(items), "examples": items[:2]} for key, items in misses.items()},
+    }
+
+
+def _pct(x: float | None) -> str:
+    return "  n/a" if x is None else f"{100 * x:5.1f}%"
+
+
+def print_report(fig: dict) -> None:
+    """The figures as a readable summary."""
+    corpus, fp, rc, t = fig["corpus"], fig["false_positives"], fig["recall"], fig["timings"]
+    print(f"\n== corpus: {corpus['scripts']} BlendNet scripts, {corpus['passing']} pass in Blender {corpus['blender']} (no render)")
+    for tool in fig["lint_tools"]:
+        if tool["status"] != "ok":
+            print(f"   !! {tool['tool']} {tool['status']}: {tool['detail'][:200]}")
+    print(
+        f"\n== false positives (blocking diagnostics on scripts that run): {fp['blocking_fps']} in {fp['scripts_with_fp']}/{fp['scripts']} scripts"
+    )
+    for key, entry in fp["by_code"].items():
+        print(f"  {entry['count']:5d}  {key}")
+        for ex in entry["examples"]:
+            print(f"           {ex['script']}:{ex['line']}: {ex['message'][:160]}\n             | {ex['code'][:120]}")
+    m = fig["mutants"]
+    print(
+        f"\n== recall: {m['planted']} mutants planted, {m['failing']} confirmed failing in the harness, {m['failing_at_line']} at the planted line"
+    )
+    o = rc["overall"]
+    print(
+        f"  overall            {_pct(o['recall'])}  ({o['flagged']}/{o['n']} within ±{WINDOW} line; any blocking anywhere {_pct(o['anywhere'])})"
+    )
+    for category, c in rc["by_category"].items():
+        planted_n, failing_n = m["by_category"][category]["planted"], m["by_category"][category]["failing"]
+        print(
+            f"  {category:20s} {_pct(c['recall'])}  ({c['flagged']}/{c['n']}; anywhere {_pct(c['anywhere'])}; {failing_n}/{planted_n} planted failed)"
+        )
+    print("  by mutator: " + ", ".join(f"{k} {v['flagged']}/{v['n']}" for k, v in rc["by_mutator"].items()))
+    print("  flagged by tool: " + (", ".join(f"{k} {v}" for k, v in sorted(rc["by_tool"].items())) or "none"))
+    if rc["misses"]:
+        print("\n== misses (first two per category)")
+    for category, entry in rc["misses"].items():
+        print(f"  {category}: {entry['count']} missed")
+        for ex in entry["examples"]:
+            print(
+                f"    [{ex['mutator']}] line {ex['line']}: {ex['description']}\n      | {ex['code'][:120]}\n      runtime: {ex['runtime'][:140]}"
+            )
+            if ex["blocking_elsewhere"]:
+                print(f"      blocking elsewhere: {ex['blocking_elsewhere']}")
+    n_ok, n_mut = max(corpus["passing"], 1), max(m["failing"], 1)
+    print("\n== timings (wall seconds)")
+    print(
+        f"  run originals {t['run_originals']:.1f}s  lint originals {t['lint_originals']:.1f}s  plant {t['plant']:.1f}s  "
+        f"run mutants {t['run_mutants']:.1f}s  lint mutants {t['lint_mutants']:.1f}s"
+    )
+    print(
+        f"  per script: harness {t['run_originals'] / corpus['scripts']:.3f}s, batch lint {t['lint_originals'] / n_ok:.3f}s "
+        f"(lint/harness {t['lint_originals'] / n_ok / (t['run_originals'] / corpus['scripts']):.2f}x); "
+        f"mutants: lint {t['lint_mutants'] / n_mut:.3f}s/script"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("-n", type=int, default=None, help="use the first N scripts (default: all)")
+    parser.add_argument("--cap", type=int, default=60, help="mutants per category")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--json", type=Path, default=None, help="write the figures here")
+    args = parser.parse_args()
+
+    timings: dict[str, float] = {}
+    sources = load_scripts(args.data, args.n)
+    options = RunOptions(render=False, timeout=60)
+    with tempfile.TemporaryDirectory(prefix="bpywright-lint-bench-") as tmp, WorkerPool(args.workers, options) as pool:
+        pool.warm()
+        paths = write_all(sources, Path(tmp) / "scripts", [f"blendnet_{i:04d}" for i in range(len(sources))])
+        start = time.perf_counter()
+        runs = run_all(pool, paths, "run originals")
+        timings["run_originals"] = time.perf_counter() - start
+        passing = [i for i, r in enumerate(runs) if r.ok]
+        blender = next((r.blender_version for r in runs if r.blender_version), "?")
+
+        start = time.perf_counter()
+        lint = lint_files([paths[i] for i in passing], tools=TOOLS)
+        timings["lint_originals"] = time.perf_counter() - start
+        originals = [lint[paths[i]] for i in passing]
+        fp = false_positives([paths[i].name for i in passing], [sources[i] for i in passing], originals)
+
+        start = time.perf_counter()
+        planted = sample_mutants([sources[i] for i in passing], args.cap, args.seed)
+        timings["plant"] = time.perf_counter() - start
+        mutant_paths = write_all(
+            [m.source for m in planted], Path(tmp) / "mutants", [f"m{i:04d}_{m.mutator}" for i, m in enumerate(planted)]
+        )
+        start = time.perf_counter()
+        mutant_runs = run_all(pool, mutant_paths, "run mutants")
+        timings["run_mutants"] = time.perf_counter() - start
+        failing = [i for i, r in enumerate(mutant_runs) if not r.ok]
+
+        start = time.perf_counter()
+        mutant_lint = lint_files([mutant_paths[i] for i in failing], tools=TOOLS) if failing else {}
+        timings["lint_mutants"] = time.perf_counter() - start
+
+    kept = [planted[i] for i in failing]
+    per_category = {c: {"planted": sum(m.category == c for m in planted), "failing": sum(m.category == c for m in kept)} for c in MUTATORS}
+    at_line = sum(1 for i in failing if (e := mutant_runs[i].exception) is not None and e.line == planted[i].line)
+    statuses = originals[0].tools if originals else []
+    figures = {
+        "corpus": {"data": str(args.data), "scripts": len(sources), "passing": len(passing), "blender": blender},
+        "lint_tools": [{"tool": s.tool, "status": s.status, "detail": s.detail} for s in statuses],
+        "false_positives": fp,
+        "mutants": {
+            "planted": len(planted),
+            "failing": len(kept),
+            "failing_at_line": at_line,
+            "by_category": per_category,
+            "cap": args.cap,
+            "seed": args.seed,
+        },
+        "recall": recall(kept, [mutant_runs[i] for i in failing], [mutant_lint[mutant_paths[i]] for i in failing]),
+        "timings": timings,
+    }
+    print_report(figures)
+    if args.json is not None:
+        args.json.write_text(json.dumps(figures, indent=2), encoding="utf-8")
+        print(f"\nfigures written to {args.json}")
+
+
+if __name__ == "__main__":
+    main()
