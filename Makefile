@@ -7,9 +7,9 @@ STAMP := $(VENV)/.installed
 # for the executable backend and version matrices). Installed only where we are root.
 SYSTEM_PACKAGES := bubblewrap:bwrap blender:blender
 
-.PHONY: setup system venv test run lint clean bench
+.PHONY: setup system venv typings test run lint clean bench
 
-setup: system venv
+setup: system venv typings
 
 system:
 	@missing=""; for pair in $(SYSTEM_PACKAGES); do \
@@ -32,6 +32,10 @@ $(STAMP): pyproject.toml constraints.txt
 	$(PY) -m pip install -q -c constraints.txt -e '.[dev]'
 	@touch $(STAMP)
 
+# version-matched bpy stubs with our overlays (a no-op when nothing changed)
+typings: venv
+	$(PY) -m bpywright typings build
+
 test: setup
 	$(PY) -m pytest
 
@@ -43,6 +47,8 @@ lint: venv
 
 bench: setup
 	$(PY) bench/harness.py
+	$(PY) bench/lint.py
+	$(PY) bench/lint_accuracy.py
 
 clean:
 	rm -rf $(VENV) artifacts/recipes

@@ -34,25 +34,23 @@ class CheckerConfig:
         cache: mypy's incremental cache; a persistent one makes later cold runs fast (default: inside root).
         """
         root.mkdir(parents=True, exist_ok=True)
-        mypy = [
-            "[mypy]",
-            "python_version = 3.11",
-            "ignore_missing_imports = True",
-            "check_untyped_defs = True",
-            "warn_unused_ignores = False",
-            f"cache_dir = {cache or root / '.mypy_cache'}",
-        ]
-        if stubs is not None:
-            mypy.append(f"mypy_path = {stubs}")
+        # The stubs build ships its own configs (stub path, errors inside stubs ignored, …): start from them.
+        base = (stubs / "mypy.ini").read_text().replace("$MYPY_CONFIG_FILE_DIR", str(stubs)) if stubs else "[mypy]\n"
+        head, _, sections = base.partition("\n[mypy-")
+        mypy = [head.rstrip(), "ignore_missing_imports = True", "check_untyped_defs = True", "warn_unused_ignores = False",
+                f"cache_dir = {cache or root / '.mypy_cache'}"]  # fmt: skip
+        if sections:
+            mypy.append("\n[mypy-" + sections)
         (root / "mypy.ini").write_text("\n".join(mypy) + "\n")
-        pyright = {
+        pyright = json.loads((stubs / "pyrightconfig.json").read_text()) if stubs else {}
+        pyright.update({
             "pythonVersion": "3.11",
             "typeCheckingMode": "basic",
             "reportMissingModuleSource": "none",
             "reportMissingImports": "warning",
             "reportAttributeAccessIssue": "error",
             "reportOptionalMemberAccess": "warning",
-        }
+        })  # fmt: skip
         if stubs is not None:
             pyright["stubPath"] = str(stubs)
         (root / "pyrightconfig.json").write_text(json.dumps(pyright, indent=2))

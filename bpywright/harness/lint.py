@@ -109,10 +109,24 @@ def _run_tool(tool: Tool, config: CheckerConfig, files: list[Path]) -> tuple[dic
     return _group(pairs, files), ToolStatus(tool=tool, status="ok", seconds=time.perf_counter() - start)
 
 
+def _second_opinion(diags: list[Diagnostic], statuses: list[ToolStatus]) -> list[Diagnostic]:
+    """mypy types a variable by its first binding; pyright follows each assignment. When pyright ran and
+    saw no problem, a mypy-only attribute finding is a re-bound variable, not a runtime error: advisory."""
+    if not any(s.tool == "pyright" and s.status == "ok" for s in statuses):
+        return diags
+    for d in diags:
+        if d.tool == "mypy" and d.severity == "blocking" and d.code in ("attr-defined", "union-attr") and "pyright" not in d.also:
+            d.severity = "advisory"
+            d.message += " (mypy only; pyright sees no error here)"
+    return diags
+
+
 def _report(diags: list[Diagnostic], statuses: list[ToolStatus], seconds: float, version: str, note: str) -> LintReport:
     if note:
         statuses = [s.model_copy(update={"detail": (s.detail + " " + note).strip()}) if s.tool in ("mypy", "pyright") else s for s in statuses]
-    return LintReport(blender_version=version, diagnostics=deduplicate(diags), tools=statuses, seconds=seconds)
+    merged = _second_opinion(deduplicate(diags), statuses)
+    return LintReport(blender_version=version, diagnostics=sorted(merged, key=lambda d: (d.severity != "blocking", d.line, d.col)),
+                      tools=statuses, seconds=seconds)  # fmt: skip
 
 
 def lint_files(
