@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 from pathlib import Path
 
@@ -58,6 +59,23 @@ def build_parser() -> argparse.ArgumentParser:
     lint.add_argument("--tools", default="ruff,mypy,pyright", help="comma-separated subset of ruff,mypy,pyright")
     lint.add_argument("--advisory", action="store_true", help="also show advisory findings")
     lint.add_argument("--blender-version", default="4.5", help="stubs to check against (default 4.5)")
+
+    ingest = sub.add_parser("ingest", help="build the symbol index of a Blender version (inventory + introspection)")
+    ingest.add_argument("--inventory", help="a Sphinx objects.inv (path or URL); optional")
+    ingest.add_argument("--blender", type=Path, help="introspect this Blender executable instead of the bpy module")
+    ingest.add_argument("--out", type=Path, help="index root (default: $BPYWRIGHT_ARTIFACTS/index)")
+    ingest.add_argument("--force", action="store_true", help="rebuild even when inputs are unchanged")
+
+    search = sub.add_parser("search", help="hybrid search (BM25 + dense) over the symbol index")
+    search.add_argument("query")
+    search.add_argument("-k", type=int, default=10, help="hits to show (default 10)")
+    search.add_argument("--json", action="store_true")
+    search.add_argument("--version", default="4.5", help="Blender version of the index (default 4.5)")
+
+    api_check = sub.add_parser("api-check", help="check bpy/bmesh/mathutils names in a script against the index")
+    api_check.add_argument("script", type=Path)
+    api_check.add_argument("--json", action="store_true")
+    api_check.add_argument("--version", default="4.5", help="target Blender version (default 4.5)")
 
     doctor = sub.add_parser("doctor", help="check what works here and how to fix what does not")
     doctor.add_argument("--json", action="store_true", help="print the checks as JSON")
@@ -207,6 +225,61 @@ def cmd_lint(args: argparse.Namespace, settings: Settings) -> int:
     return 1 if any(not r.ok for r in reports.values()) else 0
 
 
+def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
+    """`bpywright ingest`: inventory → introspect → normalise → chunk → index, a no-op when inputs are unchanged."""
+    from .ingest.pipeline import IngestError, ingest
+
+    if args.blender is not None and not args.blender.is_file():
+        raise UsageError(f"Blender executable not found: {args.blender}")
+    try:
+        result = ingest(inventory=args.inventory, blender=args.blender, out_root=args.out or settings.index_dir,
+                        settings=settings, force=args.force, progress=True)  # fmt: skip
+    except IngestError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print(result.summary())
+    return 0
+
+
+def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
+    """`bpywright search`: hybrid search over one version's symbols."""
+    from .ingest.search import IndexMissing, SymbolIndex
+
+    try:
+        index = SymbolIndex.load(settings.index_for(args.version), settings=settings)
+    except IndexMissing as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    hits = index.search(args.query, k=args.k)
+    if args.json:
+        print(json.dumps([json.loads(h.model_dump_json()) for h in hits], indent=2))
+    else:
+        for n, hit in enumerate(hits, 1):
+            print(hit.render(n))
+    return 0
+
+
+def cmd_api_check(args: argparse.Namespace, settings: Settings) -> int:
+    """`bpywright api-check`: unknown bpy/bmesh/mathutils names with did-you-mean suggestions."""
+    from .harness.lint import render_fix_block
+    from .ingest.apicheck import api_check
+    from .ingest.search import IndexMissing
+
+    if not args.script.is_file():
+        raise UsageError(f"no such script: {args.script}")
+    source = args.script.read_text(encoding="utf-8", errors="replace")
+    try:
+        report = api_check(source, version=args.version, settings=settings)
+    except IndexMissing as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(report.model_dump_json(indent=2))
+    else:
+        print(render_fix_block(source, report, include_advisory=True))
+    return 1 if report.blocking else 0
+
+
 def cmd_doctor(args: argparse.Namespace, settings: Settings) -> int:
     """`bpywright doctor`: what works here, and the command that fixes what does not."""
     from .doctor import run_checks
@@ -248,11 +321,12 @@ def cmd_schema(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
-COMMANDS = {"run": cmd_run, "recipes": cmd_recipes, "lint": cmd_lint, "doctor": cmd_doctor, "typings": cmd_typings, "schema": cmd_schema}
+COMMANDS = {"run": cmd_run, "recipes": cmd_recipes, "lint": cmd_lint, "ingest": cmd_ingest, "search": cmd_search, "api-check": cmd_api_check, "doctor": cmd_doctor, "typings": cmd_typings, "schema": cmd_schema}
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script; returns the exit code (0 ok, 1 failed, 2 usage)."""
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `bpywright … | head` ends quietly
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:

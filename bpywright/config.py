@@ -31,7 +31,9 @@ class Settings:
     llm_model: str | None = None
     llm_api_key: str | None = None
     clip_weights: Path | None = None
-    typings_dir: Path = Path("typings")
+    embedder: str = "local"
+    embed_model: str | None = None
+    embed_base_url: str | None = None
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -45,8 +47,14 @@ class Settings:
             llm_model=os.environ.get("BPYWRIGHT_LLM_MODEL") or None,
             llm_api_key=os.environ.get("BPYWRIGHT_LLM_API_KEY") or None,
             clip_weights=_env_path("BPYWRIGHT_CLIP_WEIGHTS"),
-            typings_dir=_env_path("BPYWRIGHT_TYPINGS") or Path("typings"),
+            embedder=os.environ.get("BPYWRIGHT_EMBEDDER") or "local",
+            embed_model=os.environ.get("BPYWRIGHT_EMBED_MODEL") or None,
+            embed_base_url=os.environ.get("BPYWRIGHT_EMBED_BASE_URL") or None,
         )
+
+    def index_for(self, version: str) -> Path:
+        """The symbol index directory of one Blender version."""
+        return self.index_dir / version
 
     @property
     def index_dir(self) -> Path:

@@ -117,8 +117,12 @@ class Job:
         process_log: str = "",
         render_to: Path | None = None,
         blender_version: str | None = None,
+        outputs_to: Path | None = None,
     ) -> RunReport:
-        """Turn what the run left in the job dir into the final RunReport (timeout/crash when it left none)."""
+        """Turn what the run left in the job dir into the final RunReport (timeout/crash when it left none).
+
+        outputs_to: files the script wrote under `out/` in its working directory are moved there.
+        """
         report = None if timed_out else self._read_report()
         if report is None:
             report = self._synthesised(backend, sandbox, timed_out, exit, process_log, blender_version)
@@ -128,6 +132,10 @@ class Job:
         work = entry.reset + entry.script + entry.render
         report.timings = Timings(startup=max(wall - work, 0.0), reset=entry.reset, script=entry.script, render=entry.render, total=wall)
         report.script_path = self.origin
+        if outputs_to is not None and (self.job_dir / "out").is_dir():
+            outputs_to.mkdir(parents=True, exist_ok=True)
+            for item in (self.job_dir / "out").iterdir():
+                shutil.move(str(item), outputs_to / item.name)
         if report.render is not None:
             png = Path(report.render.path)
             if png.is_file():

@@ -28,8 +28,12 @@ def run_script(
     source: str | None = None,
     render_to: Path | None = None,
     workdir: Path | None = None,
+    outputs_to: Path | None = None,
 ) -> RunReport:
-    """Run one script (a path, or source text) in a fresh Blender process and return its report."""
+    """Run one script (a path, or source text) in a fresh Blender process and return its report.
+
+    Files the script writes under `out/` (relative to its working directory) are moved to outputs_to.
+    """
     options = options or RunOptions()
     if (script is None) == (source is None):
         raise ValueError("give exactly one of script or source")
@@ -39,13 +43,13 @@ def run_script(
     with tempfile.TemporaryDirectory(prefix="bpywright-run-", dir=workdir) as tmp:
         root = Path(tmp)
         job = Job.prepare(text, root, options, name=name, origin=str(script) if script is not None else None)
-        return _run_job(job, backend, options, render_to)
+        return _run_job(job, backend, options, render_to, outputs_to)
 
 
 STARTUP_BUDGET = 120.0  # seconds Blender may take to start before the script's own timeout begins
 
 
-def _run_job(job: Job, backend: Backend, options: RunOptions, render_to: Path | None) -> RunReport:
+def _run_job(job: Job, backend: Backend, options: RunOptions, render_to: Path | None, outputs_to: Path | None = None) -> RunReport:
     kind = sandbox_kind(options.sandbox)
     if job.rejected:
         return job.rejected_report(backend.name, kind)
@@ -98,6 +102,7 @@ def _run_job(job: Job, backend: Backend, options: RunOptions, render_to: Path | 
         process_log=read_tail(log_path),
         render_to=render_to,
         blender_version=version,
+        outputs_to=outputs_to,
     )
 
 

@@ -118,3 +118,10 @@ def test_cycles_engine_renders(script, tmp_path: Path) -> None:
     report = run_script(path, RunOptions(engine="cycles", samples=2, resolution=64), render_to=tmp_path / "c.png")
     assert report.status == "ok", report.exception
     assert report.render.engine == "CYCLES" and report.render.nonblank_fraction > 0.05
+
+
+def test_files_under_out_are_collected(script, tmp_path: Path) -> None:
+    path = script("import os, json\nos.makedirs('out', exist_ok=True)\njson.dump({'n': 3}, open('out/data.json', 'w'))\n")
+    report = run_script(path, FAST, outputs_to=tmp_path / "collected")
+    assert report.status == "ok"
+    assert (tmp_path / "collected" / "data.json").read_text() == '{"n": 3}'
