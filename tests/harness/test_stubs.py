@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from bpywright.harness import stubs
-from bpywright.harness.stubs import MANIFEST, StubsError, build_typings, merge_overlays, typings_dir
+from bpywright.harness.overlay import OverlayError, merge_overlays, parse_stub
+from bpywright.harness.stubs import MANIFEST, StubsError, build_typings, typings_dir
 
 VENV_BIN = Path(sys.executable).parent
 
@@ -176,7 +177,7 @@ def test_overlay_replaces_adds_and_removes_members() -> None:
         class Mixin: ...
         """)
     merged = merge_overlays(stub, {"overlay": overlay})
-    tree = stubs.parse_stub(merged)
+    tree = parse_stub(merged)
     classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
     members = [getattr(n, "name", None) or ast.unparse(getattr(n, "target", n)) for n in classes["A"].body]
     assert [ast.unparse(b) for b in classes["A"].bases] == ["Mixin", "Base"]
@@ -188,7 +189,7 @@ def test_overlay_replaces_adds_and_removes_members() -> None:
 
 def test_overlays_patching_the_same_member_are_an_error() -> None:
     stub = "class A:\n    x: int\n"
-    with pytest.raises(StubsError, match="both patch"):
+    with pytest.raises(OverlayError, match="both patch"):
         merge_overlays(stub, {"one": "class A:\n    x: str\n", "two": "class A:\n    x: float\n"})
 
 
