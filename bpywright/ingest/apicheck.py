@@ -1,0 +1,195 @@
+"""api-check: resolve bpy/bmesh/mathutils attribute chains in a script against one version's symbols."""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import functools
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..harness.diagnostics import Diagnostic, LintReport, ToolStatus
+from .symbols import read_symbols
+
+ROOTS = ("bpy", "bmesh", "mathutils")
+POINTER = re.compile(r"(?:pointer to|Pointer to|PointerProperty of)\s+`?(\w+)`?")
+# bpy.data / bpy.context are instances of these structs
+ROOT_STRUCTS = {"bpy.data": "BlendData", "bpy.context": "Context"}
+
+
+class IndexMissing(RuntimeError):
+    """No symbols for that Blender version: run `bpywright ingest`."""
+
+
+@dataclass
+class ApiNames:
+    """The names of one Blender version, and the property types needed to follow pointers."""
+
+    version: str
+    names: frozenset[str]
+    pointer_type: dict[str, str] = field(default_factory=dict)  # "bpy.types.Context.scene" -> "Scene"
+    members: dict[str, set[str]] = field(default_factory=dict)  # "bpy.ops.mesh" -> {"primitive_cube_add", …}
+
+    def __post_init__(self) -> None:
+        for name in self.names:
+            parent, _, leaf = name.rpartition(".")
+            while parent:
+                self.members.setdefault(parent, set()).add(leaf)
+                parent, _, leaf = parent.rpartition(".")
+
+    def known(self, name: str) -> bool:
+        """A symbol, or a namespace that holds symbols (bpy.ops.mesh)."""
+        return name in self.names or name in self.members
+
+    def children(self, prefix: str) -> list[str]:
+        """Direct members of prefix (for did-you-mean)."""
+        return sorted(self.members.get(prefix, ()))
+
+
+@functools.cache
+def _load(version_dir: Path, stamp: float) -> ApiNames:
+    names, pointers = set(), {}
+    for sym in read_symbols(version_dir / "symbols.jsonl"):
+        names.add(sym.name)
+        if sym.kind == "property" and sym.type:
+            m = POINTER.search(sym.type)
+            if m:
+                pointers[sym.name] = m.group(1)
+    return ApiNames(version_dir.name, frozenset(names), pointers)
+
+
+def load_names(version_dir: Path) -> ApiNames:
+    """Names of the index at version_dir (cached until symbols.jsonl changes)."""
+    path = version_dir / "symbols.jsonl"
+    if not path.is_file():
+        raise IndexMissing(f"no symbol index at {version_dir}: run `bpywright ingest`")
+    return _load(version_dir, path.stat().st_mtime)
+
+
+def _chain(node: ast.expr) -> list[str] | None:
+    """['bpy', 'context', 'scene'] for bpy.context.scene; None when the chain does not start at a name."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        return [node.id, *reversed(parts)]
+    return None
+
+
+class _Aliases(ast.NodeVisitor):
+    """import bpy / import bmesh as bm / from mathutils import Vector / from bpy import ops → canonical prefixes."""
+
+    def __init__(self) -> None:
+        self.alias: dict[str, str] = {}
+        self.script_defined: set[str] = set()
+
+    def visit_Import(self, node: ast.Import) -> None:
+        for a in node.names:
+            if a.name.split(".")[0] in ROOTS:
+                self.alias[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        if node.module and node.module.split(".")[0] in ROOTS and node.level == 0:
+            for a in node.names:
+                if a.name != "*":
+                    self.alias[a.asname or a.name] = f"{node.module}.{a.name}"
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        # bpy.types.Scene.my_prop = bpy.props.FloatProperty(...): the script defines that name
+        for target in node.targets:
+            chain = _chain(target) if isinstance(target, ast.Attribute) else None
+            if chain and chain[0] in self.alias:
+                self.script_defined.add(".".join([self.alias[chain[0]], *chain[1:]]))
+        self.generic_visit(node)
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        # operators a script registers: bl_idname = "object.my_op" → bpy.ops.object.my_op
+        for stmt in node.body:
+            if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "bl_idname" for t in stmt.targets):
+                if isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str):
+                    self.script_defined.add("bpy.ops." + stmt.value.value)
+        self.script_defined.add("bpy.types." + node.name)
+        self.generic_visit(node)
+
+
+def _resolve(parts: list[str], api: ApiNames) -> tuple[int, str] | None:
+    """(index of the first unknown part, the name it should have had) or None when all known/unresolvable."""
+    if parts[:2] in (["bpy", "data"], ["bpy", "context"]):
+        struct = ROOT_STRUCTS[".".join(parts[:2])]
+        for i in range(2, len(parts)):
+            name = f"bpy.types.{struct}.{parts[i]}"
+            if not api.known(name):
+                return i, name
+            struct = api.pointer_type.get(name)
+            if struct is None:
+                return None  # a collection, a value or a function: stop following
+        return None
+    if parts[0] == "bpy" and len(parts) > 1 and parts[1] not in ("ops", "types"):
+        return None  # bpy.props, bpy.utils, bpy.app, … are Python modules the probe may not list fully
+    start, limit = (2, 4) if parts[0] == "bpy" else (1, len(parts))
+    for i in range(start, min(len(parts), limit)):
+        name = ".".join(parts[: i + 1])
+        if api.known(name):
+            continue
+        parent = ".".join(parts[:i])
+        # only where the index knows the parent's members: unknown territory is not an error
+        return (i, name) if api.children(parent) else None
+    return None
+
+
+def _suggest(api: ApiNames, name: str) -> str | None:
+    parent, _, leaf = name.rpartition(".")
+    close = difflib.get_close_matches(leaf, api.children(parent), n=1, cutoff=0.6)
+    return f"{parent}.{close[0]}" if close else None
+
+
+def check_source(source: str, api: ApiNames, others: dict[str, ApiNames] | None = None) -> list[Diagnostic]:
+    """Blocking `rules` diagnostics for names the script uses that this Blender version does not have."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return []
+    aliases = _Aliases()
+    aliases.visit(tree)
+    found: dict[tuple[int, str], Diagnostic] = {}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Attribute):
+            continue
+        chain = _chain(node)
+        if not chain or chain[0] not in aliases.alias:
+            continue
+        parts = aliases.alias[chain[0]].split(".") + chain[1:]
+        miss = _resolve(parts, api)
+        if miss is None:
+            continue
+        i, expected = miss
+        written = ".".join(parts[: i + 1])
+        if written in aliases.script_defined or expected in aliases.script_defined:
+            continue
+        key = (node.lineno, written)
+        if key in found:
+            continue
+        hint = _suggest(api, expected)
+        elsewhere = [v for v, other in (others or {}).items() if other.known(expected)]
+        fix = f"did you mean {hint.rsplit('.', 1)[1]!r} ({hint})?" if hint else None
+        note = f"; it exists in Blender {', '.join(elsewhere)}" if elsewhere else ""
+        found[key] = Diagnostic(tool="rules", code="api-unknown", severity="blocking", line=node.lineno, col=node.col_offset + 1,
+                                message=f'"{parts[i]}" is not in Blender {api.version} ({written}){note}', fix=fix)  # fmt: skip
+    return sorted(found.values(), key=lambda d: (d.line, d.col))
+
+
+def api_check(source: str, *, version: str = "4.5", settings=None, index_root: Path | None = None) -> LintReport:
+    """The api-check report of a script for one version (other versions' indexes say where a name exists)."""
+    from ..config import Settings
+
+    root = index_root or (settings or Settings.from_env()).index_dir
+    api = load_names(root / version)
+    others = {}
+    if root.is_dir():
+        for d in sorted(root.iterdir()):
+            if d.name != version and (d / "symbols.jsonl").is_file():
+                others[d.name] = load_names(d)
+    diags = check_source(source, api, others)
+    return LintReport(blender_version=api.version, diagnostics=diags, tools=[ToolStatus(tool="rules", status="ok")])

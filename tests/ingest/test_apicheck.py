@@ -1,0 +1,102 @@
+"""api-check resolves bpy/bmesh/mathutils chains against a version's symbols, with suggestions."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from bpywright.ingest.apicheck import IndexMissing, api_check
+from bpywright.ingest.symbols import Symbol, write_symbols
+
+
+def _index(root: Path, version: str, names: dict[str, dict]) -> None:
+    (root / version).mkdir(parents=True)
+    write_symbols([Symbol(name=n, blender_version=version, **extra) for n, extra in names.items()], root / version / "symbols.jsonl")
+
+
+@pytest.fixture
+def index_root(tmp_path: Path) -> Path:
+    common = {
+        "bpy.types.Context": {"kind": "struct"},
+        "bpy.types.Context.scene": {"kind": "property", "type": "pointer to Scene"},
+        "bpy.types.Context.active_object": {"kind": "property", "type": "pointer to Object"},
+        "bpy.types.Scene": {"kind": "struct"},
+        "bpy.types.Scene.render": {"kind": "property", "type": "pointer to RenderSettings"},
+        "bpy.types.Scene.frame_end": {"kind": "property", "type": "int"},
+        "bpy.types.RenderSettings": {"kind": "struct"},
+        "bpy.types.RenderSettings.engine": {"kind": "property", "type": "enum"},
+        "bpy.types.Object": {"kind": "struct"},
+        "bpy.types.Object.location": {"kind": "property", "type": "float array[3]"},
+        "bpy.types.BlendData": {"kind": "struct"},
+        "bpy.types.BlendData.materials": {"kind": "property", "type": "Collection of Material"},
+        "bpy.ops.mesh.primitive_cube_add": {"kind": "operator"},
+        "bpy.ops.mesh.primitive_uv_sphere_add": {"kind": "operator"},
+        "bpy.ops.object.select_all": {"kind": "operator"},
+        "bmesh.ops.create_cube": {"kind": "function"},
+        "bmesh.new": {"kind": "function"},
+        "mathutils.Vector": {"kind": "class"},
+        "bpy.types.Operator": {"kind": "struct"},
+    }
+    _index(tmp_path, "4.5", common)
+    _index(tmp_path, "3.4", common | {"bpy.types.BlendData.lamps": {"kind": "property", "type": "Collection of Lamp"}})
+    return tmp_path
+
+
+def check(source: str, root: Path):
+    return api_check(textwrap.dedent(source), version="4.5", index_root=root)
+
+
+def test_known_names_pass(index_root: Path) -> None:
+    report = check(
+        """
+        import bpy, bmesh
+        from mathutils import Vector
+        bpy.ops.mesh.primitive_cube_add(size=2)
+        bpy.context.scene.render.engine = "CYCLES"
+        bpy.context.scene.frame_end = 48
+        mat = bpy.data.materials.new("M")
+        bm = bmesh.new()
+        bmesh.ops.create_cube(bm, size=1)
+        v = Vector((0, 0, 1))
+        """,
+        index_root,
+    )
+    assert report.diagnostics == []
+
+
+def test_unknown_operator_with_suggestion(index_root: Path) -> None:
+    report = check("import bpy\nbpy.ops.mesh.primitive_uvsphere_add(radius=1)\n", index_root)
+    [diag] = report.blocking
+    assert diag.line == 2 and diag.tool == "rules" and '"primitive_uvsphere_add"' in diag.message
+    assert diag.fix and "primitive_uv_sphere_add" in diag.fix
+
+
+def test_pointer_chain_and_other_version(index_root: Path) -> None:
+    report = check("import bpy\nbpy.context.scene.rendr.engine = 'CYCLES'\nlamps = bpy.data.lamps\n", index_root)
+    by_line = {d.line: d for d in report.blocking}
+    assert "render" in by_line[2].fix
+    assert "exists in Blender 3.4" in by_line[3].message
+
+
+def test_aliases_and_script_defined_names(index_root: Path) -> None:
+    report = check(
+        """
+        import bpy
+        import bmesh as bm
+        class MY_OT_op(bpy.types.Operator):
+            bl_idname = "object.my_op"
+        bpy.types.Scene.my_setting = 3
+        bpy.ops.object.my_op()
+        print(bpy.context.scene.my_setting)
+        bm.ops.create_cone(None)
+        """,
+        index_root,
+    )
+    assert [(d.line, d.message.split()[0]) for d in report.blocking] == [(9, '"create_cone"')]
+
+
+def test_missing_index_says_what_to_run(tmp_path: Path) -> None:
+    with pytest.raises(IndexMissing, match="bpywright ingest"):
+        api_check("import bpy\n", version="4.5", index_root=tmp_path)
