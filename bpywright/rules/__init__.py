@@ -4,14 +4,34 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from pathlib import Path
 
 from ..harness.diagnostics import Diagnostic
 
 Rule = Callable[[str], list[Diagnostic]]
 
 
-def rule_pack(version: str = "4.5") -> list[Rule]:
-    """Static rules for scripts targeting `version`: each takes source text, returns diagnostics."""
+def rule_pack(version: str = "4.5", index_root: Path | None = None) -> list[Rule]:
+    """Static rules for scripts targeting `version`: each takes source text, returns diagnostics.
+
+    The node-socket check always runs; api-check joins when that version has a symbol index.
+    """
     from .sockets import check_node_sockets
 
-    return [functools.partial(check_node_sockets, version=version)]
+    rules: list[Rule] = [functools.partial(check_node_sockets, version=version)]
+    api = _api_check_rule(version, index_root)
+    if api is not None:
+        rules.append(api)
+    return rules
+
+
+def _api_check_rule(version: str, index_root: Path | None) -> Rule | None:
+    from ..config import Settings
+    from ..ingest.apicheck import check_source, load_names
+
+    root = index_root or Settings.from_env().index_dir
+    if not (root / version / "symbols.jsonl").is_file():
+        return None
+    api = load_names(root / version)
+    others = {d.name: load_names(d) for d in sorted(root.iterdir()) if d.name != version and (d / "symbols.jsonl").is_file()}
+    return functools.partial(check_source, api=api, others=others)
