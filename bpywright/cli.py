@@ -77,6 +77,17 @@ def build_parser() -> argparse.ArgumentParser:
     api_check.add_argument("--json", action="store_true")
     api_check.add_argument("--version", default="4.5", help="target Blender version (default 4.5)")
 
+    heal = sub.add_parser("heal", help="fix API drift with deterministic rules: run, match failures to rules, fix, re-run")
+    heal.add_argument("script", type=Path)
+    heal.add_argument("--target", default="4.5", help="target Blender version (default 4.5)")
+    out = heal.add_mutually_exclusive_group()
+    out.add_argument("--write", action="store_true", help="rewrite SCRIPT in place when healing helped")
+    out.add_argument("-o", "--output", type=Path, help="write the healed script here")
+    heal.add_argument("--max-rounds", type=int, default=5, help="run/fix rounds at most (default 5)")
+    heal.add_argument("--json", action="store_true", help="print the outcome as JSON")
+    heal.add_argument("--blender", type=Path, help="a Blender executable instead of the bpy module")
+    heal.add_argument("--timeout", type=_positive_float, default=60.0, help="seconds each run may take (default 60)")
+
     doctor = sub.add_parser("doctor", help="check what works here and how to fix what does not")
     doctor.add_argument("--json", action="store_true", help="print the checks as JSON")
 
@@ -280,6 +291,19 @@ def cmd_api_check(args: argparse.Namespace, settings: Settings) -> int:
     return 1 if report.blocking else 0
 
 
+def cmd_heal(args: argparse.Namespace, settings: Settings) -> int:
+    """`bpywright heal`: rules first, round by round, never leaving the script worse; exit 0 only if it passes."""
+    from .rules.healer import heal_cli
+
+    if not args.script.is_file():
+        raise UsageError(f"no such script: {args.script}")
+    if args.max_rounds < 1:
+        raise UsageError("--max-rounds must be >= 1")
+    if args.blender is not None and not args.blender.is_file():
+        raise UsageError(f"Blender executable not found: {args.blender}")
+    return heal_cli(args, settings)
+
+
 def cmd_doctor(args: argparse.Namespace, settings: Settings) -> int:
     """`bpywright doctor`: what works here, and the command that fixes what does not."""
     from .doctor import run_checks
@@ -321,7 +345,7 @@ def cmd_schema(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
-COMMANDS = {"run": cmd_run, "recipes": cmd_recipes, "lint": cmd_lint, "ingest": cmd_ingest, "search": cmd_search, "api-check": cmd_api_check, "doctor": cmd_doctor, "typings": cmd_typings, "schema": cmd_schema}
+COMMANDS = {"run": cmd_run, "recipes": cmd_recipes, "lint": cmd_lint, "ingest": cmd_ingest, "search": cmd_search, "api-check": cmd_api_check, "heal": cmd_heal, "doctor": cmd_doctor, "typings": cmd_typings, "schema": cmd_schema}
 
 
 def main(argv: list[str] | None = None) -> int:
