@@ -10,16 +10,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..harness.diagnostics import Diagnostic, LintReport, ToolStatus
+from .search import IndexMissing
 from .symbols import read_symbols
 
 ROOTS = ("bpy", "bmesh", "mathutils")
 POINTER = re.compile(r"(?:pointer to|Pointer to|PointerProperty of)\s+`?(\w+)`?")
 # bpy.data / bpy.context are instances of these structs
 ROOT_STRUCTS = {"bpy.data": "BlendData", "bpy.context": "Context"}
-
-
-class IndexMissing(RuntimeError):
-    """No symbols for that Blender version: run `bpywright ingest`."""
 
 
 @dataclass
