@@ -15,6 +15,8 @@ from .symbols import read_symbols
 
 ROOTS = ("bpy", "bmesh", "mathutils")
 POINTER = re.compile(r"(?:pointer to|Pointer to|PointerProperty of)\s+`?(\w+)`?")
+COLLECTION_API = re.compile(r"Collection of \w+ \((\w+)\)")  # the struct holding new()/remove() of a collection
+BASE = re.compile(r"^bpy\.types\.(\w+)$")
 # bpy.data / bpy.context are instances of these structs
 ROOT_STRUCTS = {"bpy.data": "BlendData", "bpy.context": "Context"}
 
@@ -27,6 +29,7 @@ class ApiNames:
     names: frozenset[str]
     pointer_type: dict[str, str] = field(default_factory=dict)  # "bpy.types.Context.scene" -> "Scene"
     members: dict[str, set[str]] = field(default_factory=dict)  # "bpy.ops.mesh" -> {"primitive_cube_add", …}
+    bases: dict[str, str] = field(default_factory=dict)  # "Object" -> "ID"; every struct ends at bpy_struct
 
     def __post_init__(self) -> None:
         for name in self.names:
@@ -39,6 +42,19 @@ class ApiNames:
         """A symbol, or a namespace that holds symbols (bpy.ops.mesh)."""
         return name in self.names or name in self.members
 
+    def member(self, struct: str, attr: str) -> str | None:
+        """The full name of struct.attr, looked up through the base classes (members live where defined)."""
+        seen = set()
+        current: str | None = struct
+        while current and current not in seen:
+            seen.add(current)
+            name = f"bpy.types.{current}.{attr}"
+            if name in self.names:
+                return name
+            current = self.bases.get(current)
+        name = f"bpy.types.bpy_struct.{attr}"
+        return name if name in self.names else None
+
     def children(self, prefix: str) -> list[str]:
         """Direct members of prefix (for did-you-mean)."""
         return sorted(self.members.get(prefix, ()))
@@ -46,14 +62,16 @@ class ApiNames:
 
 @functools.cache
 def _load(version_dir: Path, stamp: float) -> ApiNames:
-    names, pointers = set(), {}
+    names, pointers, bases = set(), {}, {}
     for sym in read_symbols(version_dir / "symbols.jsonl"):
         names.add(sym.name)
         if sym.kind == "property" and sym.type:
-            m = POINTER.search(sym.type)
+            m = POINTER.search(sym.type) or COLLECTION_API.search(sym.type)
             if m:
                 pointers[sym.name] = m.group(1)
-    return ApiNames(version_dir.name, frozenset(names), pointers)
+        elif sym.kind == "struct" and sym.type and (m := BASE.match(sym.type)):
+            bases[sym.name.rsplit(".", 1)[1]] = m.group(1)
+    return ApiNames(version_dir.name, frozenset(names), pointers, bases=bases)
 
 
 def load_names(version_dir: Path) -> ApiNames:
@@ -97,8 +115,9 @@ class _Aliases(ast.NodeVisitor):
         # bpy.types.Scene.my_prop = bpy.props.FloatProperty(...): the script defines that name
         for target in node.targets:
             chain = _chain(target) if isinstance(target, ast.Attribute) else None
-            if chain and chain[0] in self.alias:
-                self.script_defined.add(".".join([self.alias[chain[0]], *chain[1:]]))
+            full = ".".join([self.alias[chain[0]], *chain[1:]]) if chain and chain[0] in self.alias else ""
+            if full.startswith("bpy.types."):
+                self.script_defined.add(full)
         self.generic_visit(node)
 
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
@@ -114,14 +133,17 @@ class _Aliases(ast.NodeVisitor):
 def _resolve(parts: list[str], api: ApiNames) -> tuple[int, str] | None:
     """(index of the first unknown part, the name it should have had) or None when all known/unresolvable."""
     if parts[:2] in (["bpy", "data"], ["bpy", "context"]):
-        struct = ROOT_STRUCTS[".".join(parts[:2])]
+        struct: str | None = ROOT_STRUCTS[".".join(parts[:2])]
         for i in range(2, len(parts)):
-            name = f"bpy.types.{struct}.{parts[i]}"
-            if not api.known(name):
-                return i, name
+            assert struct is not None
+            name = api.member(struct, parts[i])
+            if name is None and i == 2 and api.known(".".join(parts[:3])):
+                return None  # a screen-context member (bpy.context.active_object): known, untyped
+            if name is None:
+                return i, f"bpy.types.{struct}.{parts[i]}"
             struct = api.pointer_type.get(name)
             if struct is None:
-                return None  # a collection, a value or a function: stop following
+                return None  # a value or a function: stop following
         return None
     if parts[0] == "bpy" and len(parts) > 1 and parts[1] not in ("ops", "types"):
         return None  # bpy.props, bpy.utils, bpy.app, … are Python modules the probe may not list fully
@@ -138,7 +160,11 @@ def _resolve(parts: list[str], api: ApiNames) -> tuple[int, str] | None:
 
 def _suggest(api: ApiNames, name: str) -> str | None:
     parent, _, leaf = name.rpartition(".")
-    close = difflib.get_close_matches(leaf, api.children(parent), n=1, cutoff=0.6)
+    members = api.children(parent)
+    head = leaf.split("_", 1)[0]
+    if "_" in leaf and head in members:
+        return f"{parent}.{head}"  # cursor_location → cursor (.location): a flattened 2.7x name
+    close = difflib.get_close_matches(leaf, members, n=1, cutoff=0.6)
     return f"{parent}.{close[0]}" if close else None
 
 
