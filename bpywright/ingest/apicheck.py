@@ -142,8 +142,8 @@ def _resolve(parts: list[str], api: ApiNames) -> tuple[int, str] | None:
             if name is None:
                 return i, f"bpy.types.{struct}.{parts[i]}"
             struct = api.pointer_type.get(name)
-            if struct is None:
-                return None  # a value or a function: stop following
+            if struct is None or not api.children(f"bpy.types.{struct}"):
+                return None  # a value, a function, or a struct the index has no members of (add-on property groups)
         return None
     if parts[0] == "bpy" and len(parts) > 1 and parts[1] not in ("ops", "types"):
         return None  # bpy.props, bpy.utils, bpy.app, … are Python modules the probe may not list fully
