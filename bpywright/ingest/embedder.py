@@ -118,7 +118,9 @@ def _dim_from_config(path: Path) -> int | None:
 class OpenAIEmbedder:
     """An OpenAI-compatible `POST {base_url}/embeddings` (e.g. `vllm serve` with an embedding model), over urllib."""
 
-    def __init__(self, base_url: str, model: str | None = None, api_key: str | None = None, *, batch_size: int = 64, timeout: float = 60.0) -> None:
+    def __init__(
+        self, base_url: str, model: str | None = None, api_key: str | None = None, *, batch_size: int = 64, timeout: float = 60.0
+    ) -> None:
         self.base_url = base_url.rstrip("/")
         self.model = model
         self.api_key = api_key
@@ -194,8 +196,10 @@ def choose_embedder(settings: Settings) -> EmbedderChoice:
     if kind == "openai":
         if not settings.embed_base_url:
             return EmbedderChoice(None, "BPYWRIGHT_EMBEDDER=openai but BPYWRIGHT_EMBED_BASE_URL is unset: search is BM25-only")
-        embedder = OpenAIEmbedder(settings.embed_base_url, settings.embed_model, settings.llm_api_key)
-        return EmbedderChoice(embedder, f"OpenAI-compatible {settings.embed_base_url}/embeddings, model {settings.embed_model or '(first served)'}")
+        remote = OpenAIEmbedder(settings.embed_base_url, settings.embed_model, settings.llm_api_key)  # same key as the LLM endpoint
+        return EmbedderChoice(
+            remote, f"OpenAI-compatible {settings.embed_base_url}/embeddings, model {settings.embed_model or '(first served)'}"
+        )
     if kind == "local":
         if importlib.util.find_spec("sentence_transformers") is None:
             return EmbedderChoice(None, "sentence-transformers is not installed: search is BM25-only (`pip install sentence-transformers`)")

@@ -19,12 +19,13 @@ if TYPE_CHECKING:
     from ..config import Settings
     from .embedder import Embedder
 
-FORMAT = 1  # bump when chunk texts or files change: the content key then differs and the index is rebuilt
+FORMAT = 4  # bump when chunk texts or files change: the content key then differs and the index is rebuilt
 MANIFEST = "search.json"
-MAX_DENSE = 20_000  # ~4 min at the ~85 texts/s MiniLM encodes on 2 CPU cores; see dense_priority
+MAX_DENSE = 24_000  # ≈ 5 min of MiniLM encoding on 2 busy CPU cores (~80 texts/s); see dense_priority
 _UI_CLASS = re.compile(r"^[A-Z0-9]+_(?:PT|MT|HT|UL|OT|GT|GGT|AST|FH|KM|PIE)_")  # registered UI classes: panels, menus, …
-_LOW_VALUE = ("Theme", "Preferences", "UserPreferences", "Addon", "KeyMap", "Keyconfig", "WorkSpace", "Xr", "UI", "Window")
+_LOW_VALUE = ("Theme", "Preferences", "User", "Addon", "KeyMap", "Keyconfig", "WorkSpace", "Xr", "UI", "Window")  # User*: preferences
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s")
+_PARAM = re.compile(r"[(,]\s*\*{0,2}(\w+)")  # parameter names of a signature, not their defaults
 
 
 class IndexStats(BaseModel):
@@ -47,9 +48,9 @@ class IndexStats(BaseModel):
 
 
 def first_sentence(text: str, limit: int = 160) -> str:
-    """The description's first sentence, cut at limit characters."""
-    text = " ".join(text.split())
-    return _SENTENCE_END.split(text, maxsplit=1)[0][:limit]
+    """The description's first sentence (of its first line: later lines list parameters), cut at limit characters."""
+    line = text.strip().split("\n", 1)[0]
+    return _SENTENCE_END.split(" ".join(line.split()), maxsplit=1)[0][:limit]
 
 
 def short_name(sym: Symbol) -> str:
@@ -67,7 +68,7 @@ def bm25_tokens(sym: Symbol) -> list[str]:
     """The BM25 chunk of one symbol: its own name weighted ×3, the full name, description, signature/type, enum items, examples."""
     tokens = tokenize(short_name(sym)) * 2 + tokenize(sym.name)
     tokens += tokenize(sym.description)
-    tokens += tokenize(sym.signature or "") + tokenize(sym.type or "")
+    tokens += tokenize(" ".join(_PARAM.findall(sym.signature or ""))) + tokenize(sym.type or "")
     tokens += tokenize(" ".join(sym.enum_items[:32]))
     tokens += tokenize(" ".join(sym.examples[:4]))
     return tokens or ["_empty"]
@@ -79,18 +80,23 @@ def dense_text(sym: Symbol) -> str:
     return f"{' '.join(w for w in words if w not in {'bpy', 'ops', 'types'})}: {first_sentence(sym.description)}".strip(": ")
 
 
-def dense_priority(sym: Symbol) -> int | None:
-    """Embedding order (lower first), None to leave out: operators, structs, functions, then properties; UI/theme/preferences never.
-
-    Measured on Blender 4.5 introspection (~18k symbols, ~17k after exclusions), MiniLM encodes ~85 short texts/s here,
-    so everything that matters for writing scripts fits in MAX_DENSE (~4 min); BM25 still covers every symbol.
-    """
+def is_peripheral(sym: Symbol) -> bool:
+    """UI registration classes (panels, menus), themes, preferences and bl_* attributes: API, but not for building scenes."""
     struct = sym.name.split(".")[2] if sym.name.startswith("bpy.types.") and sym.name.count(".") >= 2 else ""
-    if struct and (_UI_CLASS.match(struct) or struct.startswith(_LOW_VALUE)):
+    return bool(struct and (_UI_CLASS.match(struct) or struct.startswith(_LOW_VALUE))) or short_name(sym).startswith("bl_")
+
+
+def dense_priority(sym: Symbol) -> int | None:
+    """Embedding order (lower first), None to leave out: operators, structs, functions, then properties.
+
+    Left out: peripheral symbols, enum items (their parent's text lists them) and modules (bpy.ops.mesh: a namespace,
+    found by name; as vectors they matched every vague query). Measured here: MiniLM encodes ~150 short texts/s on an
+    idle 2-core machine (~50/s under load), so the ~16k symbols of Blender 4.5 that remain take 2-5 minutes; MAX_DENSE
+    caps a larger API at that scale, dropping properties first. BM25 covers every symbol either way.
+    """
+    if is_peripheral(sym) or sym.kind in ("enum_item", "module"):
         return None
-    if short_name(sym).startswith("bl_") or sym.kind == "enum_item":
-        return None
-    return {"operator": 0, "struct": 1, "class": 1, "function": 2, "module": 2, "property": 3}.get(sym.kind, 4)
+    return {"operator": 0, "struct": 1, "class": 1, "function": 2, "property": 3}.get(sym.kind, 4)
 
 
 def file_sha256(path: Path) -> str:
@@ -121,7 +127,6 @@ def _dir_bytes(path: Path) -> int:
 
 def _write_bm25(symbols: list[Symbol], out: Path, progress: bool) -> None:
     import bm25s
-
     from tqdm import tqdm
 
     corpus = [bm25_tokens(s) for s in tqdm(symbols, desc="bm25 chunks", disable=not progress, unit="sym")]
@@ -182,7 +187,14 @@ def build_index(version_dir: Path, *, settings: Settings | None = None, embedder
     stats = IndexStats(path=version_dir, symbols=len(symbols), dense=dense, embedder=name if dense else None,
                        dim=embedder.dim if dense and embedder else None, seconds=round(time.perf_counter() - started, 2),
                        bytes=_dir_bytes(final))  # fmt: skip
-    record = {"schema_version": 1, "format": FORMAT, "key": key, "dir": final.name, "symbols_sha256": symbols_sha256, **stats.model_dump(mode="json", exclude={"path", "skipped"})}
+    record = {
+        "schema_version": 1,
+        "format": FORMAT,
+        "key": key,
+        "dir": final.name,
+        "symbols_sha256": symbols_sha256,
+        **stats.model_dump(mode="json", exclude={"path", "skipped"}),
+    }
     manifest_tmp = version_dir / f".{MANIFEST}.tmp"
     manifest_tmp.write_text(json.dumps(record, indent=2), encoding="utf-8")
     manifest_tmp.replace(version_dir / MANIFEST)  # readers switch to the new index here, in one step

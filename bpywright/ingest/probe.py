@@ -39,13 +39,13 @@ class EnumTable:
         key = tuple(items)
         if key not in self.index:
             self.index[key] = len(self.items)
-            self.items.append([list(item) for item in items])
+            self.items.append([list(item) for item in key])
         return self.index[key]
 
 
 def short_float(value):
     """RNA floats are single precision: keep 7 significant digits (0.1, not 0.10000000149011612)."""
-    return float("%.7g" % value)
+    return float(f"{value:.7g}")
 
 
 def plain(value):
@@ -133,12 +133,13 @@ def member_record(owner, name, value, errors):
         rec["kind"] = "class"
         rec["doc"] = doc_of(value)
         rec["members"] = class_members(value, errors)
-    elif isinstance(value, (property, staticmethod, classmethod)) or type(value).__name__ in ("getset_descriptor", "member_descriptor"):
+    elif isinstance(value, (staticmethod, classmethod)):
+        rec["kind"] = "function"
+        rec["doc"] = doc_of(value)
+        rec["signature"] = signature_of(value.__func__)
+    elif isinstance(value, property) or type(value).__name__ in ("getset_descriptor", "member_descriptor"):
         rec["kind"] = "attribute"
         rec["doc"] = doc_of(value)
-        if isinstance(value, (staticmethod, classmethod)):
-            rec["kind"] = "function"
-            rec["signature"] = signature_of(value.__func__)
     elif callable(value):
         rec["kind"] = "function"
         rec["doc"] = doc_of(value)
@@ -163,7 +164,7 @@ def class_members(cls, errors, skip=()):
             value = inspect.getattr_static(cls, name)
             members.append(member_record(cls, name, value, errors))
         except Exception as err:
-            errors.append(["%s.%s" % (cls.__name__, name), repr(err)])
+            errors.append([f"{cls.__name__}.{name}", repr(err)])
     return members
 
 
@@ -177,12 +178,13 @@ def struct_record(name, cls, enums, errors):
     rec["properties"] = []
     for prop in rna.properties:
         inherited = base_props.get(prop.identifier)
-        if prop.identifier == "rna_type" or (inherited is not None and inherited.description == prop.description and inherited.type == prop.type):
-            continue
+        same = inherited is not None and (inherited.description, inherited.type) == (prop.description, prop.type)
+        if prop.identifier == "rna_type" or same:
+            continue  # documented on the base struct
         try:
             rec["properties"].append(prop_record(prop, enums))
         except Exception as err:
-            errors.append(["bpy.types.%s.%s" % (name, prop.identifier), repr(err)])
+            errors.append([f"bpy.types.{name}.{prop.identifier}", repr(err)])
     rec["functions"] = []
     for func in rna.functions:
         if func.identifier in base_funcs:
@@ -190,7 +192,7 @@ def struct_record(name, cls, enums, errors):
         try:
             rec["functions"].append(func_record(func, enums))
         except Exception as err:
-            errors.append(["bpy.types.%s.%s" % (name, func.identifier), repr(err)])
+            errors.append([f"bpy.types.{name}.{func.identifier}", repr(err)])
     py_base = getattr(bpy.types, base.identifier, None) if base is not None else bpy.types.bpy_struct
     rna_names = set(rna.properties.keys()) | set(rna.functions.keys())
     rec["members"] = class_members(cls, errors, skip=rna_names | set(dir(py_base)))
@@ -242,7 +244,7 @@ def probe_operators(enums, errors):
                 operators.append({"module": mod_name, "id": op_name, "idname": rna.identifier, "name": rna.name,
                                   "description": rna.description, "properties": props})  # fmt: skip
             except Exception as err:
-                errors.append(["bpy.ops.%s.%s" % (mod_name, op_name), repr(err)])
+                errors.append([f"bpy.ops.{mod_name}.{op_name}", repr(err)])
     return operators
 
 
@@ -271,13 +273,22 @@ def probe_modules(errors):
                 continue
             try:
                 value = getattr(mod, name)
-                if inspect.ismodule(value) or "%s.%s" % (dotted, name) in PY_MODULES:
+                if inspect.ismodule(value) or f"{dotted}.{name}" in PY_MODULES:
                     continue
                 members.append(member_record(mod, name, value, errors))
             except Exception as err:
-                errors.append(["%s.%s" % (dotted, name), repr(err)])
+                errors.append([f"{dotted}.{name}", repr(err)])
         modules.append({"id": dotted, "doc": doc_of(mod) if inspect.ismodule(mod) else "", "members": members})
     return modules
+
+
+def probe_context(errors):
+    """Names bpy.context offers: the RNA of bpy.types.Context plus screen-context members (active_object, …)."""
+    try:
+        return sorted(n for n in dir(bpy.context) if not n.startswith("_") and n not in ("bl_rna", "rna_type"))
+    except Exception as err:
+        errors.append(["bpy.context", repr(err)])
+        return []
 
 
 def main():
@@ -292,6 +303,7 @@ def main():
     timings["operators"] = time.perf_counter() - t
     t = time.perf_counter()
     modules = probe_modules(errors)
+    context = probe_context(errors)
     timings["modules"] = time.perf_counter() - t
     data = {
         "schema_version": SCHEMA_VERSION,
@@ -301,6 +313,7 @@ def main():
         "classes": classes,
         "operators": operators,
         "modules": modules,
+        "context": context,
         "enums": enums.items,
         "errors": errors,
         "timings": timings,
@@ -310,7 +323,7 @@ def main():
     with open(tmp, "w", encoding="utf-8") as fh:
         json.dump(data, fh, separators=(",", ":"))
     os.replace(tmp, OUT_PATH)
-    print("probe: %d structs, %d operators, %d modules, %d errors" % (len(structs), len(operators), len(modules), len(errors)))
+    print(f"probe: {len(structs)} structs, {len(operators)} operators, {len(modules)} modules, {len(errors)} errors")
 
 
 if __name__ == "__main__":

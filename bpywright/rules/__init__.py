@@ -1,4 +1,4 @@
-"""The API-drift rule pack: detectors (and, later, CST autofixes) keyed to Blender versions."""
+"""The API-drift rule pack: detectors and libcst autofixes keyed to Blender versions, and the healer that applies them."""
 
 from __future__ import annotations
 
@@ -14,11 +14,12 @@ Rule = Callable[[str], list[Diagnostic]]
 def rule_pack(version: str = "4.5", index_root: Path | None = None) -> list[Rule]:
     """Static rules for scripts targeting `version`: each takes source text, returns diagnostics.
 
-    The node-socket check always runs; api-check joins when that version has a symbol index.
+    The node-socket check and the drift rules always run; api-check joins when that version has a symbol index.
     """
+    from .pack import drift_check
     from .sockets import check_node_sockets
 
-    rules: list[Rule] = [functools.partial(check_node_sockets, version=version)]
+    rules: list[Rule] = [functools.partial(check_node_sockets, version=version), functools.partial(drift_check, version=version)]
     api = _api_check_rule(version, index_root)
     if api is not None:
         rules.append(api)

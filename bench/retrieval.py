@@ -1,0 +1,271 @@
+"""Retrieval benchmark: BlendNet prompts → the bpy symbols their reference scripts use; BM25 vs dense vs hybrid.
+
+Labelled set: query = the instruction; gold = the symbols the reference script uses that resolve against the index:
+  - `bpy.ops.<ns>.<op>` attribute chains → that operator;
+  - `bpy.data.<collection>.<method>` → `bpy.types.<API struct>.<method>`, the struct named in the type of
+    `bpy.types.BlendData.<collection>` ("Collection of Material (BlendDataMaterials)"), else BlendData<CamelCase>;
+    a bare `bpy.data.<collection>` → `bpy.types.BlendData.<collection>`;
+  - `bpy.context.<member>` → `bpy.types.Context.<member>`;
+  - an attribute of a variable whose type is evident from its assignment (`mat = bpy.data.materials.new(…)` → Material,
+    from the `Collection of Material` type of `bpy.types.BlendData.materials`; `obj = bpy.context.object` /
+    `active_object` → Object) → `bpy.types.<Struct>.<attr>` when the struct itself defines it (`mat.diffuse_color`,
+    `obj.scale`; inherited `name` is left out);
+  - any other attribute name → `bpy.types.<Struct>.<name>` only when exactly one struct in the index defines a member
+    of that name (`location`, `new`, `append` are ambiguous and left out: a guess would make the labels noisy).
+    Attributes of non-bpy modules (math, random, …) are skipped.
+Queries whose script resolves to no gold symbol are dropped (counted in the report).
+
+Metrics, per mode, averaged over queries (rankings cut at k=10):
+  - recall@10 = |gold ∩ top10| / min(|gold|, 10)  (1.0 when every gold symbol that could fit is in the top 10);
+  - hit@10 = 1 when any gold symbol is in the top 10;
+  - MRR@10 = 1 / rank of the first gold symbol in the top 10 (0 when none);
+  - diagnostic "no-bp" recall@10: the same, with boilerplate gold left out (symbols in ≥ 90% of the seed
+    scripts: clearing the scene, making a material — nothing in a prompt implies them); prompts left with no gold skipped.
+Latency is wall time of one search call per query (embedding the query included), p50/p95 over the set; the
+load average is printed with it because on a shared 2-core machine it moves the figures more than the code does.
+
+The query thesaurus and re-rank weights were tuned on ../shared/data/blendnet/seed_tasks.jsonl (135 prompts, disjoint
+from the dev set: `--data` runs this benchmark on it); the dev set is only measured, never inspected for tuning.
+Usage: .venv/bin/python bench/retrieval.py [--index artifacts/index/4.5] [--data FILE] [--limit N] [--json out.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import os
+import re
+import statistics
+import sys
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bpywright.config import Settings  # noqa: E402
+from bpywright.ingest.search import IndexMissing, SymbolIndex  # noqa: E402
+
+DATA = ROOT.parent / "shared" / "data" / "blendnet" / "BlendNetHuman.dev.jsonl"
+SEED = DATA.with_name("seed_tasks.jsonl")  # the tuning set
+K = 10
+
+
+def dotted(node: ast.AST) -> list[str] | None:
+    """['bpy', 'ops', 'mesh', 'primitive_cube_add'] for a pure Name.attr.attr chain, else None."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    return [node.id, *reversed(parts)] if isinstance(node, ast.Name) else None
+
+
+def unique_members(names: set[str]) -> dict[str, str]:
+    """Member name → `bpy.types.Struct.member` for member names defined on exactly one struct."""
+    owners: dict[str, set[str]] = defaultdict(set)
+    for name in names:
+        parts = name.split(".")
+        if len(parts) == 4 and parts[:2] == ["bpy", "types"]:
+            owners[parts[3]].add(name)
+    return {member: next(iter(found)) for member, found in owners.items() if len(found) == 1}
+
+
+def item_struct(collection: str, index: SymbolIndex) -> str | None:
+    """The struct a bpy.data collection holds (materials → Material), from the index's BlendData property type."""
+    sym = index.get(f"bpy.types.BlendData.{collection}")
+    found = re.search(r"[Cc]ollection of (\w+)", sym.type or "") if sym else None
+    return found.group(1) if found else None
+
+
+def collection_struct(collection: str, index: SymbolIndex) -> str:
+    """The struct of a bpy.data collection's API: 'Collection of Material (BlendDataMaterials)', else BlendData<CamelCase>."""
+    sym = index.get(f"bpy.types.BlendData.{collection}")
+    found = re.search(r"\((\w+)\)\s*$", sym.type or "") if sym else None
+    return found.group(1) if found else "BlendData" + "".join(w.capitalize() for w in collection.split("_"))
+
+
+def variable_types(tree: ast.AST, index: SymbolIndex) -> dict[str, str]:
+    """Variables whose struct is evident from their assignment; a variable assigned two types is left out."""
+    seen: dict[str, set[str]] = defaultdict(set)
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)):
+            continue
+        value, struct = node.value, None
+        if (
+            isinstance(value, ast.Call)
+            and (chain := dotted(value.func))
+            and chain[:2] == ["bpy", "data"]
+            and len(chain) == 4
+            and chain[3] == "new"
+        ):
+            struct = item_struct(chain[2], index)
+        elif (chain := dotted(value)) and chain[:2] == ["bpy", "context"] and chain[2:] in (["object"], ["active_object"]):
+            struct = "Object"
+        seen[node.targets[0].id].add(struct or "?")
+    return {name: next(iter(types)) for name, types in seen.items() if len(types) == 1 and "?" not in types}
+
+
+def gold_symbols(script: str, index: SymbolIndex, unique: dict[str, str]) -> set[str]:
+    """The index symbols a reference script uses (rules in the module docstring)."""
+    try:
+        tree = ast.parse(script)
+    except SyntaxError:
+        return set()
+    modules = {alias.asname or alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    modules |= {
+        alias.asname or alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module != "bpy"
+        for alias in node.names
+    }
+    modules.discard("bpy")
+    types = variable_types(tree, index)
+    inner = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Attribute)}  # bpy.data.x inside bpy.data.x.new
+    gold: set[str] = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Attribute):
+            continue
+        chain = dotted(node)
+        if chain and chain[0] in modules:
+            continue
+        candidate = None
+        if chain and chain[0] == "bpy":
+            if chain[1:2] == ["ops"] and len(chain) == 4:
+                candidate = ".".join(chain)
+            elif chain[1:2] == ["data"] and len(chain) == 4:
+                candidate = f"bpy.types.{collection_struct(chain[2], index)}.{chain[3]}"
+            elif chain[1:2] == ["data"] and len(chain) == 3 and id(node) not in inner:
+                candidate = f"bpy.types.BlendData.{chain[2]}"
+            elif chain[1:2] == ["context"] and len(chain) == 3:
+                candidate = ".".join(chain) if ".".join(chain) in index.by_name else f"bpy.types.Context.{chain[2]}"
+            elif chain[1:3] == ["context", "object"] and len(chain) == 4:
+                candidate = f"bpy.types.Object.{chain[3]}"
+            elif len(chain) > 4 or (len(chain) == 4 and chain[1] == "context"):
+                candidate = unique.get(node.attr)
+        elif chain and len(chain) == 2 and chain[0] in types:
+            candidate = f"bpy.types.{types[chain[0]]}.{node.attr}"
+        else:
+            candidate = unique.get(node.attr)
+        if candidate in index.by_name:
+            gold.add(candidate)
+    return gold
+
+
+def score(ranked: list[str], gold: set[str]) -> tuple[float, float, float]:
+    """(recall@10, hit@10, MRR@10) of one ranking."""
+    top = ranked[:K]
+    found = [n for n, name in enumerate(top, 1) if name in gold]
+    recall = len(set(top) & gold) / min(len(gold), K)
+    return recall, float(bool(found)), 1.0 / found[0] if found else 0.0
+
+
+def percentile(values: list[float], q: float) -> float:
+    """Nearest-rank percentile."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered)) - 1))]
+
+
+def boilerplate(path: Path, index: SymbolIndex, unique: dict[str, str]) -> set[str]:
+    """Symbols in ≥ 90% of the seed tasks' scripts (clearing the scene, making a material): no prompt implies them.
+
+    Taken from the tuning set, not from the set measured, for the diagnostic recall column only; rankings never see it.
+    """
+    if not path.is_file():
+        return set()
+    golds = [
+        gold_symbols(json.loads(line)["script"], index, unique) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()
+    ]
+    counts = Counter(name for gold in golds for name in gold)
+    return {name for name, n in counts.items() if n >= 0.9 * len(golds)}
+
+
+def measure(search: Callable[[str, int], list], labelled: list[tuple[str, set[str]]], common: set[str]) -> dict[str, float]:
+    """Mean recall@10, hit@10, MRR@10 (and recall without boilerplate) and latency percentiles of one search function."""
+    search("warm-up query", K)
+    totals, rest, times = [0.0, 0.0, 0.0], [], []
+    for query, gold in labelled:
+        t0 = time.perf_counter()
+        ranked = [h.symbol.name for h in search(query, K)]
+        times.append((time.perf_counter() - t0) * 1000)
+        totals = [t + v for t, v in zip(totals, score(ranked, gold))]
+        if gold - common:
+            rest.append(score(ranked, gold - common)[0])
+    n = len(labelled)
+    return {"recall@10": totals[0] / n, "hit@10": totals[1] / n, "mrr@10": totals[2] / n, "recall@10_no_boilerplate": statistics.mean(rest),
+            "p50_ms": percentile(times, 50), "p95_ms": percentile(times, 95)}  # fmt: skip
+
+
+def encode_p50(index: SymbolIndex, queries: list[str]) -> float | None:
+    """Median time to embed one query: the share of the hybrid latency the model takes."""
+    if index.embedder is None:
+        return None
+    times = []
+    for query in queries:
+        t0 = time.perf_counter()
+        index.embedder.embed([query])
+        times.append((time.perf_counter() - t0) * 1000)
+    return percentile(times, 50)
+
+
+def main() -> int:
+    """Label, retrieve with each mode, print the table (and optionally JSON)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--index", type=Path, default=ROOT / "artifacts" / "index" / "4.5", help="version dir built by `bpywright ingest`")
+    parser.add_argument("--data", type=Path, default=DATA)
+    parser.add_argument("--limit", type=int, default=0, help="first N prompts only (0: all)")
+    parser.add_argument("--json", type=Path, help="also write the figures here")
+    args = parser.parse_args()
+    if not args.data.is_file():
+        print(f"error: {args.data} not found (the shared BlendNet data lives in ../shared/data)", file=sys.stderr)
+        return 1
+    started = time.perf_counter()
+    try:
+        index = SymbolIndex.load(args.index, settings=Settings.from_env())
+    except IndexMissing as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    load_s = time.perf_counter() - started
+    unique = unique_members(index.names())
+    rows = [json.loads(line) for line in args.data.read_text(encoding="utf-8").splitlines() if line.strip()]
+    rows = rows[: args.limit] if args.limit else rows
+    labelled = [(row["instruction"], gold) for row in rows if (gold := gold_symbols(row["script"], index, unique))]
+    common = boilerplate(SEED, index, unique)
+    modes = {"bm25": index.search_bm25, "dense": index.search_dense, "hybrid": index.search}
+    if index.dense is None:
+        del modes["dense"]
+    figures = {mode: measure(search, labelled, common) for mode, search in modes.items()}
+    encode = encode_p50(index, [q for q, _ in labelled])
+    manifest = json.loads((args.index / "search.json").read_text(encoding="utf-8"))
+    gold_sizes = [len(g) for _, g in labelled]
+    print(f"index {args.index}: {manifest['symbols']} symbols, {manifest['dense']} vectors ({manifest['embedder'] or 'BM25-only'}), "
+          f"{manifest['bytes'] / 1e6:.1f} MB on disk, built in {manifest['seconds']:.0f} s; loaded in {load_s:.1f} s; {index.dense_status}")  # fmt: skip
+    print(f"labelled set: {len(labelled)} of {len(rows)} prompts with gold; gold symbols per prompt: mean {statistics.mean(gold_sizes):.1f}, "
+          f"median {statistics.median(gold_sizes)}")  # fmt: skip
+    print(f"boilerplate (in ≥ 90% of the seed scripts; excluded from 'no-bp' recall only): {', '.join(sorted(common)) or '-'}")
+    print(f"load average while measuring: {os.getloadavg()[0]:.1f} (1 min) on {os.cpu_count()} CPUs"
+          + (f"; embedding one query: p50 {encode:.1f} ms" if encode is not None else ""))  # fmt: skip
+    print(f"{'mode':<8}{'recall@10':>11}{'hit@10':>9}{'MRR@10':>9}{'no-bp rec':>11}{'p50 ms':>9}{'p95 ms':>9}")
+    for mode, f in figures.items():
+        print(f"{mode:<8}{f['recall@10']:>11.3f}{f['hit@10']:>9.3f}{f['mrr@10']:>9.3f}{f['recall@10_no_boilerplate']:>11.3f}"
+              f"{f['p50_ms']:>9.1f}{f['p95_ms']:>9.1f}")  # fmt: skip
+    singles = [m for m in figures if m != "hybrid"]
+    hybrid = figures["hybrid"]
+    for mode in singles:
+        ratio = {key: hybrid[key] / max(figures[mode][key], 1e-9) for key in ("recall@10", "hit@10", "mrr@10", "p50_ms")}
+        print(f"hybrid / {mode}: " + ", ".join(f"{key} ×{value:.2f}" for key, value in ratio.items()))
+    targets = {"hybrid beats both alone (recall@10)": all(hybrid["recall@10"] > figures[m]["recall@10"] for m in singles),
+               "recall@10 >= 0.85": hybrid["recall@10"] >= 0.85, "hit@10 >= 0.85": hybrid["hit@10"] >= 0.85,
+               "p50 <= 20 ms": hybrid["p50_ms"] <= 20}  # fmt: skip
+    print("targets: " + "; ".join(f"{name}: {'yes' if ok else 'NO'}" for name, ok in targets.items()))
+    if args.json:
+        record = {"figures": figures, "encode_p50_ms": encode, "labelled": len(labelled), "prompts": len(rows), "index": manifest,
+                  "boilerplate": sorted(common), "load_average": os.getloadavg()[0], "targets": targets}  # fmt: skip
+        args.json.write_text(json.dumps(record, indent=2), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

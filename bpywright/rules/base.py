@@ -1,0 +1,148 @@
+"""DriftRule: one API change between Blender versions, with its detector/autofix (a libcst transformer) and the errors it explains."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import libcst as cst
+from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
+
+Version = tuple[int, int]
+
+
+def version_key(text: str) -> Version:
+    """(major, minor) of '4.5', '4.5.15' or '4.5.15 LTS'."""
+    parts = (text.split() or ["0"])[0].split(".")
+    return int(parts[0]), int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 0
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One place where a rule found the old form (and, when fixing, replaced it)."""
+
+    rule: str
+    line: int
+    col: int
+    message: str
+    fix: str
+    certain: bool = True
+    blocking: bool = True
+
+
+@dataclass(frozen=True)
+class FixScope:
+    """What a fixer may touch: sure sites anywhere, and guesses on the lines a failure points at."""
+
+    target: str = "4.5"
+    lines: frozenset[int] = frozenset()
+    error: str = ""
+
+
+class RuleTransformer(cst.CSTTransformer):
+    """Base of every rule's transformer: finds the old form, records a Hit, rewrites it when allowed."""
+
+    METADATA_DEPENDENCIES = (PositionProvider,)
+
+    def __init__(self, rule: DriftRule, scope: FixScope):
+        super().__init__()
+        self.rule = rule
+        self.scope = scope
+        self.hits: list[Hit] = []
+
+    def span(self, node: cst.CSTNode) -> CodeRange:
+        """Where a node of the original module sits (1-based lines)."""
+        return self.get_metadata(PositionProvider, node)
+
+    def on_failing_line(self, node: cst.CSTNode) -> bool:
+        """True when the node overlaps the lines the runtime failure points at."""
+        r = self.span(node)
+        return any(line in self.scope.lines for line in range(r.start.line, r.end.line + 1))
+
+    def report(self, node: cst.CSTNode, message: str, fix: str, *, certain: bool = True, blocking: bool = True) -> bool:
+        """Record a hit; True when the change should be made (sure, or a guess on the failing line)."""
+        if not (certain or self.on_failing_line(node)):
+            return False
+        r = self.span(node)
+        self.hits.append(Hit(self.rule.id, r.start.line, r.start.column + 1, message, fix, certain, blocking))
+        return True
+
+
+@dataclass(frozen=True)
+class DriftRule:
+    """An API change: where the old form fails, what replaces it, how to find and fix it, which errors it explains."""
+
+    id: str
+    family: str
+    title: str
+    fails_from: str
+    new_since: str
+    transformer: type[RuleTransformer]
+    explains: tuple[str, ...] = ()
+    fails_until: str | None = None
+    needles: tuple[str, ...] | Callable[[str], bool] = ()
+    runtime_only: bool = False
+    _patterns: tuple[re.Pattern[str], ...] = field(default=(), init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_patterns", tuple(re.compile(p) for p in self.explains))
+
+    def applies(self, target: str) -> bool:
+        """True when the old form fails in the target version."""
+        key = version_key(target)
+        return version_key(self.fails_from) <= key and (self.fails_until is None or key < version_key(self.fails_until))
+
+    def explains_error(self, text: str) -> bool:
+        """True when a runtime error text ('Type: message') is one this rule's old form produces."""
+        return any(p.search(text) for p in self._patterns)
+
+    def may_fire(self, source: str, scope: FixScope) -> bool:
+        """Cheap pre-check: with runtime evidence always; otherwise only when the source can hold the old form."""
+        if scope.error or scope.lines:
+            return True
+        if self.runtime_only:
+            return False
+        if callable(self.needles):
+            return self.needles(source)
+        return not self.needles or any(n in source for n in self.needles)
+
+    def run(self, module: cst.Module, scope: FixScope, wrapper: MetadataWrapper | None = None) -> tuple[cst.Module, list[Hit]]:
+        """Apply the rule's transformer: the rewritten module and the hits (pass a wrapper to share metadata)."""
+        transformer = self.transformer(self, scope)
+        new = (wrapper or MetadataWrapper(module, unsafe_skip_copy=True)).visit(transformer)
+        return new, transformer.hits
+
+
+class _Statements(cst.CSTVisitor):
+    METADATA_DEPENDENCIES = (PositionProvider,)
+
+    def __init__(self, line: int):
+        super().__init__()
+        self.line = line
+        self.best: tuple[int, int] | None = None
+
+    def _consider(self, start: int, end: int) -> None:
+        if start <= self.line <= end and (self.best is None or end - start <= self.best[1] - self.best[0]):
+            self.best = (start, end)
+
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        r = self.get_metadata(PositionProvider, node)
+        self._consider(r.start.line, r.end.line)
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, cst.BaseCompoundStatement) and isinstance(node.body, cst.IndentedBlock):
+            start = self.get_metadata(PositionProvider, node).start.line
+            body = self.get_metadata(PositionProvider, node.body.body[0]).start.line if node.body.body else start + 1
+            self._consider(start, max(start, body - 1))
+        return super().on_visit(node)
+
+
+def statement_lines(module: cst.Module, line: int | None) -> frozenset[int]:
+    """The lines of the (innermost) statement that `line` belongs to: a failure's whole statement."""
+    if line is None:
+        return frozenset()
+    finder = _Statements(line)
+    MetadataWrapper(module).visit(finder)
+    start, end = finder.best or (line, line)
+    return frozenset(range(start, end + 1))

@@ -1,0 +1,203 @@
+"""The deterministic healer: match a run's failure (and static findings) to drift rules, fix, re-run, never leave it worse."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable
+
+from pydantic import BaseModel
+
+from ..harness.diagnostics import LintReport
+from ..harness.report import RunReport
+from .base import FixScope, statement_lines
+from .pack import BY_ID, apply_rules, line_map, map_line, parse, rules_for
+
+SCHEMA_VERSION = 1
+_FRAME = re.compile(r'File "([^"]+)", line (\d+)')
+_UNDEFINED = re.compile(r"""[Uu]ndefined name [`'"](\w+)[`'"]|"(\w+)" is not defined|[Nn]ame "(\w+)" is not defined""")
+
+
+class AppliedRule(BaseModel):
+    """One rule a round applied, and the lines (of the script before the round) it touched."""
+
+    rule: str
+    title: str
+    lines: list[int]
+
+
+class HealResult(BaseModel):
+    """What one healing step did: the new script, the rules applied, the diff, which rule explains the failure."""
+
+    script: str
+    applied: list[AppliedRule] = []
+    diff: str = ""
+    changed: bool = False
+    explained: str | None = None
+
+
+class HealRound(BaseModel):
+    """One run/fix round: the rules applied, the diff, and how the fixed script ran."""
+
+    round: int
+    applied: list[AppliedRule]
+    diff: str
+    explained: str | None
+    status: str
+    failure: str | None = None
+    line: int | None = None
+    reverted: bool = False
+    note: str = ""
+
+
+class HealOutcome(BaseModel):
+    """The whole heal: the final script (never worse than the input), rounds, and whether it passes now."""
+
+    schema_version: int = SCHEMA_VERSION
+    target: str
+    healed: bool
+    status_before: str
+    failure_before: str | None
+    status_after: str
+    failure_after: str | None
+    rounds: list[HealRound]
+    script: str
+    diff: str
+    explained: bool = False
+
+
+def failure_text(report: RunReport | None) -> str:
+    """'Type: message' of a failed run ('' for a pass or no report)."""
+    if report is None or report.ok:
+        return ""
+    if report.exception is not None:
+        return f"{report.exception.type}: {report.exception.message}"
+    return report.status
+
+
+def unified_diff(old: str, new: str, name: str = "script.py") -> str:
+    """A unified diff between two versions of a script."""
+    return "".join(difflib.unified_diff(old.splitlines(True), new.splitlines(True), f"a/{name}", f"b/{name}"))
+
+
+def _lint_lines(report: LintReport | None) -> dict[str, frozenset[int]]:
+    """Lines that static findings point each rule at: rule diagnostics by id, undefined names for missing-import."""
+    found: dict[str, set[int]] = {}
+    for d in report.diagnostics if report else []:
+        if d.tool == "rules" and d.code in BY_ID:
+            found.setdefault(d.code, set()).add(d.line)
+        elif d.severity == "blocking" and _UNDEFINED.search(d.message):
+            found.setdefault("missing-import", set()).add(d.line)
+    return {k: frozenset(v) for k, v in found.items()}
+
+
+def heal_once(
+    script: str, run_report: RunReport | None, lint_report: LintReport | None, target: str = "4.5", exclude: frozenset[str] = frozenset()
+) -> HealResult:
+    """One deterministic step: every sure fix, plus the rules that explain the failure applied at its statement."""
+    module = parse(script)
+    if module is None:
+        return HealResult(script=script)
+    error = failure_text(run_report) if run_report is not None and run_report.status == "error" else ""
+    failing = statement_lines(module, run_report.exception.line if error and run_report and run_report.exception else None)
+    lint_lines = _lint_lines(lint_report)
+    rules = [r for r in rules_for(target) if r.id not in exclude]
+    explaining = [r for r in rules if error and r.explains_error(error)]
+    plan = [(r, FixScope(target, failing, error)) for r in explaining]
+    plan += [(r, FixScope(target, lint_lines.get(r.id, frozenset()))) for r in rules if r not in explaining]
+    new, hits = apply_rules(script, plan)
+    applied: dict[str, set[int]] = {}
+    for hit in hits:
+        applied.setdefault(hit.rule, set()).add(hit.line)
+    explained = next((r.id for r in explaining if r.id in applied and applied[r.id] & failing), None)
+    explained = explained or next((r.id for r in explaining if r.id in applied), None)
+    return HealResult(
+        script=new,
+        applied=[AppliedRule(rule=rid, title=BY_ID[rid].title, lines=sorted(lines)) for rid, lines in applied.items()],
+        diff=unified_diff(script, new),
+        changed=new != script,
+        explained=explained,
+    )
+
+
+def progress_point(report: RunReport) -> tuple[int, ...] | None:
+    """How far a failed run got: the script's frame lines, outermost first (None when unknown)."""
+    if report.exception is None:
+        return None
+    frames = _FRAME.findall(report.exception.traceback or "")
+    if frames:
+        script = frames[0][0]
+        lines = tuple(int(line) for name, line in frames if name == script)
+        if lines:
+            return lines
+    return (report.exception.line,) if report.exception.line else None
+
+
+_RANK = {"ok": 3, "error": 2, "timeout": 1, "crash": 1, "rejected": 0}
+
+
+def compare(old_script: str, old: RunReport, new_script: str, new: RunReport) -> str:
+    """'better', 'same' or 'worse': a failure earlier in the script, or crash/timeout instead of an error, is worse."""
+    if _RANK[new.status] != _RANK[old.status]:
+        return "better" if _RANK[new.status] > _RANK[old.status] else "worse"
+    if new.ok:
+        return "better"
+    before, after = progress_point(old), progress_point(new)
+    if before is not None and after is not None:
+        back = {b: a for a, b in line_map(old_script, new_script).items()}
+        after = tuple(map_line(line, back) for line in after)
+        if after < before:
+            return "worse"
+        if after > before:
+            return "better"
+    return "same" if failure_text(old) == failure_text(new) else "better"
+
+
+def heal(
+    script: str,
+    *,
+    target: str = "4.5",
+    max_rounds: int = 5,
+    run: Callable[[str], RunReport],
+    lint: Callable[[str], LintReport] | None = None,
+) -> HealOutcome:
+    """Run → fix → re-run until the script passes or no rule makes progress; a round that makes it worse is reverted."""
+    original = script
+    report = first = run(script)
+    rounds: list[HealRound] = []
+    excluded: set[str] = set()
+    while not report.ok and len(rounds) < max_rounds:
+        result = heal_once(script, report, lint(script) if lint else None, target, frozenset(excluded))
+        if not result.changed:
+            break
+        new_report = run(result.script)
+        verdict = compare(script, report, result.script, new_report)
+        ids = [a.rule for a in result.applied]
+        entry = HealRound(
+            round=len(rounds) + 1, applied=result.applied, diff=result.diff, explained=result.explained, status=new_report.status,
+            failure=failure_text(new_report) or None, line=new_report.exception.line if new_report.exception else None,
+        )  # fmt: skip
+        if verdict == "worse":
+            # Keep the rule that explains the failure for one more try on its own; drop the others (or it, if alone).
+            keep = result.explained if result.explained and len(ids) > 1 else None
+            excluded.update(i for i in ids if i != keep)
+            entry.reverted, entry.note = True, f"reverted: the fixed script failed earlier or worse; excluded {', '.join(i for i in ids if i != keep)}"
+            rounds.append(entry)
+            continue
+        if verdict == "same" and result.explained:
+            excluded.add(result.explained)  # it changed the script but not the failure: do not loop on it
+            entry.note = f"no progress on the failure from {result.explained}"
+        script, report = result.script, new_report
+        rounds.append(entry)
+    return HealOutcome(
+        target=target, healed=report.ok, status_before=first.status, failure_before=failure_text(first) or None,
+        status_after=report.status, failure_after=failure_text(report) or None, rounds=rounds, script=script,
+        diff=unified_diff(original, script), explained=any(r.explained for r in rounds if not r.reverted),
+    )  # fmt: skip
+
+
+def heal_cli(args, settings) -> int:
+    """`bpywright heal`: heal a script file with a warm one-worker pool; exit 0 only if the healed script passes."""
+    from .healcli import heal_file
+
+    return heal_file(args, settings)

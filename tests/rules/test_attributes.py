@@ -1,0 +1,103 @@
+"""Renamed properties, removed settings, no-op calls, and the 4.1 auto smooth replacement."""
+
+from __future__ import annotations
+
+from .helpers import fired, fixed, healed_once
+
+
+def test_renamed_properties() -> None:
+    new = fixed("""
+    import bpy
+    ob = bpy.data.objects["Cube"]
+    ob.draw_type = 'WIRE'
+    ob.show_x_ray = True
+    ob.dupli_type = 'VERTS'
+    ob.hide = True
+    ob.data.uv_textures.new()
+    grp = bpy.data.groups.new("G")
+    prefs = bpy.context.user_preferences
+    """)
+    for text in ("ob.display_type", "ob.show_in_front", "ob.instance_type", "ob.hide_viewport", "ob.data.uv_layers.new()",
+                 "bpy.data.collections.new", "bpy.context.preferences"):
+        assert text in new
+
+
+def test_hide_and_faces_are_not_renamed_on_other_types() -> None:
+    old = """
+    import bmesh
+    bm = bmesh.new()
+    for f in bm.faces:
+        f.hide = True
+    """
+    assert fixed(old) == fixed(old).replace("polygons", "faces") and "hide_viewport" not in fixed(old)
+
+
+def test_removed_settings_are_dropped_on_known_structs() -> None:
+    old = """
+    import bpy
+    scene = bpy.context.scene
+    scene.render.tile_x = 64
+    scene.render.resolution_x = 640
+    scene.eevee.use_bloom = True
+    mat = bpy.data.materials.new("M")
+    mat.use_shadeless = True
+    bpy.types.Scene.my_setting = bpy.props.IntProperty()
+    scene.my_setting = 3
+    """
+    assert "missing-property" in fired(old)
+    new = fixed(old)
+    assert "tile_x" not in new and "use_bloom" not in new and "use_shadeless" not in new
+    assert "scene.render.resolution_x = 640" in new and "scene.my_setting = 3" in new
+
+
+def test_missing_property_from_the_runtime_spreads_to_the_same_receiver() -> None:
+    old = """
+    import bpy
+    sun = make_light()
+    sun.distance = 20
+    sun.energy = 2
+    sun.distance = 25
+    other.distance = 1
+    sun.use_specular = False
+    other.use_specular = False
+    mat.raytrace_mirror.use = True
+    """
+    result = healed_once(old, "AttributeError", "'SunLight' object has no attribute 'distance'", 3)
+    assert "sun.distance" not in result.script and "other.distance = 1" in result.script  # other types have a distance
+    result = healed_once(old, "AttributeError", "'SunLight' object has no attribute 'use_specular'", 7)
+    assert "use_specular" not in result.script  # no type has it any more
+    result = healed_once(old, "AttributeError", "'Material' object has no attribute 'raytrace_mirror'", 9)
+    assert "raytrace_mirror" not in result.script and "sun.energy = 2" in result.script
+
+
+def test_runtime_rename_checks_the_struct() -> None:
+    old = "import bpy\nps = get()\nps.draw_method = 'DOT'\nobj.locaton = (1, 2, 3)\n"
+    result = healed_once(old, "AttributeError", "'ParticleSettings' object has no attribute 'draw_method'", 3)
+    assert "ps.display_method = 'DOT'" in result.script
+    result = healed_once(old, "AttributeError", "'Object' object has no attribute 'locaton'", 4)
+    assert "obj.location = (1, 2, 3)" in result.script
+
+
+def test_auto_smooth_becomes_sharp_edges_by_angle() -> None:
+    old = """
+    import bpy
+    import math
+    me = bpy.data.objects["Cube"].data
+    me.use_auto_smooth = True
+    me.auto_smooth_angle = math.radians(40)
+    me.calc_normals_split()
+    """
+    assert {"auto-smooth", "removed-noop-call"} <= fired(old)
+    assert "auto-smooth" not in fired(old, target="4.0")
+    new = fixed(old)
+    assert "me.set_sharp_from_angle(angle=math.radians(40))" in new and "auto_smooth" not in new and "calc_normals_split" not in new
+
+
+def test_moved_settings_follow_their_new_home() -> None:
+    new = fixed("""
+    import bpy
+    scene = bpy.context.scene
+    scene.eevee.use_motion_blur = True
+    scene.render.alpha_mode = 'TRANSPARENT'
+    """)
+    assert "scene.render.use_motion_blur = True" in new and "scene.render.film_transparent = True" in new

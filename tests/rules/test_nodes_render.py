@@ -1,0 +1,74 @@
+"""4.0 Principled sockets, removed node types, node group interfaces, and render engine ids keyed to the target version."""
+
+from __future__ import annotations
+
+from bpywright.rules.pack import BY_ID, rules_for
+
+from .helpers import fired, fixed, healed_once
+
+PRINCIPLED = """
+import bpy
+mat = bpy.data.materials.new("M")
+mat.use_nodes = True
+bsdf = mat.node_tree.nodes["Principled BSDF"]
+bsdf.inputs["Specular"].default_value = 0.5
+bsdf.inputs["Clearcoat"].default_value = 0.2
+bsdf.inputs.get("Transmission").default_value = 1.0
+bsdf.inputs["Subsurface Color"].default_value = (1, 0, 0, 1)
+bsdf.inputs["Sheen Tint"].default_value = 0.5
+spec = mat.node_tree.nodes.new("ShaderNodeEeveeSpecular")
+spec.inputs["Specular"].default_value = (1, 1, 1, 1)
+"""
+
+
+def test_principled_renames_and_removals_from_4_0() -> None:
+    assert "principled-sockets" in fired(PRINCIPLED)
+    new = fixed(PRINCIPLED)
+    assert "inputs['Specular IOR Level']" in new and "inputs['Coat Weight']" in new and "inputs.get('Transmission Weight')" in new
+    assert "Subsurface Color" not in new and "Sheen Tint" not in new  # removed input, float to a colour input
+    assert 'spec.inputs["Specular"]' in new  # the EEVEE Specular node still has it
+
+
+def test_principled_rule_is_keyed_to_4_0() -> None:
+    assert "principled-sockets" not in fired(PRINCIPLED, target="3.6")
+    assert fixed(PRINCIPLED, target="3.6") == fixed(PRINCIPLED, target="3.6").replace("Specular IOR Level", "")
+
+
+def test_removed_node_types_and_group_interface() -> None:
+    new = fixed("""
+    import bpy
+    nt = bpy.data.materials.new("M").node_tree
+    tex = nt.nodes.new("ShaderNodeTexMusgrave")
+    group = bpy.data.node_groups.new("G", 'GeometryNodeTree')
+    group.inputs.new('NodeSocketFloat', "Height")
+    group.outputs.new(type='NodeSocketGeometry', name="Geometry")
+    """)
+    assert "nt.nodes.new('ShaderNodeTexNoise')" in new
+    assert "group.interface.new_socket(name=\"Height\", in_out='INPUT', socket_type='NodeSocketFloat')" in new
+    assert "group.interface.new_socket(name=\"Geometry\", in_out='OUTPUT', socket_type='NodeSocketGeometry')" in new
+
+
+def test_eevee_engine_id_depends_on_the_target() -> None:
+    old = "import bpy\nbpy.context.scene.render.engine = 'BLENDER_EEVEE'\n"
+    assert "BLENDER_EEVEE_NEXT" in fixed(old, target="4.2") and "BLENDER_EEVEE_NEXT" in fixed(old, target="4.5")
+    assert fixed(old, target="4.1") == old and fixed(old, target="5.0") == old
+    back = "import bpy\nbpy.context.scene.render.engine = 'BLENDER_EEVEE_NEXT'\n"
+    assert fixed(back, target="5.0") == old and fixed(back, target="4.5") == back
+    internal = "import bpy\nbpy.context.scene.render.engine = 'BLENDER_RENDER'\n"
+    assert "'BLENDER_EEVEE_NEXT'" in fixed(internal, target="4.5") and "'BLENDER_EEVEE'" in fixed(internal, target="3.6")
+
+
+def test_version_windows_of_the_pack() -> None:
+    assert BY_ID["eevee-next"].applies("4.2") and not BY_ID["eevee-next"].applies("5.0")
+    assert BY_ID["auto-smooth"].applies("4.1") and not BY_ID["auto-smooth"].applies("4.0")
+    assert "eevee-id-5" in {r.id for r in rules_for("5.0")} and "eevee-id-5" not in {r.id for r in rules_for("4.5")}
+
+
+def test_principled_get_explains_the_none_error() -> None:
+    old = """
+    import bpy
+    node = find_node()
+    node.inputs.get("Specular").default_value = 0.3
+    """
+    result = healed_once(old, "AttributeError", "'NoneType' object has no attribute 'default_value'", 3)
+    assert "inputs.get('Specular IOR Level')" in result.script and result.explained == "principled-sockets"
