@@ -62,7 +62,7 @@ def packaged_model_path() -> Path | None:
 class SentenceTransformerEmbedder:
     """A sentence-transformers model from a local directory, loaded on first use, never fetched from a hub."""
 
-    def __init__(self, path: Path | str | None = None, *, batch_size: int = 128, progress: bool = False) -> None:
+    def __init__(self, path: Path | str | None = None, *, batch_size: int = 128, progress: bool = False, bf16: bool | None = None) -> None:
         resolved = Path(path) if path is not None else packaged_model_path()
         if resolved is None or not resolved.is_dir():
             raise EmbedderError(f"no sentence-transformers model at {resolved}: set BPYWRIGHT_EMBED_MODEL to a model directory "
@@ -73,6 +73,9 @@ class SentenceTransformerEmbedder:
         self.progress = progress
         self._model = None
         self._dim = _dim_from_config(resolved)
+        # bfloat16 weights where the CPU computes in bf16 natively: a MiniLM query in ~11 ms instead of ~17 ms here, vectors
+        # within cosine 0.9999 of float32 (measured); emulated bf16 elsewhere would be slower, so float32 there.
+        self.bf16 = native_bf16() if bf16 is None else bf16
 
     @property
     def dim(self) -> int:
@@ -90,7 +93,12 @@ class SentenceTransformerEmbedder:
                 from sentence_transformers import SentenceTransformer
             except ImportError as exc:
                 raise EmbedderError(f"sentence-transformers is not importable ({exc}): `pip install sentence-transformers`") from exc
-            self._model = SentenceTransformer(str(self.path), device="cpu")
+            model = SentenceTransformer(str(self.path), device="cpu")
+            if self.bf16:
+                import torch
+
+                model = model.to(torch.bfloat16)
+            self._model = model
         return self._model
 
     def load(self) -> SentenceTransformerEmbedder:
@@ -102,8 +110,17 @@ class SentenceTransformerEmbedder:
         """Encode texts in batches; unit-length float32 rows."""
         model = self._load()
         vectors = model.encode(texts, batch_size=self.batch_size, show_progress_bar=self.progress and len(texts) > self.batch_size,
-                               convert_to_numpy=True, normalize_embeddings=True)  # fmt: skip
-        return normalise(vectors.reshape(len(texts), -1))
+                               convert_to_tensor=True, normalize_embeddings=True)  # fmt: skip
+        return normalise(vectors.float().numpy().reshape(len(texts), -1))
+
+
+def native_bf16() -> bool:
+    """Whether this CPU has native bfloat16 arithmetic (AVX512-BF16 or AMX), read from /proc/cpuinfo (Linux)."""
+    try:
+        flags = Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+    return " avx512_bf16" in flags or " amx_bf16" in flags
 
 
 def _dim_from_config(path: Path) -> int | None:

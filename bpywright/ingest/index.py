@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import secrets
 import shutil
 import time
 from pathlib import Path
@@ -12,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
 
+from .embedder import EmbedderError
 from .symbols import Symbol, read_symbols
 from .tokenize import split_identifier, tokenize
 
@@ -39,12 +41,15 @@ class IndexStats(BaseModel):
     seconds: float = 0.0
     bytes: int = 0
     skipped: bool = False
+    note: str = ""
 
     def summary(self) -> str:
         """One line for the CLI."""
         verb = "unchanged" if self.skipped else f"built in {self.seconds:.1f} s"
         dense = f"{self.dense} vectors ({self.embedder}, dim {self.dim})" if self.embedder else "no dense vectors (BM25-only)"
-        return f"index {self.path}: {verb}; {self.symbols} symbols, {dense}, {self.bytes / 1e6:.1f} MB"
+        return f"index {self.path}: {verb}; {self.symbols} symbols, {dense}, {self.bytes / 1e6:.1f} MB" + (
+            f" ({self.note})" if self.note else ""
+        )
 
 
 def first_sentence(text: str, limit: int = 160) -> str:
@@ -90,9 +95,10 @@ def dense_priority(sym: Symbol) -> int | None:
     """Embedding order (lower first), None to leave out: operators, structs, functions, then properties.
 
     Left out: peripheral symbols, enum items (their parent's text lists them) and modules (bpy.ops.mesh: a namespace,
-    found by name; as vectors they matched every vague query). Measured here: MiniLM encodes ~150 short texts/s on an
-    idle 2-core machine (~50/s under load), so the ~16k symbols of Blender 4.5 that remain take 2-5 minutes; MAX_DENSE
-    caps a larger API at that scale, dropping properties first. BM25 covers every symbol either way.
+    found by name; as vectors they matched every vague query). Measured here (2 CPU cores): MiniLM encodes ~380 short
+    texts/s in bf16 (~215 in float32, ~50-80 when the machine is busy), so the ~15.7k vectors of Blender 4.5 take
+    40 s to 5 min; MAX_DENSE caps a much larger API at the slow end of that, dropping properties first. BM25 covers
+    every symbol either way.
     """
     if is_peripheral(sym) or sym.kind in ("enum_item", "module"):
         return None
@@ -167,7 +173,11 @@ def build_index(version_dir: Path, *, settings: Settings | None = None, embedder
         from .embedder import make_embedder
 
         embedder = make_embedder(settings or Settings.from_env())
-    name = embedder.name if embedder is not None else None
+    note = ""
+    try:
+        name = embedder.name if embedder is not None else None
+    except EmbedderError as exc:  # e.g. the endpoint is down: index BM25-only now, retry the vectors on the next run
+        embedder, name, note = None, None, f"no vectors: {exc}"
     symbols_sha256 = file_sha256(symbols_path)
     key = content_key(symbols_sha256, name, max_dense)
     manifest = read_manifest(version_dir)
@@ -176,24 +186,31 @@ def build_index(version_dir: Path, *, settings: Settings | None = None, embedder
                           dim=manifest["dim"], seconds=manifest["seconds"], bytes=manifest["bytes"], skipped=True)  # fmt: skip
     started = time.perf_counter()
     symbols = list(read_symbols(symbols_path))
-    final = version_dir / f"search-{key[:12]}"
+    final = version_dir / f"search-{key[:12]}-{secrets.token_hex(3)}"  # never the live directory, even on --force
+    for stale in version_dir.glob(".search-*.tmp"):  # left by an interrupted build
+        shutil.rmtree(stale, ignore_errors=True)
     tmp = version_dir / f".{final.name}.tmp"
-    shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
     _write_bm25(symbols, tmp, progress)
-    dense = _write_dense(symbols, embedder, tmp, max_dense, progress) if embedder is not None and symbols else 0
-    shutil.rmtree(final, ignore_errors=True)
+    dense = 0
+    if embedder is not None and symbols:
+        try:
+            dense = _write_dense(symbols, embedder, tmp, max_dense, progress)
+        except EmbedderError as exc:
+            note = f"no vectors: {exc}"
+    if not dense:
+        key = content_key(symbols_sha256, None, max_dense)  # what was built: a later run with a working embedder rebuilds
     tmp.rename(final)
     stats = IndexStats(path=version_dir, symbols=len(symbols), dense=dense, embedder=name if dense else None,
                        dim=embedder.dim if dense and embedder else None, seconds=round(time.perf_counter() - started, 2),
-                       bytes=_dir_bytes(final))  # fmt: skip
+                       bytes=_dir_bytes(final), note=note)  # fmt: skip
     record = {
         "schema_version": 1,
         "format": FORMAT,
         "key": key,
         "dir": final.name,
         "symbols_sha256": symbols_sha256,
-        **stats.model_dump(mode="json", exclude={"path", "skipped"}),
+        **stats.model_dump(mode="json", exclude={"path", "skipped", "note"}),
     }
     manifest_tmp = version_dir / f".{MANIFEST}.tmp"
     manifest_tmp.write_text(json.dumps(record, indent=2), encoding="utf-8")

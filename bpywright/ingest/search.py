@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
+from .embedder import EmbedderError
 from .index import file_sha256, first_sentence, is_peripheral, read_manifest
 from .symbols import Symbol
 from .tokenize import all_modelling_phrases, camel_words, modelling_phrases, stem, tokenize
@@ -100,7 +101,13 @@ class SymbolIndex:
     """The symbols of one Blender version with their BM25 and (optional) FAISS indexes; load once, search often."""
 
     def __init__(
-        self, symbols: list[Symbol], bm25: Any, dense: Any = None, dense_rows: Any = None, embedder: Embedder | None = None
+        self,
+        symbols: list[Symbol],
+        bm25: Any,
+        dense: Any = None,
+        dense_rows: Any = None,
+        embedder: Embedder | None = None,
+        dense_status: str = "no dense vectors (BM25-only)",
     ) -> None:
         self.symbols = symbols
         self.bm25 = bm25
@@ -113,10 +120,15 @@ class SymbolIndex:
         self.family_words = {stem(f.lower()) for f in set(self.families.values()) if len(camel_words(f)) == 1}
         self._words: dict[int, set[str]] = {}
         self.low_value = {i for i, s in enumerate(symbols) if is_peripheral(s)}
-        self.dense_status = "dense off"
+        self.dense_status = dense_status
         # Modelling phrases are a fixed set: their rankings (and re-rank reasons) are computed once, here, not per query.
         phrases = all_modelling_phrases()
-        vectors = self._nearest(self.embedder.embed(phrases), POOL) if self.dense is not None and self.embedder is not None else []
+        vectors = []
+        if self.dense is not None and self.embedder is not None:
+            try:
+                vectors = self._nearest(self.embedder.embed(phrases), POOL)
+            except EmbedderError as exc:
+                self.dense, self.embedder, self.dense_status = None, None, f"embedder unavailable ({exc}): BM25-only"
         self.phrase_rankings: dict[str, dict[str, Ranking]] = {}
         self.phrase_reasons: dict[str, dict[int, list[str]]] = {}
         for n, phrase in enumerate(phrases):
@@ -146,20 +158,21 @@ class SymbolIndex:
         dense = rows = None
         status = "no dense vectors in the index (BM25-only)"
         if embedder is not None and manifest.get("embedder"):
-            if embedder.name == manifest["embedder"]:
-                import faiss
-                import numpy as np
+            try:
+                if embedder.name == manifest["embedder"]:
+                    import faiss
+                    import numpy as np
 
-                dense, rows = faiss.read_index(str(folder / "dense.faiss")), np.load(folder / "dense_rows.npy")
-                getattr(embedder, "load", lambda: None)()  # pay the model import now, not on the first query
-                status = f"dense: {manifest['embedder']}"
-            else:
-                status = (
-                    f"index vectors are {manifest['embedder']}, embedder is {embedder.name}: BM25-only until `bpywright ingest --force`"
-                )
-        index = cls(symbols, bm25, dense, rows, embedder)
-        index.dense_status = status
-        return index
+                    dense, rows = faiss.read_index(str(folder / "dense.faiss")), np.load(folder / "dense_rows.npy")
+                    getattr(embedder, "load", lambda: None)()  # pay the model import now, not on the first query
+                    status = f"dense: {manifest['embedder']}"
+                else:
+                    status = (
+                        f"index vectors are {manifest['embedder']}, embedder is {embedder.name}: BM25-only until `bpywright ingest --force`"
+                    )
+            except EmbedderError as exc:
+                dense, status = None, f"embedder unavailable ({exc}): BM25-only"
+        return cls(symbols, bm25, dense, rows, embedder, dense_status=status)
 
     def get(self, name: str) -> Symbol | None:
         """The symbol with this exact name."""
@@ -198,7 +211,12 @@ class SymbolIndex:
     def _own_dense(self, query: str) -> Ranking:
         if self.dense is None or self.embedder is None or not query.strip():
             return []
-        return self._nearest(self.embedder.embed([query]), POOL)[0]
+        try:
+            vector = self.embedder.embed([query])
+        except EmbedderError as exc:  # an endpoint that went away: this query is answered by BM25 alone
+            self.dense_status = f"embedder failed ({exc}): BM25-only for that query"
+            return []
+        return self._nearest(vector, POOL)[0]
 
     def _hybrid(self, text: str, lexical: Ranking, dense: Ranking) -> tuple[Ranking, dict[int, list[str]]]:
         """One text's BM25 and dense rankings fused by reciprocal rank (k=60), then structurally re-ranked; with reasons."""
@@ -231,16 +249,18 @@ class SymbolIndex:
         return self._hits(union(self._needs(query, "dense", self._own_dense(query))), "dense_rank", k)
 
     def search(self, query: str, k: int = 10) -> list[Hit]:
-        """Hybrid: per need (the query, each modelling phrase), BM25 + dense fused by RRF and re-ranked; needs merged."""
+        """Hybrid: per need (the query, each modelling phrase), BM25 + dense fused by RRF and re-ranked; needs merged.
+
+        A hit's bm25_rank / dense_rank are its ranks for the query's own text (None when only a phrase found it).
+        """
         lexical, dense = self._bm25(query, POOL), self._own_dense(query)
         hybrid, reasons = self._hybrid(query, lexical, dense)
-        ranks = {name: {i: n for n, (i, *_) in enumerate(union(self._needs(query, name, own)), 1)}
-                 for name, own in (("bm25", lexical), ("dense", dense))}  # fmt: skip
+        own_ranks = {name: {i: n for n, (i, _) in enumerate(ranked, 1)} for name, ranked in (("bm25", lexical), ("dense", dense))}
         hits = []
         for i, score, phrase, rank in union(self._needs(query, "hybrid", hybrid))[:k]:
             why = reasons[i] if not phrase else [f"via {phrase!r} #{rank}", *self.phrase_reasons[phrase][i]]
-            hits.append(Hit(symbol=self.symbols[i], score=round(score, 6), bm25_rank=ranks["bm25"].get(i),
-                            dense_rank=ranks["dense"].get(i), reasons=why))  # fmt: skip
+            hits.append(Hit(symbol=self.symbols[i], score=round(score, 6), bm25_rank=own_ranks["bm25"].get(i),
+                            dense_rank=own_ranks["dense"].get(i), reasons=why))  # fmt: skip
         return hits
 
     def _owner_words(self, i: int) -> set[str]:

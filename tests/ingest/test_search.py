@@ -396,3 +396,38 @@ def test_an_index_built_with_another_embedder_falls_back_to_bm25(version_dir: Pa
         index = SymbolIndex.load(version_dir, embedder=OpenAIEmbedder(fake.base_url))
     assert index.dense is None and "BM25-only" in index.dense_status and "openai:other-model" in index.dense_status
     assert SPHERE_OP in names(index.search("uv sphere", k=3))
+
+
+def test_an_unreachable_embedder_gives_a_bm25_index_that_the_next_run_completes(tmp_path: Path) -> None:
+    from bpywright.fakes import FakeOpenAIServer
+    from bpywright.ingest.embedder import OpenAIEmbedder
+
+    write_symbols(make_symbols(), tmp_path / "symbols.jsonl")
+    with FakeOpenAIServer() as fake:
+        url = fake.base_url
+    down = build_index(tmp_path, embedder=OpenAIEmbedder(url, "fake-model", timeout=2))
+    assert (
+        down.dense == 0
+        and "unreachable" in down.note
+        and SymbolIndex.load(tmp_path, settings=Settings(embedder="none")).search("uv sphere")
+    )
+    with FakeOpenAIServer(embedding_dim=16) as fake:
+        up = build_index(tmp_path, embedder=OpenAIEmbedder(fake.base_url, "fake-model"))
+        again = build_index(tmp_path, embedder=OpenAIEmbedder(fake.base_url, "fake-model"))
+    assert not up.skipped and up.dense == len(ROWS) - 2 and up.dim == 16 and again.skipped
+    assert len(list(tmp_path.glob("search-*"))) == 1 and not list(tmp_path.glob(".search-*"))
+
+
+def test_an_embedder_that_fails_while_searching_leaves_bm25(
+    version_dir: Path, embedder: SentenceTransformerEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bpywright.ingest.embedder import EmbedderError
+
+    index = SymbolIndex.load(version_dir, embedder=embedder)
+
+    def down(texts: list[str]) -> None:
+        raise EmbedderError("endpoint gone")
+
+    monkeypatch.setattr(embedder, "embed", down)
+    hits = index.search("uv sphere", k=3)
+    assert SPHERE_OP in names(hits) and all(h.dense_rank is None for h in hits) and "endpoint gone" in index.dense_status
