@@ -13,7 +13,7 @@ from .channel import ChannelClosed, ControlChannel
 from .job import Job, read_tail
 from .options import RunOptions
 from .report import ExitInfo, RunReport
-from .sandbox import Limits, kill_tree, sandbox_command, sandbox_kind, signal_name
+from .sandbox import Limits, kill_tree, sandbox_command, sandbox_kind, signal_name, wait_quietly
 
 
 def limits_of(options: RunOptions) -> Limits:
@@ -63,17 +63,7 @@ def _run_job(job: Job, backend: Backend, options: RunOptions, render_to: Path | 
     timed_out = False
     version = None
     with log_path.open("wb") as log:
-        proc = subprocess.Popen(
-            sandboxed.argv,
-            stdin=subprocess.DEVNULL,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            env=sandboxed.env,
-            cwd=job.job_dir,
-            preexec_fn=sandboxed.preexec_fn,
-            start_new_session=True,
-            pass_fds=(write_fd,),
-        )
+        proc = sandboxed.start(stdin=subprocess.DEVNULL, log=log, cwd=job.job_dir, control_fd=write_fd)
         os.close(write_fd)
         try:
             started = channel.receive(time.monotonic() + STARTUP_BUDGET)
@@ -83,7 +73,7 @@ def _run_job(job: Job, backend: Backend, options: RunOptions, render_to: Path | 
         except TimeoutError:
             timed_out = True
         except ChannelClosed:
-            _wait_quietly(proc, 10)  # it is exiting (crash): let it, to learn the signal
+            wait_quietly(proc, 10)  # it is exiting (crash): let it, to learn the signal
         except subprocess.TimeoutExpired:
             pass
         finally:
@@ -105,10 +95,3 @@ def _run_job(job: Job, backend: Backend, options: RunOptions, render_to: Path | 
         outputs_to=outputs_to,
     )
 
-
-def _wait_quietly(proc: subprocess.Popen, seconds: float) -> None:
-    """Wait for proc to exit on its own, up to `seconds`."""
-    try:
-        proc.wait(timeout=seconds)
-    except subprocess.TimeoutExpired:
-        pass

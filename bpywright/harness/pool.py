@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING
 from .backend import Backend, BackendError
 from .channel import ChannelClosed, ControlChannel
 from .job import Job, read_tail
-from .launcher import STARTUP_BUDGET, _wait_quietly, limits_of
+from .launcher import STARTUP_BUDGET, limits_of
 from .options import RunOptions
 from .report import ExitInfo, RunReport
-from .sandbox import SandboxedCommand, kill_tree, sandbox_command, sandbox_kind, signal_name
+from .sandbox import SandboxedCommand, kill_tree, sandbox_command, sandbox_kind, signal_name, wait_quietly
 
 if TYPE_CHECKING:
     from .lint import Linter
@@ -57,17 +57,7 @@ class Worker:
             argv, self.root, use_bwrap=self.options.sandbox, limits=limits_of(self.options), readable=self.backend.sandbox_paths
         )
         with self.log_path.open("ab") as log:
-            self.proc = subprocess.Popen(
-                self._sandboxed.argv,
-                stdin=subprocess.PIPE,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                env=self._sandboxed.env,
-                cwd=self.root,
-                preexec_fn=self._sandboxed.preexec_fn,
-                start_new_session=True,
-                pass_fds=(write_fd,),
-            )
+            self.proc = self._sandboxed.start(stdin=subprocess.PIPE, log=log, cwd=self.root, control_fd=write_fd)
         os.close(write_fd)
         self._channel = ControlChannel(read_fd)
         try:
@@ -98,7 +88,7 @@ class Worker:
             timed_out = True
             self.stop()
         except (ChannelClosed, BrokenPipeError, OSError):
-            _wait_quietly(self.proc, 10)  # it is exiting (crash): let it, to learn the signal
+            wait_quietly(self.proc, 10)  # it is exiting (crash): let it, to learn the signal
             self.stop()
         if not self.alive and self.proc.returncode is not None:
             exit_info = ExitInfo(returncode=self.proc.returncode, signal=signal_name(self.proc.returncode, self.sandbox == "bwrap"))

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import IO, Literal
 
 SandboxKind = Literal["bwrap", "rlimits-only"]
 _CGROUP_ROOTS = (Path("/sys/fs/cgroup/pids"), Path("/sys/fs/cgroup"))
@@ -136,6 +136,20 @@ class SandboxedCommand:
     kind: SandboxKind
     cgroup: PidsCgroup | None
 
+    def start(self, *, stdin: int | None, log: IO[bytes], cwd: Path, control_fd: int) -> subprocess.Popen:
+        """Start the command in its own session (so its whole group can be killed), output to log."""
+        return subprocess.Popen(
+            self.argv,
+            stdin=stdin,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env=self.env,
+            cwd=cwd,
+            preexec_fn=self.preexec_fn,
+            start_new_session=True,
+            pass_fds=(control_fd,),
+        )
+
     def cleanup(self) -> None:
         """Release what the sandbox created (call after the process is gone)."""
         if self.cgroup is not None:
@@ -209,6 +223,14 @@ def _user_process_count() -> int:
             except OSError:
                 pass
     return count
+
+
+def wait_quietly(proc: subprocess.Popen, seconds: float) -> None:
+    """Wait for proc to exit on its own, up to `seconds`."""
+    try:
+        proc.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        pass
 
 
 def kill_tree(proc: subprocess.Popen) -> None:
