@@ -3,9 +3,10 @@ PYTHON ?= python3.11
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
-# System packages: bubblewrap (the sandbox) and Debian's blender (a second, real Blender executable
-# for the executable backend and version matrices). Installed only where we are root.
-SYSTEM_PACKAGES := bubblewrap:bwrap blender:blender
+# System packages: bubblewrap (the sandbox), Debian's blender (a second, real Blender executable
+# for the executable backend and version matrices), chromium + chromedriver (the gallery's browser
+# tests). Installed only where we are root.
+SYSTEM_PACKAGES := bubblewrap:bwrap blender:blender chromium:chromium chromium-driver:chromedriver
 
 .PHONY: setup system venv typings test run lint clean bench
 

@@ -97,6 +97,16 @@ def build_parser() -> argparse.ArgumentParser:
     build.add_argument("--blender-version", default="4.5", help="4.5 (default, matches the bpy wheel) or latest")
     build.add_argument("--force", action="store_true", help="rebuild even when inputs are unchanged")
 
+    from .check import command as check_command
+    from .exemplars import command as exemplars_command
+    from .graph import command as generate_command
+    from .service import command as serve_command
+
+    generate_command.add_arguments(sub.add_parser("generate", help="prompt → validated script: retrieve, generate (LLM), lint, run, critic, heal"))
+    exemplars_command.add_arguments(sub.add_parser("exemplars", help="the exemplar store: add, seed, import, list, search, export"))
+    serve_command.add_arguments(sub.add_parser("serve", help="the HTTP API and the exemplar gallery"))
+    check_command.add_arguments(sub.add_parser("check", help="CI smoke test of bpy scripts: lint + run + render, JUnit XML, contact sheet"))
+
     schema = sub.add_parser("schema", help="print the RunReport JSON Schema")
     schema.add_argument("--write", action="store_true", help="rewrite the committed schema file instead")
     return parser
@@ -345,7 +355,18 @@ def cmd_schema(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
-COMMANDS = {"run": cmd_run, "recipes": cmd_recipes, "lint": cmd_lint, "ingest": cmd_ingest, "search": cmd_search, "api-check": cmd_api_check, "heal": cmd_heal, "doctor": cmd_doctor, "typings": cmd_typings, "schema": cmd_schema}
+def _delegate(module: str):
+    """A command whose body lives in `bpywright.<module>.command.run` (imported only when it runs)."""
+
+    def command(args: argparse.Namespace, settings: Settings) -> int:
+        import importlib
+
+        return importlib.import_module(f"bpywright.{module}.command").run(args, settings)
+
+    return command
+
+
+COMMANDS = {"generate": _delegate("graph"), "exemplars": _delegate("exemplars"), "serve": _delegate("service"), "check": _delegate("check"), "run": cmd_run, "recipes": cmd_recipes, "lint": cmd_lint, "ingest": cmd_ingest, "search": cmd_search, "api-check": cmd_api_check, "heal": cmd_heal, "doctor": cmd_doctor, "typings": cmd_typings, "schema": cmd_schema}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -34,6 +34,15 @@ class Settings:
     embedder: str = "local"
     embed_model: str | None = None
     embed_base_url: str | None = None
+    llm_critic_model: str | None = None  # a separate critic model (default: the generator's)
+    llm_timeout: float = 120.0  # seconds per LLM request
+    accept_threshold: float = 0.75  # critic score needed to accept a script
+    max_heal_rounds: int = 3
+    budget_s: float = 300.0  # wall-clock budget of one generate request
+    clip_model: str = "ViT-B-32"  # open_clip architecture
+    clip_pretrained: str | None = None  # an open_clip pretrained tag (needs its weights in the local cache)
+    queue_size: int = 8  # service: jobs waiting for the pool before 429
+    max_request_bytes: int = 1_000_000  # service: largest request body / script
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -50,11 +59,35 @@ class Settings:
             embedder=os.environ.get("BPYWRIGHT_EMBEDDER") or "local",
             embed_model=os.environ.get("BPYWRIGHT_EMBED_MODEL") or None,
             embed_base_url=os.environ.get("BPYWRIGHT_EMBED_BASE_URL") or None,
+            llm_critic_model=os.environ.get("BPYWRIGHT_LLM_CRITIC_MODEL") or None,
+            llm_timeout=float(os.environ.get("BPYWRIGHT_LLM_TIMEOUT") or 120.0),
+            accept_threshold=float(os.environ.get("BPYWRIGHT_ACCEPT_THRESHOLD") or 0.75),
+            max_heal_rounds=int(os.environ.get("BPYWRIGHT_MAX_HEAL_ROUNDS") or 3),
+            budget_s=float(os.environ.get("BPYWRIGHT_BUDGET_S") or 300.0),
+            clip_model=os.environ.get("BPYWRIGHT_CLIP_MODEL") or "ViT-B-32",
+            clip_pretrained=os.environ.get("BPYWRIGHT_CLIP_PRETRAINED") or None,
+            queue_size=int(os.environ.get("BPYWRIGHT_QUEUE_SIZE") or 8),
+            max_request_bytes=int(os.environ.get("BPYWRIGHT_MAX_REQUEST_BYTES") or 1_000_000),
         )
 
     def index_for(self, version: str) -> Path:
         """The symbol index directory of one Blender version."""
         return self.index_dir / version
+
+    @property
+    def exemplar_db(self) -> Path:
+        """The exemplar store's SQLite database."""
+        return self.artifacts / "exemplars" / "exemplars.sqlite"
+
+    @property
+    def exemplar_files(self) -> Path:
+        """Content-addressed renders and thumbnails of the exemplar store."""
+        return self.artifacts / "exemplars" / "files"
+
+    @property
+    def runs_dir(self) -> Path:
+        """Generation runs: the LangGraph checkpoint database and each run's script/report/render."""
+        return self.artifacts / "runs"
 
     @property
     def index_dir(self) -> Path:

@@ -90,6 +90,9 @@ class SentenceTransformerEmbedder:
             os.environ.setdefault("HF_HUB_OFFLINE", "1")
             os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
             try:
+                from ..torch_compat import prepare_torchvision
+
+                prepare_torchvision()
                 from sentence_transformers import SentenceTransformer
             except ImportError as exc:
                 raise EmbedderError(f"sentence-transformers is not importable ({exc}): `pip install sentence-transformers`") from exc

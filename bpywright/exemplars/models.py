@@ -1,0 +1,43 @@
+"""The Exemplar contract (DESIGN.md): one validated script with its render, hashes and report."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from ..harness.report import RunReport
+
+SCHEMA_VERSION = 1
+
+Source = Literal["recipe", "generated", "imported", "user"]
+
+
+class Exemplar(BaseModel):
+    """A script that ran (status and report included), its render, perceptual hashes and provenance."""
+
+    schema_version: int = SCHEMA_VERSION
+    id: str  # first 16 hex digits of sha256(script_sha256 + ":" + blender_version)
+    prompt: str
+    script: str
+    script_sha256: str
+    blender_version: str
+    status: str  # RunReport.status of the validating run
+    report: RunReport | None = None
+    render_path: str | None = None  # content-addressed file, relative to the store's files dir
+    thumbnail_path: str | None = None
+    hashes: dict[str, str] = Field(default_factory=dict)  # {"phash": hex, "dhash": hex}
+    clip: bool = False  # a CLIP vector of the render is in the store's FAISS index
+    symbols: list[str] = Field(default_factory=list)  # bpy names the script uses
+    source: Source = "user"
+    group_id: str | None = None  # near-duplicate renders share the id of the group's first exemplar
+    created_at: datetime
+
+
+class ExemplarHit(BaseModel):
+    """One search result: the exemplar and how it matched."""
+
+    exemplar: Exemplar
+    score: float
+    why: str = ""  # "text", "clip", "hash", …
