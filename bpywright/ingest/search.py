@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -12,6 +13,7 @@ from .embedder import EmbedderError
 from .index import file_sha256, first_sentence, is_peripheral, read_manifest
 from .symbols import Symbol
 from .tokenize import all_modelling_phrases, camel_words, modelling_phrases, stem, tokenize
+from .usage import MIN_SHARE, SymbolResolver, UsageExample, UsagePrior
 
 if TYPE_CHECKING:
     from ..config import Settings
@@ -32,6 +34,8 @@ BOOST_RECIPES = 0.0030  # used in the bundled, verified recipes (Symbol.examples
 PHRASE_WEIGHT = 0.9
 PROSE_PHRASE_WEIGHT = 1.1
 PROSE_TOKENS = 6  # queries with more tokens than this are prose
+QUERY_FIRST = 3  # the query's own best hits stay on top when the usage prior joins in
+USAGE_SLOTS = 0.7  # at most this share of the k results come from the usage prior: the rest answer the query's own words
 PENALTY_UI = 0.0060  # UI registration classes, themes, preferences, bl_* attributes: not scene-building API
 
 
@@ -121,6 +125,8 @@ class SymbolIndex:
         self._words: dict[int, set[str]] = {}
         self.low_value = {i for i, s in enumerate(symbols) if is_peripheral(s)}
         self.dense_status = dense_status
+        self._resolver: SymbolResolver | None = None
+        self.usage = UsagePrior(self.embedder)
         # Modelling phrases are a fixed set: their rankings (and re-rank reasons) are computed once, here, not per query.
         phrases = all_modelling_phrases()
         vectors = []
@@ -172,7 +178,30 @@ class SymbolIndex:
                     )
             except EmbedderError as exc:
                 dense, status = None, f"embedder unavailable ({exc}): BM25-only"
-        return cls(symbols, bm25, dense, rows, embedder, dense_status=status)
+        index = cls(symbols, bm25, dense, rows, embedder, dense_status=status)
+        from ..recipes import all_recipes
+
+        index.add_usage((r.prompt, r.source) for r in all_recipes())
+        return index
+
+    @property
+    def resolver(self) -> SymbolResolver:
+        """Maps a script's attribute chains to this index's symbol names (built on first use)."""
+        if self._resolver is None:
+            self._resolver = SymbolResolver({s.name: s for s in self.symbols})
+        return self._resolver
+
+    def symbols_used(self, script: str) -> set[str]:
+        """The symbols of this index that a script uses."""
+        return self.resolver.symbols_used(script)
+
+    def add_usage(self, pairs: Iterable[tuple[str, str]]) -> int:
+        """Teach the usage prior verified (prompt, script) pairs; returns how many used any symbol."""
+        try:
+            return self.usage.add(UsageExample(prompt, frozenset(self.symbols_used(script))) for prompt, script in pairs)
+        except EmbedderError:
+            self.usage.embedder, self.usage._vectors = None, None  # token overlap from now on
+            return self.usage.add(UsageExample(prompt, frozenset(self.symbols_used(script))) for prompt, script in pairs)
 
     def get(self, name: str) -> Symbol | None:
         """The symbol with this exact name."""
@@ -208,15 +237,19 @@ class SymbolIndex:
             faiss.omp_set_num_threads(threads)
         return [[(int(self.dense_rows[j]), float(x)) for x, j in zip(row_s, row_j) if j >= 0] for row_s, row_j in zip(scores, ids)]
 
-    def _own_dense(self, query: str) -> Ranking:
+    def _query_vector(self, query: str) -> Any:
+        """The query's embedding as a (1, dim) array, or None (no embedder, empty query, endpoint gone)."""
         if self.dense is None or self.embedder is None or not query.strip():
-            return []
+            return None
         try:
-            vector = self.embedder.embed([query])
+            return self.embedder.embed([query])
         except EmbedderError as exc:  # an endpoint that went away: this query is answered by BM25 alone
             self.dense_status = f"embedder failed ({exc}): BM25-only for that query"
-            return []
-        return self._nearest(vector, POOL)[0]
+            return None
+
+    def _own_dense(self, query: str, vector: Any = None) -> Ranking:
+        vector = self._query_vector(query) if vector is None else vector
+        return [] if vector is None else self._nearest(vector, POOL)[0]
 
     def _hybrid(self, text: str, lexical: Ranking, dense: Ranking) -> tuple[Ranking, dict[int, list[str]]]:
         """One text's BM25 and dense rankings fused by reciprocal rank (k=60), then structurally re-ranked; with reasons."""
@@ -248,12 +281,37 @@ class SymbolIndex:
             return []
         return self._hits(union(self._needs(query, "dense", self._own_dense(query))), "dense_rank", k)
 
-    def search(self, query: str, k: int = 10) -> list[Hit]:
+    def search(self, query: str, k: int = 10, *, usage: bool = True) -> list[Hit]:
         """Hybrid: per need (the query, each modelling phrase), BM25 + dense fused by RRF and re-ranked; needs merged.
 
+        With usage=True (what a generator needs), the query's QUERY_FIRST best hits come first, then the symbols that
+        most verified scripts for similar prompts use (the usage prior: the recipes, plus what add_usage taught it),
+        taking at most USAGE_SLOTS of the k places, then the rest of the query's hits.
         A hit's bm25_rank / dense_rank are its ranks for the query's own text (None when only a phrase found it).
         """
-        lexical, dense = self._bm25(query, POOL), self._own_dense(query)
+        vector = self._query_vector(query)
+        hits = self._search_hybrid(query, k, vector)
+        if not usage or not len(self.usage):
+            return hits
+        head = hits[:QUERY_FIRST]
+        taken = {h.symbol.name for h in head}
+        shared = self.usage.suggest(query, None if vector is None else vector[0], MIN_SHARE)
+        shared = [(n, share) for n, share in shared if n in self.by_name and n not in taken][: max(0, int(k * USAGE_SLOTS))]
+        own = {h.symbol.name: h for h in hits}
+        prior = []
+        for name, share in shared:
+            hit = own.get(name) or Hit(symbol=self.symbols[self.by_name[name]], score=0.0)
+            reasons = [f"used by {share:.0%} of the verified scripts for similar prompts", *hit.reasons]
+            prior.append(hit.model_copy(update={"score": round(hit.score + share, 6), "reasons": reasons}))
+        taken |= {name for name, _ in shared}
+        return (head + prior + [h for h in hits[QUERY_FIRST:] if h.symbol.name not in taken])[:k]
+
+    def search_hybrid(self, query: str, k: int = 10) -> list[Hit]:
+        """Hybrid search on the query's own words, without the usage prior."""
+        return self._search_hybrid(query, k, self._query_vector(query))
+
+    def _search_hybrid(self, query: str, k: int, vector: Any) -> list[Hit]:
+        lexical, dense = self._bm25(query, POOL), self._own_dense(query, vector) if vector is not None else []
         hybrid, reasons = self._hybrid(query, lexical, dense)
         own_ranks = {name: {i: n for n, (i, _) in enumerate(ranked, 1)} for name, ranked in (("bm25", lexical), ("dense", dense))}
         hits = []

@@ -1,0 +1,88 @@
+"""Which symbols a script uses, and the usage prior that puts them in the results for similar prompts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bpywright.config import Settings
+from bpywright.ingest.index import build_index
+from bpywright.ingest.search import SymbolIndex
+from bpywright.ingest.symbols import Symbol, write_symbols
+from bpywright.ingest.usage import SymbolResolver, UsageExample, UsagePrior
+
+from .test_search import SPHERE_OP, make_symbols
+
+SCRIPT = """
+import bpy
+import math
+
+bpy.ops.object.select_all(action='SELECT')
+bpy.ops.object.delete()
+bpy.ops.mesh.primitive_uv_sphere_add(radius=1)
+obj = bpy.context.object
+mat = bpy.data.materials.new(name="Red")
+mat.diffuse_color = (1, 0, 0, 1)
+obj.data.materials.append(mat)
+angle = math.pi  # attributes of other modules are not bpy symbols
+"""
+
+
+def table() -> dict[str, Symbol]:
+    """make_symbols() plus the few members SCRIPT touches, as the ingest writes them."""
+    extra = [
+        Symbol(name="bpy.ops.object.select_all", kind="operator", blender_version="4.5", signature="(action='TOGGLE')"),
+        Symbol(name="bpy.ops.object.delete", kind="operator", blender_version="4.5", signature="(use_global=False)"),
+        Symbol(name="bpy.types.BlendData.materials", kind="property", blender_version="4.5",
+               type="Collection of Material (BlendDataMaterials)"),  # fmt: skip
+        Symbol(name="bpy.types.Material.diffuse_color", kind="property", blender_version="4.5", type="float array of 4"),
+    ]
+    return {s.name: s for s in [*make_symbols(), *extra]}
+
+
+def test_resolver_names_the_symbols_a_script_uses() -> None:
+    used = SymbolResolver(table()).symbols_used(SCRIPT)
+    assert {"bpy.ops.object.select_all", "bpy.ops.object.delete", SPHERE_OP, "bpy.types.Material.diffuse_color"} <= used
+    assert "bpy.types.BlendDataMaterials.new" in used  # bpy.data.materials.new → the collection's API struct
+    assert not any("math" in name or name.endswith(".pi") for name in used)
+    assert SymbolResolver(table()).symbols_used("def broken(:\n") == set()
+
+
+def test_prior_suggests_what_most_similar_scripts_use_without_an_embedder() -> None:
+    prior = UsagePrior()
+    added = prior.add(
+        [
+            UsageExample("a red ball on a table", frozenset({"A", "B"})),
+            UsageExample("a red ball in a box", frozenset({"A", "C"})),
+            UsageExample("nothing used here", frozenset()),  # dropped
+        ]
+    )
+    assert added == 2 and len(prior) == 2
+    shares = prior.shares("red ball")
+    assert shares["A"] == pytest.approx(1.0) and 0 < shares["B"] < 1 and 0 < shares["C"] < 1
+    assert [name for name, _ in prior.suggest("red ball", min_share=0.9)] == ["A"]
+    assert prior.suggest("completely unrelated words") == []  # no overlap: no evidence, no suggestion
+
+
+@pytest.fixture
+def bm25_index(tmp_path: Path) -> SymbolIndex:
+    write_symbols(list(table().values()), tmp_path / "symbols.jsonl")
+    build_index(tmp_path, settings=Settings(embedder="none"))
+    return SymbolIndex.load(tmp_path, settings=Settings(embedder="none"))
+
+
+def test_search_keeps_the_query_hits_on_top_and_adds_what_similar_scripts_use(bm25_index: SymbolIndex) -> None:
+    plain = [h.symbol.name for h in bm25_index.search_hybrid("a shiny red sphere", k=10)]
+    assert "bpy.ops.object.delete" not in plain  # nothing in the prompt says "clear the scene"
+    taught = bm25_index.add_usage([("a red sphere", SCRIPT), ("a shiny metal sphere", SCRIPT), ("empty script", "import bpy\n")])
+    assert taught == 2
+    hits = bm25_index.search("a shiny red sphere", k=10)
+    got = [h.symbol.name for h in hits]
+    assert got[:3] == plain[:3]  # the query's own best hits stay first
+    assert "bpy.ops.object.delete" in got and "bpy.ops.object.select_all" in got
+    prior_hit = hits[got.index("bpy.ops.object.delete")]
+    assert any("verified scripts for similar prompts" in r for r in prior_hit.reasons)
+    assert len(got) == 10 and len(set(got)) == 10
+    assert sum(any("verified scripts" in r for r in h.reasons) for h in hits) <= 7  # USAGE_SLOTS of k
+    assert [h.symbol.name for h in bm25_index.search("a shiny red sphere", k=10, usage=False)] == plain
