@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 # tests). Installed only where we are root.
 SYSTEM_PACKAGES := bubblewrap:bwrap blender:blender chromium:chromium chromium-driver:chromedriver
 
-.PHONY: setup system venv typings test run lint clean bench
+.PHONY: setup system venv typings test run recipes lint clean bench
 
 setup: system venv typings
 
@@ -40,7 +40,18 @@ typings: venv
 test: setup
 	$(PY) -m pytest
 
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+# The main job: symbol index (cached: a no-op when Blender and the code are unchanged), exemplar store seeded with
+# the validated recipes (cached: re-adding is a no-op), then the API + gallery at http://$(HOST):$(PORT)/
 run: setup
+	$(PY) -m bpywright ingest
+	$(PY) -m bpywright exemplars seed
+	$(PY) -m bpywright serve --host $(HOST) --port $(PORT)
+
+# validate and render the bundled recipes only (the harness on its own)
+recipes: setup
 	$(PY) -m bpywright recipes
 
 lint: venv
@@ -50,6 +61,9 @@ bench: setup
 	$(PY) bench/harness.py
 	$(PY) bench/lint.py
 	$(PY) bench/lint_accuracy.py
+	$(PY) bench/heal.py
+	$(PY) -m bpywright ingest
+	$(PY) bench/retrieval.py
 
 clean:
 	rm -rf $(VENV) artifacts/recipes

@@ -3,14 +3,176 @@
 from __future__ import annotations
 
 import argparse
+import sys
+import time
+from pathlib import Path
 
 from ..config import Settings
+
+USAGE = 2
+
+
+def _positive(kind):
+    def parse(text: str):
+        value = kind(text)
+        if value <= 0:
+            raise argparse.ArgumentTypeError("must be > 0")
+        return value
+
+    return parse
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Define this subcommand's arguments (called when the CLI parser is built, so keep it import-light)."""
+    parser.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="scripts, or folders searched for *.py files that import bpy")
+    out = parser.add_argument_group("outputs")
+    out.add_argument("--junit", type=Path, metavar="FILE", help="write JUnit XML here (a testcase per script and Blender version)")
+    out.add_argument("--json", type=Path, metavar="FILE", help="write the JSON summary here (also written to ARTIFACTS/summary.json)")
+    out.add_argument("--artifacts", type=Path, default=Path("bpywright-check"), metavar="DIR",
+                     help="reports, renders and contact-sheet.png go here (default: ./bpywright-check)")  # fmt: skip
+    blender = parser.add_argument_group("Blender versions")
+    blender.add_argument("--blender", action="append", default=[], metavar="PATH",
+                         help="a Blender executable, or `bpy` for the bpy wheel; repeat for a version matrix (default: the wheel)")  # fmt: skip
+    blender.add_argument("--version-matrix", action="store_true", help="also run on the bpy wheel and on every `blender` on PATH")
+    gate = parser.add_argument_group("what fails the check")
+    gate.add_argument(
+        "--lint", action=argparse.BooleanOptionalAction, default=True, help="lint each script against the 4.5 stubs (default: on)"
+    )
+    gate.add_argument("--fail-on", choices=["blocking", "advisory", "never"],
+                      help="blocking (default): failed runs and blocking lint; advisory: also advisory lint, moved renders, "
+                           "unexpected passes; never: always exit 0")  # fmt: skip
+    gate.add_argument(
+        "--baseline", type=Path, metavar="DIR", help="compare renders with this baseline (an earlier run's artifacts folder works)"
+    )
+    gate.add_argument("--update-baseline", action="store_true", help="write this run's renders into --baseline DIR afterwards")
+    gate.add_argument(
+        "--hash-threshold", type=int, metavar="BITS", help="perceptual-hash distance (of 64) above which a render moved (default 10)"
+    )
+    run = parser.add_argument_group("running")
+    run.add_argument("--jobs", "-j", type=_positive(int), metavar="N", help="warm Blender workers per version (default: cores)")
+    run.add_argument("--timeout", type=_positive(float), metavar="SECONDS", help="per script; overrides the config (default 60)")
+    run.add_argument("--engine", choices=["workbench", "cycles", "eevee"], help="render engine (default: workbench)")
+    run.add_argument("--resolution", type=int, metavar="PX", help="square render size (default 256)")
+    run.add_argument("--no-sandbox", action="store_true", help="no bubblewrap (rlimits and a cleared environment still apply)")
+    cfg = parser.add_argument_group("config").add_mutually_exclusive_group()
+    cfg.add_argument(
+        "--config", type=Path, metavar="FILE", help="a bpywright.toml or pyproject.toml (default: found from the first PATH upward)"
+    )
+    cfg.add_argument("--no-config", action="store_true", help="ignore config files")
+
+
+def _usage(message: str) -> int:
+    print(f"bpywright check: error: {message}", file=sys.stderr)
+    return USAGE
+
+
+def _config(args: argparse.Namespace):
+    from .project_config import CheckConfig, ConfigError, find_config, load_config
+
+    if args.no_config:
+        return CheckConfig()
+    if args.config is not None:
+        if not args.config.is_file():
+            raise ConfigError(f"config file not found: {args.config}")
+        return load_config(args.config)
+    found = find_config(args.paths[0])
+    return load_config(found) if found is not None else CheckConfig()
+
+
+def _plan(args: argparse.Namespace, settings: Settings):
+    """The CheckPlan, or raises one of the usage errors."""
+    from .baseline import DEFAULT_THRESHOLD
+    from .discovery import discover
+    from .runner import DEFAULT_RESOLUTION, CheckPlan
+    from .targets import resolve_targets
+
+    config = _config(args)
+    resolution = args.resolution or config.resolution or DEFAULT_RESOLUTION
+    if not 16 <= resolution <= 4096:
+        raise ValueError("--resolution must be between 16 and 4096")
+    if args.update_baseline and args.baseline is None:
+        raise ValueError("--update-baseline needs --baseline DIR (where to write the baselines)")
+    if args.baseline is not None and not args.update_baseline and not args.baseline.is_dir():
+        # a first CI run has no baseline yet: every render is noted as without baseline, nothing fails
+        print(f"note: baseline folder {args.baseline} does not exist yet (write one with --update-baseline)", file=sys.stderr)
+    if args.hash_threshold is not None and not 0 <= args.hash_threshold <= 64:
+        raise ValueError("--hash-threshold must be between 0 and 64")
+    scripts, root = discover(args.paths, config)
+    targets, notes = resolve_targets(args.blender, args.version_matrix, settings.blender)
+    for note in notes:
+        print(f"note: {note}", file=sys.stderr)
+    return config, CheckPlan(
+        scripts=scripts, root=root, targets=targets, config=config, artifacts=args.artifacts.resolve(), lint=args.lint,
+        jobs=args.jobs or settings.workers, sandbox=settings.sandbox and not args.no_sandbox,
+        engine=args.engine or config.engine or "workbench", resolution=resolution, timeout=args.timeout,
+        baseline=args.baseline.resolve() if args.baseline else None,
+        threshold=next(t for t in (args.hash_threshold, config.hash_threshold, DEFAULT_THRESHOLD) if t is not None),
+    )  # fmt: skip
+
+
+def _print_summary(summary) -> None:
+    c = summary.counts
+    parts = [f"{c.passed} passed", f"{c.failed} failed", f"{c.error} errors"]
+    parts += [f"{n} {label}" for n, label in ((c.xfail, "xfail"), (c.xpass, "xpass"), (c.visual_changed, "renders moved"),
+                                             (c.baseline_missing, "without baseline")) if n]  # fmt: skip
+    for case in summary.cases:
+        if case.outcome in ("failed", "error") or case.advisory:
+            where = f" (line {case.line})" if case.line else ""
+            label = "ADVISORY" if case.outcome == "passed" else case.outcome.upper()
+            print(f"  {label:<8} {case.script} [{case.target}]{where}: {case.message or case.advisory[0]}")
+    versions = ", ".join(t.label for t in summary.targets)
+    print(
+        f"{', '.join(parts)} — {c.total} runs on {versions} in {summary.seconds:.1f}s; exit {summary.exit_code} (--fail-on {summary.fail_on})"
+    )
+    print(
+        f"artifacts: {summary.artifacts}  contact sheet: {summary.contact_sheet}" + (f"  junit: {summary.junit}" if summary.junit else "")
+    )
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
     """Run the subcommand; return the exit code."""
-    raise NotImplementedError("not built yet")
+    from ..harness.backend import BackendError
+    from .discovery import DiscoveryError
+    from .project_config import ConfigError
+    from .targets import TargetError
+
+    started = time.perf_counter()
+    try:
+        config, plan = _plan(args, settings)
+    except (ConfigError, DiscoveryError, TargetError, ValueError) as exc:
+        return _usage(str(exc))
+
+    from .baseline import update_baseline
+    from .contact_sheet import write_contact_sheet
+    from .junit import write_junit
+    from .models import CheckSummary, Counts
+    from .runner import LINT_VERSION, run_check
+    from .verdict import exit_code
+
+    fail_on = args.fail_on or config.fail_on or "blocking"
+    try:
+        cases = run_check(plan)
+    except BackendError as exc:
+        print(f"bpywright check: error: Blender did not start: {exc} (try `bpywright doctor`)", file=sys.stderr)
+        return 1
+    summary = CheckSummary(
+        root=str(plan.root), fail_on=fail_on, exit_code=exit_code(cases, fail_on), lint_stubs=LINT_VERSION if plan.lint else None,
+        targets=plan.targets, counts=Counts(), cases=cases, artifacts=str(plan.artifacts),
+        baseline=str(plan.baseline) if plan.baseline else None,
+    )  # fmt: skip
+    summary.counts = summary.count()
+    summary.contact_sheet = str(write_contact_sheet(cases, plan.artifacts / "contact-sheet.png", [t.label for t in plan.targets]))
+    if args.update_baseline:
+        written = update_baseline(plan.baseline, cases, {s.rel: s.path for s in plan.scripts})
+        summary.baseline_updated = True
+        print(f"baseline: wrote {written} render(s) to {plan.baseline}")
+    summary.seconds = time.perf_counter() - started
+    if args.junit is not None:
+        summary.junit = str(write_junit(summary, args.junit))
+    text = summary.model_dump_json(indent=2)
+    (plan.artifacts / "summary.json").write_text(text, encoding="utf-8")
+    if args.json is not None:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(text, encoding="utf-8")
+    _print_summary(summary)
+    return summary.exit_code

@@ -1,0 +1,139 @@
+"""Run a check: lint every script once, run each on every Blender through a warm WorkerPool, judge the cases."""
+
+from __future__ import annotations
+
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .baseline import compare, render_name
+from .discovery import Script
+from .models import BlenderTarget, CaseResult
+from .project_config import CheckConfig
+from .verdict import judge, lint_findings
+
+if TYPE_CHECKING:
+    from ..harness.diagnostics import LintReport
+    from ..harness.report import RunReport
+
+# The stubs lint checks against. Only 4.5 stubs are built (they match the bpy wheel): every script is linted
+# once against them, and the findings gate only the cases on a Blender 4.5; on other versions they are shown
+# for information (an API flagged for 4.5 may be right for 3.x).
+LINT_VERSION = "4.5"
+DEFAULT_TIMEOUT = 60.0
+DEFAULT_RESOLUTION = 256
+
+
+@dataclass(frozen=True)
+class CheckPlan:
+    """Everything a check run needs, settled from the command line and the config file."""
+
+    scripts: list[Script]
+    root: Path
+    targets: list[BlenderTarget]
+    config: CheckConfig
+    artifacts: Path
+    lint: bool = True
+    jobs: int = 1
+    sandbox: bool = True
+    engine: str = "workbench"
+    resolution: int = DEFAULT_RESOLUTION
+    timeout: float | None = None  # --timeout: overrides the config's timeout and timeouts table
+    baseline: Path | None = None
+    threshold: int = 10
+
+    def timeout_for(self, script: Script) -> float:
+        """--timeout, else the config's per-script glob, else its timeout, else 60 s."""
+        if self.timeout is not None:
+            return self.timeout
+        per_script = self.config.timeout_for(script.config_rel) if script.config_rel is not None else None
+        return per_script or self.config.timeout or DEFAULT_TIMEOUT
+
+    def expected_failure(self, script: Script) -> bool:
+        """On the config's expected-failure list."""
+        return script.config_rel is not None and self.config.is_expected_failure(script.config_rel)
+
+    def artifact(self, target: BlenderTarget, script: Script, suffix: str) -> Path:
+        """<artifacts>/<target>/<script path with suffix>."""
+        return self.artifacts / target.label / Path(render_name(script.rel)).with_suffix(suffix)
+
+
+def _lint_all(scripts: list[Script]) -> dict[Path, LintReport]:
+    from ..harness.lint import ALL_TOOLS, lint_files
+
+    return lint_files([s.path for s in scripts], ALL_TOOLS, LINT_VERSION)
+
+
+def _run_target(plan: CheckPlan, target: BlenderTarget, bar) -> list[RunReport]:
+    """Every script on one Blender, concurrently on a warm pool; reports in script order."""
+    from ..harness.options import RunOptions
+    from ..harness.pool import WorkerPool
+    from ..harness.summary import one_line
+
+    executable = Path(target.executable) if target.executable else None
+    size = max(1, min(plan.jobs, len(plan.scripts)))
+
+    def one(pool: WorkerPool, script: Script) -> RunReport:
+        options = RunOptions(render=True, engine=plan.engine, resolution=plan.resolution, timeout=plan.timeout_for(script),  # type: ignore[arg-type]
+                             sandbox=plan.sandbox, blender=executable)  # fmt: skip
+        render_to = plan.artifact(target, script, ".png")
+        render_to.unlink(missing_ok=True)  # never leave an earlier run's render beside a failed run
+        report = pool.run(script.path, options, render_to=render_to)
+        bar.write(one_line(report, f"{script.rel} [{target.label}]"), file=sys.stdout)
+        bar.update(1)
+        return report
+
+    with WorkerPool(size, RunOptions(sandbox=plan.sandbox, blender=executable)) as pool, ThreadPoolExecutor(size) as ex:
+        return list(ex.map(lambda s: one(pool, s), plan.scripts))
+
+
+def _case(plan: CheckPlan, target: BlenderTarget, script: Script, report: RunReport, lint: LintReport | None) -> CaseResult:
+    from ..harness.lint import render_fix_block
+    from ..harness.summary import render_summary
+
+    applies = lint is not None and target.major_minor == LINT_VERSION
+    render = Path(report.render.path) if report.render is not None else None
+    visual = compare(render, plan.baseline, target, script.rel, plan.threshold) if plan.baseline is not None else None
+    expected = plan.expected_failure(script)
+    outcome, message, line, reasons, advisory = judge(report, lint, applies, expected, visual)
+    text = [render_summary(report, script.rel)]
+    if lint is not None and lint.diagnostics:
+        gate = "" if applies else f" (stubs {LINT_VERSION}: for information on Blender {target.major_minor})"
+        source = script.path.read_text(encoding="utf-8", errors="replace")
+        text.append(f"lint{gate}:\n" + render_fix_block(source, lint, include_advisory=True))
+    if visual is not None:
+        text.append(f"visual: {visual.note}")
+    report_path = plan.artifact(target, script, ".json")
+    report_path.parent.mkdir(parents=True, exist_ok=True)
+    report.write(report_path)
+    return CaseResult(
+        script=script.rel, target=target.label, blender_version=report.blender_version, status=report.status, outcome=outcome,
+        message=message, line=line, traceback=report.exception.traceback if report.exception else "", reasons=reasons,
+        advisory=advisory, expected_failure=expected, lint_applies=applies, lint=lint_findings(lint), seconds=report.timings.total,
+        report=str(report_path), render=str(render) if render else None,
+        nonblank_fraction=report.render.nonblank_fraction if report.render else None, visual=visual, summary="\n".join(text),
+    )  # fmt: skip
+
+
+def run_check(plan: CheckPlan) -> list[CaseResult]:
+    """Lint (in the background) and run every script on every target; one CaseResult per pair, targets first."""
+    from tqdm import tqdm
+
+    total = len(plan.scripts) * len(plan.targets)
+    with ThreadPoolExecutor(1) as background:
+        linting = background.submit(_lint_all, plan.scripts) if plan.lint else None
+        with tqdm(total=total, unit="run", file=sys.stderr, disable=None, desc="bpywright check") as bar:
+            runs = {target.label: _run_target(plan, target, bar) for target in plan.targets}
+        lints = linting.result() if linting is not None else {}
+    for status in next(iter(lints.values())).tools if lints else []:
+        if status.status == "failed":  # the check goes on; the findings of that checker are missing
+            print(f"warning: lint: {status.tool} failed: {status.detail}", file=sys.stderr)
+    cases = []
+    for target in plan.targets:
+        for script, report in zip(plan.scripts, runs[target.label]):
+            lint = lints.get(script.path)
+            report.lint = lint
+            cases.append(_case(plan, target, script, report, lint))
+    return cases
