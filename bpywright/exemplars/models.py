@@ -32,6 +32,7 @@ class Exemplar(BaseModel):
     symbols: list[str] = Field(default_factory=list)  # bpy names the script uses
     source: Source = "user"
     group_id: str | None = None  # near-duplicate renders share the id of the group's first exemplar
+    group_size: int = 1  # exemplars in its near-duplicate group (1: none; see ExemplarStore.members)
     created_at: datetime
 
 

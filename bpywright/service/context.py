@@ -1,0 +1,85 @@
+"""ServiceContext: everything one running app uses (settings, pool, store, job queue, lazily loaded symbol indexes)."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..config import Settings
+from .jobs import JobQueue
+
+if TYPE_CHECKING:
+    from ..harness.pool import WorkerPool
+    from ..ingest.search import SymbolIndex
+
+LLM_CHECK_TTL = 30.0  # seconds a reachability answer is reused
+
+
+@dataclass
+class ServiceContext:
+    """Held in app.state.ctx for the app's lifetime; nothing here is a module global."""
+
+    settings: Settings
+    pool: WorkerPool
+    store: Any  # bpywright.exemplars.store.ExemplarStore (imported lazily: it may pull image features)
+    jobs: JobQueue
+    scratch: Path  # this process's job renders: they live as long as the jobs that point at them
+    owns_pool: bool = False
+    owns_store: bool = False
+    _indexes: dict[str, SymbolIndex] = field(default_factory=dict)
+    _index_lock: threading.Lock = field(default_factory=threading.Lock)
+    _llm: tuple[float, bool | None, str] | None = None
+
+    def symbol_index(self, version: str) -> SymbolIndex:
+        """The symbol index of a Blender version, loaded on first use; raises IndexMissing with the fix."""
+        with self._index_lock:
+            if version not in self._indexes:
+                from ..ingest.search import SymbolIndex
+
+                self._indexes[version] = SymbolIndex.load(self.settings.index_for(version), settings=self.settings)
+            return self._indexes[version]
+
+    def index_versions(self) -> list[str]:
+        """Blender versions with a built symbol index under settings.index_dir."""
+        from ..ingest.index import read_manifest
+
+        root = self.settings.index_dir
+        if not root.is_dir():
+            return []
+        return sorted(p.name for p in root.iterdir() if p.is_dir() and read_manifest(p) is not None)
+
+    def llm_status(self) -> tuple[bool | None, str]:
+        """(reachable, detail) of the configured LLM endpoint; None when none is configured. Cached for 30 s."""
+        base = self.settings.llm_base_url
+        if not base:
+            return (
+                None,
+                "no LLM configured: generation returns the nearest verified exemplar — set BPYWRIGHT_LLM_BASE_URL (e.g. a `vllm serve` /v1)",
+            )
+        now = time.monotonic()
+        if self._llm is not None and now - self._llm[0] < LLM_CHECK_TTL:
+            return self._llm[1], self._llm[2]
+        url = base.rstrip("/") + "/models"
+        request = urllib.request.Request(url, headers={"Authorization": f"Bearer {self.settings.llm_api_key or 'none'}"})
+        try:
+            with urllib.request.urlopen(request, timeout=3) as resp:
+                reachable, detail = True, f"{base} answered {resp.status}"
+        except (urllib.error.URLError, OSError, ValueError) as exc:
+            reachable, detail = False, f"{url} unreachable ({exc}): start the server or fix BPYWRIGHT_LLM_BASE_URL"
+        self._llm = (now, reachable, detail)
+        return reachable, detail
+
+    def close(self) -> None:
+        """Stop taking jobs; close the pool and store when this context opened them."""
+        self.jobs.close()
+        shutil.rmtree(self.scratch, ignore_errors=True)
+        if self.owns_pool:
+            self.pool.close()
+        if self.owns_store and self.store is not None:
+            self.store.close()

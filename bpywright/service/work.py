@@ -1,0 +1,110 @@
+"""What each kind of job does on its thread: validate (lint + run + render), heal (rules), generate (the graph)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from fastapi import HTTPException
+
+from ..harness.options import RunOptions
+from ..harness.report import RunReport
+from ..rules.healer import HealOutcome, failure_text, heal
+from .context import ServiceContext
+from .jobs import Job, Work
+from .schemas import GenerateRequest, HealRequest, ValidateRequest, ValidateResult
+
+
+def check_script(script: str, limit: int) -> None:
+    """Refuse a script that is not UTF-8 text, holds NUL bytes, or is over the size limit (4xx with the reason)."""
+    try:
+        size = len(script.encode("utf-8"))
+    except UnicodeEncodeError as exc:
+        raise HTTPException(
+            422, f"script is not valid UTF-8 text ({exc.reason} at character {exc.start}): send the source as UTF-8"
+        ) from exc
+    if size > limit:
+        raise HTTPException(413, f"script is {size} bytes; the limit is {limit} (BPYWRIGHT_MAX_REQUEST_BYTES)")
+    if "\x00" in script:
+        raise HTTPException(422, f"script contains a NUL byte at character {script.index(chr(0))}: not Python source")
+
+
+def major_minor(version: str | None, default: str = "4.5") -> str:
+    """'4.5' from '4.5.3 LTS' (the store keys exemplars by major.minor)."""
+    match = re.match(r"(\d+\.\d+)", version or "")
+    return match.group(1) if match else default
+
+
+def _options(ctx: ServiceContext, *, render: bool, timeout: float, resolution: int = 256) -> RunOptions:
+    return RunOptions(render=render, resolution=resolution, timeout=timeout, sandbox=ctx.settings.sandbox, blender=ctx.settings.blender)
+
+
+def render_file(ctx: ServiceContext, job: Job) -> Path:
+    """Where a job's render goes (this process's scratch dir; deleted when the job is forgotten)."""
+    return ctx.scratch / f"{job.id}.png"
+
+
+def validate_work(ctx: ServiceContext, req: ValidateRequest) -> Work:
+    """Lint (optional), run and render a script; add it to the gallery when asked and it ran cleanly."""
+
+    def work(job: Job) -> ValidateResult:
+        render_to = render_file(ctx, job) if req.render else None
+        if render_to is not None:
+            render_to.parent.mkdir(parents=True, exist_ok=True)
+        job.emit("run", "started", "lint + run + render" if req.lint else "run + render")
+        report = ctx.pool.run(source=req.script, options=_options(ctx, render=req.render, timeout=req.timeout, resolution=req.resolution),
+                              render_to=render_to, lint=req.lint)  # fmt: skip
+        if report.lint is not None:
+            blocking = len(report.lint.blocking)
+            job.emit("lint", "ok" if not blocking else f"{blocking} blocking", seconds=report.lint.seconds)
+        job.emit("run", report.status, failure_text(report), seconds=report.timings.total)
+        rendered = render_to is not None and render_to.is_file()
+        job.render_path = render_to if rendered else None
+        result = ValidateResult(
+            ok=report.ok, lint=report.lint, run=report, render_url=f"/api/v1/jobs/{job.id}/render" if rendered else None
+        )
+        if req.add_to_gallery and report.ok:
+            added = ctx.store.add(script=req.script, prompt=req.prompt or "(submitted script)", report=report,
+                                  render=render_to if rendered else None, source="user", blender_version=major_minor(report.blender_version))  # fmt: skip
+            result.exemplar_id, result.duplicate_of = added.exemplar.id, added.duplicate_of
+            job.emit("accept", "added" if added.created else "already in the gallery", f"exemplar {added.exemplar.id}")
+        job.emit("done", report.status)
+        return result
+
+    return work
+
+
+def heal_work(ctx: ServiceContext, req: HealRequest) -> Work:
+    """Heal a script with the rule pack, one progress event per run."""
+
+    def work(job: Job) -> HealOutcome:
+        options = _options(ctx, render=False, timeout=req.timeout)
+        runs = 0
+
+        def run(source: str) -> RunReport:
+            nonlocal runs
+            runs += 1
+            report = ctx.pool.run(source=source, options=options)
+            job.emit("run" if runs == 1 else "heal", report.status, failure_text(report), seconds=report.timings.total, attempt=runs - 1)
+            return report
+
+        outcome = heal(req.script, target=req.target, max_rounds=req.max_rounds, run=run)
+        job.emit("done", "healed" if outcome.healed else outcome.status_after, f"{len(outcome.rounds)} round(s)")
+        return outcome
+
+    return work
+
+
+def generate_work(ctx: ServiceContext, req: GenerateRequest) -> Work:
+    """Run the generation graph, streaming its progress events into the job."""
+
+    def work(job: Job):
+        from ..graph.run import generate
+
+        result = generate(req.prompt, settings=ctx.settings, version=req.blender_version, n=req.n, max_rounds=req.max_rounds,
+                          thread_id=job.id, on_event=job.add, pool=ctx.pool, store=ctx.store)  # fmt: skip
+        if result.render_path and Path(result.render_path).is_file():
+            job.render_path = Path(result.render_path)
+        return result
+
+    return work
