@@ -8,9 +8,11 @@ import math
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+Reply = str | Callable[[dict[str, Any]], str]  # a text, or a function of the request body that returns one
 DEFAULT_REPLY = "FAKE reply: nothing enqueued (FakeOpenAIServer.enqueue sets the next answer)."
 
 
@@ -33,8 +35,10 @@ class FakeOpenAIServer:
     def __init__(self, *, model: str = "fake-model", embedding_dim: int = 32) -> None:
         self.model = model
         self.embedding_dim = embedding_dim
-        self.replies: deque[str] = deque()
+        self.replies: deque[Reply] = deque()
         self.requests: list[dict[str, Any]] = []  # every JSON body received, with its path, for assertions
+        self.failures: deque[int] = deque()  # HTTP statuses to answer the next chat requests with (transient-error tests)
+        self.responder: Callable[[dict[str, Any]], str | None] | None = None  # consulted before the queue; None = no answer
         self._lock = threading.Lock()
         self._httpd: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
@@ -46,10 +50,29 @@ class FakeOpenAIServer:
             raise RuntimeError("FakeOpenAIServer is not running: use it as a context manager or call start()")
         return f"http://127.0.0.1:{self._httpd.server_address[1]}/v1"
 
-    def enqueue(self, *texts: str) -> None:
-        """Queue chat answers, served first in, first out; an empty queue answers DEFAULT_REPLY."""
+    def enqueue(self, *texts: Reply) -> None:
+        """Queue chat answers (texts, or callables of the request body), first in, first out; empty → DEFAULT_REPLY."""
         with self._lock:
             self.replies.extend(texts)
+
+    def fail_next(self, status: int = 503, count: int = 1) -> None:
+        """Answer the next `count` chat requests with this HTTP error status."""
+        with self._lock:
+            self.failures.extend([status] * count)
+
+    @property
+    def chat_requests(self) -> list[dict[str, Any]]:
+        """The chat/completions bodies received so far."""
+        return [r for r in self.requests if r["path"] == "/v1/chat/completions"]
+
+    def _next_reply(self, body: dict[str, Any]) -> str:
+        if self.responder is not None:
+            text = self.responder(body)
+            if text is not None:
+                return text
+        with self._lock:
+            reply = self.replies.popleft() if self.replies else DEFAULT_REPLY
+        return reply(body) if callable(reply) else reply
 
     def start(self) -> FakeOpenAIServer:
         """Listen on an ephemeral loopback port, serving from a daemon thread."""
@@ -85,12 +108,33 @@ class FakeOpenAIServer:
                          "usage": {"prompt_tokens": sum(len(t.split()) for t in texts), "total_tokens": 0}}  # fmt: skip
         if path == "/v1/chat/completions":
             with self._lock:
-                text = self.replies.popleft() if self.replies else DEFAULT_REPLY
-            message = {"role": "assistant", "content": text}
+                failure = self.failures.popleft() if self.failures else None
+            if failure is not None:
+                return failure, {"error": {"message": f"FAKE server: scripted HTTP {failure}", "type": "server_error"}}
+            problem = structured_output_problem(body.get("response_format"))
+            if problem:
+                return 400, {"error": {"message": f"FAKE server: {problem}", "type": "invalid_request_error"}}
+            texts = [self._next_reply(body) for _ in range(max(1, int(body.get("n") or 1)))]
+            choices = [{"index": i, "message": {"role": "assistant", "content": t}, "finish_reason": "stop"} for i, t in enumerate(texts)]
             return 200, {"id": f"fake-{len(self.requests)}", "object": "chat.completion", "created": int(time.time()),
-                         "model": body.get("model", self.model), "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
-                         "usage": {"prompt_tokens": 0, "completion_tokens": len(text.split()), "total_tokens": 0}}  # fmt: skip
+                         "model": body.get("model", self.model), "choices": choices,
+                         "usage": {"prompt_tokens": 0, "completion_tokens": sum(len(t.split()) for t in texts), "total_tokens": 0}}  # fmt: skip
         return 404, {"error": {"message": f"FAKE server has no {path}", "type": "not_found"}}
+
+
+def structured_output_problem(response_format: Any) -> str | None:
+    """What is wrong with a response_format (vLLM's structured-output request form), or None when absent or well formed."""
+    if response_format is None:
+        return None
+    if not isinstance(response_format, dict) or response_format.get("type") not in ("json_schema", "json_object", "text"):
+        return f"response_format must be an object with type json_schema|json_object|text, got {response_format!r}"[:300]
+    if response_format["type"] == "json_schema":
+        spec = response_format.get("json_schema")
+        if not isinstance(spec, dict) or not isinstance(spec.get("name"), str) or not isinstance(spec.get("schema"), dict):
+            return "response_format.json_schema needs a name (string) and a schema (object)"
+        if spec["schema"].get("type") != "object":
+            return "response_format.json_schema.schema must describe an object"
+    return None
 
 
 def _handler(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:

@@ -1,1 +1,1 @@
-"""The LangGraph generation loop (retrieve, generate, lint, run, critic, heal): see the issues that build it."""
+"""The LangGraph generation loop: retrieve → generate → validate (lint + run) → critic → heal …; entry point `run.generate`."""

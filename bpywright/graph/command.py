@@ -1,16 +1,106 @@
-"""CLI subcommand(s) of bpywright.graph: argument definitions and the command body (stdlib imports only at module level)."""
+"""`bpywright generate`: prompt → validated script, with live progress (stdlib imports only at module level).
+
+Exit codes: 0 when an accepted script was produced, or — with no LLM configured — when the retrieved verified
+exemplar ran cleanly here (it is printed as "retrieved", never as generated); 1 otherwise (best attempt, failed);
+2 for usage errors (including --resume of an unknown thread id); 130 when interrupted (the run can be resumed).
+"""
 
 from __future__ import annotations
 
 import argparse
+import shutil
+import sys
+from pathlib import Path
 
 from ..config import Settings
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Define this subcommand's arguments (called when the CLI parser is built, so keep it import-light)."""
+    parser.epilog = ("exit codes: 0 accepted (or, with no LLM configured, a retrieved verified exemplar that ran here); "
+                     "1 not accepted or failed; 2 usage; 130 interrupted (continue with --resume THREAD_ID)")  # fmt: skip
+    parser.add_argument("prompt", nargs="?", help="what the script should build (not needed with --resume)")
+    parser.add_argument("-o", "--output", type=Path, help="copy the final script here")
+    parser.add_argument("--render", type=Path, help="copy the final render PNG here")
+    parser.add_argument("--report", type=Path, help="copy the final RunReport JSON here")
+    parser.add_argument("--n", type=int, default=1, help="candidates per generation, validated in parallel (default 1)")
+    parser.add_argument("--max-rounds", type=int, help="heal rounds at most (default: BPYWRIGHT_MAX_HEAL_ROUNDS or 3)")
+    parser.add_argument("--version", default="4.5", help="target Blender version (default 4.5)")
+    parser.add_argument("--resolution", type=int, default=256, help="render size in pixels, square (default 256)")
+    parser.add_argument("--json", action="store_true", help="print the GenerationResult as JSON on stdout")
+    parser.add_argument("--resume", metavar="THREAD_ID", help="continue an interrupted run from its last checkpoint")
+
+
+def _open_store(settings: Settings):
+    """The exemplar store when that package is installed and its database exists; else None (the bundled recipes are used)."""
+    if not settings.exemplar_db.is_file():
+        return None
+    try:
+        from ..exemplars.store import ExemplarStore  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    try:
+        return ExemplarStore.open(settings)
+    except Exception as exc:  # a broken store must not stop generation: say so and use the recipes
+        print(f"warning: exemplar store unavailable ({type(exc).__name__}: {exc}); using the bundled recipes", file=sys.stderr)
+        return None
+
+
+def _show(event) -> None:
+    detail = f" — {event.detail}" if event.detail else ""
+    line = f"[{event.elapsed_s:6.1f}s] {event.node:<8} #{event.attempt} {event.status}{detail}"
+    print(line if len(line) <= 200 else line[:199] + "…", file=sys.stderr, flush=True)
+
+
+def _copy(source: str | None, target: Path | None) -> None:
+    if source and target is not None:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, target)
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
     """Run the subcommand; return the exit code."""
-    raise NotImplementedError("not built yet")
+    if not args.prompt and not args.resume:
+        print("error: give a PROMPT, or --resume THREAD_ID to continue a run", file=sys.stderr)
+        return 2
+    if args.n < 1 or (args.max_rounds is not None and args.max_rounds < 0) or not 16 <= args.resolution <= 4096:
+        print("error: --n must be >= 1, --max-rounds >= 0 and --resolution between 16 and 4096", file=sys.stderr)
+        return 2
+    from ..harness.options import RunOptions
+    from ..harness.pool import WorkerPool
+    from .run import RunNotFound, generate, new_thread_id
+
+    thread_id = args.resume or new_thread_id()
+    if not settings.llm_base_url:
+        print("note: no LLM configured (BPYWRIGHT_LLM_BASE_URL): the nearest verified exemplar will be retrieved", file=sys.stderr)
+    print(f"thread {thread_id}", file=sys.stderr)
+    store = _open_store(settings)
+    options = RunOptions(render=True, resolution=args.resolution, sandbox=settings.sandbox, blender=settings.blender)
+    try:
+        with WorkerPool(max(1, min(args.n, settings.workers)), options) as pool:
+            result = generate(args.prompt or "", settings=settings, version=args.version, n=args.n, max_rounds=args.max_rounds,
+                              thread_id=thread_id, resume=bool(args.resume), on_event=_show, pool=pool, store=store)  # fmt: skip
+    except RunNotFound as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"interrupted: continue with `bpywright generate --resume {thread_id}`", file=sys.stderr)
+        return 130
+    finally:
+        close = getattr(store, "close", None)
+        if callable(close):
+            close()
+    _copy(result.script_path, args.output)
+    _copy(result.render_path, args.render)
+    _copy(result.report_path, args.report)
+    if args.json:
+        print(result.model_dump_json(indent=2))
+    else:
+        label = {"accepted": "ACCEPTED", "retrieved": "RETRIEVED (not generated)", "best_attempt": "NOT ACCEPTED", "failed": "FAILED"}
+        print(f"{label[result.outcome]}: {result.message}")
+        for name, path, copy in (("script", result.script_path, args.output), ("report", result.report_path, args.report),
+                                 ("render", result.render_path, args.render)):  # fmt: skip
+            if path:
+                print(f"  {name}: {copy or path}" + (f" (also {path})" if copy else ""))
+    ran_ok = result.run_report is not None and result.run_report.ok
+    return 0 if result.outcome == "accepted" or (result.outcome == "retrieved" and ran_ok) else 1

@@ -1,0 +1,60 @@
+"""RunContext: what nodes use but the checkpoint must not hold (settings, pool, store, LLM, the event callback)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..config import Settings
+from .events import ProgressEvent
+
+if TYPE_CHECKING:
+    from ..harness.options import RunOptions
+    from ..harness.pool import WorkerPool
+    from ..ingest.search import SymbolIndex
+    from .exemplar_source import ExemplarStoreLike
+    from .llm import LLMClient
+
+
+@dataclass
+class RunContext:
+    """Per-request dependencies injected into every node (LangGraph's runtime context)."""
+
+    settings: Settings
+    thread_id: str
+    pool: WorkerPool | None = None
+    store: ExemplarStoreLike | None = None
+    llm: LLMClient | None = None
+    on_event: Callable[[ProgressEvent], None] | None = None
+    index: SymbolIndex | None = None  # loaded by the retrieve node, reused by the healer
+    owns_pool: bool = False
+    clock_start: float = field(default_factory=time.monotonic)
+
+    @property
+    def run_dir(self) -> Path:
+        """This request's files: attempt renders, the final script, report and render."""
+        return self.settings.runs_dir / self.thread_id
+
+    def worker_pool(self) -> WorkerPool:
+        """The pool given by the caller, or one made (and later closed by generate()) on first use."""
+        if self.pool is None:
+            from ..harness.options import RunOptions
+            from ..harness.pool import WorkerPool
+
+            options = RunOptions(render=True, sandbox=self.settings.sandbox, blender=self.settings.blender)
+            self.pool, self.owns_pool = WorkerPool(max(1, min(self.settings.workers, 4)), options), True
+        return self.pool
+
+    def job_options(self) -> RunOptions:
+        """Per-job options: the pool's, always rendering."""
+        return self.worker_pool().options.model_copy(update={"render": True})
+
+    def emit(self, node: str, *, attempt: int = 0, status: str = "", seconds: float = 0.0, detail: str = "") -> None:
+        """Send one ProgressEvent to the caller's callback (exceptions it raises propagate: they interrupt the run)."""
+        if self.on_event is not None:
+            event = ProgressEvent(thread_id=self.thread_id, node=node, attempt=attempt, status=status,
+                                  elapsed_s=round(time.monotonic() - self.clock_start, 3), seconds=round(seconds, 3), detail=detail)  # fmt: skip
+            self.on_event(event)

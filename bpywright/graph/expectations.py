@@ -1,0 +1,85 @@
+"""What a prompt asks for that a scene summary can confirm: object counts by kind ("three cubes") and materials ("a red material")."""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import BaseModel
+
+from ..harness.report import ObjectSummary, SceneSummary
+
+NUMBERS = {"a": 1, "an": 1, "one": 1, "single": 1, "two": 2, "pair": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+           "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}  # fmt: skip
+# noun (singular and plural forms) → the kind it counts; mesh kinds match object names or a geometry signature
+NOUNS = {
+    "cube": "cube", "cubes": "cube", "box": "cube", "boxes": "cube",
+    "sphere": "sphere", "spheres": "sphere", "ball": "sphere", "balls": "sphere", "orb": "sphere", "orbs": "sphere",
+    "cylinder": "cylinder", "cylinders": "cylinder", "cone": "cone", "cones": "cone",
+    "torus": "torus", "tori": "torus", "toruses": "torus", "donut": "torus", "donuts": "torus",
+    "plane": "plane", "planes": "plane", "monkey": "monkey", "monkeys": "monkey", "suzanne": "monkey",
+    "light": "light", "lights": "light", "lamp": "light", "lamps": "light", "camera": "camera", "cameras": "camera",
+}  # fmt: skip
+NAME_WORDS = {"cube": ("cube", "box"), "sphere": ("sphere", "ball", "orb"), "cylinder": ("cylinder",), "cone": ("cone",),
+              "torus": ("torus", "donut"), "plane": ("plane", "ground", "floor"), "monkey": ("monkey", "suzanne")}  # fmt: skip
+SIGNATURES = {"cube": (8, 6), "plane": (4, 1)}  # (vertices, faces) of the default primitive
+COLOURS = ("red", "green", "blue", "yellow", "orange", "purple", "pink", "white", "black", "grey", "gray", "brown", "gold",
+           "golden", "silver", "copper", "cyan", "magenta", "metallic", "glass", "glossy", "wooden", "marble")  # fmt: skip
+_COUNTED = re.compile(r"\b(\d+|" + "|".join(NUMBERS) + r")\s+(?:[a-z-]+\s+){0,2}?(" + "|".join(NOUNS) + r")\b")
+
+
+class Expectation(BaseModel):
+    """One checkable demand of the prompt: at least `count` objects of a kind, or at least one material."""
+
+    kind: str  # cube, sphere, …, light, camera, or "material"
+    count: int = 1
+
+    @property
+    def label(self) -> str:
+        """The check's name in a Critique, e.g. 'scene: 3 cube'."""
+        return "scene: a material" if self.kind == "material" else f"scene: {self.count} {self.kind}"
+
+
+def expectations(prompt: str) -> list[Expectation]:
+    """Counts and materials the prompt names (the largest count per kind)."""
+    text = prompt.lower()
+    wanted: dict[str, int] = {}
+    for number, noun in _COUNTED.findall(text):
+        count = int(number) if number.isdigit() else NUMBERS[number]
+        kind = NOUNS[noun]
+        wanted[kind] = max(wanted.get(kind, 0), min(count, 1000))
+    found = [Expectation(kind=k, count=c) for k, c in wanted.items()]
+    if re.search(r"\bmaterials?\b", text) or any(re.search(rf"\b{c}\b", text) for c in COLOURS):
+        found.append(Expectation(kind="material"))
+    return found
+
+
+def _is_kind(obj: ObjectSummary, kind: str) -> bool:
+    if kind in ("light", "camera"):
+        return obj.type == kind.upper()
+    if obj.type != "MESH":
+        return False
+    name = obj.name.lower()
+    if any(word in name for word in NAME_WORDS.get(kind, ())):
+        return True
+    return SIGNATURES.get(kind) == (obj.vertices, obj.faces)
+
+
+def count_kind(scene: SceneSummary, kind: str) -> int:
+    """How many objects of the scene look like this kind (by name, type or primitive geometry)."""
+    if kind == "material":
+        return sum(1 for o in scene.objects if o.materials)
+    return sum(1 for o in scene.objects if _is_kind(o, kind))
+
+
+def check_scene(prompt: str, scene: SceneSummary | None) -> tuple[dict[str, bool], list[str]]:
+    """(check label → passed, reasons for the failures) of the prompt's expectations against a scene summary."""
+    checks: dict[str, bool] = {}
+    reasons: list[str] = []
+    for exp in expectations(prompt):
+        have = count_kind(scene, exp.kind) if scene is not None else 0
+        checks[exp.label] = have >= exp.count
+        if have < exp.count:
+            what = "objects with a material" if exp.kind == "material" else f"{exp.kind} object(s)"
+            reasons.append(f"the prompt asks for {'a material' if exp.kind == 'material' else f'{exp.count} {exp.kind}(s)'}; "
+                           f"the scene has {have} {what}")  # fmt: skip
+    return checks, reasons

@@ -1,0 +1,56 @@
+"""Get one script out of an LLM reply: a fenced ```python block, or bare code; say why when there is none."""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from pydantic import BaseModel
+
+_FENCE = re.compile(r"```[ \t]*([\w+-]*)[^\n]*\n(.*?)(?:```|\Z)", re.DOTALL)
+_PY_LANGS = {"python", "py", "python3", ""}
+
+
+class Extracted(BaseModel):
+    """The code found in a reply (None when none), and why not."""
+
+    code: str | None = None
+    failure: str | None = None
+    diff: str | None = None  # a ```diff block, when the reply held one
+
+
+def fenced_blocks(text: str) -> list[tuple[str, str]]:
+    """(language, body) of each fenced block, in order."""
+    return [(m.group(1).lower(), m.group(2)) for m in _FENCE.finditer(text)]
+
+
+def _syntax_problem(code: str) -> str | None:
+    try:
+        ast.parse(code)
+    except SyntaxError as exc:
+        return f"line {exc.lineno}: {exc.msg}"
+    return None
+
+
+def extract_script(text: str) -> Extracted:
+    """The reply's script: the longest python block; else the whole reply when it parses as Python and uses bpy."""
+    blocks = fenced_blocks(text)
+    diff = next((body for lang, body in blocks if lang in ("diff", "patch", "udiff")), None)
+    python = [body for lang, body in blocks if lang in _PY_LANGS and not body.lstrip().startswith(("--- ", "diff "))]
+    if python:
+        code = max(python, key=len).strip("\n") + "\n"
+        problem = _syntax_problem(code)
+        if problem:
+            return Extracted(code=code, failure=f"the reply's code is not valid Python ({problem})", diff=diff)
+        return Extracted(code=code, diff=diff)
+    if diff is not None:
+        return Extracted(diff=diff, failure="the reply holds a diff but no complete script")
+    bare = text.strip("\n")
+    if bare.strip() and re.search(r"^\s*(import|from)\s+(bpy|bmesh|mathutils)\b", bare, re.MULTILINE):
+        problem = _syntax_problem(bare)
+        if problem is None:
+            return Extracted(code=bare + "\n")
+        return Extracted(code=bare + "\n", failure=f"the reply's code is not valid Python ({problem})")
+    if not bare.strip():
+        return Extracted(failure="the reply was empty")
+    return Extracted(failure="the reply holds no Python code (expected one ```python block with the whole script)")

@@ -1,0 +1,105 @@
+"""critic: objective checks (lint, run, render, scene vs prompt) first, then the LLM rubric via a JSON-schema response."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from pydantic import BaseModel, Field, ValidationError
+
+from ..context import RunContext
+from ..expectations import check_scene
+from ..llm import LLMError
+from ..prompting import critic_messages
+from ..state import Attempt, Critique, GenState
+from .ranking import best_of
+
+MIN_NONBLANK = 0.01  # a render with less than this share of non-background pixels shows nothing
+
+
+class Rubric(BaseModel):
+    """The critic model's answer (its JSON schema is sent as response_format)."""
+
+    score: float = Field(ge=0.0, le=1.0)
+    reasons: list[str] = Field(default_factory=list)
+    suggested_fix: str | None = None
+
+
+RUBRIC_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "score": {"type": "number", "minimum": 0, "maximum": 1},
+        "reasons": {"type": "array", "items": {"type": "string"}},
+        "suggested_fix": {"type": ["string", "null"]},
+    },
+    "required": ["score", "reasons", "suggested_fix"],
+    "additionalProperties": False,
+}
+
+
+def objective(prompt: str, a: Attempt) -> tuple[dict[str, bool], list[str]]:
+    """Checks anyone can verify (name → passed) and the reasons for each failure."""
+    if a.run is None:
+        return {"script": False}, [a.failure or "no script to run"]
+    checks: dict[str, bool] = {"run": a.run.ok}
+    reasons: list[str] = []
+    if not a.run.ok:
+        exc = a.run.exception
+        reasons.append(f"the script did not run: {a.run.status}" + (f" ({exc.type}: {exc.message})" if exc else ""))
+    blocking = len(a.lint.blocking) if a.lint is not None else 0
+    checks["lint"] = blocking == 0
+    if blocking:
+        reasons.append(f"{blocking} blocking lint finding(s)")
+    if a.run.ok:
+        nonblank = a.run.render.nonblank_fraction if a.run.render is not None else None
+        checks["render"] = nonblank is not None and nonblank >= MIN_NONBLANK
+        if not checks["render"]:
+            reasons.append("the render is blank" if nonblank is not None else "nothing was rendered")
+        scene_checks, scene_reasons = check_scene(prompt, a.run.scene)
+        checks.update(scene_checks)
+        reasons.extend(scene_reasons)
+    return checks, reasons
+
+
+def rubric(state: GenState, ctx: RunContext, a: Attempt, checks: dict[str, bool], reasons: list[str]) -> tuple[Rubric | None, str]:
+    """Ask the critic model; (None, why) when it cannot answer or its JSON is malformed."""
+    assert ctx.llm is not None and a.run is not None
+    render = f"{a.run.render.width}x{a.run.render.height}, {a.run.render.nonblank_fraction:.0%} non-blank" if a.run.render else ""
+    messages = critic_messages(state.prompt, a.script or "", checks, reasons, a.run.scene, render, ctx.settings.accept_threshold)
+    try:
+        text = ctx.llm.structured(messages, "critique", RUBRIC_SCHEMA)
+    except LLMError as exc:
+        return None, f"critic unavailable ({exc}); scored on objective checks only"
+    try:
+        return Rubric.model_validate(json.loads(text)), ""
+    except (json.JSONDecodeError, ValidationError, TypeError) as exc:
+        return None, f"critic reply was not valid rubric JSON ({type(exc).__name__}: {str(exc)[:120]}); scored on objective checks only"
+
+
+def critic(state: GenState, ctx: RunContext) -> dict[str, Any]:
+    """Score the current attempt; accept when the objective checks pass and the score reaches the threshold."""
+    start = time.monotonic()
+    a = state.attempt(state.current)
+    if a is None:
+        return {"best": best_of(state.attempts)}
+    if a.critique is None:
+        checks, reasons = objective(state.prompt, a)
+        passed = all(checks.values())
+        critique = Critique(score=sum(checks.values()) / len(checks), reasons=reasons, objective_ok=passed, checks=checks)
+        if passed and ctx.llm is not None:
+            answer, why = rubric(state, ctx, a, checks, reasons)
+            if answer is not None:
+                critique = critique.model_copy(update={"score": answer.score, "reasons": answer.reasons, "suggested_fix": answer.suggested_fix,
+                                                       "llm_scored": True})  # fmt: skip
+            else:
+                critique.reasons.append(why)
+        critique.accepted = critique.objective_ok and critique.score >= ctx.settings.accept_threshold
+        a = a.model_copy(update={"critique": critique})
+    attempts = list(state.attempts)
+    attempts[a.index] = a
+    assert a.critique is not None
+    verdict = "accepted" if a.critique.accepted else "rejected"
+    ctx.emit("critic", attempt=a.index, status=f"score {a.critique.score:.2f} {verdict}", seconds=time.monotonic() - start,
+             detail="; ".join(a.critique.reasons[:4]))  # fmt: skip
+    return {"attempts": attempts, "best": best_of(attempts)}

@@ -1,0 +1,86 @@
+"""accept / give_up: write the chosen attempt's script, report and render under runs/THREAD_ID/; accept also stores it."""
+
+from __future__ import annotations
+
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+from ..context import RunContext
+from ..state import Attempt, GenState
+from .ranking import best_of
+
+
+def stored_id(result: object) -> str:
+    """The exemplar id in whatever store.add returned (an Exemplar, an AddResult with .exemplar, or an id)."""
+    exemplar = getattr(result, "exemplar", result)
+    return str(getattr(exemplar, "id", exemplar))
+
+
+def write_outputs(ctx: RunContext, a: Attempt) -> dict[str, str | None]:
+    """script.py, run.json (with the LintReport attached) and render.png of one attempt; the paths written."""
+    ctx.run_dir.mkdir(parents=True, exist_ok=True)
+    paths: dict[str, str | None] = {"script_path": None, "report_path": None, "render_path": None}
+    if a.script is not None:
+        script = ctx.run_dir / "script.py"
+        script.write_text(a.script, encoding="utf-8")
+        paths["script_path"] = str(script)
+    if a.run is not None:
+        report = ctx.run_dir / "run.json"
+        a.run.model_copy(update={"lint": a.lint}).write(report)
+        paths["report_path"] = str(report)
+    if a.render_path and Path(a.render_path).is_file():
+        render = ctx.run_dir / "render.png"
+        shutil.copyfile(a.render_path, render)
+        paths["render_path"] = str(render)
+    return paths
+
+
+def accept(state: GenState, ctx: RunContext) -> dict[str, Any]:
+    """The current attempt passed the critic: write it out and add it to the exemplar store (when there is one)."""
+    start = time.monotonic()
+    a = state.attempt(state.current)
+    assert a is not None and a.script is not None and a.run is not None and a.critique is not None
+    paths = write_outputs(ctx, a)
+    message = f"accepted attempt #{a.index} ({a.origin}, score {a.critique.score:.2f}) after {len(state.attempts)} attempt(s)"
+    if ctx.store is not None:
+        render = Path(paths["render_path"]) if paths["render_path"] else None
+        try:
+            stored = ctx.store.add(
+                script=a.script,
+                prompt=state.prompt,
+                report=a.run,
+                render=render,
+                source="generated",
+                blender_version=state.version,
+                symbols=None,
+            )  # fmt: skip (the store extracts the names)
+            message += f"; stored as exemplar {stored_id(stored)}"
+        except Exception as exc:  # the result stands even when the store cannot take it
+            message += f"; not stored in the exemplar store ({type(exc).__name__}: {exc})"
+    ctx.emit("accept", attempt=a.index, status="accepted", seconds=time.monotonic() - start, detail=message)
+    return {"status": "accepted", "message": message, "best": a.index, **paths}
+
+
+def give_up(state: GenState, ctx: RunContext) -> dict[str, Any]:
+    """Out of rounds or budget (or the LLM failed): return the best attempt so far, saying why it was not accepted."""
+    start = time.monotonic()
+    best = best_of(state.attempts)
+    if state.error:
+        why = f"stopped: {state.error}"
+    elif state.spent_s >= state.budget_s:
+        why = f"stopped: the {state.budget_s:.0f} s budget is spent (BPYWRIGHT_BUDGET_S raises it)"
+    else:
+        why = f"stopped: {state.rounds} heal round(s) used, the maximum (--max-rounds / BPYWRIGHT_MAX_HEAL_ROUNDS raises it)"
+    a = state.attempt(best)
+    if a is None:
+        ctx.emit("give_up", status="failed", seconds=time.monotonic() - start, detail=why)
+        return {"status": "failed", "message": f"no usable script; {why}", "best": None}
+    paths = write_outputs(ctx, a)
+    run = a.run.status if a.run is not None else "not run"
+    score = f", score {a.critique.score:.2f}" if a.critique is not None else ""
+    reasons = "; ".join(a.critique.reasons[:3]) if a.critique is not None else (a.failure or "")
+    message = f"not accepted — best attempt #{a.index} ({run}{score}): {reasons}; {why}"
+    ctx.emit("give_up", attempt=a.index, status="best_attempt", seconds=time.monotonic() - start, detail=message)
+    return {"status": "best_attempt", "message": message, "best": a.index, **paths}

@@ -1,0 +1,43 @@
+"""generate: ask the LLM for n complete scripts (one request, n samples) and turn each reply into an attempt."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from ..context import RunContext
+from ..extract import extract_script
+from ..llm import HOW_TO_CONFIGURE, LLMError
+from ..prompting import generator_messages
+from ..state import Attempt, GenState
+
+SAMPLE_TEMPERATURE = 0.8  # n > 1 needs diverse samples; one sample keeps the server's default
+
+
+def new_attempts(state: GenState, ctx: RunContext, *, round_: int, parent: int | None = None) -> list[Attempt]:
+    """n fresh attempts from the generator prompt (raises LLMError when the endpoint cannot answer)."""
+    if ctx.llm is None:
+        raise LLMError(f"no LLM configured: {HOW_TO_CONFIGURE}")
+    messages = generator_messages(state.prompt, state.version, state.symbols, state.exemplars)
+    replies = ctx.llm.chat(messages, n=state.n, temperature=SAMPLE_TEMPERATURE if state.n > 1 else None)
+    attempts = []
+    for i, reply in enumerate(replies):
+        found = extract_script(reply)
+        attempts.append(Attempt(index=len(state.attempts) + i, origin="generate", round=round_, parent=parent, script=found.code,
+                                failure=found.failure, note=f"sample {i + 1}/{len(replies)}"))  # fmt: skip
+    return attempts
+
+
+def generate(state: GenState, ctx: RunContext) -> dict[str, Any]:
+    """First generation: n attempts, or the LLM's error (which ends the run with its fix)."""
+    start = time.monotonic()
+    try:
+        attempts = new_attempts(state, ctx, round_=0)
+    except LLMError as exc:
+        ctx.emit("generate", status="llm error", seconds=time.monotonic() - start, detail=str(exc))
+        return {"error": str(exc)}
+    bad = [a for a in attempts if a.failure]
+    status = f"{len(attempts)} candidate(s)" + (f", {len(bad)} unusable" if bad else "")
+    detail = "; ".join(f"#{a.index}: {a.failure}" for a in bad)
+    ctx.emit("generate", attempt=attempts[0].index, status=status, seconds=time.monotonic() - start, detail=detail)
+    return {"attempts": [*state.attempts, *attempts]}

@@ -1,0 +1,109 @@
+"""heal: the deterministic rule healer first; otherwise an LLM patch (unified diff or full replacement) from the failure."""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+from ...harness.lint import render_fix_block
+from ...rules.healer import failure_text, heal_once
+from ..context import RunContext
+from ..extract import extract_script
+from ..llm import HOW_TO_CONFIGURE, LLMError
+from ..patch import PatchError, apply_unified_diff
+from ..prompting import heal_messages, replacement_request
+from ..state import Attempt, GenState, SymbolBrief
+from .generate import new_attempts
+from .retrieve import brief
+
+MAX_DOC_SYMBOLS = 6
+_NAME = re.compile(r"[A-Za-z_][\w.]*")
+
+
+def failure_of(a: Attempt) -> str:
+    """What went wrong, for the prompt: the traceback (or status), or why the reply was unusable."""
+    if a.failure:
+        return a.failure
+    if a.run is None or a.run.ok:
+        return ""
+    exc = a.run.exception
+    if exc is None:
+        return f"status {a.run.status}: {(a.run.stderr or '')[-600:]}"
+    where = f" (line {exc.line})" if exc.line else ""
+    return f"{exc.type}: {exc.message}{where}\n{exc.traceback[-1500:]}".rstrip()
+
+
+def involved_symbols(state: GenState, ctx: RunContext, a: Attempt, failure: str) -> list[SymbolBrief]:
+    """Docs of the API the failure touches: retrieved symbols named in the failing line or error, then index hits for them."""
+    line = ""
+    if a.script and a.run and a.run.exception and a.run.exception.line:
+        lines = a.script.splitlines()
+        line = lines[a.run.exception.line - 1] if 0 < a.run.exception.line <= len(lines) else ""
+    words = {w.rsplit(".", 1)[-1] for w in _NAME.findall(f"{line} {failure[:300]}")}
+    chosen = [s for s in state.symbols if s.name.rsplit(".", 1)[-1] in words]
+    if ctx.index is not None and (line or failure):
+        seen = {s.name for s in chosen}
+        chosen += [brief(h.symbol) for h in ctx.index.search(f"{line} {failure[:200]}", k=4) if h.symbol.name not in seen]
+    return chosen[:MAX_DOC_SYMBOLS]
+
+
+def llm_patch(state: GenState, ctx: RunContext, a: Attempt) -> tuple[str | None, str]:
+    """(patched script or None, how it was obtained / why not): a diff is applied; one that does not apply asks for a replacement."""
+    assert a.script is not None
+    if ctx.llm is None:
+        raise LLMError(f"no LLM configured: {HOW_TO_CONFIGURE}")
+    failure = failure_of(a)
+    fix_block = render_fix_block(a.script, a.lint) if a.lint is not None and a.lint.blocking else ""
+    critique = a.critique if a.run is not None and a.run.ok else None
+    messages = heal_messages(state.prompt, state.version, a.script, failure=failure, fix_block=fix_block, critique=critique,
+                             symbols=involved_symbols(state, ctx, a, failure))  # fmt: skip
+    reply = ctx.llm.chat(messages)[0]
+    found = extract_script(reply)
+    if found.code is not None and found.failure is None:
+        return found.code, "LLM patch: full replacement"
+    if found.diff is not None:
+        try:
+            return apply_unified_diff(a.script, found.diff), "LLM patch: unified diff"
+        except PatchError as exc:
+            why = str(exc)
+        retry = ctx.llm.chat([*messages, {"role": "assistant", "content": reply}, replacement_request(why)])[0]
+        again = extract_script(retry)
+        if again.code is not None and again.failure is None:
+            return again.code, f"LLM patch: diff did not apply ({why}); full replacement"
+        return None, f"diff did not apply ({why}) and the replacement was unusable: {again.failure}"
+    return None, f"LLM patch unusable: {found.failure}"
+
+
+def heal(state: GenState, ctx: RunContext) -> dict[str, Any]:
+    """One heal round on the current attempt: rules, else an LLM patch, else (no script at all) a fresh generation."""
+    start = time.monotonic()
+    a = state.attempt(state.current)
+    assert a is not None
+    round_ = state.rounds + 1
+    index = len(state.attempts)
+    seen = {x.script for x in state.attempts}
+    new: list[Attempt] = []
+    if a.script is None:
+        try:
+            new = new_attempts(state, ctx, round_=round_, parent=a.index)
+        except LLMError as exc:
+            return {"rounds": round_, "error": str(exc)}
+        how = "regenerated (no script to patch)"
+    else:
+        ruled = heal_once(a.script, a.run, a.lint, state.version, frozenset(a.rules_excluded))
+        if ruled.changed and ruled.script not in seen:
+            ids = [r.rule for r in ruled.applied]
+            how = f"rules: {', '.join(ids)}" + (f" (explains {failure_text(a.run)})" if ruled.explained else "")
+            new = [Attempt(index=index, origin="heal-rules", round=round_, parent=a.index, script=ruled.script, note=how,
+                           rules_applied=ids, rules_excluded=a.rules_excluded)]  # fmt: skip
+        else:
+            try:
+                script, how = llm_patch(state, ctx, a)
+            except LLMError as exc:
+                return {"rounds": round_, "error": str(exc)}
+            failure = None if script is not None and script not in seen else (how if script is None else "the patch changed nothing")
+            new = [Attempt(index=index, origin="heal-llm", round=round_, parent=a.index, script=script if failure is None else None,
+                           failure=failure, note=how, rules_excluded=a.rules_excluded)]  # fmt: skip
+    ctx.emit("heal", attempt=new[0].index, status=how.split(":")[0], seconds=time.monotonic() - start, detail=how)
+    return {"attempts": [*state.attempts, *new], "rounds": round_}

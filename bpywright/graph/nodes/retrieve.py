@@ -1,0 +1,58 @@
+"""retrieve: API symbols for the prompt (when the version's index exists) and 1–3 verified exemplars."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from ..context import RunContext
+from ..exemplar_source import RecipeSource
+from ..state import ExemplarBrief, GenState, SymbolBrief
+
+SYMBOLS_K = 12
+EXEMPLARS_K = 3
+
+
+def brief(symbol: Any) -> SymbolBrief:
+    """A Symbol cut down to what a prompt shows: name, signature/type, first sentence, URL."""
+    from ...ingest.index import first_sentence
+
+    return SymbolBrief(name=symbol.name, kind=symbol.kind, signature=symbol.signature or (f": {symbol.type}" if symbol.type else None),
+                       description=first_sentence(symbol.description, 160), uri=symbol.uri)  # fmt: skip
+
+
+def load_index(ctx: RunContext, version: str) -> str:
+    """Load the version's symbol index into the context; '' or the reason it is unavailable."""
+    if ctx.index is not None:
+        return ""
+    from ...ingest.search import IndexMissing, SymbolIndex
+
+    try:
+        ctx.index = SymbolIndex.load(ctx.settings.index_for(version), settings=ctx.settings)
+    except IndexMissing as exc:
+        return str(exc)
+    return ""
+
+
+def nearest_exemplars(ctx: RunContext, prompt: str, version: str, k: int) -> list[ExemplarBrief]:
+    """From the store when it has any for this version, else from the bundled recipes."""
+    found = ctx.store.nearest(prompt, version, k) if ctx.store is not None else []
+    if not found:
+        found = RecipeSource().nearest(prompt, version, k)
+    return [ExemplarBrief(id=e.id, prompt=e.prompt, script=e.script, source=e.source) for e in found[:k]]
+
+
+def retrieve(state: GenState, ctx: RunContext) -> dict[str, Any]:
+    """Look up symbols and exemplars; a missing index is not an error (generation goes on without API docs)."""
+    start = time.monotonic()
+    problem = load_index(ctx, state.version)
+    symbols: list[SymbolBrief] = []
+    if ctx.index is not None:
+        symbols = [brief(hit.symbol) for hit in ctx.index.search(state.prompt, k=SYMBOLS_K)]
+        note = f"{len(symbols)} symbols from the {state.version} index"
+    else:
+        note = f"no symbols: {problem}"
+    exemplars = nearest_exemplars(ctx, state.prompt, state.version, EXEMPLARS_K)
+    detail = f"{note}; exemplars: {', '.join(f'{e.source}:{e.id}' for e in exemplars) or 'none'}"
+    ctx.emit("retrieve", status=f"{len(symbols)} symbols, {len(exemplars)} exemplars", seconds=time.monotonic() - start, detail=detail)
+    return {"symbols": symbols, "symbols_note": note, "exemplars": exemplars}

@@ -1,0 +1,77 @@
+"""validate: lint + run + render every new attempt in parallel on the worker pool; drop heals that made things worse."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from ...harness.options import RunOptions
+from ...rules.healer import compare
+from ..context import RunContext
+from ..state import Attempt, GenState
+from .ranking import rank
+
+
+def validate_one(attempt: Attempt, ctx: RunContext, options: RunOptions | None = None) -> Attempt:
+    """Lint and run one attempt (nothing to run when no script was extracted or it is not Python)."""
+    if attempt.failure is not None or attempt.script is None:
+        return attempt.model_copy(update={"checked": True})
+    render_to = ctx.run_dir / "attempts" / f"{attempt.index:02d}.png"
+    render_to.parent.mkdir(parents=True, exist_ok=True)
+    report = ctx.worker_pool().run(source=attempt.script, options=options or ctx.job_options(), render_to=render_to, lint=True)
+    lint, report.lint = report.lint, None
+    rendered = str(render_to) if report.render is not None and render_to.is_file() else None
+    return attempt.model_copy(update={"run": report, "lint": lint, "render_path": rendered, "checked": True})
+
+
+def worse_than_parent(attempt: Attempt, parent: Attempt) -> str | None:
+    """Why a healed attempt is worse than the one it came from (None when it is not)."""
+    if parent.run is None:
+        return None
+    if attempt.run is None:
+        return f"discarded: {attempt.failure or 'nothing ran'} (the attempt it patched ran)"
+    if compare(parent.script or "", parent.run, attempt.script or "", attempt.run) == "worse":
+        return f"discarded: it fails earlier or worse ({attempt.run.status}) than attempt #{parent.index}"
+    if parent.run.ok and attempt.run.ok and parent.lint and attempt.lint and len(attempt.lint.blocking) > len(parent.lint.blocking):
+        return f"discarded: more blocking lint findings than attempt #{parent.index}"
+    return None
+
+
+def _event(ctx: RunContext, a: Attempt) -> None:
+    if a.failure is not None:
+        ctx.emit("validate", attempt=a.index, status="unusable", detail=a.failure)
+        return
+    assert a.run is not None and a.lint is not None
+    ctx.emit("lint", attempt=a.index, status=f"{len(a.lint.blocking)} blocking", seconds=a.lint.seconds,
+             detail="; ".join(f"line {d.line}: {d.message}" for d in a.lint.blocking[:3]))  # fmt: skip
+    failure = f"{a.run.exception.type}: {a.run.exception.message}" if a.run.exception else ""
+    render = f"render {a.run.render.nonblank_fraction:.2f} non-blank" if a.run.render and a.run.render.nonblank_fraction is not None else ""
+    ctx.emit("run", attempt=a.index, status=a.run.status, seconds=a.run.timings.total, detail=failure or render)
+
+
+def validate(state: GenState, ctx: RunContext) -> dict[str, Any]:
+    """Validate pending attempts; the best new one becomes current (or, if every heal was worse, the attempt it came from)."""
+    attempts = list(state.attempts)
+    pending = [a for a in attempts if not a.checked]
+    options = ctx.job_options()  # makes the pool (if generate() was given none) here, before the threads share it
+    with ThreadPoolExecutor(max(1, len(pending))) as ex:
+        done = list(ex.map(lambda a: validate_one(a, ctx, options), pending))
+    for a in done:
+        if a.parent is not None and a.origin != "generate":
+            parent = attempts[a.parent]
+            reason = worse_than_parent(a, parent)
+            if reason:
+                a = a.model_copy(update={"discarded": True, "note": f"{a.note}; {reason}".lstrip("; ")})
+                excluded = sorted({*parent.rules_excluded, *a.rules_applied})
+                attempts[parent.index] = parent.model_copy(update={"rules_excluded": excluded})
+        attempts[a.index] = a
+        _event(ctx, a)
+        if a.discarded:
+            ctx.emit("validate", attempt=a.index, status="discarded", detail=a.note)
+    kept = [a for a in done if not a.discarded]
+    current: int | None
+    if kept:
+        current = max(kept, key=rank).index
+    else:
+        current = next((a.parent for a in done if a.parent is not None), state.current)
+    return {"attempts": attempts, "current": current}

@@ -1,0 +1,63 @@
+"""Render the prompt templates shipped in graph/prompts/ (jinja2) into chat messages."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from .state import Critique, ExemplarBrief, SymbolBrief
+
+PROMPTS_DIR = Path(__file__).with_name("prompts")
+Messages = list[dict[str, str]]
+
+
+@cache
+def _environment():
+    import jinja2
+
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(PROMPTS_DIR)), undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+        keep_trailing_newline=False, autoescape=False,
+    )  # fmt: skip
+
+
+def render(name: str, **values: Any) -> str:
+    """One template (graph/prompts/NAME.j2) rendered with values."""
+    return _environment().get_template(f"{name}.j2").render(**values).strip() + "\n"
+
+
+def numbered(script: str) -> str:
+    """The script with right-aligned line numbers, for prompts that point at lines."""
+    return "\n".join(f"{n:4d} | {line}".rstrip() for n, line in enumerate(script.splitlines(), 1))
+
+
+def generator_messages(prompt: str, version: str, symbols: list[SymbolBrief], exemplars: list[ExemplarBrief]) -> Messages:
+    """System rules + the request with retrieved API docs and verified exemplars."""
+    return [
+        {"role": "system", "content": render("generate_system", version=version)},
+        {"role": "user", "content": render("generate_user", prompt=prompt, version=version, symbols=symbols, exemplars=exemplars)},
+    ]
+
+
+def heal_messages(
+    prompt: str, version: str, script: str, *, failure: str, fix_block: str, critique: Critique | None, symbols: list[SymbolBrief]
+) -> Messages:
+    """Ask for a patch (diff or full script) from the failure, the lint findings and the docs of the symbols involved."""
+    user = render("heal_user", prompt=prompt, version=version, numbered=numbered(script), failure=failure, fix_block=fix_block,
+                  critique=critique, symbols=symbols)  # fmt: skip
+    return [{"role": "system", "content": render("heal_system", version=version)}, {"role": "user", "content": user}]
+
+
+def replacement_request(reason: str) -> dict[str, str]:
+    """The follow-up turn when a diff did not apply: ask for the whole script."""
+    return {"role": "user", "content": render("heal_replace", reason=reason)}
+
+
+def critic_messages(prompt: str, script: str, checks: dict[str, bool], objective_reasons: list[str], scene: Any, render_info: str,
+                    threshold: float) -> Messages:  # fmt: skip
+    """The rubric request: the prompt, the objective checks, the scene summary and the script."""
+    objects = scene.objects if scene is not None else []
+    user = render("critic_user", prompt=prompt, checks=checks, objective_reasons=objective_reasons, objects=objects,
+                  object_count=scene.object_count if scene is not None else 0, render=render_info, script=script)  # fmt: skip
+    return [{"role": "system", "content": render("critic_system", threshold=threshold)}, {"role": "user", "content": user}]

@@ -1,0 +1,95 @@
+"""generate(): the public entry of the generation loop (CLI and HTTP service), durable by thread id."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from ..config import Settings
+from .events import GenerationResult, ProgressEvent
+from .state import GenState
+
+if TYPE_CHECKING:
+    from ..harness.pool import WorkerPool
+    from .exemplar_source import ExemplarStoreLike
+
+
+class RunNotFound(ValueError):
+    """--resume names a thread id the checkpoint database does not hold (or a new run reuses one)."""
+
+
+def new_thread_id() -> str:
+    """A sortable, unique run id: UTC time plus random hex."""
+    return time.strftime("%Y%m%d-%H%M%S", time.gmtime()) + "-" + secrets.token_hex(3)
+
+
+def generate(
+    prompt: str,
+    *,
+    settings: Settings,
+    version: str = "4.5",
+    n: int = 1,
+    max_rounds: int | None = None,
+    thread_id: str | None = None,
+    resume: bool = False,
+    on_event: Callable[[ProgressEvent], None] | None = None,
+    pool: WorkerPool | None = None,
+    store: ExemplarStoreLike | None = None,
+) -> GenerationResult:
+    """Prompt → validated script (or, with no LLM configured, the nearest verified exemplar); resume=True continues thread_id."""
+    from .build import build_graph, checkpoint_db, sqlite_checkpointer
+    from .context import RunContext
+    from .llm import LLMClient
+    from .routing import recursion_limit
+
+    if resume and not thread_id:
+        raise RunNotFound("resume needs the thread id of an earlier run (printed by `bpywright generate`)")
+    if n < 1:
+        raise ValueError("n must be >= 1")
+    thread_id = thread_id or new_thread_id()
+    llm = LLMClient.from_settings(settings)
+    ctx = RunContext(settings=settings, thread_id=thread_id, pool=pool, store=store, llm=llm, on_event=on_event)
+    db = checkpoint_db(settings)
+    try:
+        with sqlite_checkpointer(db) as saver:
+            graph = build_graph(checkpointer=saver)
+            config = {"configurable": {"thread_id": thread_id}}
+            snapshot = graph.get_state(config)
+            if resume:
+                if not snapshot.values:
+                    raise RunNotFound(f"no run with thread id {thread_id} in {db}")
+                state = GenState.model_validate(snapshot.values)
+                if snapshot.next:
+                    graph.invoke(None, {**config, "recursion_limit": recursion_limit(state.max_rounds)}, context=ctx, durability="sync")
+            else:
+                if snapshot.values:
+                    raise RunNotFound(f"thread id {thread_id} is taken in {db}: resume it (--resume) or pick another")
+                rounds = settings.max_heal_rounds if max_rounds is None else max_rounds
+                start = GenState(prompt=prompt, version=version, n=n, max_rounds=max(0, rounds), budget_s=settings.budget_s,
+                                 llm=llm is not None, started_at=time.time())  # fmt: skip
+                graph.invoke(start, {**config, "recursion_limit": recursion_limit(start.max_rounds)}, context=ctx, durability="sync")
+            final = GenState.model_validate(graph.get_state(config).values)
+    finally:
+        if ctx.owns_pool and ctx.pool is not None:
+            ctx.pool.close()
+    result = to_result(final, thread_id)
+    ctx.emit("done", attempt=final.best or 0, status=result.outcome, detail=result.message)
+    return result
+
+
+OUTCOME = {"accepted": "accepted", "best_attempt": "best_attempt", "retrieved": "retrieved", "failed": "failed", "running": "failed"}
+
+
+def to_result(state: GenState, thread_id: str) -> GenerationResult:
+    """The GenerationResult of a finished state: the best attempt's script, reports and file paths."""
+    best = state.attempt(state.best)
+    message = state.message or ("the run did not finish" if state.status == "running" else "")
+    return GenerationResult(
+        thread_id=thread_id, outcome=OUTCOME[state.status], message=message, prompt=state.prompt, blender_version=state.version,  # type: ignore[arg-type]
+        script=best.script if best else None, run_report=best.run if best else None, lint_report=best.lint if best else None,
+        score=best.critique.score if best and best.critique else None, reasons=best.critique.reasons if best and best.critique else [],
+        attempts=len(state.attempts), script_path=state.script_path, report_path=state.report_path, render_path=state.render_path,
+        symbols=[s.name for s in state.symbols],
+    )  # fmt: skip

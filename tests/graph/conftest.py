@@ -1,0 +1,57 @@
+"""Graph fixtures: one warm rendering worker for the whole session, the FAKE LLM, settings under tmp_path."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bpywright.config import Settings
+from bpywright.graph.events import ProgressEvent
+from bpywright.graph.fake_llm import FakeLLM
+from bpywright.harness.options import RunOptions
+from bpywright.harness.pool import WorkerPool
+
+
+@pytest.fixture(scope="session")
+def render_pool() -> Iterator[WorkerPool]:
+    """One sandboxed worker rendering 64 px workbench images, shared by every graph test (its linter stays warm too)."""
+    with WorkerPool(1, RunOptions(render=True, resolution=64, timeout=30)) as pool:
+        yield pool
+
+
+@pytest.fixture
+def fake() -> Iterator[FakeLLM]:
+    """The FAKE OpenAI-compatible LLM on loopback, answering per role."""
+    with FakeLLM() as server:
+        yield server
+
+
+@pytest.fixture
+def settings(tmp_path: Path, fake: FakeLLM) -> Settings:
+    """Artifacts under tmp_path, the FAKE LLM as endpoint, two heal rounds."""
+    return dataclasses.replace(Settings(), artifacts=tmp_path / "artifacts", llm_base_url=fake.base_url, llm_model="fake-coder",
+                               max_heal_rounds=2, budget_s=600.0, workers=1)  # fmt: skip
+
+
+@pytest.fixture
+def offline_settings(tmp_path: Path) -> Settings:
+    """Artifacts under tmp_path and no LLM endpoint."""
+    return dataclasses.replace(Settings(), artifacts=tmp_path / "artifacts", llm_base_url=None, workers=1)
+
+
+class Events(list):
+    """Collects ProgressEvents (use as on_event)."""
+
+    def __call__(self, event: ProgressEvent) -> None:
+        self.append(event)
+
+    def nodes(self) -> list[str]:
+        return [e.node for e in self]
+
+
+@pytest.fixture
+def events() -> Events:
+    return Events()

@@ -1,0 +1,87 @@
+"""Scripts and replies the FAKE LLM answers with in the graph tests (real Blender runs them)."""
+
+from __future__ import annotations
+
+import textwrap
+
+PROMPT = "three red cubes in a row"
+
+
+def src(text: str) -> str:
+    """Dedented script text with one trailing newline."""
+    return textwrap.dedent(text).lstrip("\n").rstrip("\n") + "\n"
+
+
+def fenced(script: str, before: str = "Here is the script:", after: str = "") -> str:
+    """An LLM-style reply: prose, one ```python block, maybe more prose."""
+    return f"{before}\n\n```python\n{script}```\n{after}"
+
+
+CLEAR = """
+import bpy
+
+for obj in list(bpy.data.objects):
+    bpy.data.objects.remove(obj, do_unlink=True)
+
+mat = bpy.data.materials.new("Red")
+mat.diffuse_color = (0.8, 0.1, 0.1, 1.0)
+"""
+
+THREE_CUBES = src(
+    CLEAR
+    + """
+for i in range(3):
+    bpy.ops.mesh.primitive_cube_add(size=1.0, location=(i * 2.0, 0.0, 0.0))
+    cube = bpy.context.active_object
+    cube.name = f"Cube{i}"
+    cube.data.materials.append(mat)
+"""
+)
+
+# Stacked instead of in a row: runs, passes the objective checks, the critic rejects it.
+STACKED_CUBES = src(
+    CLEAR
+    + """
+for i in range(3):
+    bpy.ops.mesh.primitive_cube_add(size=1.0, location=(0.0, 0.0, i * 1.0))
+    cube = bpy.context.active_object
+    cube.name = f"Cube{i}"
+    cube.data.materials.append(mat)
+"""
+)
+
+TWO_CUBES = THREE_CUBES.replace("range(3)", "range(2)")
+
+# 2.7x drift the rule pack fixes: scene.objects.link → collection.objects.link.
+DRIFT_CUBES = src(
+    CLEAR
+    + """
+VERTS = [(x, y, z) for x in (-0.5, 0.5) for y in (-0.5, 0.5) for z in (-0.5, 0.5)]
+FACES = [(0, 1, 3, 2), (4, 6, 7, 5), (0, 4, 5, 1), (2, 3, 7, 6), (0, 2, 6, 4), (1, 5, 7, 3)]
+for i in range(3):
+    mesh = bpy.data.meshes.new(f"Cube{i}")
+    mesh.from_pydata(VERTS, [], FACES)
+    mesh.materials.append(mat)
+    cube = bpy.data.objects.new(f"Cube{i}", mesh)
+    cube.location = (i * 2.0, 0.0, 0.0)
+    bpy.context.scene.objects.link(cube)
+"""
+)
+
+# A plain bug no drift rule explains: the third cube has no offset (IndexError).
+INDEX_BUG = src(
+    CLEAR
+    + """
+offsets = [0.0, 2.0]
+for i in range(3):
+    bpy.ops.mesh.primitive_cube_add(size=1.0, location=(offsets[i], 0.0, 0.0))
+    cube = bpy.context.active_object
+    cube.name = f"Cube{i}"
+    cube.data.materials.append(mat)
+"""
+)
+
+INDEX_FIXED = INDEX_BUG.replace("offsets = [0.0, 2.0]", "offsets = [0.0, 2.0, 4.0]")
+
+# Fails earlier than INDEX_BUG (on the first statement after the imports): a patch to this is "worse".
+EARLY_BUG = INDEX_BUG.replace('mat = bpy.data.materials.new("Red")', 'mat = bpy.data.materials["Red"]')

@@ -1,0 +1,170 @@
+"""The generation loop end to end: FAKE LLM on loopback, real lint, real Blender (one warm worker), real SQLite checkpoints."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+from bpywright.graph.fake_llm import FakeLLM, critic_json
+from bpywright.graph.run import generate
+from bpywright.rules.healer import unified_diff
+
+from .samples import DRIFT_CUBES, EARLY_BUG, INDEX_BUG, INDEX_FIXED, PROMPT, STACKED_CUBES, THREE_CUBES, TWO_CUBES, fenced
+
+
+def test_success_first_try_writes_script_report_and_render(settings, fake: FakeLLM, render_pool, events) -> None:
+    fake.script("generate", fenced(THREE_CUBES)).script("critic", critic_json(0.9, "three red cubes in a row"))
+    result = generate(PROMPT, settings=settings, pool=render_pool, on_event=events)
+    assert result.outcome == "accepted" and result.attempts == 1 and result.score == 0.9, result.message
+    assert result.script == THREE_CUBES and result.run_report is not None and result.run_report.ok
+    run_dir = settings.runs_dir / result.thread_id
+    assert result.script_path == str(run_dir / "script.py") and Path(result.script_path).read_text() == THREE_CUBES
+    report = json.loads(Path(result.report_path or "").read_text())
+    assert report["status"] == "ok" and report["lint"]["diagnostics"] is not None
+    assert Path(result.render_path or "").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert events.nodes() == ["retrieve", "generate", "lint", "run", "critic", "accept", "done"]
+    assert all(e.thread_id == result.thread_id for e in events)
+    assert "no symbols" in events[0].detail and "bpywright ingest" in events[0].detail  # CI builds no index: said, not fatal
+    # the critic asked with vLLM's structured-output form, and its rubric saw the scene summary
+    assert fake.roles_asked() == ["generate", "critic"]
+    schema = fake.structured[0]["json_schema"]["schema"]
+    assert fake.structured[0]["type"] == "json_schema" and schema["required"] == ["score", "reasons", "suggested_fix"]
+    critic_prompt = fake.chat_requests[1]["messages"][1]["content"]
+    assert "Cube2 (MESH" in critic_prompt and "scene: 3 cube: pass" in critic_prompt
+    # the generator prompt carries the headless rules and verified exemplars
+    generator = fake.chat_requests[0]["messages"]
+    assert "headless" in generator[0]["content"] and "Verified scripts" in generator[1]["content"]
+
+
+def test_n_candidates_are_validated_and_the_best_kept(settings, fake: FakeLLM, render_pool) -> None:
+    fake.script("generate", fenced(INDEX_BUG), fenced(THREE_CUBES)).script("critic", critic_json(0.95))
+    result = generate(PROMPT, settings=settings, pool=render_pool, n=2)
+    assert result.outcome == "accepted" and result.script == THREE_CUBES and result.attempts == 2
+    assert fake.chat_requests[0]["n"] == 2  # one request for both samples
+
+
+def test_runtime_drift_is_healed_by_the_rules_without_asking_the_llm(settings, fake: FakeLLM, render_pool, events) -> None:
+    fake.script("generate", fenced(DRIFT_CUBES)).script("critic", critic_json(0.85))
+    result = generate(PROMPT, settings=settings, pool=render_pool, on_event=events)
+    assert result.outcome == "accepted", result.message
+    assert "collection.objects.link(cube)" in (result.script or "") and "scene.objects.link" not in (result.script or "")
+    heal = next(e for e in events if e.node == "heal")
+    assert "scene-objects-link" in heal.detail and heal.status == "rules"
+    assert fake.roles_asked() == ["generate", "critic"]  # rules healed it: no LLM patch
+
+
+def test_runtime_error_healed_by_an_llm_diff(settings, fake: FakeLLM, render_pool, events) -> None:
+    diff = unified_diff(INDEX_BUG, INDEX_FIXED)
+    fake.script("generate", fenced(INDEX_BUG)).script("heal", f"The list is one short.\n\n```diff\n{diff}```\n").script(
+        "critic", critic_json(0.9)
+    )
+    result = generate(PROMPT, settings=settings, pool=render_pool, on_event=events)
+    assert result.outcome == "accepted" and result.script == INDEX_FIXED, result.message
+    heal_prompt = fake.chat_requests[1]["messages"][1]["content"]
+    assert "| offsets = [0.0, 2.0]" in heal_prompt and "IndexError: list index out of range" in heal_prompt
+    assert next(e for e in events if e.node == "heal").detail == "LLM patch: unified diff"
+
+
+def test_runtime_error_healed_by_an_llm_replacement(settings, fake: FakeLLM, render_pool) -> None:
+    fake.script("generate", fenced(INDEX_BUG)).script("heal", fenced(INDEX_FIXED, before="Fixed:")).script("critic", critic_json(0.9))
+    result = generate(PROMPT, settings=settings, pool=render_pool)
+    assert result.outcome == "accepted" and result.script == INDEX_FIXED
+
+
+def test_a_diff_that_does_not_apply_falls_back_to_a_replacement(settings, fake: FakeLLM, render_pool, events) -> None:
+    stale = unified_diff(INDEX_BUG.replace("offsets", "positions"), INDEX_FIXED.replace("offsets", "positions"))
+    fake.script("generate", fenced(INDEX_BUG)).script("heal", f"```diff\n{stale}```", fenced(INDEX_FIXED)).script(
+        "critic", critic_json(0.9)
+    )
+    result = generate(PROMPT, settings=settings, pool=render_pool, on_event=events)
+    assert result.outcome == "accepted" and result.script == INDEX_FIXED
+    follow_up = fake.chat_requests[2]["messages"]
+    assert follow_up[-2]["role"] == "assistant" and "could not be applied" in follow_up[-1]["content"]
+    assert "diff did not apply" in next(e for e in events if e.node == "heal").detail
+
+
+def test_a_patch_that_makes_things_worse_is_discarded(settings, fake: FakeLLM, render_pool, events) -> None:
+    settings = dataclasses.replace(settings, max_heal_rounds=1)
+    fake.script("generate", fenced(INDEX_BUG)).script("heal", fenced(EARLY_BUG))
+    result = generate(PROMPT, settings=settings, pool=render_pool, on_event=events)
+    discarded = next(e for e in events if e.status == "discarded")
+    assert discarded.node == "validate" and discarded.attempt == 1 and "fails earlier or worse" in discarded.detail
+    assert result.outcome == "best_attempt" and result.script == INDEX_BUG  # the earlier failure is kept as the best
+    assert result.run_report is not None and result.run_report.exception is not None
+    assert result.run_report.exception.type == "IndexError"
+
+
+def test_malformed_llm_output_is_a_failed_attempt_then_regenerated(settings, fake: FakeLLM, render_pool, events) -> None:
+    fake.script("generate", "Sorry, I can only describe the scene: three red cubes.", fenced(THREE_CUBES))
+    fake.script("critic", critic_json(0.9))
+    result = generate(PROMPT, settings=settings, pool=render_pool, on_event=events)
+    assert result.outcome == "accepted" and result.attempts == 2 and result.script == THREE_CUBES
+    first = next(e for e in events if e.node == "generate")
+    assert "1 unusable" in first.status and "no Python code" in first.detail
+    assert fake.roles_asked() == ["generate", "generate", "critic"]
+
+
+def test_code_that_is_not_python_gets_a_patch(settings, fake: FakeLLM, render_pool, events) -> None:
+    fake.script("generate", fenced("import bpy\nfor i in range(3)\n    pass\n")).script("heal", fenced(THREE_CUBES)).script(
+        "critic", critic_json(0.9)
+    )
+    result = generate(PROMPT, settings=settings, pool=render_pool, on_event=events)
+    assert result.outcome == "accepted" and result.script == THREE_CUBES
+    assert any(e.node == "validate" and "not valid Python" in e.detail for e in events)
+    assert "not valid Python" in fake.chat_requests[1]["messages"][1]["content"]
+
+
+def test_critic_rejection_then_improvement(settings, fake: FakeLLM, render_pool, events) -> None:
+    fake.script("generate", fenced(STACKED_CUBES))
+    fake.script("critic", critic_json(0.3, "the cubes are stacked, not in a row", suggested_fix="offset them along X"), critic_json(0.9))
+    fake.script("heal", fenced(THREE_CUBES))
+    result = generate(PROMPT, settings=settings, pool=render_pool, on_event=events)
+    assert result.outcome == "accepted" and result.script == THREE_CUBES and result.score == 0.9
+    heal_prompt = fake.chat_requests[2]["messages"][1]["content"]
+    assert "the cubes are stacked, not in a row" in heal_prompt and "offset them along X" in heal_prompt
+    assert [e.status for e in events if e.node == "critic"] == ["score 0.30 rejected", "score 0.90 accepted"]
+
+
+def test_objective_checks_reject_before_the_llm_critic(settings, fake: FakeLLM, render_pool, events) -> None:
+    fake.script("generate", fenced(TWO_CUBES)).script("heal", fenced(THREE_CUBES)).script("critic", critic_json(0.9))
+    result = generate(PROMPT, settings=settings, pool=render_pool, on_event=events)
+    assert result.outcome == "accepted" and result.script == THREE_CUBES
+    first = next(e for e in events if e.node == "critic")
+    assert "rejected" in first.status and "asks for 3 cube(s); the scene has 2" in first.detail
+    assert fake.roles_asked() == ["generate", "heal", "critic"]  # no rubric for a scene that misses the count
+
+
+def test_malformed_critic_json_scores_on_objective_checks(settings, fake: FakeLLM, render_pool) -> None:
+    fake.script("generate", fenced(THREE_CUBES)).script("critic", "{'score': high")
+    result = generate(PROMPT, settings=settings, pool=render_pool)
+    assert result.outcome == "accepted" and result.score == 1.0
+    assert any("not valid rubric JSON" in r for r in result.reasons)
+
+
+def test_rounds_exhausted_returns_the_best_attempt_with_its_status(settings, fake: FakeLLM, render_pool, events) -> None:
+    settings = dataclasses.replace(settings, max_heal_rounds=1)
+    fake.script("generate", fenced(STACKED_CUBES)).script("critic", critic_json(0.2, "stacked"), critic_json(0.4, "still stacked"))
+    fake.script("heal", fenced(STACKED_CUBES.replace("i * 1.0", "i * 1.1")))
+    result = generate(PROMPT, settings=settings, pool=render_pool, on_event=events)
+    assert result.outcome == "best_attempt" and result.score == 0.4 and result.attempts == 2
+    assert "1 heal round(s)" in result.message and "--max-rounds" in result.message
+    assert result.run_report is not None and result.run_report.ok and Path(result.script_path or "").is_file()
+    assert events.nodes()[-2:] == ["give_up", "done"]
+
+
+def test_budget_exhausted_stops_before_healing(settings, fake: FakeLLM, render_pool, events) -> None:
+    settings = dataclasses.replace(settings, budget_s=0.01)
+    fake.script("generate", fenced(INDEX_BUG))
+    result = generate(PROMPT, settings=settings, pool=render_pool, on_event=events)
+    assert result.outcome == "best_attempt" and "budget" in result.message and "BPYWRIGHT_BUDGET_S" in result.message
+    assert "heal" not in events.nodes() and result.run_report is not None and result.run_report.status == "error"
+
+
+def test_unreachable_llm_fails_with_the_fix(offline_settings, render_pool) -> None:
+    with FakeLLM() as gone:
+        url = gone.base_url
+    settings = dataclasses.replace(offline_settings, llm_base_url=url, llm_model="m")
+    result = generate(PROMPT, settings=settings, pool=render_pool)
+    assert result.outcome == "failed" and "cannot reach the LLM endpoint" in result.message
+    assert "vllm serve" in result.message and "BPYWRIGHT_LLM_BASE_URL" in result.message

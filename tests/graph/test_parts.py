@@ -1,0 +1,138 @@
+"""The loop's small parts without Blender: code extraction, diff application, prompt expectations, recipes, the LLM client."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+from bpywright.graph.exemplar_source import ExemplarStoreLike, RecipeSource
+from bpywright.graph.expectations import check_scene, expectations
+from bpywright.graph.extract import extract_script
+from bpywright.graph.fake_llm import FakeLLM, role_of
+from bpywright.graph.llm import LLMClient, LLMError
+from bpywright.graph.patch import PatchError, apply_unified_diff
+from bpywright.harness.report import ObjectSummary, SceneSummary
+from bpywright.rules.healer import unified_diff
+
+from .samples import INDEX_BUG, INDEX_FIXED, THREE_CUBES, fenced
+
+
+def test_extract_takes_the_python_block_among_prose() -> None:
+    found = extract_script(fenced(THREE_CUBES, after="It adds three cubes.\n```\nblender -b --python script.py\n```"))
+    assert found.code == THREE_CUBES and found.failure is None
+
+
+def test_extract_accepts_bare_code_and_refuses_prose() -> None:
+    assert extract_script(THREE_CUBES).code == THREE_CUBES
+    prose = extract_script("I would use bpy.ops.mesh.primitive_cube_add three times.")
+    assert prose.code is None and "no Python code" in (prose.failure or "")
+    assert extract_script("   ").failure == "the reply was empty"
+
+
+def test_extract_flags_code_that_is_not_python_and_finds_diffs() -> None:
+    broken = extract_script(fenced("import bpy\nfor i in range(3)\n    pass\n"))
+    assert broken.code is not None and "not valid Python (line 2" in (broken.failure or "")
+    diff = unified_diff(INDEX_BUG, INDEX_FIXED)
+    only_diff = extract_script(f"```diff\n{diff}```")
+    assert only_diff.code is None and only_diff.diff == diff
+
+
+def test_unified_diff_applies_by_context_even_when_line_numbers_drift() -> None:
+    diff = unified_diff(INDEX_BUG, INDEX_FIXED)
+    assert apply_unified_diff(INDEX_BUG, diff) == INDEX_FIXED
+    shifted = "# a comment the diff does not know about\n" + INDEX_BUG
+    assert apply_unified_diff(shifted, diff) == "# a comment the diff does not know about\n" + INDEX_FIXED
+    with pytest.raises(PatchError, match="hunk 1"):
+        apply_unified_diff(THREE_CUBES, diff)
+    with pytest.raises(PatchError, match="no @@ hunks"):
+        apply_unified_diff(THREE_CUBES, "--- a/script.py\n+++ b/script.py\n")
+
+
+def test_expectations_read_counts_kinds_and_materials() -> None:
+    found = {(e.kind, e.count) for e in expectations("Two glossy spheres, 4 cubes and a camera")}
+    assert found == {("sphere", 2), ("cube", 4), ("camera", 1), ("material", 1)}
+    assert expectations("a low-poly pine tree") == []
+
+
+def test_scene_check_counts_by_name_and_primitive_geometry() -> None:
+    objects = [ObjectSummary(name="Box", type="MESH", vertices=8, faces=6, materials=["Red"]),
+               ObjectSummary(name="Cube.001", type="MESH", vertices=24, faces=6),
+               ObjectSummary(name="Key", type="LIGHT")]  # fmt: skip
+    scene = SceneSummary(object_count=3, objects=objects, bbox=None, camera=False, light=True)
+    checks, reasons = check_scene("three red cubes and a light", scene)
+    assert checks == {"scene: 3 cube": False, "scene: 1 light": True, "scene: a material": True}
+    assert reasons == ["the prompt asks for 3 cube(s); the scene has 2 cube object(s)"]
+
+
+def test_recipe_source_ranks_by_prompt_words_and_is_a_store() -> None:
+    source = RecipeSource()
+    nearest = source.nearest("a wooden table with four legs", "4.5", k=2)
+    assert nearest[0].prompt.startswith("A simple wooden table") and nearest[0].source == "recipe" and len(nearest) == 2
+    assert nearest[0].status == "ok" and len(nearest[0].id) == 16
+    assert isinstance(source, ExemplarStoreLike) and source.add(script="x") is None
+
+
+def test_llm_client_retries_transient_errors_then_answers() -> None:
+    with FakeLLM() as fake:
+        fake.fail_next(503, 2)
+        fake.enqueue("hello")
+        client = LLMClient(fake.base_url, "fake-coder", backoff_s=0.01)
+        assert client.chat([{"role": "user", "content": "hi"}]) == ["hello"]
+        assert len(fake.chat_requests) == 3
+        fake.fail_next(429, 5)
+        with pytest.raises(LLMError, match="after 4 tries"):
+            client.chat([{"role": "user", "content": "hi"}])
+
+
+def test_llm_client_times_out_slow_answers_and_retries_them() -> None:
+    with FakeLLM() as fake:
+        fake.enqueue(lambda body: time.sleep(1.0) or "late", "on time")
+        client = LLMClient(fake.base_url, "fake-coder", timeout=0.3, retries=1, backoff_s=0.01)
+        assert client.chat([{"role": "user", "content": "hi"}]) == ["on time"]
+        fake.enqueue(lambda body: time.sleep(1.0) or "late", lambda body: time.sleep(1.0) or "late")
+        with pytest.raises(LLMError, match="APITimeoutError"):
+            client.chat([{"role": "user", "content": "hi"}])
+
+
+def test_llm_client_does_not_retry_a_refused_request_and_names_the_model_setting() -> None:
+    with FakeLLM() as fake:
+        fake.fail_next(404)
+        with pytest.raises(LLMError, match="BPYWRIGHT_LLM_MODEL"):
+            LLMClient(fake.base_url, "missing", backoff_s=0.01).chat([{"role": "user", "content": "hi"}])
+        assert len(fake.chat_requests) == 1
+
+
+def test_llm_client_unreachable_says_how_to_start_a_server() -> None:
+    with FakeLLM() as gone:
+        url = gone.base_url
+    with pytest.raises(LLMError) as info:
+        LLMClient(url, "m", retries=1, backoff_s=0.01, timeout=2).chat([{"role": "user", "content": "hi"}])
+    assert "cannot reach" in str(info.value) and "vllm serve" in str(info.value) and "BPYWRIGHT_LLM_BASE_URL" in str(info.value)
+
+
+def test_llm_client_asks_the_server_for_its_model_and_n_samples() -> None:
+    with FakeLLM(model="served-model") as fake:
+        fake.enqueue("a", "b", "c")
+        client = LLMClient(fake.base_url)
+        assert client.chat([{"role": "user", "content": "x"}], n=3) == ["a", "b", "c"]
+        assert client.model == "served-model" and fake.chat_requests[0]["n"] == 3
+
+
+def test_structured_request_uses_the_critic_model_and_the_fake_validates_the_form() -> None:
+    with FakeLLM() as fake:
+        fake.script("critic", lambda body: json.dumps({"score": 0.5, "reasons": [body["model"]], "suggested_fix": None}))
+        client = LLMClient(fake.base_url, "gen", critic_model="judge")
+        schema = {"type": "object", "properties": {"score": {"type": "number"}}, "required": ["score"]}
+        assert json.loads(client.structured([{"role": "user", "content": "rate"}], "critique", schema))["reasons"] == ["judge"]
+        assert fake.structured[0]["json_schema"]["name"] == "critique" and role_of(fake.chat_requests[0]) == "critic"
+        bad = json.dumps({"model": "m", "messages": [], "response_format": {"type": "json_schema", "json_schema": {"name": "x"}}})
+        request = urllib.request.Request(
+            f"{fake.base_url}/chat/completions", data=bad.encode(), headers={"Content-Type": "application/json"}
+        )
+        with pytest.raises(urllib.error.HTTPError) as info:
+            urllib.request.urlopen(request, timeout=5)
+        assert info.value.code == 400 and "needs a name (string) and a schema" in info.value.read().decode()
