@@ -45,12 +45,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bpywright.config import Settings  # noqa: E402
-from bpywright.ingest.search import (  # noqa: E402
-    USAGE_SLOTS,  # noqa: E402
-    IndexMissing,
-    SymbolIndex,
-)
-from bpywright.ingest.usage import MIN_SHARE, NEIGHBOURS, SymbolResolver  # noqa: E402
+from bpywright.ingest.search import QUERY_WEIGHT, IndexMissing, SymbolIndex  # noqa: E402
+from bpywright.ingest.usage import NEIGHBOURS, SymbolResolver  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "blendnet" / "BlendNetHuman.dev.jsonl"
 SEED = DATA.with_name("seed_tasks.jsonl")  # the tuning set
@@ -155,8 +151,8 @@ def main() -> int:
     print(f"load average while measuring: {os.getloadavg()[0]:.1f} (1 min) on {os.cpu_count()} CPUs"
           + (f"; embedding one query: p50 {encode:.1f} ms" if encode is not None else ""))  # fmt: skip
     print(
-        f"usage prior: {len(index.usage)} verified scripts (13 recipes + {taught} seed tasks); a symbol is suggested when "
-        f"≥ {MIN_SHARE:.0%} of the {NEIGHBOURS} nearest prompts' scripts use it, filling at most {USAGE_SLOTS:.0%} of the top {K}"
+        f"usage prior: {len(index.usage)} verified scripts (13 recipes + {taught} seed tasks); score = share of the {NEIGHBOURS} "
+        f"nearest prompts' scripts using a symbol + {QUERY_WEIGHT} / (1 + hybrid rank / 3)"
     )
     print(f"{'mode':<13}{'recall@10':>11}{'hit@10':>9}{'MRR@10':>9}{'no-bp rec':>11}{'p50 ms':>9}{'p95 ms':>9}")
     for mode, f in figures.items():

@@ -372,7 +372,14 @@ COMMANDS = {"generate": _delegate("graph"), "exemplars": _delegate("exemplars"),
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script; returns the exit code (0 ok, 1 failed, 2 usage)."""
-    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `bpywright … | head` ends quietly
+    previous = signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `bpywright … | head` ends quietly
+    try:
+        return _main(argv)
+    finally:
+        signal.signal(signal.SIGPIPE, previous)  # callers in-process (tests, the service) keep their own handler
+
+
+def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:

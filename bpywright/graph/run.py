@@ -13,6 +13,7 @@ from .state import GenState
 
 if TYPE_CHECKING:
     from ..harness.pool import WorkerPool
+    from ..ingest.search import SymbolIndex
     from .exemplar_source import ExemplarStoreLike
 
 
@@ -37,8 +38,12 @@ def generate(
     on_event: Callable[[ProgressEvent], None] | None = None,
     pool: WorkerPool | None = None,
     store: ExemplarStoreLike | None = None,
+    index: SymbolIndex | None = None,
 ) -> GenerationResult:
-    """Prompt → validated script (or, with no LLM configured, the nearest verified exemplar); resume=True continues thread_id."""
+    """Prompt → validated script (or, with no LLM configured, the nearest verified exemplar); resume=True continues thread_id.
+
+    A caller that serves many requests passes its loaded symbol index (of this version); otherwise it is loaded here.
+    """
     from .build import build_graph, checkpoint_db, sqlite_checkpointer
     from .context import RunContext
     from .llm import LLMClient
@@ -50,7 +55,7 @@ def generate(
         raise ValueError("n must be >= 1")
     thread_id = thread_id or new_thread_id()
     llm = LLMClient.from_settings(settings)
-    ctx = RunContext(settings=settings, thread_id=thread_id, pool=pool, store=store, llm=llm, on_event=on_event)
+    ctx = RunContext(settings=settings, thread_id=thread_id, pool=pool, store=store, llm=llm, on_event=on_event, index=index)
     db = checkpoint_db(settings)
     try:
         with sqlite_checkpointer(db) as saver:

@@ -13,7 +13,7 @@ from .embedder import EmbedderError
 from .index import file_sha256, first_sentence, is_peripheral, read_manifest
 from .symbols import Symbol
 from .tokenize import all_modelling_phrases, camel_words, modelling_phrases, stem, tokenize
-from .usage import MIN_SHARE, SymbolResolver, UsageExample, UsagePrior
+from .usage import SymbolResolver, UsageExample, UsagePrior
 
 if TYPE_CHECKING:
     from ..config import Settings
@@ -34,8 +34,11 @@ BOOST_RECIPES = 0.0030  # used in the bundled, verified recipes (Symbol.examples
 PHRASE_WEIGHT = 0.9
 PROSE_PHRASE_WEIGHT = 1.1
 PROSE_TOKENS = 6  # queries with more tokens than this are prose
-QUERY_FIRST = 3  # the query's own best hits stay on top when the usage prior joins in
-USAGE_SLOTS = 0.7  # at most this share of the k results come from the usage prior: the rest answer the query's own words
+# Fusing the usage prior (tuned leave-one-out on the seed tasks): a symbol's score is the share of similar verified
+# scripts that use it (0..1) plus QUERY_WEIGHT / (1 + rank / 3) for its rank in the query's own hybrid ranking.
+QUERY_WEIGHT = 0.5
+QUERY_FIRST = 1  # the query's own best hit stays on top
+USAGE_POOL = 40  # hybrid candidates fused with the prior
 PENALTY_UI = 0.0060  # UI registration classes, themes, preferences, bl_* attributes: not scene-building API
 
 
@@ -284,42 +287,53 @@ class SymbolIndex:
     def search(self, query: str, k: int = 10, *, usage: bool = True) -> list[Hit]:
         """Hybrid: per need (the query, each modelling phrase), BM25 + dense fused by RRF and re-ranked; needs merged.
 
-        With usage=True (what a generator needs), the query's QUERY_FIRST best hits come first, then the symbols that
-        most verified scripts for similar prompts use (the usage prior: the recipes, plus what add_usage taught it),
-        taking at most USAGE_SLOTS of the k places, then the rest of the query's hits.
+        With usage=True (what a generator needs), the hybrid ranking is fused with the usage prior: the share of the
+        verified scripts for the most similar prompts that use each symbol (the recipes, plus what add_usage taught it).
+        The query's best hit stays first.
         A hit's bm25_rank / dense_rank are its ranks for the query's own text (None when only a phrase found it).
         """
         vector = self._query_vector(query)
-        hits = self._search_hybrid(query, k, vector)
         if not usage or not len(self.usage):
-            return hits
-        head = hits[:QUERY_FIRST]
-        taken = {h.symbol.name for h in head}
-        shared = self.usage.suggest(query, None if vector is None else vector[0], MIN_SHARE)
-        shared = [(n, share) for n, share in shared if n in self.by_name and n not in taken][: max(0, int(k * USAGE_SLOTS))]
-        own = {h.symbol.name: h for h in hits}
-        prior = []
-        for name, share in shared:
-            hit = own.get(name) or Hit(symbol=self.symbols[self.by_name[name]], score=0.0)
-            reasons = [f"used by {share:.0%} of the verified scripts for similar prompts", *hit.reasons]
-            prior.append(hit.model_copy(update={"score": round(hit.score + share, 6), "reasons": reasons}))
-        taken |= {name for name, _ in shared}
-        return (head + prior + [h for h in hits[QUERY_FIRST:] if h.symbol.name not in taken])[:k]
+            return self._search_hybrid(query, k, vector)
+        ranked, context = self._ranked(query, vector)
+        ranked = ranked[: max(k, USAGE_POOL)]
+        shares = {self.by_name[n]: x for n, x in self.usage.shares(query, None if vector is None else vector[0]).items() if n in self.by_name}
+        fused = dict(shares)
+        for rank, (i, *_) in enumerate(ranked):  # the query's own ranking, decaying: #1 adds QUERY_WEIGHT, #4 half of it
+            fused[i] = fused.get(i, 0.0) + QUERY_WEIGHT / (1 + rank / 3)
+        head = [i for i, *_ in ranked[:QUERY_FIRST]]
+        order = head + [i for i in sorted(fused, key=lambda i: (-fused[i], self.symbols[i].name)) if i not in head]
+        own = {item[0]: item for item in ranked}
+        hits = []
+        for i in order[:k]:
+            hit = self._hit(own[i], context) if i in own else Hit(symbol=self.symbols[i], score=0.0)
+            if i in shares:
+                hit.reasons.insert(0, f"used by {shares[i]:.0%} of the verified scripts for similar prompts")
+            hit.score = round(fused[i], 6)
+            hits.append(hit)
+        return hits
 
     def search_hybrid(self, query: str, k: int = 10) -> list[Hit]:
         """Hybrid search on the query's own words, without the usage prior."""
         return self._search_hybrid(query, k, self._query_vector(query))
 
-    def _search_hybrid(self, query: str, k: int, vector: Any) -> list[Hit]:
+    def _ranked(self, query: str, vector: Any) -> tuple[list[tuple[int, float, str, int]], tuple]:
+        """The merged hybrid ranking (symbol, score, phrase, rank) and what _hit needs to explain each entry."""
         lexical, dense = self._bm25(query, POOL), self._own_dense(query, vector) if vector is not None else []
         hybrid, reasons = self._hybrid(query, lexical, dense)
         own_ranks = {name: {i: n for n, (i, _) in enumerate(ranked, 1)} for name, ranked in (("bm25", lexical), ("dense", dense))}
-        hits = []
-        for i, score, phrase, rank in union(self._needs(query, "hybrid", hybrid))[:k]:
-            why = reasons[i] if not phrase else [f"via {phrase!r} #{rank}", *self.phrase_reasons[phrase][i]]
-            hits.append(Hit(symbol=self.symbols[i], score=round(score, 6), bm25_rank=own_ranks["bm25"].get(i),
-                            dense_rank=own_ranks["dense"].get(i), reasons=why))  # fmt: skip
-        return hits
+        return union(self._needs(query, "hybrid", hybrid)), (reasons, own_ranks)
+
+    def _hit(self, item: tuple[int, float, str, int], context: tuple) -> Hit:
+        i, score, phrase, rank = item
+        reasons, own_ranks = context
+        why = reasons[i] if not phrase else [f"via {phrase!r} #{rank}", *self.phrase_reasons[phrase][i]]
+        return Hit(symbol=self.symbols[i], score=round(score, 6), bm25_rank=own_ranks["bm25"].get(i),
+                   dense_rank=own_ranks["dense"].get(i), reasons=list(why))  # fmt: skip
+
+    def _search_hybrid(self, query: str, k: int, vector: Any) -> list[Hit]:
+        ranked, context = self._ranked(query, vector)
+        return [self._hit(item, context) for item in ranked[:k]]
 
     def _owner_words(self, i: int) -> set[str]:
         """Tokens of the struct/namespace and first member of symbol i (cached): ObjectModifiers.new → object, modifier, …"""

@@ -16,7 +16,6 @@ if TYPE_CHECKING:
     from .embedder import Embedder
 
 NEIGHBOURS = 10  # verified scripts consulted per query
-MIN_SHARE = 0.5  # a symbol joins the results when the (similarity-weighted) majority of those scripts use it
 
 
 def dotted(node: ast.AST) -> list[str] | None:
@@ -144,7 +143,8 @@ class UsagePrior:
 
     def add(self, examples: Iterable[UsageExample]) -> int:
         """Add examples (those using no symbol are dropped); returns how many were added."""
-        new = [e for e in examples if e.symbols]
+        known = set(self.examples)
+        new = [e for e in dict.fromkeys(examples) if e.symbols and e not in known]  # the same script taught twice counts once
         if not new:
             return 0
         self.examples.extend(new)
@@ -178,8 +178,3 @@ class UsagePrior:
             for name in self.examples[i].symbols:
                 shares[name] += weight / total
         return dict(shares)
-
-    def suggest(self, query: str, query_vector: Any = None, min_share: float = MIN_SHARE) -> list[tuple[str, float]]:
-        """Symbols used by at least min_share of the nearest examples, most shared first."""
-        shares = self.shares(query, query_vector)
-        return sorted(((n, s) for n, s in shares.items() if s >= min_share), key=lambda item: (-item[1], item[0]))

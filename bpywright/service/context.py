@@ -40,9 +40,12 @@ class ServiceContext:
         """The symbol index of a Blender version, loaded on first use; raises IndexMissing with the fix."""
         with self._index_lock:
             if version not in self._indexes:
+                from ..graph.nodes.retrieve import teach_usage
                 from ..ingest.search import SymbolIndex
 
-                self._indexes[version] = SymbolIndex.load(self.settings.index_for(version), settings=self.settings)
+                index = SymbolIndex.load(self.settings.index_for(version), settings=self.settings)
+                teach_usage(index, self.store, version)
+                self._indexes[version] = index
             return self._indexes[version]
 
     def index_versions(self) -> list[str]:

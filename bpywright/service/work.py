@@ -100,9 +100,14 @@ def generate_work(ctx: ServiceContext, req: GenerateRequest) -> Work:
 
     def work(job: Job):
         from ..graph.run import generate
+        from ..ingest.search import IndexMissing
 
+        try:
+            index = ctx.symbol_index(req.blender_version)  # loaded once per app, shared by requests
+        except IndexMissing:
+            index = None  # the retrieve node says so in its progress event
         result = generate(req.prompt, settings=ctx.settings, version=req.blender_version, n=req.n, max_rounds=req.max_rounds,
-                          thread_id=job.id, on_event=job.add, pool=ctx.pool, store=ctx.store)  # fmt: skip
+                          thread_id=job.id, on_event=job.add, pool=ctx.pool, store=ctx.store, index=index)  # fmt: skip
         if result.render_path and Path(result.render_path).is_file():
             job.render_path = Path(result.render_path)
         return result

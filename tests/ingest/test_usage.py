@@ -34,8 +34,9 @@ def table() -> dict[str, Symbol]:
     extra = [
         Symbol(name="bpy.ops.object.select_all", kind="operator", blender_version="4.5", signature="(action='TOGGLE')"),
         Symbol(name="bpy.ops.object.delete", kind="operator", blender_version="4.5", signature="(use_global=False)"),
-        Symbol(name="bpy.types.BlendData.materials", kind="property", blender_version="4.5",
-               type="Collection of Material (BlendDataMaterials)"),  # fmt: skip
+        Symbol(
+            name="bpy.types.BlendData.materials", kind="property", blender_version="4.5", type="Collection of Material (BlendDataMaterials)"
+        ),  # fmt: skip
         Symbol(name="bpy.types.Material.diffuse_color", kind="property", blender_version="4.5", type="float array of 4"),
     ]
     return {s.name: s for s in [*make_symbols(), *extra]}
@@ -61,8 +62,8 @@ def test_prior_suggests_what_most_similar_scripts_use_without_an_embedder() -> N
     assert added == 2 and len(prior) == 2
     shares = prior.shares("red ball")
     assert shares["A"] == pytest.approx(1.0) and 0 < shares["B"] < 1 and 0 < shares["C"] < 1
-    assert [name for name, _ in prior.suggest("red ball", min_share=0.9)] == ["A"]
-    assert prior.suggest("completely unrelated words") == []  # no overlap: no evidence, no suggestion
+    assert prior.shares("red ball table")["B"] > prior.shares("red ball table")["C"]  # the closer prompt weighs more
+    assert prior.shares("completely unrelated words") == {}  # no overlap: no evidence
 
 
 @pytest.fixture
@@ -79,10 +80,32 @@ def test_search_keeps_the_query_hits_on_top_and_adds_what_similar_scripts_use(bm
     assert taught == 2
     hits = bm25_index.search("a shiny red sphere", k=10)
     got = [h.symbol.name for h in hits]
-    assert got[:3] == plain[:3]  # the query's own best hits stay first
+    assert got[0] == plain[0]  # the query's own best hit stays first
     assert "bpy.ops.object.delete" in got and "bpy.ops.object.select_all" in got
     prior_hit = hits[got.index("bpy.ops.object.delete")]
     assert any("verified scripts for similar prompts" in r for r in prior_hit.reasons)
     assert len(got) == 10 and len(set(got)) == 10
-    assert sum(any("verified scripts" in r for r in h.reasons) for h in hits) <= 7  # USAGE_SLOTS of k
+    both = hits[got.index(SPHERE_OP)]  # in the query's hits and used by every similar script: fused above either alone
+    assert got.index(SPHERE_OP) <= 1 and both.score > prior_hit.score - 1e-9
     assert [h.symbol.name for h in bm25_index.search("a shiny red sphere", k=10, usage=False)] == plain
+
+
+def test_the_index_learns_from_the_stores_verified_scripts(bm25_index: SymbolIndex, tmp_path: Path) -> None:
+    from bpywright.exemplars.store import ExemplarStore
+    from bpywright.graph.nodes.retrieve import teach_usage
+    from bpywright.harness.report import RunReport
+
+    def report(status: str) -> RunReport:
+        return RunReport(status=status, backend="bpy-module", sandbox="rlimits-only", blender_version="4.5.0")  # type: ignore[arg-type]
+
+    with ExemplarStore(tmp_path / "db.sqlite", tmp_path / "files") as store:
+        store.add(script=SCRIPT, prompt="a shiny red sphere", report=report("ok"), render=None, source="user", blender_version="4.5")
+        broken = SCRIPT + "\nbpy.ops.object.shade_smooth_by_angle()\n"
+        store.add(script=broken, prompt="a shiny red sphere, smooth", report=report("error"), render=None, source="user", blender_version="4.5")
+        store.add(script=SCRIPT + "\n# 3.6\n", prompt="a red sphere", report=report("ok"), render=None, source="user", blender_version="3.6")
+        before = len(bm25_index.usage)
+        assert teach_usage(bm25_index, store, "4.5") == 1  # only the verified script of that version
+        assert teach_usage(bm25_index, store, "4.5") == 0  # taught twice, counted once
+    assert len(bm25_index.usage) == before + 1
+    got = [h.symbol.name for h in bm25_index.search("a shiny red sphere", k=10)]
+    assert "bpy.ops.object.delete" in got

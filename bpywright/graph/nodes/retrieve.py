@@ -31,7 +31,22 @@ def load_index(ctx: RunContext, version: str) -> str:
         ctx.index = SymbolIndex.load(ctx.settings.index_for(version), settings=ctx.settings)
     except IndexMissing as exc:
         return str(exc)
+    teach_usage(ctx.index, ctx.store, version)
     return ""
+
+
+USAGE_TEACH = 1000  # newest verified exemplars the symbol index's usage prior learns from
+
+
+def teach_usage(index: Any, store: Any, version: str) -> int:
+    """Teach the index's usage prior the store's verified scripts of this version (what similar prompts used)."""
+    listing = getattr(store, "list", None)
+    if listing is None:
+        return 0
+    from ...exemplars.store import Filters
+
+    page = listing(filters=Filters(status="ok", blender_version=version), limit=USAGE_TEACH)
+    return index.add_usage((e.prompt, e.script) for e in page.items)
 
 
 def nearest_exemplars(ctx: RunContext, prompt: str, version: str, k: int) -> list[ExemplarBrief]:
