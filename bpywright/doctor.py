@@ -115,13 +115,30 @@ def check_llm(settings: Settings) -> Check:
 
 
 def check_clip(settings: Settings) -> Check:
-    """CLIP image embeddings for the gallery (off without local weights)."""
+    """CLIP image embeddings for the gallery (off without loadable weights)."""
     if settings.clip_weights and settings.clip_weights.exists():
-        return Check("clip", "ok", f"weights at {settings.clip_weights}")
+        return Check("clip", "ok", f"{settings.clip_model} weights at {settings.clip_weights} (loaded on first use)")
     if settings.clip_weights:
         return Check("clip", "fail", f"BPYWRIGHT_CLIP_WEIGHTS={settings.clip_weights} does not exist", "point it at an open_clip checkpoint")
+    if settings.clip_pretrained:
+        return Check("clip", "warn", f"pretrained tag {settings.clip_pretrained!r}: used only when its weights are in the local cache",
+                     "or set BPYWRIGHT_CLIP_WEIGHTS=/path/to/open_clip_model.bin")  # fmt: skip
     return Check("clip", "warn", "off: no weights; the gallery uses text + perceptual-hash similarity",
                  "set BPYWRIGHT_CLIP_WEIGHTS=/path/to/open_clip_model.bin")  # fmt: skip
+
+
+def check_exemplars(settings: Settings) -> Check:
+    """The exemplar store behind the gallery and the generator's examples."""
+    if not settings.exemplar_db.is_file():
+        return Check("exemplars", "warn", f"no store at {settings.exemplar_db}", "`bpywright exemplars seed` (make run does it)")
+    from .exemplars.store import ExemplarStore
+
+    try:
+        with ExemplarStore.open(settings, clip=False) as store:
+            status = store.status(load_clip=False)
+    except Exception as exc:  # a damaged database is a finding, not a crash of doctor
+        return Check("exemplars", "fail", f"{settings.exemplar_db}: {type(exc).__name__}: {exc}", "move it aside and `bpywright exemplars seed`")
+    return Check("exemplars", "ok", f"{status.count} exemplars ({status.groups} groups) in {settings.exemplar_db}")
 
 
 def run_checks(settings: Settings) -> list[Check]:
@@ -136,4 +153,5 @@ def run_checks(settings: Settings) -> list[Check]:
         check_embedder(settings),
         check_llm(settings),
         check_clip(settings),
+        check_exemplars(settings),
     ]
