@@ -71,7 +71,8 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("-k", type=int, default=10, help="hits to show (default 10)")
     search.add_argument("--json", action="store_true")
     search.add_argument("--version", default="4.5", help="Blender version of the index (default 4.5)")
-    search.add_argument("--no-usage", action="store_true", help="only the query's own hits, without what verified scripts for similar prompts use")
+    search.add_argument("--usage", action="store_true",
+                        help="also rank by what verified scripts for similar prompts use (what the generator is given)")  # fmt: skip
 
     api_check = sub.add_parser("api-check", help="check bpy/bmesh/mathutils names in a script against the index")
     api_check.add_argument("script", type=Path)
@@ -272,7 +273,7 @@ def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
     except IndexMissing as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
-    hits = index.search(args.query, k=args.k, usage=not args.no_usage)
+    hits = index.search(args.query, k=args.k, usage=args.usage)
     if args.json:
         print(json.dumps([json.loads(h.model_dump_json()) for h in hits], indent=2))
     else:

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from .embedder import Embedder
 
 NEIGHBOURS = 10  # verified scripts consulted per query
+CONFIDENT_SIMILARITY = 0.4  # neighbours this similar on average (cosine) count fully; less similar ones scale shares down
 
 
 def dotted(node: ast.AST) -> list[str] | None:
@@ -164,7 +165,7 @@ class UsagePrior:
         return [len(words & t) / (len(words | t) or 1) for t in self._tokens]
 
     def shares(self, query: str, query_vector: Any = None, neighbours: int = NEIGHBOURS) -> dict[str, float]:
-        """Symbol → similarity-weighted share of the query's nearest examples that use it (0..1)."""
+        """Symbol → similarity-weighted share of the query's nearest examples that use it (0..1), scaled down when they are not alike."""
         if not self.examples:
             return {}
         sims = self.similarities(query, query_vector)
@@ -173,6 +174,9 @@ class UsagePrior:
         total = sum(weights.values())
         if total <= 0:
             return {}
+        # Neighbours that are not much like the query are weak evidence (a small store, an unusual prompt).
+        confidence = min(1.0, sum(max(sims[i], 0.0) for i in nearest) / len(nearest) / CONFIDENT_SIMILARITY)
+        total /= confidence
         shares: dict[str, float] = defaultdict(float)
         for i, weight in weights.items():
             for name in self.examples[i].symbols:
