@@ -9,7 +9,7 @@ import urllib.error
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     import numpy as np
@@ -57,6 +57,9 @@ def packaged_model_path() -> Path | None:
         return None
     module = importlib.import_module(MODEL_PACKAGE)
     return Path(module.get_model_path())
+
+
+FEW = 4  # inputs this small skip SentenceTransformer.encode's per-call overhead
 
 
 class SentenceTransformerEmbedder:
@@ -112,8 +115,22 @@ class SentenceTransformerEmbedder:
     def embed(self, texts: list[str]) -> np.ndarray:
         """Encode texts in batches; unit-length float32 rows."""
         model = self._load()
+        if 0 < len(texts) <= FEW:
+            return self._embed_few(model, texts)
         vectors = model.encode(texts, batch_size=self.batch_size, show_progress_bar=self.progress and len(texts) > self.batch_size,
                                convert_to_tensor=True, normalize_embeddings=True)  # fmt: skip
+        return normalise(vectors.float().numpy().reshape(len(texts), -1))
+
+
+    @staticmethod
+    def _embed_few(model: Any, texts: list[str]) -> np.ndarray:
+        """A query's worth of texts straight through the modules: encode() moves the model to its device and sorts
+        batches on every call, ~4 ms of a ~17 ms query here; the vectors are the same (max difference 3e-4 in bf16)."""
+        import torch
+
+        prepare = getattr(model, "preprocess", None) or model.tokenize
+        with torch.inference_mode():
+            vectors = model(prepare(texts))["sentence_embedding"]
         return normalise(vectors.float().numpy().reshape(len(texts), -1))
 
 

