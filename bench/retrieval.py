@@ -21,8 +21,8 @@ Metrics, per mode, averaged over queries (rankings cut at k=10):
   - MRR@10 = 1 / rank of the first gold symbol in the top 10 (0 when none);
   - diagnostic "no-bp" recall@10: the same, with boilerplate gold left out (symbols in ≥ 90% of the seed
     scripts: clearing the scene, making a material — nothing in a prompt implies them); prompts left with no gold skipped.
-Latency is wall time of one search call per query (embedding the query included), p50/p95 over the set; the
-load average is printed with it because on a shared 2-core machine it moves the figures more than the code does.
+Latency is wall time of one search call per query (embedding the query included), p50/p95 over the set; the modes
+take turns on each query so that load on the shared 2-core machine falls on all alike; the load average is printed too.
 
 The query thesaurus and re-rank weights were tuned on ../shared/data/blendnet/seed_tasks.jsonl (135 prompts, disjoint
 from the dev set: `--data` runs this benchmark on it); the dev set is only measured, never inspected for tuning.
@@ -79,20 +79,29 @@ def boilerplate(path: Path, resolver: SymbolResolver) -> set[str]:
     return {name for name, n in counts.items() if n >= 0.9 * len(golds)}
 
 
-def measure(search: Callable[[str, int], list], labelled: list[tuple[str, set[str]]], common: set[str]) -> dict[str, float]:
-    """Mean recall@10, hit@10, MRR@10 (and recall without boilerplate) and latency percentiles of one search function."""
-    search("warm-up query", K)
-    totals, rest, times = [0.0, 0.0, 0.0], [], []
-    for query, gold in labelled:
-        t0 = time.perf_counter()
-        ranked = [h.symbol.name for h in search(query, K)]
-        times.append((time.perf_counter() - t0) * 1000)
-        totals = [t + v for t, v in zip(totals, score(ranked, gold))]
-        if gold - common:
-            rest.append(score(ranked, gold - common)[0])
-    n = len(labelled)
-    return {"recall@10": totals[0] / n, "hit@10": totals[1] / n, "mrr@10": totals[2] / n, "recall@10_no_boilerplate": statistics.mean(rest),
-            "p50_ms": percentile(times, 50), "p95_ms": percentile(times, 95)}  # fmt: skip
+def measure(modes: dict[str, Callable[[str, int], list]], labelled: list[tuple[str, set[str]]], common: set[str]) -> dict[str, dict[str, float]]:
+    """Per mode: mean recall@10, hit@10, MRR@10 (and recall without boilerplate) and latency percentiles.
+
+    The modes take turns on each query (in a rotating order), so load on the shared machine falls on all of them alike.
+    """
+    names = list(modes)
+    for search in modes.values():
+        search("warm-up query", K)
+    totals = {m: [0.0, 0.0, 0.0] for m in names}
+    rest: dict[str, list[float]] = {m: [] for m in names}
+    times: dict[str, list[float]] = {m: [] for m in names}
+    for n, (query, gold) in enumerate(labelled):
+        for mode in names[n % len(names) :] + names[: n % len(names)]:
+            t0 = time.perf_counter()
+            ranked = [h.symbol.name for h in modes[mode](query, K)]
+            times[mode].append((time.perf_counter() - t0) * 1000)
+            totals[mode] = [t + v for t, v in zip(totals[mode], score(ranked, gold))]
+            if gold - common:
+                rest[mode].append(score(ranked, gold - common)[0])
+    count = len(labelled)
+    return {m: {"recall@10": totals[m][0] / count, "hit@10": totals[m][1] / count, "mrr@10": totals[m][2] / count,
+                "recall@10_no_boilerplate": statistics.mean(rest[m]), "p50_ms": percentile(times[m], 50),
+                "p95_ms": percentile(times[m], 95)} for m in names}  # fmt: skip
 
 
 def encode_p50(index: SymbolIndex, queries: list[str]) -> float | None:
@@ -139,7 +148,7 @@ def main() -> int:
     modes = {"bm25": index.search_bm25, "dense": index.search_dense, "hybrid": index.search_hybrid, "hybrid+usage": index.search}
     if index.dense is None:
         del modes["dense"]
-    figures = {mode: measure(search, labelled, common) for mode, search in modes.items()}
+    figures = measure(modes, labelled, common)
     encode = encode_p50(index, [q for q, _ in labelled])
     manifest = json.loads((args.index / "search.json").read_text(encoding="utf-8"))
     gold_sizes = [len(g) for _, g in labelled]

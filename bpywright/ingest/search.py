@@ -124,6 +124,8 @@ class SymbolIndex:
         self.by_name = {s.name: i for i, s in enumerate(symbols)}
         self.families = family_roots({s.name.split(".")[2] for s in symbols if s.name.startswith("bpy.types.") and s.name.count(".") >= 2})
         self.family_of = [family_key(s.name, self.families) for s in symbols]
+        self.parent_of = [s.name.rsplit(".", 1)[0] for s in symbols]
+        self.family_stem = {f: stem(f.lower()) for f in set(self.family_of)}
         self.family_words = {stem(f.lower()) for f in set(self.families.values()) if len(camel_words(f)) == 1}
         self._words: dict[int, set[str]] = {}
         self.low_value = {i for i, s in enumerate(symbols) if is_peripheral(s)}
@@ -346,19 +348,19 @@ class SymbolIndex:
         """Boost candidates related to the top fused hits, in a family the query names, or used in the recipes."""
         top = sorted(fused, key=lambda i: -fused[i])[:3]
         anchors = {self.symbols[i].name: fused[i] for i in top}
+        anchor_parents = [(name, name.rsplit(".", 1)[0]) for name in anchors]
         family_anchor = {self.family_of[i]: fused[i] for i in reversed(top)}  # the best-scoring top hit per family
         mentioned = {t for t in tokenize(query) if t in self.family_words}
         for i in fused:
-            sym, fam = self.symbols[i], self.family_of[i]
-            parent = sym.name.rsplit(".", 1)[0]
-            related = [anchors[n] for n in anchors if n == parent or n.rsplit(".", 1)[0] == sym.name]
+            sym, fam, parent = self.symbols[i], self.family_of[i], self.parent_of[i]
+            related = [anchors[n] for n, n_parent in anchor_parents if n == parent or n_parent == sym.name]
             if i not in top and (related or fam in family_anchor):
                 # Relatives follow their anchor: a boost never lifts a symbol above the top hit it is related to.
                 boost, anchor = (BOOST_RELATED, max(related)) if related else (BOOST_FAMILY, family_anchor[fam])
                 fused[i] = max(fused[i], min(fused[i] + boost, anchor - 1e-6))
                 reasons[i].append(f"related to {parent if parent in anchors else 'a top hit'}" if related else f"{fam} family")
             # The family word in the family root (SubsurfModifier), the struct (ObjectModifiers) or the operator (modifier_add).
-            if mentioned and (stem(fam.lower()) in mentioned or mentioned & self._owner_words(i)):
+            if mentioned and (self.family_stem[fam] in mentioned or mentioned & self._owner_words(i)):
                 fused[i] += BOOST_MENTIONED
                 reasons[i].append("family named in query")
             if sym.examples:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 # Dotted identifiers stay whole so that their components can be split and joined below.
@@ -68,6 +69,11 @@ def tokenize(text: str, *, pairs: bool = False) -> list[str]:
 
     pairs=True (queries) adds adjacent words joined, matching the joined pairs of identifiers ("uv sphere" → uvsphere).
     """
+    return list(_tokens(text, pairs))
+
+
+@functools.lru_cache(maxsize=4096)  # one search tokenizes its query several times (BM25, phrase weight, re-rank)
+def _tokens(text: str, pairs: bool) -> tuple[str, ...]:
     tokens: list[str] = []
     previous = ""
     for word in _WORD.findall(text):
@@ -77,7 +83,7 @@ def tokenize(text: str, *, pairs: bool = False) -> list[str]:
             if previous and pieces:
                 tokens.append(stem(previous + pieces[0]))
             previous = pieces[-1] if pieces else previous
-    return tokens
+    return tuple(tokens)
 
 
 # Everyday modelling words → the API phrases that implement them: a hand-written domain thesaurus, applied to queries
