@@ -36,7 +36,7 @@ def _open_store(settings: Settings):
     if not settings.exemplar_db.is_file():
         return None
     try:
-        from ..exemplars.store import ExemplarStore  # type: ignore[import-not-found]
+        from ..exemplars.store import ExemplarStore
     except ImportError:
         return None
     try:

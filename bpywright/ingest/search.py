@@ -202,11 +202,7 @@ class SymbolIndex:
 
     def add_usage(self, pairs: Iterable[tuple[str, str]]) -> int:
         """Teach the usage prior verified (prompt, script) pairs; returns how many used any symbol."""
-        try:
-            return self.usage.add(UsageExample(prompt, frozenset(self.symbols_used(script))) for prompt, script in pairs)
-        except EmbedderError:
-            self.usage.embedder, self.usage._vectors = None, None  # token overlap from now on
-            return self.usage.add(UsageExample(prompt, frozenset(self.symbols_used(script))) for prompt, script in pairs)
+        return self.usage.add(UsageExample(prompt, frozenset(self.symbols_used(script))) for prompt, script in pairs)
 
     def get(self, name: str) -> Symbol | None:
         """The symbol with this exact name."""

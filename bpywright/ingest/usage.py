@@ -148,13 +148,18 @@ class UsagePrior:
         new = [e for e in dict.fromkeys(examples) if e.symbols and e not in known]  # the same script taught twice counts once
         if not new:
             return 0
-        self.examples.extend(new)
-        self._tokens.extend(set(tokenize(e.prompt)) for e in new)
         if self.embedder is not None:
             import numpy as np
 
-            vectors = np.asarray(self.embedder.embed([e.prompt for e in new]), dtype=np.float32)
-            self._vectors = vectors if self._vectors is None else np.vstack([self._vectors, vectors])
+            from .embedder import EmbedderError
+
+            try:
+                vectors = np.asarray(self.embedder.embed([e.prompt for e in new]), dtype=np.float32)
+                self._vectors = vectors if self._vectors is None else np.vstack([self._vectors, vectors])
+            except EmbedderError:  # an endpoint that went away: token overlap from now on, for every example
+                self.embedder, self._vectors = None, None
+        self.examples.extend(new)
+        self._tokens.extend(set(tokenize(e.prompt)) for e in new)
         return len(new)
 
     def similarities(self, query: str, query_vector: Any = None) -> list[float]:

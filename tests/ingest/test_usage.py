@@ -66,6 +66,22 @@ def test_prior_suggests_what_most_similar_scripts_use_without_an_embedder() -> N
     assert prior.shares("completely unrelated words") == {}  # no overlap: no evidence
 
 
+def test_prior_falls_back_to_token_overlap_when_the_embedder_fails() -> None:
+    from bpywright.ingest.embedder import EmbedderError
+
+    class GoneEmbedder:
+        name, dim = "gone", 4
+
+        def embed(self, texts: list[str]) -> list[list[float]]:
+            raise EmbedderError("endpoint went away")
+
+    prior = UsagePrior(GoneEmbedder())  # type: ignore[arg-type]
+    assert prior.add([UsageExample("a red ball on a table", frozenset({"A"})), UsageExample("a blue box", frozenset({"B"}))]) == 2
+    assert prior.embedder is None and len(prior) == 2  # nothing lost: both examples kept, without vectors
+    shares = prior.shares("red ball", query_vector=[1.0, 0.0, 0.0, 0.0])  # a vector with nothing to compare: words decide
+    assert shares["A"] > 0.5 and shares.get("B", 0.0) == 0.0
+
+
 @pytest.fixture
 def bm25_index(tmp_path: Path) -> SymbolIndex:
     write_symbols(list(table().values()), tmp_path / "symbols.jsonl")
