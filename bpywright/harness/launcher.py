@@ -37,7 +37,7 @@ def run_script(
     options = options or RunOptions()
     if (script is None) == (source is None):
         raise ValueError("give exactly one of script or source")
-    backend = Backend.resolve(options.blender)
+    backend = Backend.resolve(options.blender, options.python)
     name = script.name if script is not None else "script.py"
     text = script.read_bytes() if script is not None else source
     with tempfile.TemporaryDirectory(prefix="bpywright-run-", dir=workdir) as tmp:

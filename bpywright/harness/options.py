@@ -24,3 +24,4 @@ class RunOptions(BaseModel):
     max_processes: int = Field(64, ge=8, description="Process/thread cap of the sandbox (pids cgroup when available).")
     empty_scene: bool = Field(False, description="Start from an empty scene instead of the factory startup scene.")
     blender: Path | None = Field(None, description="A Blender executable; None uses the bpy module.")
+    python: Path | None = Field(None, description="The interpreter whose bpy module runs scripts (a runtime's venv); None: ours.")

@@ -158,7 +158,7 @@ class WorkerPool:
     ):
         self.size = max(1, size or os.cpu_count() or 1)
         self.options = options or RunOptions()
-        self.backend = Backend.resolve(self.options.blender)
+        self.backend = Backend.resolve(self.options.blender, self.options.python)
         self.recycle_after = recycle_after
         self.workdir = workdir
         self._idle: queue.LifoQueue[Worker] = queue.LifoQueue()
