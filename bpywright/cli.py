@@ -102,12 +102,14 @@ def build_parser() -> argparse.ArgumentParser:
     from .check import command as check_command
     from .exemplars import command as exemplars_command
     from .graph import command as generate_command
+    from .runtimes import command as blender_command
     from .service import command as serve_command
 
     generate_command.add_arguments(sub.add_parser("generate", help="prompt → validated script: retrieve, generate (LLM), lint, run, critic, heal"))
     exemplars_command.add_arguments(sub.add_parser("exemplars", help="the exemplar store: add, seed, import, list, search, export"))
     serve_command.add_arguments(sub.add_parser("serve", help="the HTTP API and the exemplar gallery"))
     check_command.add_arguments(sub.add_parser("check", help="CI smoke test of bpy scripts: lint + run + render, JUnit XML, contact sheet"))
+    blender_command.add_arguments(sub.add_parser("blender", help="Blender runtimes by version: list, add 5.2 | /path/to/blender, remove"))
 
     schema = sub.add_parser("schema", help="print the RunReport JSON Schema")
     schema.add_argument("--write", action="store_true", help="rewrite the committed schema file instead")
@@ -368,7 +370,7 @@ def _delegate(module: str):
     return command
 
 
-COMMANDS = {"generate": _delegate("graph"), "exemplars": _delegate("exemplars"), "serve": _delegate("service"), "check": _delegate("check"), "run": cmd_run, "recipes": cmd_recipes, "lint": cmd_lint, "ingest": cmd_ingest, "search": cmd_search, "api-check": cmd_api_check, "heal": cmd_heal, "doctor": cmd_doctor, "typings": cmd_typings, "schema": cmd_schema}
+COMMANDS = {"generate": _delegate("graph"), "exemplars": _delegate("exemplars"), "serve": _delegate("service"), "check": _delegate("check"), "blender": _delegate("runtimes"), "run": cmd_run, "recipes": cmd_recipes, "lint": cmd_lint, "ingest": cmd_ingest, "search": cmd_search, "api-check": cmd_api_check, "heal": cmd_heal, "doctor": cmd_doctor, "typings": cmd_typings, "schema": cmd_schema}
 
 
 def main(argv: list[str] | None = None) -> int:

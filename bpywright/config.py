@@ -19,6 +19,25 @@ def _env_bool(name: str, default: bool) -> bool:
     return value.strip().lower() not in {"0", "false", "no", "off"}
 
 
+def _project_blender_version(start: Path | None = None) -> str | None:
+    """`blender_version` of [tool.bpywright] in the nearest pyproject.toml / bpywright.toml from the working directory up."""
+    import tomllib
+
+    for folder in (start or Path.cwd(), *(start or Path.cwd()).parents):
+        for name in ("bpywright.toml", "pyproject.toml"):
+            try:
+                data = tomllib.loads((folder / name).read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+                continue
+            table = data.get("tool", {}).get("bpywright", data if name == "bpywright.toml" else None)
+            if isinstance(table, dict):
+                value = table.get("blender_version", table.get("blender-version"))
+                return str(value) if value is not None else None
+        if (folder / ".git").exists():
+            break
+    return None
+
+
 @dataclass(frozen=True)
 class Settings:
     """Where bpywright keeps its data and which external services/binaries it uses."""
@@ -43,6 +62,7 @@ class Settings:
     clip_pretrained: str | None = None  # an open_clip pretrained tag (needs its weights in the local cache)
     queue_size: int = 8  # service: jobs waiting for the pool before 429
     max_request_bytes: int = 1_000_000  # service: largest request body / script
+    blender_version: str = "4.5"  # the target Blender (MAJOR.MINOR) when a command names none
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -68,6 +88,7 @@ class Settings:
             clip_pretrained=os.environ.get("BPYWRIGHT_CLIP_PRETRAINED") or None,
             queue_size=int(os.environ.get("BPYWRIGHT_QUEUE_SIZE") or 8),
             max_request_bytes=int(os.environ.get("BPYWRIGHT_MAX_REQUEST_BYTES") or 1_000_000),
+            blender_version=os.environ.get("BPYWRIGHT_BLENDER_VERSION") or _project_blender_version() or "4.5",
         )
 
     def index_for(self, version: str) -> Path:
