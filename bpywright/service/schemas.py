@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from ..exemplars.models import Exemplar, ExemplarHit
 from ..graph.events import GenerationResult, ProgressEvent
 from ..harness.diagnostics import LintReport
+from ..harness.options import Engine
 from ..harness.report import RunReport
 from ..rules.healer import HealOutcome
 from .jobs import JobKind, JobState
@@ -50,6 +51,7 @@ class ValidateRequest(_Strict):
     lint: bool = True
     render: bool = True
     resolution: int = Field(256, ge=16, le=1024)
+    engine: Engine = Field("workbench", description="Render engine (workbench is fast on CPU).")
     timeout: float = Field(60.0, gt=0, le=300)
     add_to_gallery: bool = Field(False, description="Add the script to the exemplar store when it runs cleanly.")
     wait: bool = True

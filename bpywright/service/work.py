@@ -7,7 +7,7 @@ from pathlib import Path
 
 from fastapi import HTTPException
 
-from ..harness.options import RunOptions
+from ..harness.options import Engine, RunOptions
 from ..harness.report import RunReport
 from ..rules.healer import HealOutcome, failure_text, heal
 from .context import ServiceContext
@@ -15,18 +15,24 @@ from .jobs import Job, Work
 from .schemas import GenerateRequest, HealRequest, ValidateRequest, ValidateResult
 
 
-def check_script(script: str, limit: int) -> None:
-    """Refuse a script that is not UTF-8 text, holds NUL bytes, or is over the size limit (4xx with the reason)."""
+def script_problem(script: str, limit: int) -> tuple[int, str] | None:
+    """(HTTP status, reason) when a script is not UTF-8 text, holds NUL bytes, or is over the size limit; None when fine."""
     try:
         size = len(script.encode("utf-8"))
     except UnicodeEncodeError as exc:
-        raise HTTPException(
-            422, f"script is not valid UTF-8 text ({exc.reason} at character {exc.start}): send the source as UTF-8"
-        ) from exc
+        return 422, f"script is not valid UTF-8 text ({exc.reason} at character {exc.start}): send the source as UTF-8"
     if size > limit:
-        raise HTTPException(413, f"script is {size} bytes; the limit is {limit} (BPYWRIGHT_MAX_REQUEST_BYTES)")
+        return 413, f"script is {size} bytes; the limit is {limit} (BPYWRIGHT_MAX_REQUEST_BYTES)"
     if "\x00" in script:
-        raise HTTPException(422, f"script contains a NUL byte at character {script.index(chr(0))}: not Python source")
+        return 422, f"script contains a NUL byte at character {script.index(chr(0))}: not Python source"
+    return None
+
+
+def check_script(script: str, limit: int) -> None:
+    """Refuse a script that is not UTF-8 text, holds NUL bytes, or is over the size limit (4xx with the reason)."""
+    problem = script_problem(script, limit)
+    if problem is not None:
+        raise HTTPException(*problem)
 
 
 def major_minor(version: str | None, default: str = "4.5") -> str:
@@ -35,8 +41,9 @@ def major_minor(version: str | None, default: str = "4.5") -> str:
     return match.group(1) if match else default
 
 
-def _options(ctx: ServiceContext, *, render: bool, timeout: float, resolution: int = 256) -> RunOptions:
-    return RunOptions(render=render, resolution=resolution, timeout=timeout, sandbox=ctx.settings.sandbox, blender=ctx.settings.blender)
+def _options(ctx: ServiceContext, *, render: bool, timeout: float, resolution: int = 256, engine: Engine = "workbench") -> RunOptions:
+    return RunOptions(render=render, resolution=resolution, engine=engine, timeout=timeout, sandbox=ctx.settings.sandbox,
+                      blender=ctx.settings.blender)  # fmt: skip
 
 
 def render_file(ctx: ServiceContext, job: Job) -> Path:
@@ -52,7 +59,7 @@ def validate_work(ctx: ServiceContext, req: ValidateRequest) -> Work:
         if render_to is not None:
             render_to.parent.mkdir(parents=True, exist_ok=True)
         job.emit("run", "started", "lint + run + render" if req.lint else "run + render")
-        report = ctx.pool.run(source=req.script, options=_options(ctx, render=req.render, timeout=req.timeout, resolution=req.resolution),
+        report = ctx.pool.run(source=req.script, options=_options(ctx, render=req.render, timeout=req.timeout, resolution=req.resolution, engine=req.engine),
                               render_to=render_to, lint=req.lint)  # fmt: skip
         if report.lint is not None:
             blocking = len(report.lint.blocking)
