@@ -24,6 +24,8 @@ from .overlay import OverlayError, merge_overlays
 
 Progress = Callable[[str], None]
 MANIFEST = "manifest.json"
+# The fake-bpy-module release other versions' stubs are fetched at (4.5 is pinned in constraints.txt; latest floats).
+STUBS_RELEASE = "20260730"
 
 
 class StubsError(RuntimeError):
@@ -90,7 +92,8 @@ def fetch_stubs(version: str, cache: Path, progress: Progress) -> StubSource:
     pattern = f"{name.replace('-', '_').replace('.', '_')}-*.whl"
     wheels = sorted(cache.glob(pattern))
     if not wheels:
-        cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", name, "-d", str(cache)]
+        spec = name if version == "latest" else f"{name}=={STUBS_RELEASE}"
+        cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", spec, "-d", str(cache)]
         progress(f"downloading {name} into {cache}")
         cache.mkdir(parents=True, exist_ok=True)
         proc = subprocess.run(cmd, capture_output=True, text=True)
