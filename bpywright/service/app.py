@@ -60,14 +60,18 @@ def _internal_error(request: Request, exc: Exception) -> JSONResponse:
 
 def create_app(settings: Settings, *, pool: Any = None, store: Any = None) -> FastAPI:
     """A new app for these settings; a given pool/store is used as is and left open at shutdown."""
+    from ..mcp.http import McpEndpoint
     from . import browse_api, jobs_api, pages
+
+    mcp = McpEndpoint(lambda: app.state.ctx, settings.max_request_bytes)  # MCP tools over the same context, built on first use
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         ctx = open_context(settings, pool, store)
         app.state.ctx = ctx
         try:
-            yield
+            async with mcp.running():
+                yield
         finally:
             ctx.close()
 
@@ -84,4 +88,5 @@ def create_app(settings: Settings, *, pool: Any = None, store: Any = None) -> Fa
     app.include_router(browse_api.router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+    app.add_route("/mcp", mcp, include_in_schema=False)  # an ASGI app on the exact path (a Mount would redirect /mcp to /mcp/)
     return app

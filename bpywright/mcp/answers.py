@@ -1,0 +1,72 @@
+"""Tool answers: library results turned into MCP results (text for the model, structured content, images), failures as is_error."""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Sequence
+from pathlib import Path
+
+from mcp_types import CallToolResult, ImageContent, TextContent
+from pydantic import BaseModel
+
+from ..harness.report import RunReport
+from ..harness.summary import render_summary
+from .models import RenderBrief, RunResult
+
+TAIL_CHARS = 2000  # stdout/stderr kept in a result: enough to see a print or a warning, not a flood
+
+
+def answer(text: str, data: BaseModel | None = None, images: Sequence[bytes] = (), *, error: bool = False) -> CallToolResult:
+    """A tool result: text the model reads, the structured copy, PNG images; error=True marks a failure the model should act on."""
+    content: list = [TextContent(type="text", text=text)]
+    content += [ImageContent(type="image", data=base64.b64encode(png).decode("ascii"), mime_type="image/png") for png in images]
+    structured = data.model_dump(mode="json") if data is not None else None
+    return CallToolResult(content=content, structured_content=structured, is_error=error)
+
+
+def refusal(reason: str) -> CallToolResult:
+    """A failure before anything ran (bad input, unknown version, busy server): the reason and nothing else."""
+    return CallToolResult(content=[TextContent(type="text", text=reason)], is_error=True)
+
+
+def read_png(path: Path | str | None) -> list[bytes]:
+    """The PNG at path as a one-item list, or [] when there is none."""
+    if path is None:
+        return []
+    try:
+        return [Path(path).read_bytes()]
+    except OSError:
+        return []
+
+
+def source_line(script: str, line: int | None) -> str | None:
+    """Line `line` (1-based) of the script, or None."""
+    lines = script.splitlines()
+    return lines[line - 1].rstrip() if line and 0 < line <= len(lines) else None
+
+
+def run_result(report: RunReport, script: str) -> RunResult:
+    """The compact, path-free view of a RunReport."""
+    render = report.render
+    return RunResult(
+        status=report.status, ok=report.ok, blender_version=report.blender_version, exception=report.exception,
+        failing_line=source_line(script, report.exception.line if report.exception else None), scene=report.scene,
+        render=RenderBrief(width=render.width, height=render.height, engine=render.engine, nonblank_fraction=render.nonblank_fraction,
+                           camera_light_added=report.camera_light_added) if render else None,
+        blender_errors=report.blender_errors[:20], stdout_tail=report.stdout[-TAIL_CHARS:], stderr_tail=report.stderr[-TAIL_CHARS:],
+        signal=report.exit.signal if report.exit else None, seconds=report.timings.total,
+    )  # fmt: skip
+
+
+def run_text(report: RunReport, script: str) -> str:
+    """The run summary a person would read, with the failing source line and where the render is."""
+    shown = report.model_copy(update={"script_path": None})
+    if report.render is not None:
+        shown.render = report.render.model_copy(update={"path": "(attached image)"})
+    text = render_summary(shown, "script")
+    line = source_line(script, report.exception.line if report.exception else None)
+    if line is not None and report.exception is not None:
+        text += f"\n    {report.exception.line} | {line}"
+    if not report.ok:
+        text += "\nFix the script (heal_script fixes old or misremembered API automatically) and run it again."
+    return text

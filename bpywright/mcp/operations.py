@@ -1,0 +1,342 @@
+"""Operations: what each MCP tool does, over the service's context (pool, store, indexes, job queue) and library functions.
+
+The HTTP API and the MCP tools submit the same work (`service.work`) to the same bounded job queue and warm pool, so the
+service's limits (script size, queue length, timeouts) hold on every front door. A failure is returned, never raised.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import threading
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+import anyio
+from mcp_types import CallToolResult
+from pydantic import ValidationError
+
+from ..graph.events import ProgressEvent
+from ..harness.report import RunReport
+from ..ingest.index import first_sentence
+from ..rules.healer import HealOutcome
+from ..service.jobs import Job, JobKind, QueueFull, Work
+from ..service.work import generate_work, heal_work, major_minor, script_problem, validate_work
+from .answers import answer, read_png, refusal, run_result, run_text
+from .models import ExemplarBrief, ExemplarResults, GenerateResult, LintResult, SearchResult, SymbolBrief, SymbolInfo
+
+if TYPE_CHECKING:
+    from ..harness.lint import Linter
+    from ..ingest.search import SymbolIndex
+    from ..ingest.symbols import Symbol
+    from ..service.context import ServiceContext
+
+Progress = Callable[[int, str], Awaitable[None]]
+MAX_MEMBERS = 60
+
+
+class Refused(Exception):
+    """A request bpywright will not run (bad input, unknown version, busy): its message is the reason the model reads."""
+
+
+def returns_refusals(method):
+    """Turn a Refused raised by an operation into an is_error result carrying its reason."""
+
+    @functools.wraps(method)
+    async def wrapper(*args, **kwargs) -> CallToolResult:
+        try:
+            return await method(*args, **kwargs)
+        except Refused as exc:
+            return refusal(str(exc))
+
+    return wrapper
+
+
+def symbol_uri(version: str, name: str) -> str:
+    """The resource URI of a symbol."""
+    return f"bpywright://symbol/{version}/{name}"
+
+
+def exemplar_uri(exemplar_id: str) -> str:
+    """The resource URI of an exemplar."""
+    return f"bpywright://exemplar/{exemplar_id}"
+
+
+def _first_error(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    return f"{'.'.join(map(str, err.get('loc', ()))) or 'input'}: {err.get('msg', 'invalid')}"
+
+
+class Operations:
+    """The MCP tools' work over one ServiceContext; a warm Linter per Blender version is kept here (closed by close())."""
+
+    def __init__(self, context: Callable[[], ServiceContext]):
+        self._context = context
+        self._linters: dict[str, Linter] = {}
+        self._lock = threading.Lock()
+
+    @property
+    def ctx(self) -> ServiceContext:
+        """The service context (the app's, or the stdio server's own)."""
+        return self._context()
+
+    # -- checks shared by the tools ------------------------------------------------------------------------------------
+
+    async def installed_version(self) -> str:
+        """MAJOR.MINOR of the Blender the pool runs (probed once per process)."""
+        from ..harness.backend import BackendError
+
+        try:
+            return major_minor(await anyio.to_thread.run_sync(self.ctx.pool.backend.version))
+        except BackendError as exc:
+            raise Refused(f"Blender is not available here: {exc} (`bpywright doctor` says what to fix)") from exc
+
+    async def runtime_version(self, version: str | None) -> str:
+        """The version to run/lint/heal for: the installed one unless another is asked for, which is refused with the fix."""
+        installed = await self.installed_version()
+        if version is None or version == installed:
+            return installed
+        raise Refused(
+            f"Blender {version} is not installed here: this server runs scripts on Blender {installed}. Omit `version` (or pass "
+            f"{installed!r}), or run the server with BPYWRIGHT_BLENDER pointing at a Blender {version} executable."
+        )
+
+    def check_script(self, script: str) -> None:
+        """Refuse a script over the service's size limit, with NUL bytes or not UTF-8 (the same rule as the HTTP API)."""
+        problem = script_problem(script, self.ctx.settings.max_request_bytes)
+        if problem is not None:
+            raise Refused(problem[1])
+
+    async def index(self, version: str | None) -> tuple[str, SymbolIndex]:
+        """The symbol index of a version (default: the installed Blender's), loaded once per context."""
+        from ..ingest.search import IndexMissing
+
+        version = version or await self.installed_version()
+        try:
+            return version, await anyio.to_thread.run_sync(self.ctx.symbol_index, version)
+        except IndexMissing as exc:
+            raise Refused(f"no symbol index for Blender {version}: {exc}") from exc
+
+    async def job(self, kind: JobKind, work: Work, progress: Progress | None) -> Job:
+        """Queue work on the service's job queue, relay its progress events, and return the finished job."""
+        try:
+            job = self.ctx.jobs.submit(kind, work)
+        except QueueFull as exc:
+            raise Refused(f"bpywright is busy: {exc}") from exc
+        sent, delay = 0, 0.02
+        while True:
+            done = job.finished  # read before the events, so none emitted before the end is missed
+            while sent < len(job.events):
+                event: ProgressEvent = job.events[sent]
+                sent += 1
+                if progress is not None:
+                    await progress(sent, f"{event.node}: {event.status}" + (f" — {event.detail}" if event.detail else ""))
+            if done:
+                break
+            await anyio.sleep(delay)
+            delay = min(0.25, delay * 1.5)
+        if job.state == "failed" or job.result is None:
+            raise Refused(f"the {kind} job failed inside bpywright: {job.error} (a bpywright bug; the server log has the traceback)")
+        return job
+
+    # -- tools ------------------------------------------------------------------------------------------------------------
+
+    @returns_refusals
+    async def search_api(self, query: str, version: str | None, k: int) -> CallToolResult:
+        """Hybrid search over one version's API symbols (the query's own ranking, as `bpywright search`)."""
+        version, index = await self.index(version)
+        hits = await anyio.to_thread.run_sync(functools.partial(index.search, query, k, usage=False))
+        briefs = [
+            SymbolBrief(name=h.symbol.name, kind=h.symbol.kind, signature=h.symbol.signature, type=h.symbol.type,
+                        summary=first_sentence(h.symbol.description, 200), docs_url=h.symbol.uri, resource=symbol_uri(version, h.symbol.name))
+            for h in hits
+        ]  # fmt: skip
+        lines = [f"Blender {version} API, {len(briefs)} hit(s) for {query!r} (get_symbol NAME gives the full record):"]
+        for n, b in enumerate(briefs, 1):
+            detail = b.signature or (f": {b.type}" if b.type else "")
+            lines.append(f"{n}. {b.name}{detail}  [{b.kind}]" + (f"\n   {b.summary}" if b.summary else ""))
+        return answer("\n".join(lines), SearchResult(version=version, query=query, hits=briefs))
+
+    def symbol_info(self, index: SymbolIndex, version: str, symbol: Symbol) -> SymbolInfo:
+        """The full record of a symbol with the names under it."""
+        members = [s.name for s in index.symbols if s.parent == symbol.name][:MAX_MEMBERS]
+        return SymbolInfo(
+            name=symbol.name, kind=symbol.kind, version=version, signature=symbol.signature, type=symbol.type, description=symbol.description,
+            enum_items=symbol.enum_items, readonly=symbol.readonly, default=symbol.default, parent=symbol.parent, docs_url=symbol.uri,
+            usage=symbol.examples, members=members,
+        )  # fmt: skip
+
+    async def lookup(self, name: str, version: str | None) -> tuple[str, SymbolInfo]:
+        """A symbol's record, or Refused naming the closest names."""
+        version, index = await self.index(version)
+        symbol = index.get(name)
+        if symbol is None:
+            near = await anyio.to_thread.run_sync(functools.partial(index.search, name, 5, usage=False))
+            hint = f" Closest: {', '.join(h.symbol.name for h in near)}." if near else ""
+            raise Refused(f"{name!r} is not in the Blender {version} API (use the full dotted name, e.g. bpy.types.Object.location).{hint}")
+        return version, await anyio.to_thread.run_sync(self.symbol_info, index, version, symbol)
+
+    @returns_refusals
+    async def get_symbol(self, name: str, version: str | None) -> CallToolResult:
+        """Signature, type, enum items, read-only flag, docs URL and usage lines of one API symbol."""
+        version, info = await self.lookup(name, version)
+        lines = [f"{info.name}{info.signature or ''}  [{info.kind}, Blender {version}]"]
+        if info.type:
+            lines.append(f"type: {info.type}" + (" (read-only)" if info.readonly else ""))
+        if info.default:
+            lines.append(f"default: {info.default}")
+        if info.enum_items:
+            lines.append(f"enum items: {', '.join(info.enum_items)}")
+        if info.description:
+            lines.append(info.description)
+        if info.docs_url:
+            lines.append(f"docs: {info.docs_url}")
+        lines += [f"used in a verified script: {u}" for u in info.usage[:5]]
+        if info.members:
+            lines.append(f"members: {', '.join(m.rsplit('.', 1)[1] for m in info.members)}")
+        return answer("\n".join(lines), info)
+
+    def linter(self, version: str) -> Linter:
+        """The warm Linter of a version (dmypy and pyright stay up between calls); its rules include api-check when indexed."""
+        with self._lock:
+            if version not in self._linters:
+                from ..harness.lint import Linter
+                from ..rules import rule_pack
+
+                self._linters[version] = Linter(version=version, rules=rule_pack(version, self.ctx.settings.index_dir))
+            return self._linters[version]
+
+    @returns_refusals
+    async def lint_script(self, script: str, version: str | None) -> CallToolResult:
+        """Syntax, drift rules, api-check, ruff, mypy and pyright against the version's stubs."""
+        from ..harness.lint import render_fix_block
+
+        self.check_script(script)
+        version = await self.runtime_version(version)
+        report = await anyio.to_thread.run_sync(self.linter(version).lint, script)
+        result = LintResult(version=version, ok=report.ok, blocking=report.blocking,
+                            advisory=[d for d in report.diagnostics if d.severity == "advisory"], tools=report.tools)  # fmt: skip
+        text = render_fix_block(script, report, include_advisory=True) if report.diagnostics else "No problems found."
+        failed = [f"{t.tool}: {t.status} {t.detail}".strip() for t in report.tools if t.status == "failed"]
+        if failed:
+            text += "\nCheckers that could not run: " + "; ".join(failed)
+        return answer(f"{len(result.blocking)} blocking, {len(result.advisory)} advisory (Blender {version}).\n{text}", result)
+
+    @returns_refusals
+    async def run_script(self, script: str, version: str | None, render: bool, resolution: int, engine: str, timeout: float,
+                         progress: Progress | None = None) -> CallToolResult:  # fmt: skip
+        """Run (and render) a script in sandboxed headless Blender on the warm pool."""
+        from ..service.schemas import ValidateRequest, ValidateResult
+
+        self.check_script(script)
+        version = await self.runtime_version(version)
+        try:
+            req = ValidateRequest(script=script, blender_version=version, lint=False, render=render, resolution=resolution, engine=engine,
+                                  timeout=timeout)  # fmt: skip
+        except ValidationError as exc:
+            raise Refused(_first_error(exc)) from exc
+        job = await self.job("validate", validate_work(self.ctx, req), progress)
+        assert isinstance(job.result, ValidateResult)
+        report: RunReport = job.result.run
+        images = read_png(job.render_path) if render else []
+        return answer(run_text(report, script), run_result(report, script), images, error=not report.ok)
+
+    @returns_refusals
+    async def heal_script(self, script: str, target: str | None, progress: Progress | None = None) -> CallToolResult:
+        """The rule healer: run, match the failure to API-drift rules, fix, re-run; never leaves the script worse."""
+        from ..service.schemas import HealRequest
+
+        self.check_script(script)
+        target = await self.runtime_version(target)
+        job = await self.job("heal", heal_work(self.ctx, HealRequest(script=script, target=target)), progress)
+        outcome = job.result
+        assert isinstance(outcome, HealOutcome)
+        lines = [f"before: {outcome.status_before}" + (f" ({outcome.failure_before})" if outcome.failure_before else "")]
+        for r in outcome.rounds:
+            rules = ", ".join(f"{a.rule} ({a.title})" for a in r.applied) or "none"
+            lines.append(
+                f"round {r.round}: {rules} → {r.status}" + (f" ({r.failure})" if r.failure else "") + (f" — {r.note}" if r.note else "")
+            )
+            lines.append(r.diff.rstrip())
+        if outcome.status_before == "ok":
+            lines.append("The script already runs: nothing to heal.")
+        elif outcome.healed:
+            lines.append(f"HEALED: the script runs on Blender {target} now. The healed script:\n```python\n{outcome.script}```")
+        else:
+            lines.append(f"NOT HEALED: it still fails ({outcome.failure_after or outcome.status_after}); no rule fixes that. "
+                         f"Change the script by hand (search_api / get_symbol for the right API). The script as far as it was healed:\n"
+                         f"```python\n{outcome.script}```")  # fmt: skip
+        return answer("\n".join(lines), outcome, error=not (outcome.healed or outcome.status_before == "ok"))
+
+    @returns_refusals
+    async def find_exemplars(self, query: str, k: int) -> CallToolResult:
+        """Verified prompt/script pairs from the exemplar store that match a query, with their thumbnails."""
+        from ..exemplars.store import Filters
+
+        store = self.ctx.store
+        hits = await anyio.to_thread.run_sync(functools.partial(store.search, query, filters=Filters(status="ok"), k=k))
+        briefs, images, lines = [], [], []
+        for n, hit in enumerate(hits, 1):
+            e = hit.exemplar
+            briefs.append(ExemplarBrief(id=e.id, prompt=e.prompt, script=e.script, blender_version=e.blender_version, status=e.status,
+                                        source=e.source, symbols=e.symbols, score=hit.score, resource=exemplar_uri(e.id)))  # fmt: skip
+            thumb = e.thumbnail_path or e.render_path
+            images += read_png(store.file(thumb)) if thumb else []
+            lines.append(
+                f"{n}. {e.prompt!r} (exemplar {e.id}, Blender {e.blender_version}, ran {e.status})\n```python\n{e.script.rstrip()}\n```"
+            )
+        head = f"{len(briefs)} verified exemplar(s) for {query!r}" + (" (thumbnails attached in this order):" if images else ":")
+        if not briefs:
+            head = f"No verified exemplar matches {query!r}; try other words, or search_api for the calls you need."
+        return answer("\n".join([head, *lines]), ExemplarResults(query=query, exemplars=briefs), images)
+
+    @returns_refusals
+    async def generate_script(self, prompt: str, version: str | None, progress: Progress | None = None) -> CallToolResult:
+        """The generation loop (retrieve, generate, lint, run, critic, heal) or, with no LLM, the nearest verified exemplar."""
+        from ..graph.events import GenerationResult
+        from ..service.schemas import GenerateRequest
+
+        version = await self.runtime_version(version)
+        try:
+            req = GenerateRequest(prompt=prompt, blender_version=version)
+        except ValidationError as exc:
+            raise Refused(_first_error(exc)) from exc
+        job = await self.job("generate", generate_work(self.ctx, req), progress)
+        result = job.result
+        assert isinstance(result, GenerationResult)
+        run = run_result(result.run_report, result.script or "") if result.run_report is not None else None
+        data = GenerateResult(thread_id=result.thread_id, outcome=result.outcome, message=result.message, blender_version=result.blender_version,
+                              script=result.script, score=result.score, reasons=result.reasons, attempts=result.attempts, run=run)  # fmt: skip
+        label = {"retrieved": "RETRIEVED (not generated)", "accepted": "GENERATED and accepted",
+                 "best_attempt": "GENERATED, best attempt (not accepted)", "failed": "FAILED"}[result.outcome]  # fmt: skip
+        lines = [f"{label}: {result.message}".rstrip(": ")]
+        if result.run_report is not None:
+            lines.append(run_text(result.run_report, result.script or ""))
+        if result.script:
+            lines.append(f"```python\n{result.script.rstrip()}\n```")
+        return answer("\n".join(lines), data, read_png(job.render_path), error=result.outcome == "failed" or not result.script)
+
+    # -- resources --------------------------------------------------------------------------------------------------------
+
+    async def exemplar_json(self, exemplar_id: str) -> str | None:
+        """An exemplar as JSON (prompt, script, version, status, symbols, scene), or None when unknown."""
+        exemplar = await anyio.to_thread.run_sync(self.ctx.store.get, exemplar_id)
+        if exemplar is None:
+            return None
+        data: dict[str, Any] = exemplar.model_dump(mode="json", include={"id", "prompt", "script", "blender_version", "status", "symbols",
+                                                                           "source", "group_id", "created_at"})  # fmt: skip
+        if exemplar.report is not None and exemplar.report.scene is not None:
+            data["scene"] = exemplar.report.scene.model_dump(mode="json")
+        return json.dumps(data, indent=1)
+
+    async def symbol_json(self, version: str, name: str) -> str:
+        """A symbol's full record as JSON; Refused when the version has no index or the name is unknown."""
+        _, info = await self.lookup(name, version)
+        return info.model_dump_json(indent=1)
+
+    def close(self) -> None:
+        """Stop the warm linters."""
+        with self._lock:
+            linters, self._linters = list(self._linters.values()), {}
+        for linter in linters:
+            linter.close()
