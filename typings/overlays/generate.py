@@ -19,7 +19,7 @@ from typing import Any
 import bpy
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from bpywright.harness.stubs import member_spans, parse_stub  # noqa: E402
+from bpywright.harness.overlay import member_spans, parse_stub  # noqa: E402
 
 VERSION = "{}.{}".format(*bpy.app.version[:2])
 OUT = Path(__file__).resolve().parent / VERSION / "bpy-stubs" / "types" / "__init__.generated.pyi"
@@ -93,7 +93,8 @@ def hosts() -> list[bpy.types.Object]:
     """One object of each kind that modifiers and constraints attach to."""
     datas = [
         bpy.data.meshes.new("gen"),
-        bpy.data.grease_pencils_v3.new("gen"),
+        # Grease Pencil v3 is bpy.data.grease_pencils_v3 in 4.3–4.5 and bpy.data.grease_pencils from 5.0
+        getattr(bpy.data, "grease_pencils_v3", bpy.data.grease_pencils).new("gen"),
         bpy.data.volumes.new("gen"),
         bpy.data.curves.new("gen", "CURVE"),
         bpy.data.lattices.new("gen"),
@@ -119,8 +120,15 @@ def first_accepting(targets: Sequence[Any], add: Callable[[Any], object]) -> obj
 def node_tables() -> tuple[dict[str, str], dict[str, str]]:
     """(node tree type -> class, node type -> class) for every node tree kind and node Blender can create."""
     trees = measure(subclasses(bpy.types.NodeTree), lambda t: bpy.data.node_groups.new("gen", t))
-    bpy.context.scene.use_nodes = True  # render layer and cryptomatte nodes live only in a scene's compositor
-    groups = [bpy.data.node_groups.new("gen", t) for t in trees] + [bpy.context.scene.node_tree]
+    groups = [bpy.data.node_groups.new("gen", t) for t in trees]
+    # render layer and cryptomatte nodes live only in a scene's compositor: scene.node_tree until 4.5, a node group
+    # the scene points at (scene.compositing_node_group) from 5.0
+    scene = bpy.context.scene
+    if hasattr(scene, "compositing_node_group"):
+        scene.compositing_node_group = next(g for g in groups if g.bl_idname == "CompositorNodeTree")
+    else:
+        scene.use_nodes = True
+        groups.append(scene.node_tree)
 
     def add(node: str) -> object:  # the tree kind the name suggests first, to keep Blender's refusals quiet
         likely = sorted(groups, key=lambda g: not node.startswith(g.bl_idname.removesuffix("NodeTree")))
