@@ -19,7 +19,7 @@ GENERATOR = r"""
 import bpy, json, sys
 out = {"blender_version": bpy.app.version_string, "nodes": {}, "default_names": {}}
 trees = {t: bpy.data.node_groups.new("probe_" + t, t) for t in
-         ("ShaderNodeTree", "GeometryNodeTree", "CompositorNodeTree", "TextureNodeTree")}
+         ("ShaderNodeTree", "GeometryNodeTree", "CompositorNodeTree", "TextureNodeTree") if hasattr(bpy.types, t)}
 for attr in sorted(dir(bpy.types)):
     cls = getattr(bpy.types, attr)
     if not (isinstance(cls, type) and issubclass(cls, bpy.types.Node)):
@@ -51,8 +51,16 @@ def generate_socket_table(out: Path, python: str = sys.executable) -> dict:
 
 @functools.cache
 def socket_table(version: str = "4.5") -> dict:
-    """The committed table for a Blender version (major.minor)."""
-    return json.loads((DATA / f"sockets-{version}.json").read_text())
+    """The committed table closest to a Blender version (major.minor): the newest one not newer, else the oldest."""
+    key = _key(version)
+    tables = sorted(DATA.glob("sockets-*.json"), key=lambda p: _key(p.stem.removeprefix("sockets-")))
+    fitting = [p for p in tables if _key(p.stem.removeprefix("sockets-")) <= key]
+    return json.loads((fitting or tables)[-1].read_text())
+
+
+def _key(version: str) -> tuple[int, int]:
+    major, minor, *_ = (version.split() or ["0"])[0].split(".") + ["0"]
+    return int(major), int(minor)
 
 
 # Principled BSDF inputs renamed in 4.0 (old name → new name), used as the first suggestion.
