@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import json
 import re
 import subprocess
 import sys
@@ -46,12 +47,31 @@ class Backend:
 
     @property
     def sandbox_paths(self) -> tuple[Path, ...]:
-        """Directories the sandbox must keep readable for this backend to start."""
-        return (self.executable.resolve().parent,)
+        """Directories the sandbox must show read-only for this backend to start (and nothing else of the host)."""
+        if self.name == "blender-exe":
+            return (self.executable.resolve().parent,)
+        return _python_prefixes(str(self.executable))
 
     def version(self) -> str:
         """The Blender version this backend runs (probed once per backend)."""
         return _probe_version(self.name, str(self.executable))
+
+
+@functools.cache
+def _python_prefixes(executable: str) -> tuple[Path, ...]:
+    """The install trees an interpreter (a venv and the Python it was made from) needs to import bpy."""
+    exe = Path(executable)
+    found = {exe.parent.parent, exe.resolve().parent.parent}
+    if exe == Path(sys.executable):
+        found |= {Path(sys.prefix), Path(sys.base_prefix), Path(sys.exec_prefix)}
+    else:
+        code = "import sys, json; print(json.dumps([sys.prefix, sys.base_prefix, sys.exec_prefix]))"
+        try:
+            proc = subprocess.run([executable, "-I", "-c", code], capture_output=True, text=True, timeout=60)
+            found |= {Path(p) for p in json.loads(proc.stdout.strip().splitlines()[-1])}
+        except (OSError, subprocess.TimeoutExpired, ValueError, IndexError):
+            pass
+    return tuple(sorted({p.resolve() for p in found}))
 
 
 @functools.cache

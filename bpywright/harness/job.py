@@ -1,13 +1,22 @@
-"""A job: one script in its own directory, the payload the in-Blender entry reads, and its final RunReport."""
+"""A job: one script run in a worker's private directory, and the host's careful reading of what it left.
+
+Everything in the job directory was written by untrusted code. The host opens only fixed names,
+relative to a directory descriptor, without following symlinks, regular files only, size-capped;
+it never takes a path from the report; the render is validated as a PNG and copied, never moved.
+"""
 
 from __future__ import annotations
 
+import io
 import json
+import os
 import re
 import shutil
+import stat
+import subprocess
 import tempfile
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -19,10 +28,43 @@ from .sandbox import SandboxKind
 
 MAX_SCRIPT_BYTES = 1_000_000
 TAIL_CHARS = 4000
+MAX_REPORT_BYTES = 16 * 1024 * 1024
+MAX_RENDER_BYTES = 256 * 1024 * 1024
+OUT_DIR = "out"
+
+
+class UnsafeFile(Exception):
+    """A file the job left is not a regular file we may read (symlink, device, fifo, missing, too big)."""
+
+
+def read_job_file(dir_fd: int, name: str, max_bytes: int, *, tail: bool = False) -> bytes:
+    """Read a fixed-name regular file relative to dir_fd, never following a symlink; the tail when tail=True."""
+    try:
+        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=dir_fd)
+    except OSError as exc:
+        raise UnsafeFile(f"{name}: {exc.strerror}") from exc
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise UnsafeFile(f"{name} is not a regular file")
+        if info.st_size > max_bytes and not tail:
+            raise UnsafeFile(f"{name} is {info.st_size} bytes (limit {max_bytes})")
+        if tail and info.st_size > max_bytes:
+            os.lseek(fd, info.st_size - max_bytes, os.SEEK_SET)
+        chunks, left = [], max_bytes
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
 
 
 def read_tail(path: Path, chars: int = TAIL_CHARS) -> str:
-    """The last `chars` characters of a text file, or '' when it does not exist."""
+    """The last `chars` characters of a host-written text file (e.g. a worker log), or ''."""
     try:
         with path.open("rb") as fh:
             fh.seek(0, 2)
@@ -33,73 +75,100 @@ def read_tail(path: Path, chars: int = TAIL_CHARS) -> str:
 
 
 def default_render_dir() -> Path:
-    """Where renders go when the caller named no destination (the job dir itself is deleted)."""
+    """Where renders go when the caller named no destination (the job dir itself is emptied)."""
     return Path(tempfile.gettempdir()) / "bpywright-renders"
 
 
 def _safe_name(name: str) -> str:
-    stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", Path(name).name) or "script.py"
+    stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", Path(name).name).lstrip(".") or "script.py"
     return stem if stem.endswith(".py") else stem + ".py"
+
+
+def project_root(script: Path) -> Path:
+    """A script's project: its git work tree's top, else its folder (what `--root` defaults to)."""
+    folder = script.resolve().parent
+    try:
+        proc = subprocess.run(["git", "-C", str(folder), "rev-parse", "--show-toplevel"], capture_output=True, text=True, timeout=10)
+        if proc.returncode == 0 and proc.stdout.strip():
+            return Path(proc.stdout.strip()).resolve()
+    except (OSError, subprocess.TimeoutExpired):
+        pass
+    return folder
+
+
+def check_root(root: Path, script: Path | None) -> Path:
+    """The resolved project root, refused when it is '/' or does not contain the script."""
+    root = root.resolve()
+    if root == Path("/"):
+        raise ValueError("--root / would show the whole host to the script: name the project's folder")
+    if not root.is_dir():
+        raise ValueError(f"--root {root} is not a directory")
+    if script is not None and not script.resolve().is_relative_to(root):
+        raise ValueError(f"the script {script} is not inside --root {root}")
+    return root
 
 
 @dataclass
 class Job:
-    """One script prepared for a run inside `job_dir` (the only place its Blender may write)."""
+    """One script prepared for a run in `job_dir` (a worker's private dir, the only place its Blender may write).
+
+    Layout: the script (when given as text) and the harness files at the top, the script's working
+    directory (its outputs) in `out/`. A script given by path runs in place, read-only, from its project root.
+    """
 
     job_id: str
     job_dir: Path
     script_path: Path
     origin: str | None
     options: RunOptions
+    args: list[str] = field(default_factory=list)
     rejected: str | None = None
 
     @classmethod
-    def prepare(cls, source: str | bytes, root: Path, options: RunOptions, name: str = "script.py", origin: str | None = None) -> Job:
-        """Create the job dir under root and copy the script in; refuse binaries and oversized scripts."""
+    def prepare(
+        cls,
+        source: str | bytes,
+        job_dir: Path,
+        options: RunOptions,
+        name: str = "script.py",
+        origin: str | None = None,
+        in_place: Path | None = None,
+        max_bytes: int = MAX_SCRIPT_BYTES,
+    ) -> Job:
+        """Fill the (empty) job dir: out/ and, unless the script runs in place, a copy of the script."""
         job_id = uuid.uuid4().hex[:12]
-        job_dir = root / f"job-{job_id}"
-        job_dir.mkdir(parents=True)
-        script_path = job_dir / _safe_name(name)
+        (job_dir / OUT_DIR).mkdir(parents=True, exist_ok=True)
         raw = source.encode("utf-8") if isinstance(source, str) else source
         rejected = None
-        if len(raw) > MAX_SCRIPT_BYTES:
-            rejected = f"script is {len(raw)} bytes; the limit is {MAX_SCRIPT_BYTES}"
+        if len(raw) > max_bytes:
+            rejected = f"script is {len(raw)} bytes; the limit is {max_bytes}"
         elif b"\x00" in raw:
             rejected = "script contains NUL bytes: not a Python source file"
-        script_path.write_bytes(raw)
-        return cls(job_id, job_dir, script_path, origin, options, rejected)
-
-    @property
-    def report_path(self) -> Path:
-        """Where the entry writes its raw report."""
-        return self.job_dir / "report.json"
-
-    @property
-    def render_path(self) -> Path:
-        """Where the entry writes the render."""
-        return self.job_dir / "render.png"
+        if in_place is not None:
+            script_path = in_place.resolve()
+        else:
+            script_path = job_dir / _safe_name(name)
+            script_path.write_bytes(raw)
+        return cls(job_id, job_dir, script_path, origin, options, list(options.args), rejected)
 
     def payload(self, sandbox: SandboxKind) -> dict:
-        """The job description the in-Blender entry reads."""
+        """The job description the in-Blender child reads (paths are the host's own choice, never the job's)."""
         opts = self.options
         return {
             "job_id": self.job_id,
             "job_dir": str(self.job_dir),
+            "out_dir": str(self.job_dir / OUT_DIR),
             "script_path": str(self.script_path),
-            "report_path": str(self.report_path),
-            "render_path": str(self.render_path) if opts.render else None,
+            "args": self.args,
+            "report_path": str(self.job_dir / "report.json"),
+            "render_path": str(self.job_dir / "render.png") if opts.render else None,
             "engine": opts.engine,
             "resolution": opts.resolution,
             "samples": opts.samples,
             "empty_scene": opts.empty_scene,
+            "timeout": opts.timeout,
             "sandbox": sandbox,
         }
-
-    def write_payload(self, sandbox: SandboxKind) -> Path:
-        """Write the payload as job.json for a one-shot run."""
-        path = self.job_dir / "job.json"
-        path.write_text(json.dumps(self.payload(sandbox)), encoding="utf-8")
-        return path
 
     def rejected_report(self, backend: str, sandbox: SandboxKind) -> RunReport:
         """The report for a script refused before it ran."""
@@ -112,70 +181,190 @@ class Job:
         backend: str,
         sandbox: SandboxKind,
         wall: float,
-        timed_out: bool,
-        exit: ExitInfo | None,
+        outcome: JobOutcome,
         process_log: str = "",
         render_to: Path | None = None,
         blender_version: str | None = None,
         outputs_to: Path | None = None,
     ) -> RunReport:
-        """Turn what the run left in the job dir into the final RunReport (timeout/crash when it left none).
-
-        outputs_to: files the script wrote under `out/` in its working directory are moved there.
-        """
-        report = None if timed_out else self._read_report()
-        if report is None:
-            report = self._synthesised(backend, sandbox, timed_out, exit, process_log, blender_version)
-        else:
-            report.exit = exit
-        entry = report.timings
-        work = entry.reset + entry.script + entry.render
-        report.timings = Timings(startup=max(wall - work, 0.0), reset=entry.reset, script=entry.script, render=entry.render, total=wall)
-        report.script_path = self.origin
-        if outputs_to is not None and (self.job_dir / "out").is_dir():
-            outputs_to.mkdir(parents=True, exist_ok=True)
-            for item in (self.job_dir / "out").iterdir():
-                shutil.move(str(item), outputs_to / item.name)
-        if report.render is not None:
-            png = Path(report.render.path)
-            if png.is_file():
-                report.render.nonblank_fraction = nonblank_fraction(png)
-                render_to = render_to or default_render_dir() / f"{self.job_id}.png"
-                render_to.parent.mkdir(parents=True, exist_ok=True)
-                shutil.move(str(png), render_to)
-                report.render.path = str(render_to.resolve())
-            else:
-                report.render = None
+        """Turn what the run left in the job dir into the final RunReport; every field the host knows is the host's."""
+        dir_fd = os.open(self.job_dir, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        try:
+            report, why = (None, "") if outcome.status in ("timeout", "crash", "rejected") else self._read_report(dir_fd)
+            if report is None:
+                report = self._synthesised(dir_fd, backend, sandbox, outcome, process_log, why)
+            # The host's own facts replace whatever the job wrote.
+            report.backend, report.sandbox, report.exit, report.script_path = backend, sandbox, outcome.exit, self.origin  # type: ignore[assignment]
+            report.blender_version = blender_version or report.blender_version
+            entry = report.timings
+            work = entry.reset + entry.script + entry.render
+            report.timings = Timings(startup=max(wall - work, 0.0), reset=entry.reset, script=entry.script, render=entry.render, total=wall)
+            self._take_render(dir_fd, report, render_to)
+        finally:
+            os.close(dir_fd)
+        if outputs_to is not None:
+            skipped = copy_outputs(self.job_dir / OUT_DIR, outputs_to, self.options.disk_mb * 1024 * 1024)
+            if skipped:
+                report.stderr += "\nbpywright: outputs not copied: " + "; ".join(skipped[:10]) + "\n"
         return report
 
-    def _read_report(self) -> RunReport | None:
+    def _read_report(self, dir_fd: int) -> tuple[RunReport | None, str]:
         try:
-            return RunReport.model_validate_json(self.report_path.read_text(encoding="utf-8"))
-        except (OSError, ValidationError, ValueError):
-            return None
+            raw = json.loads(read_job_file(dir_fd, "report.json", MAX_REPORT_BYTES))
+        except UnsafeFile as exc:
+            return None, str(exc)
+        except ValueError:
+            return None, "report.json is not JSON"
+        if not isinstance(raw, dict) or raw.get("job_id") != self.job_id:
+            return None, "report.json is not this job's report"
+        try:
+            return RunReport.model_validate(raw), ""
+        except ValidationError as exc:
+            return None, f"report.json is malformed ({exc.error_count()} errors)"
 
-    def _synthesised(self, backend, sandbox, timed_out, exit, process_log, blender_version) -> RunReport:
-        stderr = read_tail(self.job_dir / "stderr.txt")
-        if timed_out:
+    def _take_render(self, dir_fd: int, report: RunReport, render_to: Path | None) -> None:
+        """Validate the job's render.png and copy it to render_to; drop the render when it is not a sound PNG."""
+        if report.render is None:
+            return
+        expected = (self.options.resolution, self.options.resolution)
+        try:
+            data = read_job_file(dir_fd, "render.png", MAX_RENDER_BYTES)
+            _check_png(data, expected)
+        except (UnsafeFile, ValueError) as exc:
+            report.render = None
+            if report.status == "ok" and self.options.render:
+                report.status = "error"
+                report.exception = ExceptionInfo(type="RenderMissing", message=f"no valid render: {exc}")
+            return
+        render_to = render_to or default_render_dir() / f"{self.job_id}.png"
+        render_to.parent.mkdir(parents=True, exist_ok=True)
+        tmp = render_to.with_name(f".{render_to.name}.{self.job_id}.tmp")
+        tmp.write_bytes(data)
+        os.replace(tmp, render_to)
+        report.render.path = str(render_to.resolve())
+        report.render.width, report.render.height = expected
+        report.render.nonblank_fraction = nonblank_fraction(render_to)
+
+    def _synthesised(self, dir_fd: int, backend, sandbox, outcome: JobOutcome, process_log: str, why: str) -> RunReport:
+        stderr = _tail_text(dir_fd, "stderr.txt")
+        if outcome.status == "timeout":
             exc = ExceptionInfo(type="Timeout", message=f"the script did not finish within {self.options.timeout:g}s")
-            status = "timeout"
+        elif outcome.status == "rejected":
+            exc = ExceptionInfo(type="Rejected", message=outcome.reason)
         else:
-            sig = exit.signal if exit else None
-            how = f"killed by {sig}" if sig else f"exited with code {exit.returncode if exit else '?'}"
-            exc = ExceptionInfo(type="Crash", message=f"Blender {how} before writing a report")
-            status = "crash"
+            sig = outcome.exit.signal if outcome.exit else None
+            code = outcome.exit.returncode if outcome.exit else None
+            how = outcome.reason or (f"killed by {sig}" if sig else f"exited with code {code}")
+            exc = ExceptionInfo(type="Crash", message=f"Blender {how} before writing a report" + (f" ({why})" if why else ""))
             stderr = (stderr + "\n" + process_log[-TAIL_CHARS:]).strip()[-TAIL_CHARS:]
+        status = outcome.status if outcome.status in ("timeout", "rejected") else "crash"
         return RunReport(
             status=status,  # type: ignore[arg-type]
-            backend=backend,  # type: ignore[arg-type]
-            blender_version=blender_version,
+            backend=backend,
             exception=exc,
-            stdout=read_tail(self.job_dir / "stdout.txt"),
+            stdout=_tail_text(dir_fd, "stdout.txt"),
             stderr=stderr,
-            exit=exit,
             sandbox=sandbox,
         )
 
-    def cleanup(self) -> None:
-        """Remove the job dir (results have been moved out)."""
-        shutil.rmtree(self.job_dir, ignore_errors=True)
+
+@dataclass
+class JobOutcome:
+    """How a job ended, as the host (or the trusted zygote) saw it: never read from the job's files."""
+
+    status: str = "done"  # done | timeout | crash | rejected
+    exit: ExitInfo | None = None
+    reason: str = ""
+
+
+def _tail_text(dir_fd: int, name: str) -> str:
+    try:
+        return read_job_file(dir_fd, name, TAIL_CHARS * 4, tail=True).decode("utf-8", "replace")[-TAIL_CHARS:]
+    except UnsafeFile:
+        return ""
+
+
+def _check_png(data: bytes, size: tuple[int, int]) -> None:
+    """Raise ValueError unless data is a complete PNG of the given size."""
+    from PIL import Image
+
+    if not data.startswith(b"\x89PNG\r\n\x1a\n"):
+        raise ValueError("render.png is not a PNG")
+    try:
+        with Image.open(io.BytesIO(data)) as img:
+            img.verify()
+        with Image.open(io.BytesIO(data)) as img:
+            if img.format != "PNG" or img.size != size:
+                raise ValueError(f"render.png is {img.size[0]}x{img.size[1]}, expected {size[0]}x{size[1]}")
+            img.load()
+    except (OSError, SyntaxError, Image.DecompressionBombError) as exc:
+        raise ValueError(f"render.png is damaged: {exc}") from exc
+
+
+def copy_outputs(src: Path, dest: Path, max_bytes: int) -> list[str]:
+    """Copy the regular files and folders the script left in src to dest (never symlinks); returns what was skipped."""
+    skipped: list[str] = []
+    total = 0
+    dest.mkdir(parents=True, exist_ok=True)
+    stack = [(src, dest)]
+    while stack:
+        here, there = stack.pop()
+        try:
+            dir_fd = os.open(here, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except OSError:
+            skipped.append(f"{here.name}: not a folder")
+            continue
+        try:
+            for entry in os.scandir(dir_fd):
+                if entry.is_dir(follow_symlinks=False):
+                    (there / entry.name).mkdir(exist_ok=True)
+                    stack.append((here / entry.name, there / entry.name))
+                    continue
+                try:
+                    data = read_job_file(dir_fd, entry.name, max(max_bytes - total, 0))
+                except UnsafeFile as exc:
+                    skipped.append(str(exc))
+                    continue
+                total += len(data)
+                (there / entry.name).unlink(missing_ok=True)
+                (there / entry.name).write_bytes(data)
+        finally:
+            os.close(dir_fd)
+    return skipped
+
+
+def empty_dir(path: Path) -> None:
+    """Delete everything inside path (symlinks as links, never their targets), keeping path itself."""
+    try:
+        entries = list(os.scandir(path))
+    except OSError:
+        return
+    for entry in entries:
+        try:
+            if entry.is_dir(follow_symlinks=False):
+                shutil.rmtree(entry.path, ignore_errors=True)
+            else:
+                os.unlink(entry.path)
+        except OSError:
+            pass
+
+
+def usage_bytes(path: Path, max_entries: int = 100_000) -> tuple[int, int]:
+    """(bytes, entries) under path without following symlinks; stops counting entries at max_entries."""
+    total = entries = 0
+    stack = [str(path)]
+    while stack and entries < max_entries:
+        try:
+            with os.scandir(stack.pop()) as it:
+                for entry in it:
+                    entries += 1
+                    try:
+                        if entry.is_dir(follow_symlinks=False):
+                            stack.append(entry.path)
+                        else:
+                            total += entry.stat(follow_symlinks=False).st_blocks * 512
+                    except OSError:
+                        pass
+        except OSError:
+            pass
+    return total, entries

@@ -22,6 +22,12 @@ class RunOptions(BaseModel):
     memory_mb: int = Field(6144, ge=512, description="Address-space limit of the Blender process.")
     max_file_mb: int = Field(256, ge=1, description="Largest file the script may write (also caps output floods).")
     max_processes: int = Field(64, ge=8, description="Process/thread cap of the sandbox (pids cgroup when available).")
+    disk_mb: int = Field(1024, ge=1, description="Disk quota: everything one job may leave in its output dir.")
+    tmp_mb: int = Field(256, ge=1, description="Size of each of the sandbox's private /tmp and /dev/shm (RAM-backed).")
     empty_scene: bool = Field(False, description="Start from an empty scene instead of the factory startup scene.")
     blender: Path | None = Field(None, description="A Blender executable; None uses the bpy module.")
+    root: Path | None = Field(
+        None, description="Project root shown read-only to a script run by path (default: its git root, else its folder)."
+    )
+    args: list[str] = Field([], description="Arguments the script finds after '--' in sys.argv.")
     python: Path | None = Field(None, description="The interpreter whose bpy module runs scripts (a runtime's venv); None: ours.")

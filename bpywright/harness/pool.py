@@ -1,151 +1,32 @@
-"""WorkerPool: warm, sandboxed Blender workers that reset between jobs and are recycled when they fail."""
+"""WorkerPool: warm, sandboxed Blender zygotes; every job runs in a fresh forked child, so no state crosses jobs."""
 
 from __future__ import annotations
 
-import json
 import os
-import queue
-import shutil
-import subprocess
-import tempfile
 import threading
-import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .backend import Backend, BackendError
-from .channel import ChannelClosed, ControlChannel
-from .job import Job, read_tail
-from .launcher import STARTUP_BUDGET, limits_of
+from .backend import Backend
+from .job import MAX_SCRIPT_BYTES, check_root, project_root
 from .options import RunOptions
-from .report import ExitInfo, RunReport
-from .sandbox import SandboxedCommand, kill_tree, sandbox_command, sandbox_kind, signal_name, wait_quietly
+from .report import RunReport
+from .sandbox import SandboxKind, sandbox_kind
+from .worker import Worker, remove_leftovers
 
 if TYPE_CHECKING:
     from .lint import Linter
-
-RESET_BUDGET = 60.0  # seconds a worker may take to reset before the job's own timeout starts
-
-
-class Worker:
-    """One warm Blender process serving jobs, each in a directory under the worker's private root."""
-
-    def __init__(self, backend: Backend, options: RunOptions, workdir: Path | None, index: int):
-        self.backend = backend
-        self.options = options
-        self.index = index
-        self.root = Path(tempfile.mkdtemp(prefix=f"bpywright-worker{index}-", dir=workdir))
-        self.log_path = self.root.with_suffix(".log")
-        self.jobs_done = 0
-        self.blender_version: str | None = None
-        self.proc: subprocess.Popen | None = None
-        self._sandboxed: SandboxedCommand | None = None
-        self._channel: ControlChannel | None = None
-
-    @property
-    def sandbox(self):
-        """The sandbox kind this worker runs under."""
-        return self._sandboxed.kind if self._sandboxed else sandbox_kind(self.options.sandbox)
-
-    def start(self) -> None:
-        """Start Blender in serve mode and wait until it says it is ready."""
-        read_fd, write_fd = os.pipe()
-        argv = self.backend.command("--serve", "--control-fd", str(write_fd))
-        self._sandboxed = sandbox_command(
-            argv, self.root, use_bwrap=self.options.sandbox, limits=limits_of(self.options), readable=self.backend.sandbox_paths
-        )
-        with self.log_path.open("ab") as log:
-            self.proc = self._sandboxed.start(stdin=subprocess.PIPE, log=log, cwd=self.root, control_fd=write_fd)
-        os.close(write_fd)
-        self._channel = ControlChannel(read_fd)
-        try:
-            ready = self._channel.receive(time.monotonic() + STARTUP_BUDGET)
-        except (TimeoutError, ChannelClosed) as exc:
-            self.stop()
-            raise BackendError(f"Blender worker did not start: {read_tail(self.log_path, 800).strip()}") from exc
-        self.blender_version = ready.get("blender_version")
-
-    @property
-    def alive(self) -> bool:
-        """True while the worker process runs."""
-        return self.proc is not None and self.proc.poll() is None
-
-    def run(self, job: Job, render_to: Path | None) -> RunReport:
-        """Run one prepared job; on timeout or crash the worker is left dead (the pool replaces it)."""
-        assert self.proc is not None and self.proc.stdin is not None and self._channel is not None
-        start = time.perf_counter()
-        timed_out = False
-        exit_info = None
-        line = (_json_line(job.payload(self.sandbox))).encode()
-        try:
-            self.proc.stdin.write(line)
-            self.proc.stdin.flush()
-            self._channel.receive(time.monotonic() + RESET_BUDGET)
-            self._channel.receive(time.monotonic() + job.options.timeout)
-        except TimeoutError:
-            timed_out = True
-            self.stop()
-        except (ChannelClosed, BrokenPipeError, OSError):
-            wait_quietly(self.proc, 10)  # it is exiting (crash): let it, to learn the signal
-            self.stop()
-        if not self.alive and self.proc.returncode is not None:
-            exit_info = ExitInfo(returncode=self.proc.returncode, signal=signal_name(self.proc.returncode, self.sandbox == "bwrap"))
-        self.jobs_done += 1
-        return job.finish(
-            backend=self.backend.name,
-            sandbox=self.sandbox,
-            wall=time.perf_counter() - start,
-            timed_out=timed_out,
-            exit=exit_info,
-            process_log=read_tail(self.log_path) if exit_info else "",
-            render_to=render_to,
-            blender_version=self.blender_version,
-        )
-
-    def stop(self) -> None:
-        """End the worker (EOF first, then kill) and release its sandbox resources."""
-        if self.proc is not None:
-            if self.proc.poll() is None:
-                try:
-                    assert self.proc.stdin is not None
-                    self.proc.stdin.close()
-                    self.proc.wait(timeout=2)
-                except (OSError, subprocess.TimeoutExpired, AssertionError):
-                    pass
-            kill_tree(self.proc)
-            self.proc.wait()
-            if self.proc.stdin is not None:
-                try:
-                    self.proc.stdin.close()
-                except OSError:
-                    pass
-        if self._channel is not None:
-            self._channel.close()
-        if self._sandboxed is not None:
-            self._sandboxed.cleanup()
-
-    def discard(self) -> None:
-        """Stop and delete the worker's files."""
-        self.stop()
-        shutil.rmtree(self.root, ignore_errors=True)
-        self.log_path.unlink(missing_ok=True)
-
-
-def _as_text(source: str | bytes | None) -> str:
-    return source.decode("utf-8", "replace") if isinstance(source, bytes) else source or ""
-
-
-def _json_line(payload: dict) -> str:
-    return json.dumps(payload) + "\n"
 
 
 class WorkerPool:
     """N warm Blender workers running jobs concurrently: `pool.run(script, options) -> RunReport`.
 
     Process-level settings (backend, sandbox, resource limits) come from the pool's options; per-job
-    settings (engine, resolution, samples, timeout, render, empty_scene) from each run's options.
+    settings (engine, resolution, samples, timeout, render, empty_scene, args) from each run's options.
+    A script given by path sees its project root read-only (options.root, default: its git root or
+    folder); workers are kept per root, since what a sandbox shows is fixed when it starts.
     """
 
     def __init__(
@@ -153,21 +34,28 @@ class WorkerPool:
         size: int | None = None,
         options: RunOptions | None = None,
         *,
-        recycle_after: int = 200,
+        recycle_after: int = 500,
         workdir: Path | None = None,
+        max_script_bytes: int = MAX_SCRIPT_BYTES,
     ):
         self.size = max(1, size or os.cpu_count() or 1)
         self.options = options or RunOptions()
         self.backend = Backend.resolve(self.options.blender, self.options.python)
         self.recycle_after = recycle_after
         self.workdir = workdir
-        self._idle: queue.LifoQueue[Worker] = queue.LifoQueue()
+        self.max_script_bytes = max_script_bytes
+        self._idle: list[Worker] = []
         self._slots = threading.Semaphore(self.size)
         self._lock = threading.Lock()
-        self._started = 0
         self._closed = False
         self.workers_started = 0
         self._lint: Linter | None = None
+        remove_leftovers(workdir)
+
+    @property
+    def sandbox(self) -> SandboxKind:
+        """The sandbox this pool's workers run under (raises SandboxUnavailable when it cannot start here)."""
+        return sandbox_kind(self.options.sandbox)
 
     def __enter__(self) -> WorkerPool:
         return self
@@ -178,27 +66,39 @@ class WorkerPool:
     def warm(self) -> None:
         """Start all workers now (in parallel) instead of on first use."""
         with ThreadPoolExecutor(self.size) as ex:
-            workers = list(ex.map(lambda _: self._new_worker(), range(self.size)))
-        for worker in workers:
-            self._idle.put(worker)
+            workers = list(ex.map(lambda _: self._new_worker(None), range(self.size)))
+        with self._lock:
+            self._idle.extend(workers)
 
-    def _new_worker(self) -> Worker:
+    def _new_worker(self, root: Path | None) -> Worker:
         with self._lock:
             self.workers_started += 1
             index = self.workers_started
-        worker = Worker(self.backend, self.options, self.workdir, index)
-        worker.start()
+        worker = Worker(self.backend, self.options, root, index, self.workdir)
+        try:
+            worker.start()
+        except BaseException:
+            worker.discard()
+            raise
         return worker
 
-    def _acquire(self) -> Worker:
-        try:
-            worker = self._idle.get_nowait()
-        except queue.Empty:
-            return self._new_worker()
-        if worker.alive:
-            return worker
-        worker.discard()
-        return self._new_worker()
+    def _acquire(self, root: Path | None) -> Worker:
+        """An idle live worker showing `root`, else a new one (retiring an idle one of another root beyond size)."""
+        retire: list[Worker] = []
+        found = None
+        with self._lock:
+            for worker in list(self._idle):
+                if not worker.alive:
+                    self._idle.remove(worker)
+                    retire.append(worker)
+                elif found is None and worker.root == root:
+                    self._idle.remove(worker)
+                    found = worker
+            if found is None and len(self._idle) >= self.size:
+                retire.append(self._idle.pop(0))
+        for worker in retire:
+            worker.discard()
+        return found or self._new_worker(root)
 
     def run(
         self,
@@ -207,11 +107,13 @@ class WorkerPool:
         *,
         source: str | None = None,
         render_to: Path | None = None,
+        outputs_to: Path | None = None,
         lint: bool = False,
     ) -> RunReport:
         """Run one script (a path, or source text) on a warm worker; blocks until its report is ready.
 
         lint=True first checks it with the pool's warm Linter and attaches the LintReport.
+        outputs_to: the files the script wrote in its working directory are copied there.
         """
         if self._closed:
             raise RuntimeError("WorkerPool is closed")
@@ -219,9 +121,12 @@ class WorkerPool:
             raise ValueError("give exactly one of script or source")
         options = options or self.options
         text = script.read_bytes() if script is not None else source
-        name = script.name if script is not None else "script.py"
+        assert text is not None
+        root = None
+        if script is not None:
+            root = check_root(options.root or project_root(script), script)
         lint_report = self._linter().lint(_as_text(text)) if lint else None
-        report = self._run_on_worker(text, name, script, options, render_to)
+        report = self._run_on_worker(text, script, root, options, render_to, outputs_to)
         report.lint = lint_report
         return report
 
@@ -234,19 +139,22 @@ class WorkerPool:
             return self._lint
 
     def _run_on_worker(
-        self, text: str | bytes | None, name: str, script: Path | None, options: RunOptions, render_to: Path | None
+        self, text: str | bytes, script: Path | None, root: Path | None, options: RunOptions, render_to: Path | None, outputs_to: Path | None
     ) -> RunReport:
         with self._slots:
-            worker = self._acquire()
-            job = Job.prepare(text, worker.root, options, name=name, origin=str(script) if script is not None else None)
+            worker = self._acquire(root)
             try:
+                job = worker.prepare(
+                    text, options, name=script.name if script else "script.py", origin=str(script) if script else None,
+                    in_place=script, max_bytes=self.max_script_bytes,
+                )  # fmt: skip
                 if job.rejected:
                     return job.rejected_report(self.backend.name, worker.sandbox)
-                return worker.run(job, render_to)
+                return worker.run(job, render_to, outputs_to)
             finally:
-                job.cleanup()
-                if worker.alive and worker.jobs_done < self.recycle_after:
-                    self._idle.put(worker)
+                if worker.alive and worker.jobs_done < self.recycle_after and not self._closed:
+                    with self._lock:
+                        self._idle.append(worker)
                 else:
                     worker.discard()
 
@@ -276,8 +184,11 @@ class WorkerPool:
         self._closed = True
         if self._lint is not None:
             self._lint.close()
-        while True:
-            try:
-                self._idle.get_nowait().discard()
-            except queue.Empty:
-                break
+        with self._lock:
+            idle, self._idle = self._idle, []
+        for worker in idle:
+            worker.discard()
+
+
+def _as_text(source: str | bytes | None) -> str:
+    return source.decode("utf-8", "replace") if isinstance(source, bytes) else source or ""

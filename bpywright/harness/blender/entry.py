@@ -3,9 +3,15 @@
 Loaded by path, never imported as part of the package: standard library + bpy/mathutils only,
 and Python 3.10-compatible so that older Blender executables (Debian's 3.4) can run it.
 
-One-shot:  python -I entry.py --job JOB.json
-           blender -b --factory-startup -noaudio --python-exit-code 1 --python entry.py -- --job JOB.json
-Serve:     python -I entry.py --serve --control-fd N   (job JSON lines on stdin, "done" lines on fd N)
+    python -I entry.py --serve --control-fd N [--own-pid-namespace]
+    blender -b --factory-startup -noaudio --python-exit-code 1 --python entry.py -- --serve --control-fd N
+
+The process started is a zygote: it imports bpy once, then for every job line on stdin forks a child
+that runs the user's script in a pristine copy of the factory scene, writes the job's report and
+exits. The zygote never runs user code: it waits for the child (killing it at the job's timeout),
+kills every process the job left behind, empties the private /tmp and /dev/shm, and only then
+writes "done" (with the child's exit status) on the control fd, which no child holds. Nothing a
+job does (threads, monkeypatches, daemons, files in /tmp) reaches the next job.
 """
 
 import array
@@ -15,6 +21,7 @@ import errno
 import json
 import math
 import os
+import select
 import signal
 import sys
 import time
@@ -31,7 +38,8 @@ ENGINES = {
     "cycles": ["CYCLES"],
 }
 _LIBC = ctypes.CDLL(None)
-WORKER_PID = os.getpid()
+JOB_PID = [os.getpid()]  # the process allowed to write the report (the job's child, once forked)
+PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_CHILD_SUBREAPER = 1, 4, 36
 
 
 def blender_version():
@@ -332,7 +340,7 @@ def render_scene(job):
     return {"path": job["render_path"], "width": res, "height": res, "engine": identifier, "nonblank_fraction": None}
 
 
-# ---------------------------------------------------------------- one job
+# ---------------------------------------------------------------- one job (runs in the forked child)
 
 
 def run_job(job, timings):
@@ -340,6 +348,7 @@ def run_job(job, timings):
     script_path = job["script_path"]
     report = {
         "schema_version": SCHEMA_VERSION,
+        "job_id": job["job_id"],
         "status": "ok",
         "blender_version": blender_version(),
         "backend": backend_name(),
@@ -354,8 +363,10 @@ def run_job(job, timings):
         "sandbox": job.get("sandbox", "rlimits-only"),
         "camera_light_added": [],
     }
-    os.chdir(job["job_dir"])
-    sys.argv = [script_path]
+    os.chdir(job["out_dir"])
+    # What `blender -b --python SCRIPT -- ARGS` gives a script: its folder first on sys.path, ARGS after '--'.
+    sys.argv = ["blender", "-b", "--python", script_path] + (["--"] + list(job["args"]) if job.get("args") else [])
+    sys.path[0:1] = [os.path.dirname(script_path)]
     capture = CapturedOutput(job["job_dir"])
     t = time.perf_counter()
     with capture:
@@ -389,8 +400,8 @@ def run_job(job, timings):
 
 
 def _guard_forked_child():
-    """A child forked by the script must never act as the worker: end it quietly."""
-    if os.getpid() != WORKER_PID:
+    """A process forked by the script must never act as the job: end it quietly."""
+    if os.getpid() != JOB_PID[0]:
         os._exit(0)
 
 
@@ -403,75 +414,105 @@ def write_report(report, path):
     os.replace(tmp, path)
 
 
-# ---------------------------------------------------------------- isolation between jobs (serve mode)
-
-
-class Baseline:
-    """What the worker looked like before any job: restored after every job so nothing leaks."""
-
-    def __init__(self):
-        self.modules = dict(sys.modules)
-        self.path = list(sys.path)
-        self.environ = dict(os.environ)
-        self.handlers = {name: list(getattr(bpy.app.handlers, name)) for name in _handler_names()}
-        self.types = set(dir(bpy.types))
-
-    def restore(self):
-        """Undo module, sys.path, environment, handler and class registrations made by a job."""
-        for name in list(sys.modules):
-            if name not in self.modules:
-                mod = sys.modules[name]
-                if not _is_library_module(mod):
-                    del sys.modules[name]
-            elif sys.modules[name] is not self.modules[name]:
-                sys.modules[name] = self.modules[name]
-        sys.path[:] = self.path
-        os.environ.clear()
-        os.environ.update(self.environ)
-        for name, original in self.handlers.items():
-            current = getattr(bpy.app.handlers, name)
-            for fn in list(current):
-                if fn not in original:
-                    current.remove(fn)
-        for name in set(dir(bpy.types)) - self.types:
-            cls = getattr(bpy.types, name, None)
-            if cls is not None:
-                try:
-                    bpy.utils.unregister_class(cls)
-                except Exception:
-                    pass
-
-
-_LIBRARY_PREFIXES = tuple(
-    os.path.realpath(p) + os.sep for p in {sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(bpy.__file__)}
-)
-
-
-def _is_library_module(mod):
-    """Modules loaded from the interpreter or Blender install may stay cached (C extensions cannot reload)."""
-    path = getattr(mod, "__file__", None)
-    return bool(path) and os.path.realpath(path).startswith(_LIBRARY_PREFIXES)
-
-
-def _handler_names():
-    return [n for n in dir(bpy.app.handlers) if not n.startswith("_") and isinstance(getattr(bpy.app.handlers, n), list)]
-
-
 def reset_scene(empty=False):
-    """Back to factory startup data (the state `blender -b --factory-startup` gives a script).
+    """Back to factory startup data (the state `blender -b --factory-startup` gives a script)."""
+    bpy.ops.wm.read_homefile(use_factory_startup=True, load_ui=False, use_empty=empty)
 
-    read_homefile(use_factory_startup) swaps in fresh factory data in ~9 ms; the full
-    read_factory_settings (~50 ms) also reloads preferences, so it runs only when a job changed them.
-    """
-    prefs = bpy.context.preferences
-    if prefs is not None and prefs.is_dirty:
-        bpy.ops.wm.read_factory_settings(use_empty=empty)
+
+def child_main(job, control_fd):
+    """The forked child: drop every channel to the host, run the job, write its report, exit."""
+    code = 70
+    try:
+        JOB_PID[0] = os.getpid()
+        _LIBC.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        os.close(control_fd)
+        # No way back to the zygote's stdin (job lines) or its log: the script gets /dev/null until capture.
+        null = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(null, fd)
+        os.close(null)
+        timings = {"startup": 0.0, "reset": 0.0, "script": 0.0, "render": 0.0, "total": 0.0}
+        t0 = time.perf_counter()
+        if job.get("empty_scene", False):
+            reset_scene(True)
+        timings["reset"] = time.perf_counter() - t0
+        report = run_job(job, timings)
+        timings["total"] = time.perf_counter() - t0
+        write_report(report, job["report_path"])
+        code = 0 if report["status"] == "ok" else 1
+    finally:
+        os._exit(code)  # never run interpreter teardown (bpy can segfault there) or return into the zygote
+
+
+# ---------------------------------------------------------------- the zygote (serve mode)
+
+
+def become_subreaper():
+    """PR_SET_CHILD_SUBREAPER: orphaned grandchildren reparent to the zygote so they can be reaped."""
+    try:
+        _LIBC.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    except Exception:
+        pass
+
+
+def wait_child(pid, timeout):
+    """Wait for the job's child up to timeout seconds (then kill it); {'returncode': N} or {'timeout': True}."""
+    timed_out = False
+    try:
+        fd = os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        fd = None
+    if fd is not None:
+        ready, _, _ = select.select([fd], [], [], timeout)
+        os.close(fd)
+        timed_out = not ready
     else:
-        bpy.ops.wm.read_homefile(use_factory_startup=True, load_ui=False, use_empty=empty)
+        deadline = time.monotonic() + timeout
+        while os.waitpid(pid, os.WNOHANG) == (0, 0):
+            if time.monotonic() > deadline:
+                timed_out = True
+                break
+            time.sleep(0.005)
+        else:
+            return {"returncode": None}
+    if timed_out:
+        os.kill(pid, signal.SIGKILL)
+    _, status = os.waitpid(pid, 0)
+    if timed_out:
+        return {"timeout": True}
+    return {"returncode": os.waitstatus_to_exitcode(status)}
+
+
+def end_job_processes(own_pid_namespace):
+    """Kill every process the job left (daemons, forks) and reap them, before the next job can start."""
+    if own_pid_namespace:
+        # Inside the sandbox's pid namespace every other process but its init belongs to the job.
+        for _ in range(3):
+            try:
+                os.kill(-1, signal.SIGKILL)
+            except OSError:
+                pass
+            if not _reap_all():
+                break
+    else:
+        for _ in range(3):
+            if not reap_descendants():
+                break
+
+
+def _reap_all():
+    """Reap every exited child; True when some were left to reap."""
+    reaped = False
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, 0)
+        except ChildProcessError:
+            return reaped
+        reaped = reaped or pid > 0
 
 
 def reap_descendants():
-    """Kill every process the job left behind (the worker is their subreaper, so orphans count)."""
+    """Kill every descendant of this process (orphans included: we are their subreaper); True when any was found."""
     children = {}
     for name in os.listdir("/proc"):
         if name.isdigit():
@@ -494,83 +535,91 @@ def reap_descendants():
             pass
     for _ in victims:
         try:
-            os.waitpid(-1, os.WNOHANG)
+            os.waitpid(-1, 0)
         except ChildProcessError:
             break
+    return bool(victims)
 
 
-def become_subreaper():
-    """PR_SET_CHILD_SUBREAPER: orphaned grandchildren reparent to this worker so they can be reaped."""
+def mount_points():
+    """Every mount point this process sees (the sandbox's binds must survive the clean-up of /tmp)."""
+    points = set()
     try:
-        _LIBC.prctl(36, 1, 0, 0, 0)
-    except Exception:
+        with open("/proc/self/mountinfo", encoding="utf-8") as fh:
+            for line in fh:
+                fields = line.split()
+                if len(fields) > 4:
+                    points.add(fields[4].encode().decode("unicode_escape"))
+    except OSError:
         pass
+    return points
 
 
-def serve(control_fd):
-    """Serve jobs from stdin until EOF, reporting each finished job on control_fd."""
+def empty_private_dirs(mounts):
+    """Remove what the job left in the sandbox's private /tmp and /dev/shm, sparing the binds (never follows symlinks)."""
+    for top in ("/tmp", "/dev/shm"):
+        _wipe(top, mounts)
+
+
+def _wipe(folder, mounts):
+    import shutil
+
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for entry in entries:
+        path = entry.path
+        if path in mounts:
+            continue
+        try:
+            if entry.is_dir(follow_symlinks=False):
+                if any(m.startswith(path + "/") for m in mounts):
+                    _wipe(path, mounts)  # a folder bwrap made to hold a bind: keep it, clean around it
+                else:
+                    shutil.rmtree(path, ignore_errors=True)
+            else:
+                os.unlink(path)
+        except OSError:
+            pass
+
+
+def serve(control_fd, own_pid_namespace):
+    """Fork a child per job line on stdin; report each job's end on control_fd. Never runs user code."""
     become_subreaper()
+    _LIBC.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)  # children cannot read or ptrace the zygote's memory
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     control = os.fdopen(control_fd, "w", buffering=1)
-    baseline = Baseline()
+    mounts = mount_points()
     control.write(json.dumps({"ready": True, "blender_version": blender_version(), "backend": backend_name()}) + "\n")
-    first = True
     for line in sys.stdin:
         line = line.strip()
         if not line:
             continue
         job = json.loads(line)
-        timings = {"startup": 0.0, "reset": 0.0, "script": 0.0, "render": 0.0, "total": 0.0}
-        t0 = time.perf_counter()
-        if not first:
-            reset_scene(job.get("empty_scene", False))
-        elif job.get("empty_scene", False):
-            reset_scene(True)
-        first = False
-        timings["reset"] = time.perf_counter() - t0
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:
+            child_main(job, control_fd)
         control.write(json.dumps({"started": job["job_id"]}) + "\n")
-        report = run_job(job, timings)
-        reap_descendants()
-        baseline.restore()
-        timings["total"] = time.perf_counter() - t0
-        write_report(report, job["report_path"])
-        control.write(json.dumps({"done": job["job_id"]}) + "\n")
-
-
-def one_shot(job_path, control_fd):
-    """Run the single job described in job_path, then leave without running interpreter teardown."""
-    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-    control = os.fdopen(control_fd, "w", buffering=1)
-    with open(job_path, encoding="utf-8") as fh:
-        job = json.load(fh)
-    control.write(json.dumps({"started": job["job_id"], "blender_version": blender_version()}) + "\n")
-    timings = {"startup": 0.0, "reset": 0.0, "script": 0.0, "render": 0.0, "total": 0.0}
-    if job.get("empty_scene", False):
-        reset_scene(True)
-    t0 = time.perf_counter()
-    report = run_job(job, timings)
-    timings["total"] = time.perf_counter() - t0
-    write_report(report, job["report_path"])
-    control.write(json.dumps({"done": job["job_id"]}) + "\n")
-    # bpy can segfault during interpreter teardown: the report is on disk, leave now.
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(0 if report["status"] == "ok" else 1)
+        outcome = wait_child(pid, float(job.get("timeout", 60)))
+        end_job_processes(own_pid_namespace)
+        if own_pid_namespace:
+            empty_private_dirs(mounts)
+        outcome["done"] = job["job_id"]
+        control.write(json.dumps(outcome) + "\n")
 
 
 def main(argv):
     """Parse the entry's own arguments (after '--' when run by a Blender executable)."""
     if "--" in argv:
         argv = argv[argv.index("--") + 1 :]
-    control_fd = int(argv[argv.index("--control-fd") + 1]) if "--control-fd" in argv else 2
-    if "--job" in argv:
-        one_shot(argv[argv.index("--job") + 1], control_fd)
-    elif "--serve" in argv:
-        serve(control_fd)
-        os._exit(0)
-    else:
-        sys.stderr.write("usage: entry.py --job JOB.json | --serve --control-fd N\n")
+    if "--serve" not in argv or "--control-fd" not in argv:
+        sys.stderr.write("usage: entry.py --serve --control-fd N [--own-pid-namespace]\n")
         os._exit(2)
+    serve(int(argv[argv.index("--control-fd") + 1]), "--own-pid-namespace" in argv)
+    os._exit(0)
 
 
 if __name__ == "__main__":

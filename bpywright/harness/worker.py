@@ -1,0 +1,203 @@
+"""One warm, sandboxed Blender zygote: the process lifecycle shared by the pool and one-shot runs."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from .backend import ENTRY, Backend, BackendError
+from .channel import ChannelClosed, ControlChannel
+from .job import Job, JobOutcome, empty_dir, read_tail, usage_bytes
+from .options import RunOptions
+from .report import ExitInfo, RunReport
+from .sandbox import Limits, PidsCgroup, SandboxedCommand, SandboxView, kill_tree, pid_alive, sandbox_command, scratch_base, signal_name
+
+STARTUP_BUDGET = 120.0  # seconds Blender may take to start before the first job
+GRACE = 15.0  # seconds past a job's timeout before the host gives up on the zygote itself
+QUOTA_POLL = 0.2  # seconds between disk-quota checks while a job runs
+MAX_ENTRIES = 20_000  # files and folders one job may create
+
+
+def limits_of(options: RunOptions) -> Limits:
+    """The sandbox limits a RunOptions asks for."""
+    return Limits(
+        memory_mb=options.memory_mb,
+        max_file_mb=options.max_file_mb,
+        max_processes=options.max_processes,
+        tmp_mb=options.tmp_mb,
+        disk_mb=options.disk_mb,
+    )
+
+
+class Worker:
+    """A Blender zygote in its sandbox; each job runs in a fresh forked child inside the worker's private dir."""
+
+    def __init__(self, backend: Backend, options: RunOptions, root: Path | None, index: int, base: Path | None = None):
+        self.backend = backend
+        self.options = options
+        self.root = root  # the project folder shown read-only, or None for scripts given as text
+        self.base = base or scratch_base()
+        self.dir = Path(tempfile.mkdtemp(prefix=f"w{os.getpid()}-{index}-", dir=self.base))
+        self.log_path = self.dir.with_suffix(".log")
+        self.jobs_done = 0
+        self.blender_version: str | None = None
+        self.proc: subprocess.Popen | None = None
+        self._sandboxed: SandboxedCommand | None = None
+        self._channel: ControlChannel | None = None
+
+    @property
+    def sandbox(self):
+        """The sandbox kind this worker runs under."""
+        assert self._sandboxed is not None
+        return self._sandboxed.kind
+
+    def view(self) -> SandboxView:
+        """What the worker's processes see: the runtime, the entry, the project root (read-only), its own dir."""
+        readable = (*self.backend.sandbox_paths, ENTRY.parent, *((self.root,) if self.root else ()))
+        hidden = (self.base,) if self.root is not None and self.base.resolve().is_relative_to(self.root) else ()
+        return SandboxView(writable=self.dir, readable=readable, hidden=hidden)
+
+    def start(self) -> None:
+        """Start the zygote and wait until it has imported bpy and says it is ready."""
+        read_fd, write_fd = os.pipe()
+        self._channel = ControlChannel(read_fd)
+        try:
+            self._sandboxed = sandbox_command(
+                [], self.view(), use_bwrap=self.options.sandbox, limits=limits_of(self.options)
+            )
+            extra = ("--own-pid-namespace",) if self._sandboxed.kind == "bwrap" else ()
+            self._sandboxed.argv += self.backend.command("--serve", "--control-fd", str(write_fd), *extra)
+            with self.log_path.open("ab") as log:
+                self.proc = self._sandboxed.start(stdin=subprocess.PIPE, log=log, cwd=self.dir, control_fd=write_fd)
+        finally:
+            os.close(write_fd)
+        try:
+            ready = self._channel.receive(time.monotonic() + STARTUP_BUDGET)
+        except (TimeoutError, ChannelClosed) as exc:
+            self.stop()
+            raise BackendError(f"Blender worker did not start: {read_tail(self.log_path, 800).strip()}") from exc
+        self.blender_version = ready.get("blender_version")
+
+    @property
+    def alive(self) -> bool:
+        """True while the zygote runs."""
+        return self.proc is not None and self.proc.poll() is None
+
+    def prepare(self, source: str | bytes, options: RunOptions, *, name: str, origin: str | None, in_place: Path | None, max_bytes: int) -> Job:
+        """A job in this worker's (empty) private dir."""
+        empty_dir(self.dir)
+        return Job.prepare(source, self.dir, options, name=name, origin=origin, in_place=in_place, max_bytes=max_bytes)
+
+    def run(self, job: Job, render_to: Path | None, outputs_to: Path | None = None) -> RunReport:
+        """Run one prepared job; the zygote survives script failures and timeouts, the pool replaces it otherwise."""
+        assert self.proc is not None and self.proc.stdin is not None and self._channel is not None
+        start = time.perf_counter()
+        outcome = self._exchange(job)
+        if not self.alive and self.proc.returncode is not None and outcome.exit is None:
+            outcome.exit = ExitInfo(returncode=self.proc.returncode, signal=signal_name(self.proc.returncode, self.sandbox == "bwrap"))
+        self.jobs_done += 1
+        try:
+            return job.finish(
+                backend=self.backend.name,
+                sandbox=self.sandbox,
+                wall=time.perf_counter() - start,
+                outcome=outcome,
+                process_log=read_tail(self.log_path) if outcome.status == "crash" else "",
+                render_to=render_to,
+                blender_version=self.blender_version,
+                outputs_to=outputs_to,
+            )
+        finally:
+            empty_dir(self.dir)
+
+    def _exchange(self, job: Job) -> JobOutcome:
+        """Send the job and wait for the zygote's verdict, enforcing the disk quota meanwhile."""
+        assert self.proc is not None and self.proc.stdin is not None and self._channel is not None
+        line = (json.dumps(job.payload(self.sandbox)) + "\n").encode()
+        quota = job.options.disk_mb * 1024 * 1024
+        try:
+            self.proc.stdin.write(line)
+            self.proc.stdin.flush()
+            self._channel.receive(time.monotonic() + STARTUP_BUDGET)
+            deadline = time.monotonic() + job.options.timeout + GRACE
+            while True:
+                try:
+                    done = self._channel.receive(min(deadline, time.monotonic() + QUOTA_POLL))
+                    break
+                except TimeoutError:
+                    if time.monotonic() >= deadline:
+                        raise
+                used, entries = usage_bytes(self.dir, MAX_ENTRIES + 1)
+                if used > quota or entries > MAX_ENTRIES:
+                    self.stop()
+                    what = f"{used // 2**20} MB" if used > quota else f"over {MAX_ENTRIES} files"
+                    return JobOutcome("rejected", reason=f"disk quota exceeded: the job wrote {what} (limit {job.options.disk_mb} MB)")
+        except TimeoutError:
+            self.stop()
+            return JobOutcome("timeout")
+        except (ChannelClosed, BrokenPipeError, OSError):
+            _wait(self.proc, 10)  # it is exiting: let it, to learn the signal
+            self.stop()
+            return JobOutcome("crash", reason="the Blender worker died")
+        if done.get("done") != job.job_id:
+            self.stop()
+            return JobOutcome("crash", reason="the worker answered out of turn")
+        if done.get("timeout"):
+            return JobOutcome("timeout")
+        code = done.get("returncode")
+        return JobOutcome("done", ExitInfo(returncode=code, signal=signal_name(code, False)) if isinstance(code, int) else None)
+
+    def stop(self) -> None:
+        """End the zygote (EOF first, then kill) and release its sandbox resources."""
+        if self.proc is not None:
+            if self.proc.poll() is None:
+                try:
+                    assert self.proc.stdin is not None
+                    self.proc.stdin.close()
+                    self.proc.wait(timeout=2)
+                except (OSError, subprocess.TimeoutExpired, AssertionError):
+                    pass
+            kill_tree(self.proc)
+            self.proc.wait()
+            if self.proc.stdin is not None:
+                try:
+                    self.proc.stdin.close()
+                except OSError:
+                    pass
+        if self._channel is not None:
+            self._channel.close()
+        if self._sandboxed is not None:
+            self._sandboxed.cleanup()
+
+    def discard(self) -> None:
+        """Stop and delete the worker's files."""
+        self.stop()
+        shutil.rmtree(self.dir, ignore_errors=True)
+        self.log_path.unlink(missing_ok=True)
+
+
+def _wait(proc: subprocess.Popen, seconds: float) -> None:
+    try:
+        proc.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        pass
+
+
+def remove_leftovers(base: Path | None = None) -> int:
+    """Delete worker dirs, logs and cgroups left by bpywright processes that were killed; returns how many."""
+    base = base or scratch_base()
+    removed = PidsCgroup.remove_orphans()
+    for path in base.glob("w*-*"):
+        owner = path.name[1:].split("-", 1)[0]
+        if owner.isdigit() and int(owner) != os.getpid() and not pid_alive(int(owner)):
+            if path.is_dir() and not path.is_symlink():
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                path.unlink(missing_ok=True)
+            removed += 1
+    return removed
