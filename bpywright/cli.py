@@ -103,6 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
     from .exemplars import command as exemplars_command
     from .graph import command as generate_command
     from .mcp import command as mcp_command
+    from .models import command as model_command
     from .runtimes import command as blender_command
     from .service import command as serve_command
 
@@ -111,6 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve_command.add_arguments(sub.add_parser("serve", help="the HTTP API and the exemplar gallery"))
     check_command.add_arguments(sub.add_parser("check", help="CI smoke test of bpy scripts: lint + run + render, JUnit XML, contact sheet"))
     mcp_command.add_arguments(sub.add_parser("mcp", help="MCP server on stdio for coding assistants (Claude, Cursor, VS Code)"))
+    model_command.add_arguments(sub.add_parser("model", help="local LLMs (GGUF on CPU): install qwen2.5-coder-1.5b, list, verify, serve"))
     blender_command.add_arguments(sub.add_parser("blender", help="Blender runtimes by version: list, add 5.2 | /path/to/blender, remove"))
 
     schema = sub.add_parser("schema", help="print the RunReport JSON Schema")
@@ -372,7 +374,7 @@ def _delegate(module: str):
     return command
 
 
-COMMANDS = {"generate": _delegate("graph"), "exemplars": _delegate("exemplars"), "serve": _delegate("service"), "check": _delegate("check"), "mcp": _delegate("mcp"), "blender": _delegate("runtimes"), "run": cmd_run, "recipes": cmd_recipes, "lint": cmd_lint, "ingest": cmd_ingest, "search": cmd_search, "api-check": cmd_api_check, "heal": cmd_heal, "doctor": cmd_doctor, "typings": cmd_typings, "schema": cmd_schema}
+COMMANDS = {"generate": _delegate("graph"), "exemplars": _delegate("exemplars"), "serve": _delegate("service"), "check": _delegate("check"), "mcp": _delegate("mcp"), "blender": _delegate("runtimes"), "model": _delegate("models"), "run": cmd_run, "recipes": cmd_recipes, "lint": cmd_lint, "ingest": cmd_ingest, "search": cmd_search, "api-check": cmd_api_check, "heal": cmd_heal, "doctor": cmd_doctor, "typings": cmd_typings, "schema": cmd_schema}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -53,6 +53,7 @@ class Settings:
     embedder: str = "local"
     embed_model: str | None = None
     embed_base_url: str | None = None
+    query_encoder: str = "auto"  # auto: the ONNX encoder ingest exports beside the index, when there; model: always the model
     llm_critic_model: str | None = None  # a separate critic model (default: the generator's)
     llm_timeout: float = 120.0  # seconds per LLM request
     accept_threshold: float = 0.75  # critic score needed to accept a script
@@ -63,6 +64,7 @@ class Settings:
     queue_size: int = 8  # service: jobs waiting for the pool before 429
     max_request_bytes: int = 1_000_000  # service: largest request body / script
     blender_version: str = "4.5"  # the target Blender (MAJOR.MINOR) when a command names none
+    local_model: str | None = None  # catalogue name served on loopback when no LLM URL is set; "off" disables (default: best installed)
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -79,6 +81,7 @@ class Settings:
             embedder=os.environ.get("BPYWRIGHT_EMBEDDER") or "local",
             embed_model=os.environ.get("BPYWRIGHT_EMBED_MODEL") or None,
             embed_base_url=os.environ.get("BPYWRIGHT_EMBED_BASE_URL") or None,
+            query_encoder=os.environ.get("BPYWRIGHT_QUERY_ENCODER") or "auto",
             llm_critic_model=os.environ.get("BPYWRIGHT_LLM_CRITIC_MODEL") or None,
             llm_timeout=float(os.environ.get("BPYWRIGHT_LLM_TIMEOUT") or 120.0),
             accept_threshold=float(os.environ.get("BPYWRIGHT_ACCEPT_THRESHOLD") or 0.75),
@@ -89,6 +92,7 @@ class Settings:
             queue_size=int(os.environ.get("BPYWRIGHT_QUEUE_SIZE") or 8),
             max_request_bytes=int(os.environ.get("BPYWRIGHT_MAX_REQUEST_BYTES") or 1_000_000),
             blender_version=os.environ.get("BPYWRIGHT_BLENDER_VERSION") or _project_blender_version() or "4.5",
+            local_model=os.environ.get("BPYWRIGHT_LOCAL_MODEL") or None,
         )
 
     def index_for(self, version: str) -> Path:
@@ -109,6 +113,11 @@ class Settings:
     def runs_dir(self) -> Path:
         """Generation runs: the LangGraph checkpoint database and each run's script/report/render."""
         return self.artifacts / "runs"
+
+    @property
+    def models_dir(self) -> Path:
+        """Installed local models (verified GGUF files) and the local server's log."""
+        return self.artifacts / "models"
 
     @property
     def index_dir(self) -> Path:

@@ -39,6 +39,7 @@ class FakeOpenAIServer:
         self.requests: list[dict[str, Any]] = []  # every JSON body received, with its path, for assertions
         self.failures: deque[int] = deque()  # HTTP statuses to answer the next chat requests with (transient-error tests)
         self.responder: Callable[[dict[str, Any]], str | None] | None = None  # consulted before the queue; None = no answer
+        self.reject_json_schema = False  # True: answer response_format json_schema with llama.cpp's HTTP 500 (it takes json_object)
         self._lock = threading.Lock()
         self._httpd: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
@@ -111,6 +112,9 @@ class FakeOpenAIServer:
                 failure = self.failures.popleft() if self.failures else None
             if failure is not None:
                 return failure, {"error": {"message": f"FAKE server: scripted HTTP {failure}", "type": "server_error"}}
+            if self.reject_json_schema and (body.get("response_format") or {}).get("type") == "json_schema":
+                return 500, {"error": {"message": "FAKE server (llama.cpp-like): response_format.type Input should be 'text' or "
+                                                  "'json_object'", "type": "internal_server_error"}}  # fmt: skip
             problem = structured_output_problem(body.get("response_format"))
             if problem:
                 return 400, {"error": {"message": f"FAKE server: {problem}", "type": "invalid_request_error"}}
@@ -159,7 +163,29 @@ def _handler(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
             except json.JSONDecodeError:
                 self._send(400, {"error": {"message": "FAKE server: body is not JSON", "type": "invalid_request_error"}})
                 return
-            self._send(*server.answer(self.path.split("?")[0], body))
+            status, payload = server.answer(self.path.split("?")[0], body)
+            if body.get("stream") and status == 200 and payload.get("object") == "chat.completion":
+                self._stream(payload)
+            else:
+                self._send(status, payload)
+
+        def _stream(self, payload: dict[str, Any]) -> None:
+            """The answer as OpenAI's server-sent chunks: one per word of each choice, then [DONE]."""
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.end_headers()
+            base = {"id": payload["id"], "object": "chat.completion.chunk", "created": payload["created"], "model": payload["model"]}
+            for choice in payload["choices"]:
+                text = choice["message"]["content"]
+                pieces = text.split(" ") if text else [""]
+                for i, piece in enumerate(pieces):
+                    delta = {"content": piece if i == 0 else " " + piece}
+                    chunk = {**base, "choices": [{"index": choice["index"], "delta": delta, "finish_reason": None}]}
+                    self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+                done = {**base, "choices": [{"index": choice["index"], "delta": {}, "finish_reason": "stop"}]}
+                self.wfile.write(f"data: {json.dumps(done)}\n\n".encode())
+            self.wfile.write(b"data: [DONE]\n\n")
+            self.wfile.flush()
 
         def log_message(self, format: str, *args: Any) -> None:  # quiet in tests
             pass

@@ -68,21 +68,31 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         return 2
     from ..harness.options import RunOptions
     from ..harness.pool import WorkerPool
+    from ..models.install import ModelInstallError
+    from ..models.local import local_llm
+    from ..models.server import LocalServerError
     from .run import RunNotFound, generate, new_thread_id
 
     thread_id = args.resume or new_thread_id()
-    if not settings.llm_base_url:
-        print("note: no LLM configured (BPYWRIGHT_LLM_BASE_URL): the nearest verified exemplar will be retrieved", file=sys.stderr)
     print(f"thread {thread_id}", file=sys.stderr)
     store = _open_store(settings)
     options = RunOptions(render=True, resolution=args.resolution, sandbox=settings.sandbox, blender=settings.blender)
     try:
-        with WorkerPool(max(1, min(args.n, settings.workers)), options) as pool:
-            result = generate(args.prompt or "", settings=settings, version=args.version, n=args.n, max_rounds=args.max_rounds,
+        if not settings.llm_base_url:
+            print("starting the local model server (if one is installed)…", file=sys.stderr, flush=True)
+        with local_llm(settings) as (served, note), WorkerPool(max(1, min(args.n, settings.workers)), options) as pool:
+            if served.llm_base_url:
+                print(f"model: {note or served.llm_model or served.llm_base_url}", file=sys.stderr)
+            else:
+                print(f"note: no LLM ({note}): the nearest verified exemplar will be retrieved", file=sys.stderr)
+            result = generate(args.prompt or "", settings=served, version=args.version, n=args.n, max_rounds=args.max_rounds,
                               thread_id=thread_id, resume=bool(args.resume), on_event=_show, pool=pool, store=store)  # fmt: skip
     except RunNotFound as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except (ModelInstallError, LocalServerError, KeyError) as exc:
+        print(f"error: the local model cannot be served: {exc}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print(f"interrupted: continue with `bpywright generate --resume {thread_id}`", file=sys.stderr)
         return 130
@@ -97,7 +107,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         print(result.model_dump_json(indent=2))
     else:
         label = {"accepted": "ACCEPTED", "retrieved": "RETRIEVED (not generated)", "best_attempt": "NOT ACCEPTED", "failed": "FAILED"}
-        print(f"{label[result.outcome]}: {result.message}")
+        by = f" by {result.model}" if result.model else ""
+        print(f"{label[result.outcome]}{by}: {result.message}")
         for name, path, copy in (("script", result.script_path, args.output), ("report", result.report_path, args.report),
                                  ("render", result.render_path, args.render)):  # fmt: skip
             if path:

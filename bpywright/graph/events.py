@@ -46,3 +46,4 @@ class GenerationResult(BaseModel):
     report_path: str | None = None
     render_path: str | None = None
     symbols: list[str] = Field(default_factory=list)
+    model: str | None = None  # the LLM that wrote the script (None: retrieved, or no LLM answered)

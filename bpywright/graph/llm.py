@@ -1,18 +1,53 @@
-"""One client for any OpenAI-compatible endpoint (vLLM, Ollama, llama.cpp): retries, timeouts, actionable errors."""
+"""One client for any OpenAI-compatible endpoint (vLLM, Ollama, llama.cpp): retries, streaming, timing, actionable errors."""
 
 from __future__ import annotations
 
+import threading
 import time
+from collections.abc import Callable
 from typing import Any
+
+from pydantic import BaseModel
 
 from ..config import Settings
 
-HOW_TO_CONFIGURE = "start one with `vllm serve MODEL` and set BPYWRIGHT_LLM_BASE_URL=http://HOST:8000/v1 BPYWRIGHT_LLM_MODEL=MODEL"
+HOW_TO_CONFIGURE = ("install a local model (`bpywright model install qwen2.5-coder-1.5b`), or start a server with `vllm serve MODEL` "
+                    "and set BPYWRIGHT_LLM_BASE_URL=http://HOST:8000/v1 BPYWRIGHT_LLM_MODEL=MODEL")  # fmt: skip
 TRANSIENT_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504})
+MAX_TOKENS = 1536  # a whole script fits; a small model stuck repeating itself is cut off here instead of at the context's end
+
+# How each endpoint takes a JSON-schema constraint, learnt on first use: vLLM (and OpenAI) take response_format json_schema;
+# llama.cpp's server rejects it (HTTP 500, "Input should be 'text' or 'json_object'") and takes {"type": "json_object", "schema": …}.
+_SCHEMA_FORM: dict[str, str] = {}
+_SCHEMA_FORM_LOCK = threading.Lock()
 
 
 class LLMError(RuntimeError):
     """The endpoint could not answer (unreachable, retries exhausted, or refused the request): the message says what to fix."""
+
+
+class CallStats(BaseModel):
+    """One completion's cost: tokens out (stream chunks, or the server's count), seconds, time to first token."""
+
+    kind: str  # chat | stream | structured
+    tokens: int = 0
+    prompt_tokens: int | None = None
+    seconds: float = 0.0
+    first_token_s: float | None = None
+
+    @property
+    def tokens_per_s(self) -> float:
+        """Output tokens per second of this call."""
+        return self.tokens / self.seconds if self.seconds > 0 else 0.0
+
+
+class _Rejected(Exception):
+    """The server refused response_format json_schema in the way llama.cpp does."""
+
+
+def rejects_json_schema(status: int, message: str) -> bool:
+    """True for llama.cpp's refusal of response_format json_schema (it names json_object as what it accepts)."""
+    return status in (400, 422, 500) and "json_object" in message
 
 
 class LLMClient:
@@ -28,6 +63,7 @@ class LLMClient:
         critic_model: str | None = None,
         retries: int = 3,
         backoff_s: float = 0.5,
+        max_tokens: int | None = MAX_TOKENS,
     ) -> None:
         import openai
 
@@ -36,12 +72,15 @@ class LLMClient:
         self.critic_model = critic_model
         self.retries = retries
         self.backoff_s = backoff_s
-        # Our own retry loop (below) decides what is transient; the SDK's would double the attempts.
+        self.max_tokens = max_tokens
+        self.stats: list[CallStats] = []  # every completion this client made, for progress lines and the benchmark
+        # Our own retry loop (below) decides what is transient; the SDK's would double the attempts. With streaming the
+        # timeout bounds the wait for each chunk, not the whole answer (a long script on a CPU takes minutes).
         self._client = openai.OpenAI(base_url=self.base_url, api_key=api_key or "EMPTY", timeout=timeout, max_retries=0)
 
     @classmethod
     def from_settings(cls, settings: Settings) -> LLMClient | None:
-        """The configured client, or None when BPYWRIGHT_LLM_BASE_URL is unset (offline mode)."""
+        """The configured client, or None when BPYWRIGHT_LLM_BASE_URL is unset (callers start a local model first: models.local)."""
         if not settings.llm_base_url:
             return None
         return cls(settings.llm_base_url, settings.llm_model, api_key=settings.llm_api_key, timeout=settings.llm_timeout,
@@ -58,31 +97,90 @@ class LLMClient:
             self._model = ids[0]
         return self._model
 
-    def chat(self, messages: list[dict[str, str]], *, n: int = 1, temperature: float | None = None) -> list[str]:
-        """n completions of the conversation (asked for in one request; topped up if the server returns fewer)."""
+    def _limits(self) -> dict[str, Any]:
+        return {"max_tokens": self.max_tokens} if self.max_tokens else {}
+
+    def chat(self, messages: list[dict[str, str]], *, n: int = 1, temperature: float | None = None,
+             on_token: Callable[[str, CallStats], None] | None = None) -> list[str]:  # fmt: skip
+        """n completions of the conversation (one request; topped up if the server returns fewer); one is streamed when on_token is given."""
+        if on_token is not None and n == 1:
+            return [self._stream(messages, temperature, on_token)]
         texts: list[str] = []
         while len(texts) < n:
             want = n - len(texts)
-            extra: dict[str, Any] = {"n": want} if want > 1 else {}
+            extra: dict[str, Any] = {"n": want, **self._limits()} if want > 1 else self._limits()
             if temperature is not None:
                 extra["temperature"] = temperature
+            start = time.monotonic()
             response = self._call(lambda extra=extra: self._client.chat.completions.create(model=self.model, messages=messages, **extra))  # type: ignore[arg-type]
             got = [choice.message.content or "" for choice in response.choices]
             if not got:
                 raise LLMError(f"the LLM endpoint {self.base_url} returned no choices for model {self.model}")
+            usage = getattr(response, "usage", None)
+            self.stats.append(CallStats(kind="chat", tokens=getattr(usage, "completion_tokens", 0) or 0, seconds=time.monotonic() - start,
+                                        prompt_tokens=getattr(usage, "prompt_tokens", None)))  # fmt: skip
             texts.extend(got[:want])
         return texts
 
+    def _stream(self, messages: list[dict[str, str]], temperature: float | None, on_token: Callable[[str, CallStats], None]) -> str:
+        """One streamed completion: on_token(piece, stats so far) per chunk; retried whole on a transient failure."""
+        extra: dict[str, Any] = self._limits()
+        if temperature is not None:
+            extra["temperature"] = temperature
+
+        def request() -> tuple[str, CallStats]:
+            start = time.monotonic()
+            stats, parts = CallStats(kind="stream"), []
+            stream = self._client.chat.completions.create(model=self.model, messages=messages, stream=True, **extra)  # type: ignore[arg-type]
+            for chunk in stream:
+                piece = chunk.choices[0].delta.content if chunk.choices else None
+                usage = getattr(chunk, "usage", None)
+                if usage is not None:
+                    stats.prompt_tokens = getattr(usage, "prompt_tokens", None)
+                if not piece:
+                    continue
+                stats.tokens += 1
+                stats.seconds = time.monotonic() - start
+                if stats.first_token_s is None:
+                    stats.first_token_s = stats.seconds
+                parts.append(piece)
+                on_token(piece, stats)
+            stats.seconds = time.monotonic() - start
+            return "".join(parts), stats
+
+        text, stats = self._call(request)
+        self.stats.append(stats)
+        return text
+
     def structured(self, messages: list[dict[str, str]], name: str, schema: dict[str, Any]) -> str:
-        """One completion constrained to a JSON schema (vLLM structured outputs), from the critic model; the raw text."""
-        response_format: Any = {"type": "json_schema", "json_schema": {"name": name, "schema": schema, "strict": True}}
+        """One completion constrained to a JSON schema, from the critic model; the raw text.
+
+        vLLM takes OpenAI's json_schema form; llama.cpp refuses it and takes json_object with a schema. The first refusal
+        switches this endpoint to the second form for the rest of the process.
+        """
         model = self.critic_model or self.model
+        with _SCHEMA_FORM_LOCK:
+            form = _SCHEMA_FORM.get(self.base_url, "json_schema")
+        if form == "json_schema":
+            try:
+                return self._structured(model, messages, {"type": "json_schema", "json_schema": {"name": name, "schema": schema, "strict": True}})
+            except _Rejected:
+                with _SCHEMA_FORM_LOCK:
+                    _SCHEMA_FORM[self.base_url] = "json_object"
+        return self._structured(model, messages, {"type": "json_object", "schema": schema})
+
+    def _structured(self, model: str, messages: list[dict[str, str]], response_format: dict[str, Any]) -> str:
+        start = time.monotonic()
         response = self._call(
-            lambda: self._client.chat.completions.create(model=model, messages=messages, response_format=response_format, temperature=0.0)  # type: ignore[arg-type]
+            lambda: self._client.chat.completions.create(model=model, messages=messages, response_format=response_format, temperature=0.0,  # type: ignore[arg-type]
+                                                         **self._limits()),  # fmt: skip
+            structured=response_format["type"] == "json_schema",
         )
+        usage = getattr(response, "usage", None)
+        self.stats.append(CallStats(kind="structured", tokens=getattr(usage, "completion_tokens", 0) or 0, seconds=time.monotonic() - start))
         return (response.choices[0].message.content or "") if response.choices else ""
 
-    def _call(self, request):
+    def _call(self, request, *, structured: bool = False):
         """Run one request, retrying transient failures (connection, timeout, 429, 5xx) with exponential backoff."""
         import openai
 
@@ -93,6 +191,8 @@ class LLMClient:
             except openai.APIConnectionError as exc:  # includes APITimeoutError
                 last = exc
             except openai.APIStatusError as exc:
+                if structured and rejects_json_schema(exc.status_code, _message(exc)):
+                    raise _Rejected() from exc
                 if exc.status_code not in TRANSIENT_STATUS:
                     hint = " (is BPYWRIGHT_LLM_MODEL a model this server serves?)" if exc.status_code in (400, 404) else ""
                     raise LLMError(

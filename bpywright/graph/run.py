@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from ..harness.pool import WorkerPool
     from ..ingest.search import SymbolIndex
     from .exemplar_source import ExemplarStoreLike
+    from .llm import LLMClient
 
 
 class RunNotFound(ValueError):
@@ -39,10 +40,12 @@ def generate(
     pool: WorkerPool | None = None,
     store: ExemplarStoreLike | None = None,
     index: SymbolIndex | None = None,
+    llm: LLMClient | None = None,
 ) -> GenerationResult:
     """Prompt → validated script (or, with no LLM configured, the nearest verified exemplar); resume=True continues thread_id.
 
     A caller that serves many requests passes its loaded symbol index (of this version); otherwise it is loaded here.
+    llm overrides the client made from settings (the benchmark passes its own to read its token counts).
     """
     from .build import build_graph, checkpoint_db, sqlite_checkpointer
     from .context import RunContext
@@ -54,7 +57,7 @@ def generate(
     if n < 1:
         raise ValueError("n must be >= 1")
     thread_id = thread_id or new_thread_id()
-    llm = LLMClient.from_settings(settings)
+    llm = llm or LLMClient.from_settings(settings)
     ctx = RunContext(settings=settings, thread_id=thread_id, pool=pool, store=store, llm=llm, on_event=on_event, index=index)
     db = checkpoint_db(settings)
     try:
@@ -97,4 +100,5 @@ def to_result(state: GenState, thread_id: str) -> GenerationResult:
         score=best.critique.score if best and best.critique else None, reasons=best.critique.reasons if best and best.critique else [],
         attempts=len(state.attempts), script_path=state.script_path, report_path=state.report_path, render_path=state.render_path,
         symbols=[s.name for s in state.symbols],
+        model=state.model if best is not None and best.origin != "retrieved" else None,
     )  # fmt: skip

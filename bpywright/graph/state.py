@@ -78,6 +78,7 @@ class GenState(BaseModel):
     max_rounds: int = 3
     budget_s: float = 300.0
     llm: bool = True  # False: no endpoint configured, return the nearest verified exemplar
+    model: str | None = None  # the model that wrote the attempts (None: no LLM answered)
     symbols: list[SymbolBrief] = Field(default_factory=list)
     symbols_note: str = ""
     exemplars: list[ExemplarBrief] = Field(default_factory=list)

@@ -33,7 +33,9 @@ def test_generate_command_writes_the_outputs_and_exits_0_when_accepted(tmp_path:
     assert json.loads((out / "cubes.json").read_text())["status"] == "ok"
     progress = proc.stderr.splitlines()
     assert progress[0] == f"thread {result['thread_id']}"
-    assert [line.split()[2] for line in progress[1:]] == ["retrieve", "generate", "lint", "run", "critic", "accept", "done"]
+    assert progress[1] == "model: fake-coder"
+    events = [line.split()[2] for line in progress[2:] if line.startswith("[")]
+    assert events == ["retrieve", "generate", "lint", "run", "critic", "accept", "done"]
     assert Path(result["script_path"]).parent == tmp_path / "artifacts" / "runs" / result["thread_id"]
 
 

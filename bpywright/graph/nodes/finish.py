@@ -43,7 +43,8 @@ def accept(state: GenState, ctx: RunContext) -> dict[str, Any]:
     a = state.attempt(state.current)
     assert a is not None and a.script is not None and a.run is not None and a.critique is not None
     paths = write_outputs(ctx, a)
-    message = f"accepted attempt #{a.index} ({a.origin}, score {a.critique.score:.2f}) after {len(state.attempts)} attempt(s)"
+    by = f", written by {state.model}" if state.model else ""
+    message = f"accepted attempt #{a.index} ({a.origin}{by}, score {a.critique.score:.2f}) after {len(state.attempts)} attempt(s)"
     if ctx.store is not None:
         render = Path(paths["render_path"]) if paths["render_path"] else None
         try:

@@ -10,6 +10,7 @@ from ..extract import extract_script
 from ..llm import HOW_TO_CONFIGURE, LLMError
 from ..prompting import generator_messages
 from ..state import Attempt, GenState
+from ..streaming import speed, token_progress
 
 SAMPLE_TEMPERATURE = 0.8  # n > 1 needs diverse samples; one sample keeps the server's default
 
@@ -19,7 +20,9 @@ def new_attempts(state: GenState, ctx: RunContext, *, round_: int, parent: int |
     if ctx.llm is None:
         raise LLMError(f"no LLM configured: {HOW_TO_CONFIGURE}")
     messages = generator_messages(state.prompt, state.version, state.symbols, state.exemplars)
-    replies = ctx.llm.chat(messages, n=state.n, temperature=SAMPLE_TEMPERATURE if state.n > 1 else None)
+    node = "generate" if round_ == 0 else "heal"
+    replies = ctx.llm.chat(messages, n=state.n, temperature=SAMPLE_TEMPERATURE if state.n > 1 else None,
+                           on_token=token_progress(ctx, node, len(state.attempts)) if state.n == 1 else None)  # fmt: skip
     attempts = []
     for i, reply in enumerate(replies):
         found = extract_script(reply)
@@ -38,6 +41,14 @@ def generate(state: GenState, ctx: RunContext) -> dict[str, Any]:
         return {"error": str(exc)}
     bad = [a for a in attempts if a.failure]
     status = f"{len(attempts)} candidate(s)" + (f", {len(bad)} unusable" if bad else "")
-    detail = "; ".join(f"#{a.index}: {a.failure}" for a in bad)
+    detail = "; ".join([*(f"#{a.index}: {a.failure}" for a in bad), *([speed(ctx.llm.stats[-1])] if ctx.llm and ctx.llm.stats else [])])
     ctx.emit("generate", attempt=attempts[0].index, status=status, seconds=time.monotonic() - start, detail=detail)
-    return {"attempts": [*state.attempts, *attempts]}
+    return {"attempts": [*state.attempts, *attempts], "model": model_label(ctx)}
+
+
+def model_label(ctx: RunContext) -> str | None:
+    """The name of the model that answered (the configured one, else the first the endpoint serves)."""
+    try:
+        return ctx.llm.model if ctx.llm is not None else None
+    except LLMError:
+        return None

@@ -14,6 +14,7 @@ from ..llm import HOW_TO_CONFIGURE, LLMError
 from ..patch import PatchError, apply_unified_diff
 from ..prompting import heal_messages, replacement_request
 from ..state import Attempt, GenState, SymbolBrief
+from ..streaming import token_progress
 from .generate import new_attempts
 from .retrieve import brief
 
@@ -58,7 +59,7 @@ def llm_patch(state: GenState, ctx: RunContext, a: Attempt) -> tuple[str | None,
     critique = a.critique if a.run is not None and a.run.ok else None
     messages = heal_messages(state.prompt, state.version, a.script, failure=failure, fix_block=fix_block, critique=critique,
                              symbols=involved_symbols(state, ctx, a, failure))  # fmt: skip
-    reply = ctx.llm.chat(messages)[0]
+    reply = ctx.llm.chat(messages, on_token=token_progress(ctx, "heal", len(state.attempts)))[0]
     found = extract_script(reply)
     if found.code is not None and found.failure is None:
         return found.code, "LLM patch: full replacement"
@@ -67,7 +68,8 @@ def llm_patch(state: GenState, ctx: RunContext, a: Attempt) -> tuple[str | None,
             return apply_unified_diff(a.script, found.diff), "LLM patch: unified diff"
         except PatchError as exc:
             why = str(exc)
-        retry = ctx.llm.chat([*messages, {"role": "assistant", "content": reply}, replacement_request(why)])[0]
+        retry = ctx.llm.chat([*messages, {"role": "assistant", "content": reply}, replacement_request(why)],
+                             on_token=token_progress(ctx, "heal", len(state.attempts)))[0]  # fmt: skip
         again = extract_script(retry)
         if again.code is not None and again.failure is None:
             return again.code, f"LLM patch: diff did not apply ({why}); full replacement"

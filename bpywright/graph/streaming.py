@@ -1,0 +1,31 @@
+"""Live progress while the LLM writes: a token callback that emits a ProgressEvent every few seconds, and a closing summary."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from .context import RunContext
+from .llm import CallStats
+
+EVERY_S = 2.0  # one progress line per this many seconds of streaming (CLI lines and SSE events stay readable)
+
+
+def token_progress(ctx: RunContext, node: str, attempt: int) -> Callable[[str, CallStats], None]:
+    """An on_token callback for LLMClient.chat: 'writing' events with tokens so far, tokens/s and time to first token."""
+    last = [time.monotonic() - EVERY_S + 0.5]  # the first line soon after the first token
+
+    def on_token(piece: str, stats: CallStats) -> None:
+        now = time.monotonic()
+        if now - last[0] < EVERY_S:
+            return
+        last[0] = now
+        ctx.emit(node, attempt=attempt, status="writing", seconds=stats.seconds, detail=speed(stats))
+
+    return on_token
+
+
+def speed(stats: CallStats) -> str:
+    """'412 tokens, 9.8 tok/s, first token 3.1 s'."""
+    first = f", first token {stats.first_token_s:.1f} s" if stats.first_token_s is not None else ""
+    return f"{stats.tokens} tokens, {stats.tokens_per_s:.1f} tok/s{first}"

@@ -1,0 +1,1 @@
+"""Local models: a catalogue of GGUF weights shipped inside registry packages, their install/verify, and a supervised llama.cpp server."""

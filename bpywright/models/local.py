@@ -1,0 +1,86 @@
+"""Which model answers: a configured endpoint, else the installed local model served on loopback for as long as a caller needs it."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from pydantic import BaseModel
+
+from ..config import Settings
+from .catalogue import CATALOGUE, PREFERENCE, ModelSpec, spec_for
+from .install import ModelInstallError, installed_models, model_path, verify
+from .server import LocalServer, llama_cpp_available
+
+OFF = {"off", "none", "0", "false", "no"}
+
+
+class Answerer(BaseModel):
+    """Who answers generation requests, for doctor, /api/v1/status and the gallery banner."""
+
+    kind: str  # endpoint | local | none
+    model: str | None = None
+    base_url: str | None = None
+    detail: str = ""
+
+
+def chosen_local(settings: Settings) -> ModelSpec | None:
+    """The local model to serve: BPYWRIGHT_LOCAL_MODEL when set (off disables), else the first installed in PREFERENCE."""
+    wanted = (settings.local_model or "").strip()
+    if wanted.lower() in OFF and wanted:
+        return None
+    if wanted:
+        return spec_for(wanted)
+    have = set(installed_models(settings))
+    return next((CATALOGUE[name] for name in PREFERENCE if name in have), None)
+
+
+def describe(settings: Settings) -> Answerer:
+    """Who would answer a generate request now (does not start anything)."""
+    if settings.llm_base_url:
+        return Answerer(kind="endpoint", model=settings.llm_model, base_url=settings.llm_base_url,
+                        detail=f"{settings.llm_model or 'the first model served'} at {settings.llm_base_url}")  # fmt: skip
+    try:
+        spec = chosen_local(settings)
+    except KeyError as exc:
+        return Answerer(kind="none", detail=str(exc))
+    if spec is None:
+        return Answerer(kind="none", detail="no LLM: set BPYWRIGHT_LLM_BASE_URL, or `bpywright model install qwen2.5-coder-1.5b`")
+    if not model_path(settings, spec).is_file():
+        return Answerer(kind="none", model=spec.name, detail=f"{spec.name} is not installed: `bpywright model install {spec.name}`")
+    if not llama_cpp_available():
+        return Answerer(kind="none", model=spec.name, detail="a local model is installed but llama-cpp-python is not: `make setup`")
+    return Answerer(kind="local", model=spec.name, detail=f"{spec.title}, llama.cpp on loopback (CPU)")
+
+
+def start_local(settings: Settings) -> tuple[Settings, LocalServer | None, str]:
+    """Serve the chosen local model when no endpoint is configured: (settings pointing at it, the server, a note); unchanged otherwise.
+
+    The weights are checked against their pin first: a mismatch raises ModelInstallError and nothing is served.
+    """
+    if settings.llm_base_url:
+        return settings, None, ""
+    spec = chosen_local(settings)
+    if spec is None or not model_path(settings, spec).is_file():
+        return settings, None, describe(settings).detail
+    if not llama_cpp_available():
+        return settings, None, describe(settings).detail
+    installed = verify(spec, settings, full=False)
+    server = LocalServer(model_path(settings, spec), spec.name, log_path=settings.models_dir / "server.log", n_ctx=spec.n_ctx).start()
+    served = dataclasses.replace(settings, llm_base_url=server.base_url, llm_model=spec.name, llm_critic_model=None)
+    return served, server, f"local model {installed.name} ({spec.title}) on {server.base_url}"
+
+
+@contextmanager
+def local_llm(settings: Settings) -> Iterator[tuple[Settings, str]]:
+    """(settings to use, a note) with the local server up for the block's duration; a configured endpoint is used as is."""
+    served, server, note = start_local(settings)
+    try:
+        yield served, note
+    finally:
+        if server is not None:
+            server.stop()
+
+
+__all__ = ["Answerer", "ModelInstallError", "chosen_local", "describe", "local_llm", "start_local"]

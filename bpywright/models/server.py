@@ -1,0 +1,173 @@
+"""A supervised llama.cpp server (llama-cpp-python's OpenAI-compatible server) on loopback: start, health check, restart, stop."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import IO
+
+START_TIMEOUT_S = 180.0  # loading a 1.1 GB GGUF from a cold disk on 2 cores
+MAX_RESTARTS = 3  # within RESTART_WINDOW_S; past that the server is left down and the error says why
+RESTART_WINDOW_S = 300.0
+
+
+class LocalServerError(RuntimeError):
+    """The local model server could not start or stay up: the message says why and where its log is."""
+
+
+def llama_cpp_available() -> bool:
+    """True when llama-cpp-python (with its server) is installed in this interpreter."""
+    return importlib.util.find_spec("llama_cpp") is not None and importlib.util.find_spec("uvicorn") is not None
+
+
+def free_port() -> int:
+    """An unused loopback TCP port."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class LocalServer:
+    """One `python -m llama_cpp.server` child serving model_path as `alias` on 127.0.0.1; restarted by a watchdog when it dies."""
+
+    def __init__(self, model_path: Path, alias: str, *, log_path: Path, n_ctx: int = 8192, threads: int | None = None,
+                 port: int | None = None, start_timeout_s: float = START_TIMEOUT_S) -> None:  # fmt: skip
+        self.model_path, self.alias, self.log_path = model_path, alias, log_path
+        self.n_ctx, self.threads = n_ctx, threads or max(1, os.cpu_count() or 1)
+        self.port = port or free_port()
+        self.start_timeout_s = start_timeout_s
+        self.restarts: list[float] = []
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._log: IO[bytes] | None = None
+        self._stopping = threading.Event()
+        self._lock = threading.Lock()
+        self._watchdog: threading.Thread | None = None
+        self.last_error: str | None = None
+
+    @property
+    def base_url(self) -> str:
+        """The OpenAI-compatible `/v1` root."""
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    @property
+    def pid(self) -> int | None:
+        """The server process id while it runs."""
+        return self._proc.pid if self._proc is not None and self._proc.poll() is None else None
+
+    def command(self) -> list[str]:
+        """The server's command line (loopback only; the model's chat template formats prompts)."""
+        return [sys.executable, "-m", "llama_cpp.server", "--model", str(self.model_path), "--model_alias", self.alias,
+                "--host", "127.0.0.1", "--port", str(self.port), "--n_ctx", str(self.n_ctx), "--n_threads", str(self.threads),
+                "--n_threads_batch", str(self.threads), "--verbose", "false"]  # fmt: skip
+
+    def _spawn(self) -> None:
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        if self._log is None or self._log.closed:
+            self._log = open(self.log_path, "ab")
+        # Its own session: stop() signals the whole group, and a Ctrl-C meant for the CLI does not kill it mid-answer.
+        self._proc = subprocess.Popen(self.command(), stdin=subprocess.DEVNULL, stdout=self._log, stderr=subprocess.STDOUT,
+                                      start_new_session=True)  # fmt: skip
+
+    def healthy(self, timeout: float = 2.0) -> bool:
+        """True when the server answers GET /v1/models with 200."""
+        try:
+            with urllib.request.urlopen(f"{self.base_url}/models", timeout=timeout) as resp:  # noqa: S310 - loopback URL we built
+                return resp.status == 200
+        except (urllib.error.URLError, OSError, ValueError):
+            return False
+
+    def _wait_healthy(self) -> None:
+        deadline = time.monotonic() + self.start_timeout_s
+        while time.monotonic() < deadline:
+            proc = self._proc
+            if proc is None or proc.poll() is not None:
+                code = proc.returncode if proc is not None else None
+                raise LocalServerError(f"the local model server exited (code {code}) while loading {self.model_path.name}: "
+                                       f"see {self.log_path}:\n{self.log_tail()}")  # fmt: skip
+            if self.healthy():
+                return
+            time.sleep(0.25)
+        self._kill()
+        raise LocalServerError(f"the local model server did not answer within {self.start_timeout_s:.0f} s: see {self.log_path}")
+
+    def start(self) -> LocalServer:
+        """Start the server, wait until it answers, and watch it (restart on death)."""
+        if not llama_cpp_available():
+            raise LocalServerError("llama-cpp-python is not installed: run `make setup` (or `pip install -c constraints.txt -e '.[llm]'`)")
+        if not self.model_path.is_file():
+            raise LocalServerError(f"no model file at {self.model_path}: run `bpywright model install {self.alias}`")
+        with self._lock:
+            self._stopping.clear()
+            self._spawn()
+            self._wait_healthy()
+        self._watchdog = threading.Thread(target=self._watch, name=f"llama-watchdog-{self.port}", daemon=True)
+        self._watchdog.start()
+        return self
+
+    def _watch(self) -> None:
+        """Restart the server when it dies (at most MAX_RESTARTS per RESTART_WINDOW_S), until stop()."""
+        while not self._stopping.wait(0.5):
+            proc = self._proc
+            if proc is None or proc.poll() is None:
+                continue
+            with self._lock:
+                if self._stopping.is_set():
+                    return
+                now = time.monotonic()
+                self.restarts = [t for t in self.restarts if now - t < RESTART_WINDOW_S]
+                if len(self.restarts) >= MAX_RESTARTS:
+                    self.last_error = (f"the local model server died {MAX_RESTARTS + 1} times in {RESTART_WINDOW_S:.0f} s "
+                                       f"(last exit code {proc.returncode}); left down: see {self.log_path}")  # fmt: skip
+                    return
+                self.restarts.append(now)
+                try:
+                    self._spawn()
+                    self._wait_healthy()
+                    self.last_error = None
+                except LocalServerError as exc:
+                    self.last_error = str(exc)
+
+    def _kill(self) -> None:
+        proc = self._proc
+        if proc is None or proc.poll() is not None:
+            return
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=10)
+        except ProcessLookupError:
+            pass
+
+    def stop(self) -> None:
+        """Stop watching and end the server's process group."""
+        self._stopping.set()
+        with self._lock:
+            self._kill()
+            if self._log is not None:
+                self._log.close()
+        if self._watchdog is not None and self._watchdog is not threading.current_thread():
+            self._watchdog.join(timeout=5)
+
+    def log_tail(self, n: int = 2000) -> str:
+        """The end of the server's log."""
+        try:
+            return self.log_path.read_bytes()[-n:].decode("utf-8", errors="replace")
+        except OSError:
+            return ""
+
+    def __enter__(self) -> LocalServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

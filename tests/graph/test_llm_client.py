@@ -1,0 +1,68 @@
+"""LLMClient against the FAKE server: streamed answers with timing, and the structured-output form learnt per endpoint."""
+
+from __future__ import annotations
+
+import json
+
+from bpywright.graph.fake_llm import FakeLLM, critic_json
+from bpywright.graph.llm import CallStats, LLMClient
+
+SCHEMA = {"type": "object", "properties": {"score": {"type": "number"}}, "required": ["score"]}
+
+
+def test_a_streamed_answer_arrives_piece_by_piece_and_is_timed() -> None:
+    with FakeLLM() as fake:
+        fake.enqueue("```python\nimport bpy\n```")
+        seen: list[tuple[str, int]] = []
+        client = LLMClient(fake.base_url, "fake-coder")
+        text = client.chat([{"role": "user", "content": "hi"}], on_token=lambda piece, stats: seen.append((piece, stats.tokens)))
+        assert text == ["```python\nimport bpy\n```"]
+        assert "".join(p for p, _ in seen) == text[0] and [n for _, n in seen] == list(range(1, len(seen) + 1))
+        assert fake.chat_requests[0]["stream"] is True and fake.chat_requests[0]["max_tokens"] == 1536
+        stats = client.stats[-1]
+        assert stats.kind == "stream" and stats.tokens == len(seen) and stats.first_token_s is not None
+
+
+def test_several_samples_are_not_streamed() -> None:
+    with FakeLLM() as fake:
+        fake.enqueue("a", "b")
+        client = LLMClient(fake.base_url, "fake-coder")
+        assert client.chat([{"role": "user", "content": "x"}], n=2, on_token=lambda p, s: None) == ["a", "b"]
+        assert "stream" not in fake.chat_requests[0]
+
+
+def test_a_llama_cpp_like_server_gets_json_object_with_the_schema_after_one_refusal() -> None:
+    with FakeLLM() as fake:
+        fake.reject_json_schema = True
+        fake.script("critic", critic_json(0.8, "ok"), critic_json(0.7, "again"))
+        client = LLMClient(fake.base_url, "fake-coder", backoff_s=0.01)
+        assert json.loads(client.structured([{"role": "user", "content": "rate"}], "critique", SCHEMA))["score"] == 0.8
+        forms = [body["response_format"]["type"] for body in fake.chat_requests]
+        assert forms == ["json_schema", "json_object"]  # refused once, not retried as if transient
+        assert fake.chat_requests[1]["response_format"]["schema"] == SCHEMA
+        again = LLMClient(fake.base_url, "fake-coder")  # a new client for the same endpoint remembers the form
+        assert json.loads(again.structured([{"role": "user", "content": "rate"}], "critique", SCHEMA))["score"] == 0.7
+        assert [body["response_format"]["type"] for body in fake.chat_requests] == ["json_schema", "json_object", "json_object"]
+
+
+def test_a_vllm_like_server_keeps_getting_json_schema() -> None:
+    with FakeLLM() as fake:
+        fake.script("critic", critic_json(0.9), critic_json(0.9))
+        client = LLMClient(fake.base_url, "fake-coder")
+        client.structured([{"role": "user", "content": "a"}], "critique", SCHEMA)
+        client.structured([{"role": "user", "content": "b"}], "critique", SCHEMA)
+        assert [body["response_format"]["type"] for body in fake.chat_requests] == ["json_schema", "json_schema"]
+
+
+def test_a_real_server_error_is_still_retried_as_transient() -> None:
+    with FakeLLM() as fake:
+        fake.fail_next(500, 1)
+        fake.script("critic", critic_json(0.5))
+        client = LLMClient(fake.base_url, "fake-coder", backoff_s=0.01)
+        assert json.loads(client.structured([{"role": "user", "content": "a"}], "critique", SCHEMA))["score"] == 0.5
+        assert [body["response_format"]["type"] for body in fake.chat_requests] == ["json_schema", "json_schema"]
+
+
+def test_call_stats_speed() -> None:
+    assert CallStats(kind="stream", tokens=50, seconds=5.0).tokens_per_s == 10.0
+    assert CallStats(kind="stream").tokens_per_s == 0.0
