@@ -60,3 +60,23 @@ def pids_cgroup(bwrap: str) -> None:
     if group is None:
         pytest.skip("no writable pids cgroup here: a fork bomb could not be capped safely")
     group.remove()
+
+
+@pytest.fixture(scope="session")
+def runtime():
+    """`runtime("5.2")`: a registered Blender runtime; fails with the install command when one could be installed here."""
+    from bpywright.config import Settings
+    from bpywright.runtimes import RuntimeMissing, RuntimeRegistry
+    from bpywright.runtimes.pythons import WHEEL_PYTHON, find_pythons
+
+    registry = RuntimeRegistry.for_settings(Settings.from_env())
+
+    def get(version: str):
+        try:
+            return registry.get(version)
+        except RuntimeMissing as exc:
+            if WHEEL_PYTHON.get(version) not in find_pythons():
+                pytest.skip(f"no CPython {WHEEL_PYTHON.get(version)} on this machine for the bpy {version} wheel")
+            pytest.fail(str(exc))
+
+    return get

@@ -12,11 +12,12 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper
 
 from ..harness.diagnostics import Diagnostic
-from . import addons, attributes, bmeshops, context, drift_28, imports, lights, nodes, operators, render, values
+from . import addons, attributes, bmeshops, context, drift_28, drift_50, imports, lights, nodes, operators, render, values
 from .base import DriftRule, FixScope, Hit
 
 FAMILIES: dict[str, tuple[DriftRule, ...]] = {
     "2.80": drift_28.RULES + lights.RULES,
+    "5.x": drift_50.RULES,  # before attributes: its generic "missing property" rule would drop what these move
     "attributes": attributes.RULES,
     "values": values.RULES,
     "operators": operators.RULES,

@@ -10,12 +10,12 @@ import subprocess
 import sys
 from collections.abc import Callable
 from contextlib import contextmanager
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from pydantic import ValidationError
 
-from .models import DEFAULT_VERSION, Runtime, VersionError, major_minor, version_tuple
+from .models import Runtime, VersionError, major_minor, version_tuple
 from .pythons import WHEEL_PYTHON, find_pythons, pythons_for
 
 Progress = Callable[[str], None]
@@ -137,7 +137,7 @@ class RuntimeRegistry:
     def _write(self, runtime: Runtime) -> Runtime:
         folder = self._dir(runtime.version)
         folder.mkdir(parents=True, exist_ok=True)
-        stamped = runtime.model_copy(update={"added_at": datetime.now(timezone.utc).isoformat(timespec="seconds")})
+        stamped = runtime.model_copy(update={"added_at": datetime.now(UTC).isoformat(timespec="seconds")})
         tmp = folder / f".{RECORD}.tmp"
         tmp.write_text(stamped.model_dump_json(indent=2) + "\n", encoding="utf-8")
         tmp.replace(folder / RECORD)
