@@ -22,12 +22,20 @@ def _positive_float(text: str) -> float:
     return value
 
 
+def _add_version(p: argparse.ArgumentParser, *aliases: str) -> None:
+    """--blender-version X (and the command's older spelling): the target Blender, one of `bpywright blender list`."""
+    p.add_argument("--blender-version", *aliases, dest="blender_version", metavar="X.Y",
+                   help="target Blender version, an installed runtime (default: BPYWRIGHT_BLENDER_VERSION, "
+                        "[tool.bpywright] blender_version, else 4.5)")  # fmt: skip
+
+
 def _add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--engine", choices=["workbench", "cycles", "eevee"], default="workbench", help="render engine (default: workbench)")
     p.add_argument("--resolution", type=int, default=256, help="render size in pixels, square (default: 256)")
     p.add_argument("--samples", type=int, default=16, help="samples for cycles/eevee (default: 16)")
     p.add_argument("--timeout", type=_positive_float, default=60.0, help="seconds the script may run (default: 60)")
     p.add_argument("--blender", type=Path, help="a Blender executable instead of the bpy module (env BPYWRIGHT_BLENDER)")
+    _add_version(p)
     p.add_argument("--no-sandbox", action="store_true", help="no bubblewrap (rlimits and a cleared environment still apply)")
     p.add_argument("--no-render", action="store_true", help="run the script only, do not render")
     p.add_argument("--empty-scene", action="store_true", help="start from an empty scene instead of the factory startup scene")
@@ -58,30 +66,31 @@ def build_parser() -> argparse.ArgumentParser:
     lint.add_argument("--json", action="store_true", help="print the LintReport(s) as JSON")
     lint.add_argument("--tools", default="ruff,mypy,pyright", help="comma-separated subset of ruff,mypy,pyright")
     lint.add_argument("--advisory", action="store_true", help="also show advisory findings")
-    lint.add_argument("--blender-version", default="4.5", help="stubs to check against (default 4.5)")
+    _add_version(lint)
 
     ingest = sub.add_parser("ingest", help="build the symbol index of a Blender version (inventory + introspection)")
     ingest.add_argument("--inventory", help="a Sphinx objects.inv (path or URL); optional")
     ingest.add_argument("--blender", type=Path, help="introspect this Blender executable instead of the bpy module")
     ingest.add_argument("--out", type=Path, help="index root (default: $BPYWRIGHT_ARTIFACTS/index)")
     ingest.add_argument("--force", action="store_true", help="rebuild even when inputs are unchanged")
+    _add_version(ingest, "--version")
 
     search = sub.add_parser("search", help="hybrid search (BM25 + dense) over the symbol index")
     search.add_argument("query")
     search.add_argument("-k", type=int, default=10, help="hits to show (default 10)")
     search.add_argument("--json", action="store_true")
-    search.add_argument("--version", default="4.5", help="Blender version of the index (default 4.5)")
+    _add_version(search, "--version")
     search.add_argument("--usage", action="store_true",
                         help="also rank by what verified scripts for similar prompts use (what the generator is given)")  # fmt: skip
 
     api_check = sub.add_parser("api-check", help="check bpy/bmesh/mathutils names in a script against the index")
     api_check.add_argument("script", type=Path)
     api_check.add_argument("--json", action="store_true")
-    api_check.add_argument("--version", default="4.5", help="target Blender version (default 4.5)")
+    _add_version(api_check, "--version")
 
     heal = sub.add_parser("heal", help="fix API drift with deterministic rules: run, match failures to rules, fix, re-run")
     heal.add_argument("script", type=Path)
-    heal.add_argument("--target", default="4.5", help="target Blender version (default 4.5)")
+    _add_version(heal, "--target")
     out = heal.add_mutually_exclusive_group()
     out.add_argument("--write", action="store_true", help="rewrite SCRIPT in place when healing helped")
     out.add_argument("-o", "--output", type=Path, help="write the healed script here")
@@ -96,7 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
     typings = sub.add_parser("typings", help="bpy stubs for static checks")
     typings_sub = typings.add_subparsers(dest="typings_command", metavar="ACTION", required=True)
     build = typings_sub.add_parser("build", help="build patched stubs for a Blender version into typings/build/")
-    build.add_argument("--blender-version", default="4.5", help="4.5 (default, matches the bpy wheel) or latest")
+    build.add_argument("--blender-version", help="X.Y (default: the target version, 4.5 unless configured) or latest")
     build.add_argument("--force", action="store_true", help="rebuild even when inputs are unchanged")
 
     from .check import command as check_command
@@ -120,6 +129,37 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def target_version(args: argparse.Namespace, settings: Settings) -> str:
+    """MAJOR.MINOR of --blender-version, else of the configured default."""
+    from .runtimes import VersionError
+    from .runtimes.target import target_version as resolve
+
+    try:
+        return resolve(getattr(args, "blender_version", None), settings)
+    except VersionError as exc:
+        raise UsageError(str(exc)) from exc
+
+
+def target_runtime(args: argparse.Namespace, settings: Settings):
+    """The runtime of the target version; a version that is not installed is a usage error naming the install command."""
+    from .runtimes import RuntimeMissing, RuntimeRegistry
+
+    try:
+        return RuntimeRegistry.for_settings(settings).get(target_version(args, settings))
+    except RuntimeMissing as exc:
+        raise UsageError(str(exc)) from exc
+
+
+def _backend_paths(args: argparse.Namespace, settings: Settings) -> tuple[Path | None, Path | None]:
+    """(blender, python): --blender, else --blender-version's runtime, else BPYWRIGHT_BLENDER, else the default version's."""
+    if getattr(args, "blender", None) is not None:
+        return args.blender, None
+    if getattr(args, "blender_version", None) is None and settings.blender is not None:
+        return settings.blender, None
+    runtime = target_runtime(args, settings)
+    return runtime.blender, None if runtime.kind == "bundled" else runtime.python
+
+
 def _run_options(args: argparse.Namespace, settings: Settings):
     from .harness.options import RunOptions
 
@@ -127,7 +167,7 @@ def _run_options(args: argparse.Namespace, settings: Settings):
         raise UsageError("--resolution must be between 16 and 4096")
     if args.samples < 1:
         raise UsageError("--samples must be >= 1")
-    blender = args.blender or settings.blender
+    blender, python = _backend_paths(args, settings)
     if blender is not None and not Path(blender).is_file():
         raise UsageError(f"Blender executable not found: {blender}")
     return RunOptions(
@@ -139,6 +179,7 @@ def _run_options(args: argparse.Namespace, settings: Settings):
         sandbox=settings.sandbox and not args.no_sandbox,
         empty_scene=args.empty_scene,
         blender=blender,
+        python=python,
     )
 
 
@@ -159,7 +200,7 @@ def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
         if args.lint:
             from .harness.lint import lint_source
 
-            report.lint = lint_source(script.read_text(encoding="utf-8", errors="replace"))
+            report.lint = lint_source(script.read_text(encoding="utf-8", errors="replace"), version=target_version(args, settings))
         report_path = args.report or (args.out_dir / f"{script.stem}.json" if args.out_dir else None)
         if report_path is not None:
             report_path.parent.mkdir(parents=True, exist_ok=True)
@@ -239,7 +280,7 @@ def cmd_lint(args: argparse.Namespace, settings: Settings) -> int:
     for script in args.scripts:
         if not script.is_file():
             raise UsageError(f"no such script: {script}")
-    reports = lint_files(args.scripts, tools, args.blender_version)  # type: ignore[arg-type]
+    reports = lint_files(args.scripts, tools, target_version(args, settings))  # type: ignore[arg-type]
     if args.json:
         dumped = [json.loads(r.model_dump_json()) | {"script": str(p)} for p, r in reports.items()]
         print(json.dumps(dumped[0] if len(dumped) == 1 else dumped, indent=2))
@@ -260,8 +301,10 @@ def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
 
     if args.blender is not None and not args.blender.is_file():
         raise UsageError(f"Blender executable not found: {args.blender}")
+    runtime = target_runtime(args, settings) if args.blender is None and args.blender_version is not None else None
     try:
-        result = ingest(inventory=args.inventory, blender=args.blender, out_root=args.out or settings.index_dir,
+        result = ingest(inventory=args.inventory, blender=args.blender or (runtime.blender if runtime else None), out_root=args.out or settings.index_dir,
+                        python=runtime.python if runtime is not None and runtime.kind == "wheel" else None,
                         settings=settings, force=args.force, progress=True)  # fmt: skip
     except IngestError as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -275,7 +318,7 @@ def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
     from .ingest.search import IndexMissing, SymbolIndex
 
     try:
-        index = SymbolIndex.load(settings.index_for(args.version), settings=settings)
+        index = SymbolIndex.load(settings.index_for(target_version(args, settings)), settings=settings)
     except IndexMissing as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
@@ -298,7 +341,7 @@ def cmd_api_check(args: argparse.Namespace, settings: Settings) -> int:
         raise UsageError(f"no such script: {args.script}")
     source = args.script.read_text(encoding="utf-8", errors="replace")
     try:
-        report = api_check(source, version=args.version, settings=settings)
+        report = api_check(source, version=target_version(args, settings), settings=settings)
     except IndexMissing as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
@@ -319,6 +362,8 @@ def cmd_heal(args: argparse.Namespace, settings: Settings) -> int:
         raise UsageError("--max-rounds must be >= 1")
     if args.blender is not None and not args.blender.is_file():
         raise UsageError(f"Blender executable not found: {args.blender}")
+    args.target = target_version(args, settings)
+    args.blender, args.python = _backend_paths(args, settings)
     return heal_cli(args, settings)
 
 
@@ -344,7 +389,8 @@ def cmd_typings(args: argparse.Namespace, settings: Settings) -> int:
     from .harness.stubs import StubsError, build_typings
 
     try:
-        path = build_typings(args.blender_version, force=args.force, progress=lambda msg: print(msg, file=sys.stderr))
+        version = "latest" if args.blender_version == "latest" else target_version(args, settings)
+        path = build_typings(version, force=args.force, progress=lambda msg: print(msg, file=sys.stderr))
     except StubsError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

@@ -19,13 +19,13 @@ def probe_sha256() -> str:
     return hashlib.sha256(PROBE_PATH.read_bytes()).hexdigest()
 
 
-def introspect(blender: Path | None = None, timeout: float = 600, *, sandbox: bool = True) -> dict:
+def introspect(blender: Path | None = None, timeout: float = 600, *, sandbox: bool = True, python: Path | None = None) -> dict:
     """The probe's JSON (structs, operators, modules, enums, blender_version) from the bpy module or a Blender executable."""
     from ..harness.launcher import run_script
     from ..harness.options import RunOptions
 
-    options = RunOptions(render=False, timeout=timeout, blender=blender, sandbox=sandbox)
-    where = f"Blender at {blender}" if blender is not None else "the bpy module"
+    options = RunOptions(render=False, timeout=timeout, blender=blender, sandbox=sandbox, python=python)
+    where = f"Blender at {blender}" if blender is not None else f"the bpy module of {python or 'this Python'}"
     with tempfile.TemporaryDirectory(prefix="bpywright-probe-") as tmp:
         out_dir = Path(tmp)
         try:

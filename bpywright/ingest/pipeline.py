@@ -71,7 +71,7 @@ def sha256_text(*parts: str | bytes) -> str:
     return digest.hexdigest()
 
 
-def blender_identity(blender: Path | None) -> str:
+def blender_identity(blender: Path | None, python: Path | None = None) -> str:
     """Which Blender would be introspected, known without starting it: the binary's path/size/mtime or the bpy wheel's version."""
     if blender is not None:
         path = blender.expanduser().resolve()
@@ -80,6 +80,9 @@ def blender_identity(blender: Path | None) -> str:
         except OSError as exc:
             raise IngestError(f"Blender executable not found: {blender} (check --blender / BPYWRIGHT_BLENDER)") from exc
         return f"exe:{path}:{stat.st_size}:{stat.st_mtime_ns}"
+    if python is not None:  # a runtime's venv: the bpy wheel it holds names the version
+        wheels = sorted(p.name for p in Path(python).parent.parent.glob("lib/python3*/site-packages/bpy-*.dist-info"))
+        return f"bpy:{python}:{wheels[-1] if wheels else 'unknown'}"
     from importlib.metadata import PackageNotFoundError, version
 
     try:
@@ -88,14 +91,14 @@ def blender_identity(blender: Path | None) -> str:
         return f"bpy:{sys.executable}:unknown"
 
 
-def input_hashes(inventory: Inventory | None, blender: Path | None, settings) -> dict[str, str]:
+def input_hashes(inventory: Inventory | None, blender: Path | None, settings, python: Path | None = None) -> dict[str, str]:
     """Content hashes of everything the index depends on (a change in any one re-runs the ingest)."""
     from ..recipes import all_recipes
 
     here = Path(__file__).parent
     return {
         "inventory": inventory.sha256 if inventory else "",
-        "blender": blender_identity(blender),
+        "blender": blender_identity(blender, python),
         "probe": hashlib.sha256(PROBE_PATH.read_bytes()).hexdigest(),
         "recipes": sha256_text(*(part for r in all_recipes() for part in (r.name, r.source))),
         "code": sha256_text(__version__, str(INGEST_FORMAT), *((here / name).read_bytes() for name in CODE_FILES)),
@@ -171,7 +174,7 @@ def build_symbols(probe: dict, inventory: Inventory | None, version: str, timer:
     return table, warnings
 
 
-def ingest(*, inventory: str | None = None, blender: Path | None = None, out_root: Path, settings=None, force: bool = False,
+def ingest(*, inventory: str | None = None, blender: Path | None = None, python: Path | None = None, out_root: Path, settings=None, force: bool = False,
            progress: bool = False, timeout: float = 600) -> IngestResult:  # fmt: skip
     """Build out_root/<major.minor>/symbols.jsonl (+ manifest.json and the search index) from the introspected Blender."""
     from tqdm import tqdm
@@ -190,13 +193,13 @@ def ingest(*, inventory: str | None = None, blender: Path | None = None, out_roo
             start = time.perf_counter()
             inv = load_inventory(inventory)
             timer["inventory"] = time.perf_counter() - start
-        inputs = input_hashes(inv, blender, settings)
+        inputs = input_hashes(inv, blender, settings, python)
         if not force and (done := find_up_to_date(out_root, inputs)) is not None:
             return done
         bar.update(1)
         bar.set_postfix_str("introspect")
         start = time.perf_counter()
-        probe = introspect(blender, timeout, sandbox=settings.sandbox)
+        probe = introspect(blender, timeout, sandbox=settings.sandbox, python=python)
         timer["introspect"] = time.perf_counter() - start
         version = major_minor(probe.get("blender_version", ""))
         if version is None:
