@@ -16,10 +16,14 @@ from .models import RenderBrief, RunResult
 TAIL_CHARS = 2000  # stdout/stderr kept in a result: enough to see a print or a warning, not a flood
 
 
-def answer(text: str, data: BaseModel | None = None, images: Sequence[bytes] = (), *, error: bool = False) -> CallToolResult:
-    """A tool result: text the model reads, the structured copy, PNG images; error=True marks a failure the model should act on."""
+Picture = tuple[bytes, str]  # image bytes and their MIME type
+MIME = {".png": "image/png", ".webp": "image/webp", ".jpg": "image/jpeg", ".jpeg": "image/jpeg"}
+
+
+def answer(text: str, data: BaseModel | None = None, images: Sequence[Picture] = (), *, error: bool = False) -> CallToolResult:
+    """A tool result: text the model reads, the structured copy, images; error=True marks a failure the model should act on."""
     content: list = [TextContent(type="text", text=text)]
-    content += [ImageContent(type="image", data=base64.b64encode(png).decode("ascii"), mime_type="image/png") for png in images]
+    content += [ImageContent(type="image", data=base64.b64encode(data).decode("ascii"), mime_type=mime) for data, mime in images]
     structured = data.model_dump(mode="json") if data is not None else None
     return CallToolResult(content=content, structured_content=structured, is_error=error)
 
@@ -29,12 +33,12 @@ def refusal(reason: str) -> CallToolResult:
     return CallToolResult(content=[TextContent(type="text", text=reason)], is_error=True)
 
 
-def read_png(path: Path | str | None) -> list[bytes]:
-    """The PNG at path as a one-item list, or [] when there is none."""
-    if path is None:
+def read_image(path: Path | str | None) -> list[Picture]:
+    """The image at path (PNG render, WebP thumbnail) as a one-item list, or [] when there is none."""
+    if path is None or Path(path).suffix.lower() not in MIME:
         return []
     try:
-        return [Path(path).read_bytes()]
+        return [(Path(path).read_bytes(), MIME[Path(path).suffix.lower()])]
     except OSError:
         return []
 

@@ -31,17 +31,17 @@ def warm_up(ops, pool) -> None:
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
     """Serve MCP on stdin/stdout until the client closes stdin; everything else bpywright prints goes to stderr."""
+    if args.workers is not None:
+        if args.workers < 1:
+            print("error: --workers must be at least 1", file=sys.stderr)
+            return 2
+        settings = dataclasses.replace(settings, workers=args.workers)
     import anyio
 
     from ..service.app import open_context
     from .operations import Operations
     from .server import build_server
 
-    if args.workers is not None:
-        if args.workers < 1:
-            print("error: --workers must be at least 1", file=sys.stderr)
-            return 2
-        settings = dataclasses.replace(settings, workers=args.workers)
     ctx = open_context(settings)
     ops = Operations(lambda: ctx)
     server = build_server(ops)

@@ -22,7 +22,7 @@ from ..ingest.index import first_sentence
 from ..rules.healer import HealOutcome
 from ..service.jobs import Job, JobKind, QueueFull, Work
 from ..service.work import generate_work, heal_work, major_minor, script_problem, validate_work
-from .answers import answer, read_png, refusal, run_result, run_text
+from .answers import answer, read_image, refusal, run_result, run_text
 from .models import ExemplarBrief, ExemplarResults, GenerateResult, LintResult, SearchResult, SymbolBrief, SymbolInfo
 
 if TYPE_CHECKING:
@@ -238,7 +238,7 @@ class Operations:
         job = await self.job("validate", validate_work(self.ctx, req), progress)
         assert isinstance(job.result, ValidateResult)
         report: RunReport = job.result.run
-        images = read_png(job.render_path) if render else []
+        images = read_image(job.render_path) if render else []
         return answer(run_text(report, script), run_result(report, script), images, error=not report.ok)
 
     @returns_refusals
@@ -281,7 +281,7 @@ class Operations:
             briefs.append(ExemplarBrief(id=e.id, prompt=e.prompt, script=e.script, blender_version=e.blender_version, status=e.status,
                                         source=e.source, symbols=e.symbols, score=hit.score, resource=exemplar_uri(e.id)))  # fmt: skip
             thumb = e.thumbnail_path or e.render_path
-            images += read_png(store.file(thumb)) if thumb else []
+            images += read_image(store.file(thumb)) if thumb else []
             lines.append(
                 f"{n}. {e.prompt!r} (exemplar {e.id}, Blender {e.blender_version}, ran {e.status})\n```python\n{e.script.rstrip()}\n```"
             )
@@ -314,7 +314,7 @@ class Operations:
             lines.append(run_text(result.run_report, result.script or ""))
         if result.script:
             lines.append(f"```python\n{result.script.rstrip()}\n```")
-        return answer("\n".join(lines), data, read_png(job.render_path), error=result.outcome == "failed" or not result.script)
+        return answer("\n".join(lines), data, read_image(job.render_path), error=result.outcome == "failed" or not result.script)
 
     # -- resources --------------------------------------------------------------------------------------------------------
 

@@ -21,8 +21,11 @@ async def _drain(receive: Receive, budget: int) -> None:
             return
 
 
-async def _answer(send: Send, status: int, reason: str) -> None:
-    body = json.dumps({"detail": reason}).encode()
+async def _answer(send: Send, status: int, reason: str, path: str = "") -> None:
+    answer: dict = {"detail": reason}
+    if path == "/mcp":  # MCP clients surface a JSON-RPC error body as the call's error message (else only "error response")
+        answer = {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": reason}}
+    body = json.dumps(answer).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()), (b"connection", b"close")]
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
@@ -44,12 +47,12 @@ class RequestLimits:
         length = headers.get(b"content-length")
         if length is not None:
             if not length.isdigit():
-                await _answer(send, 400, "Content-Length is not a number")
+                await _answer(send, 400, "Content-Length is not a number", scope["path"])
                 return
             if int(length) > self.max_bytes:
                 if int(length) <= DRAIN_BYTES:
                     await _drain(receive, DRAIN_BYTES)
-                await _answer(send, 413, too_big)
+                await _answer(send, 413, too_big, scope["path"])
                 return
         chunks: list[bytes] = []
         total = 0
@@ -62,7 +65,7 @@ class RequestLimits:
             if total > self.max_bytes:
                 if message.get("more_body", False):
                     await _drain(receive, DRAIN_BYTES)
-                await _answer(send, 413, too_big)
+                await _answer(send, 413, too_big, scope["path"])
                 return
             chunks.append(chunk)
             if not message.get("more_body", False):
@@ -72,9 +75,8 @@ class RequestLimits:
             try:
                 body.decode("utf-8")
             except UnicodeDecodeError as exc:
-                await _answer(
-                    send, 400, f"request body is not valid UTF-8 (byte 0x{body[exc.start]:02x} at offset {exc.start}): send UTF-8 JSON"
-                )
+                reason = f"request body is not valid UTF-8 (byte 0x{body[exc.start]:02x} at offset {exc.start}): send UTF-8 JSON"
+                await _answer(send, 400, reason, scope["path"])
                 return
         replayed = False
 

@@ -1,0 +1,74 @@
+"""The service's /mcp endpoint through the SDK's own streamable-HTTP client, against a live uvicorn on loopback."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import anyio
+import httpx2
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+
+from .conftest import MAX_BYTES, api_token
+from .scenarios import GOOD, assistant_session, check_bad_inputs, check_crashes, check_every_tool, check_listing, text_of
+
+
+@asynccontextmanager
+async def connect(url: str) -> AsyncIterator[Client]:
+    """An SDK client on the URL, sending the service token when one is configured."""
+    token = api_token()
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    async with httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(30, read=300)) as http:
+        async with Client(streamable_http_client(url, http_client=http)) as client:
+            yield client
+
+
+def test_lists_and_calls_every_tool(mcp_url: str) -> None:
+    async def session() -> None:
+        async with connect(mcp_url) as client:
+            await check_listing(client)
+            await check_every_tool(client)
+
+    anyio.run(session)
+
+
+def test_bad_inputs_and_crashes_are_results_and_the_session_goes_on(mcp_url: str) -> None:
+    async def session() -> None:
+        async with connect(mcp_url) as client:
+            await check_bad_inputs(client, MAX_BYTES, http=True)
+            await check_crashes(client)
+
+    anyio.run(session)
+
+
+def test_an_assistant_session_ends_with_a_script_that_runs(mcp_url: str) -> None:
+    async def session() -> None:
+        async with connect(mcp_url) as client:
+            await assistant_session(client)
+
+    anyio.run(session)
+
+
+def test_two_clients_at_once_each_get_their_own_scene(mcp_url: str) -> None:
+    scripts = {
+        "Suzanne": GOOD,
+        "Cube": "import bpy\nbpy.ops.object.select_all(action='SELECT')\nbpy.ops.object.delete()\nbpy.ops.mesh.primitive_cube_add()\n",
+    }
+    results: dict[str, object] = {}
+
+    async def one(name: str) -> None:
+        async with connect(mcp_url) as client:
+            for _ in range(2):
+                result = await client.call_tool("run_script", {"script": scripts[name], "resolution": 48})
+                assert not result.is_error, text_of(result)
+                results.setdefault(name, []).append({o["name"] for o in result.structured_content["scene"]["objects"]})  # type: ignore[union-attr]
+
+    async def both() -> None:
+        async with anyio.create_task_group() as group:
+            for name in scripts:
+                group.start_soon(one, name)
+
+    anyio.run(both)
+    assert all("Suzanne" in names for names in results["Suzanne"]) and not any("Suzanne" in names for names in results["Cube"])
+    assert all(names == {"Cube", "Camera", "Light"} or "Cube" in names for names in results["Cube"])
