@@ -1,0 +1,254 @@
+"""Generation benchmark: CADBench prompts through one-shot, retrieval and the full loop, on the same model, in one run.
+
+    .venv/bin/python bench/generation.py [--n 30] [--modes one-shot,retrieval,loop] [--base-url URL --model NAME]
+                                         [--local qwen2.5-coder-1.5b] [--max-rounds 3] [--out artifacts/bench/generation]
+
+Without --base-url the installed local model is served on loopback (BPYWRIGHT_LOCAL_MODEL or the best installed); with it,
+any OpenAI-compatible endpoint (a GPU user's `vllm serve`) is used unchanged. The sample is fixed and seeded: 2/3 "Simulative",
+1/3 "Wild" (20 + 10 by default). Each (prompt, mode) result is cached under --out/MODEL/, so a long run resumes where it
+stopped and can run in the background. Modes, on the same prompts and model:
+  one-shot   the model's first script for the bare prompt (our system prompt, no retrieval), run once;
+  retrieval  the same with retrieved API symbols and verified exemplars in the prompt, run once;
+  loop       the whole graph: retrieve, generate, lint, run, critic, rules-then-LLM heal (<= --max-rounds rounds).
+A prompt counts as a run failure unless a *generated* script ran: a retrieved exemplar is never an answer here.
+The table (Markdown) is written to --out/generation-MODEL.md with a contact sheet of the renders per mode.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bpywright.config import Settings  # noqa: E402
+from bpywright.graph.context import RunContext  # noqa: E402
+from bpywright.graph.llm import LLMClient, LLMError  # noqa: E402
+from bpywright.graph.state import GenState  # noqa: E402
+
+DATA = ROOT.parent / "shared" / "data" / "blendnet" / "CADBench.jsonl"
+MODES = ("one-shot", "retrieval", "loop")
+PUBLISHED = {"Qwen2.5-Coder-7B one-shot": 31.4, "GPT-4o": 21.4, "BlenderLLM": 3.4}  # CADBench E_syntax, %
+
+
+def sample(path: Path, n: int, seed: int) -> list[dict[str, Any]]:
+    """A fixed, seeded sample: 2/3 Simulative, 1/3 Wild (n=30 → 20 + 10)."""
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    wild_n = n // 3
+    rng = random.Random(seed)
+    sim = rng.sample([r for r in rows if r["type"] == "Simulative"], n - wild_n)
+    wild = rng.sample([r for r in rows if r["type"] == "Wild"], wild_n)
+    return [{"id": r["id"], "type": r["type"], "prompt": r["instruction"]} for r in sim + wild]
+
+
+def tokens_since(llm: LLMClient, mark: int) -> int:
+    """Output tokens of the completions made after stats index mark."""
+    return sum(s.tokens for s in llm.stats[mark:])
+
+
+def single(item: dict[str, Any], mode: str, settings: Settings, llm: LLMClient, pool: Any, run_dir: str) -> dict[str, Any]:
+    """One-shot or retrieval: one generation, validated and scored by the same nodes the graph uses (objective checks + rubric)."""
+    from bpywright.graph.nodes.critic import critic
+    from bpywright.graph.nodes.generate import new_attempts
+    from bpywright.graph.nodes.retrieve import retrieve
+    from bpywright.graph.nodes.validate import validate_one
+
+    ctx = RunContext(settings=settings, thread_id=run_dir, pool=pool, llm=llm)
+    state = GenState(prompt=item["prompt"], version="4.5", n=1, max_rounds=0)
+    if mode == "retrieval":
+        state = state.model_copy(update=retrieve(state, ctx))
+    first_token = None
+    start, mark = time.monotonic(), len(llm.stats)
+    try:
+        attempt = new_attempts(state, ctx, round_=0)[0]
+        first_token = llm.stats[-1].first_token_s if llm.stats else None
+    except LLMError as exc:
+        return {"error": str(exc), "ran": False, "seconds": time.monotonic() - start, "tokens": tokens_since(llm, mark)}
+    attempt = validate_one(attempt, ctx)
+    state = state.model_copy(update={"attempts": [attempt], "current": 0})
+    scored = state.model_copy(update=critic(state, ctx)).attempts[0]
+    return record(scored, time.monotonic() - start, tokens_since(llm, mark), rounds=0, first_token=first_token)
+
+
+def record(a: Any, seconds: float, tokens: int, *, rounds: int, first_token: float | None, outcome: str = "") -> dict[str, Any]:
+    """What the table needs from one attempt (ran, non-blank render, objective checks, accepted) plus its script and render."""
+    ran = a is not None and a.origin != "retrieved" and a.run is not None and a.run.ok
+    nonblank = bool(ran and a.run.render is not None and a.run.render.nonblank_fraction >= 0.01)
+    critique = a.critique if a is not None else None
+    failure = None
+    if a is not None and not ran:
+        exc = a.run.exception if a.run is not None else None
+        failure = a.failure or (f"{exc.type}: {exc.message}" if exc else (a.run.status if a.run else "no script"))
+    return {"ran": ran, "nonblank": nonblank, "objective": bool(ran and critique and critique.objective_ok),
+            "accepted": bool(ran and critique and critique.accepted), "seconds": round(seconds, 1), "tokens": tokens, "rounds": rounds,
+            "first_token_s": first_token, "outcome": outcome, "failure": failure, "origin": a.origin if a is not None else None,
+            "script": a.script if a is not None else None, "render": a.render_path if ran else None}  # fmt: skip
+
+
+def loop(item: dict[str, Any], settings: Settings, llm: LLMClient, pool: Any, max_rounds: int, thread_id: str) -> dict[str, Any]:
+    """The full graph for one prompt (no exemplar store: nothing generated here is stored)."""
+    from bpywright.graph.build import build_graph, checkpoint_db, sqlite_checkpointer
+    from bpywright.graph.run import generate
+
+    start, mark = time.monotonic(), len(llm.stats)
+    result = generate(item["prompt"], settings=settings, max_rounds=max_rounds, pool=pool, llm=llm, thread_id=thread_id)
+    seconds = time.monotonic() - start
+    with sqlite_checkpointer(checkpoint_db(settings)) as saver:
+        values = build_graph(checkpointer=saver).get_state({"configurable": {"thread_id": thread_id}}).values
+    state = GenState.model_validate(values)
+    best = state.attempt(state.best)
+    first = next((s.first_token_s for s in llm.stats[mark:] if s.first_token_s is not None), None)
+    out = record(best, seconds, tokens_since(llm, mark), rounds=state.rounds, first_token=first, outcome=result.outcome)
+    if best is not None and best.ran_ok and best.render_path is None and result.render_path:
+        out["render"] = result.render_path
+    return out
+
+
+def summarise(results: dict[str, list[dict[str, Any]]]) -> dict[str, dict[str, float]]:
+    """Per mode: run-failure, non-blank, objective-pass and accepted rates; median seconds and tokens; heal rounds."""
+    table = {}
+    for mode, rows in results.items():
+        if not rows:
+            continue
+        n = len(rows)
+        table[mode] = {
+            "n": n, "run_failure": 100 * sum(not r["ran"] for r in rows) / n, "nonblank": 100 * sum(r["nonblank"] for r in rows) / n,
+            "objective": 100 * sum(r["objective"] for r in rows) / n, "accepted": 100 * sum(r["accepted"] for r in rows) / n,
+            "median_s": statistics.median(r["seconds"] for r in rows), "median_tokens": statistics.median(r["tokens"] for r in rows),
+            "mean_rounds": statistics.mean(r["rounds"] for r in rows),
+            "median_first_token_s": statistics.median([r["first_token_s"] for r in rows if r.get("first_token_s") is not None] or [0.0]),
+        }  # fmt: skip
+    return table
+
+
+def markdown(model: str, table: dict[str, dict[str, float]], results: dict[str, list[dict[str, Any]]]) -> str:
+    """The table, the ratios to one-shot, CADBench's published E_syntax beside ours, and the failures by kind."""
+    lines = [f"# Generation benchmark: {model}", "", "| mode | n | run failure (E_syntax) | non-blank render | objective checks | accepted "
+             "| median s | median tokens | heal rounds (mean) | median first token s |", "|---|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
+    for mode, t in table.items():
+        lines.append(f"| {mode} | {t['n']} | {t['run_failure']:.1f} % | {t['nonblank']:.1f} % | {t['objective']:.1f} % | {t['accepted']:.1f} % "
+                     f"| {t['median_s']:.0f} | {t['median_tokens']:.0f} | {t['mean_rounds']:.2f} | {t['median_first_token_s']:.1f} |")  # fmt: skip
+    base = table.get("one-shot")
+    if base:
+        lines += ["", "Ratios to one-shot (same prompts, same model, this run):"]
+        for mode, t in table.items():
+            if mode != "one-shot" and t["run_failure"] > 0:
+                lines.append(f"- {mode}: run failure {base['run_failure'] / t['run_failure']:.1f}× lower")
+            elif mode != "one-shot":
+                lines.append(f"- {mode}: run failure 0 % (one-shot {base['run_failure']:.1f} %)")
+    lines += ["", "CADBench's published E_syntax: " + ", ".join(f"{k} {v} %" for k, v in PUBLISHED.items()), "", "## Failures", ""]
+    for mode, rows in results.items():
+        for r in rows:
+            if not r["ran"]:
+                lines.append(f"- {mode} `{r['id'][:8]}`: {str(r.get('failure') or r.get('error'))[:160]}")
+    return "\n".join(lines) + "\n"
+
+
+def contact_sheet(results: dict[str, list[dict[str, Any]]], path: Path, cell: int = 128) -> Path | None:
+    """One row per mode, one column per prompt: the render, or a grey cell where no generated script ran."""
+    from PIL import Image, ImageDraw
+
+    modes = [m for m in results if results[m]]
+    if not modes:
+        return None
+    cols = max(len(results[m]) for m in modes)
+    label_w = 90
+    sheet = Image.new("RGB", (label_w + cols * cell, len(modes) * cell), "white")
+    draw = ImageDraw.Draw(sheet)
+    for row, mode in enumerate(modes):
+        draw.text((4, row * cell + cell // 2), mode, fill="black")
+        for col, r in enumerate(results[mode]):
+            box = (label_w + col * cell, row * cell)
+            if r.get("render") and Path(r["render"]).is_file():
+                with Image.open(r["render"]) as img:
+                    sheet.paste(img.convert("RGB").resize((cell, cell)), box)
+            else:
+                draw.rectangle([box, (box[0] + cell - 2, box[1] + cell - 2)], fill=(200, 200, 200))
+                draw.text((box[0] + 4, box[1] + 4), "did not run", fill="black")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    sheet.save(path)
+    return path
+
+
+def main() -> int:
+    """Run (or resume) the benchmark and write the table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=DATA)
+    parser.add_argument("--n", type=int, default=30, help="prompts (2/3 Simulative, 1/3 Wild; default 30)")
+    parser.add_argument("--seed", type=int, default=14)
+    parser.add_argument("--modes", default=",".join(MODES))
+    parser.add_argument("--base-url", help="an OpenAI-compatible /v1 (default: serve the local model)")
+    parser.add_argument("--model", help="the model to ask for at --base-url (default: the first it serves)")
+    parser.add_argument("--local", help="the local model to serve (default: BPYWRIGHT_LOCAL_MODEL or the best installed)")
+    parser.add_argument("--max-rounds", type=int, default=3)
+    parser.add_argument("--budget", type=float, default=1200.0, help="seconds one loop request may take (default 1200: a CPU)")
+    parser.add_argument("--out", type=Path, default=ROOT / "artifacts" / "bench" / "generation")
+    parser.add_argument("--report-only", action="store_true", help="write the table from the cache, run nothing")
+    args = parser.parse_args()
+    modes = [m.strip() for m in args.modes.split(",") if m.strip()]
+    if bad := [m for m in modes if m not in MODES]:
+        parser.error(f"unknown mode(s) {bad}; choose from {MODES}")
+
+    from bpywright.harness.options import RunOptions
+    from bpywright.harness.pool import WorkerPool
+    from bpywright.models.local import local_llm
+
+    base = Settings.from_env()
+    base = dataclasses.replace(base, llm_base_url=args.base_url or base.llm_base_url, llm_model=args.model or base.llm_model,
+                               local_model=args.local or base.local_model, budget_s=args.budget, max_heal_rounds=args.max_rounds)  # fmt: skip
+    items = sample(args.data, args.n, args.seed)
+    with local_llm(base) as (settings, note):
+        if not settings.llm_base_url:
+            print(f"error: no model to benchmark ({note})", file=sys.stderr)
+            return 1
+        llm = LLMClient.from_settings(settings)
+        assert llm is not None
+        model = llm.model
+        cache = args.out / model.replace("/", "_")
+        print(
+            f"model {model} at {settings.llm_base_url} ({note or 'configured endpoint'}); {len(items)} prompts; cache {cache}",
+            file=sys.stderr,
+        )
+        results: dict[str, list[dict[str, Any]]] = {m: [] for m in modes}
+        options = RunOptions(render=True, resolution=128, sandbox=settings.sandbox, blender=settings.blender)
+        with WorkerPool(1, options) as pool:
+            for i, item in enumerate(items):
+                for mode in modes:
+                    path = cache / mode / f"{item['id']}.json"
+                    if path.is_file():
+                        results[mode].append(json.loads(path.read_text(encoding="utf-8")))
+                        continue
+                    if args.report_only:
+                        continue
+                    thread = f"bench-{model.replace('/', '_')}-{mode}-{item['id'][:8]}-{int(time.time())}"
+                    if mode == "loop":
+                        row = loop(item, settings, llm, pool, args.max_rounds, thread)
+                    else:
+                        row = single(item, mode, settings, llm, pool, thread)
+                    row = {**row, "id": item["id"], "type": item["type"], "prompt": item["prompt"], "mode": mode}
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    path.write_text(json.dumps(row, indent=1), encoding="utf-8")
+                    results[mode].append(row)
+                    print(f"[{i + 1}/{len(items)}] {mode:<9} ran={row['ran']!s:<5} accepted={row.get('accepted')!s:<5} {row['seconds']:.0f}s "
+                          f"{row['tokens']} tok {str(row.get('failure') or '')[:90]}", file=sys.stderr, flush=True)  # fmt: skip
+    table = summarise(results)
+    text = markdown(model, table, results)
+    out = args.out / f"generation-{model.replace('/', '_')}.md"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(text, encoding="utf-8")
+    sheet = contact_sheet(results, args.out / f"generation-{model.replace('/', '_')}.png")
+    print(text)
+    print(f"table: {out}" + (f"  contact sheet: {sheet}" if sheet else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
