@@ -57,6 +57,13 @@ def check_blender_exe(settings: Settings) -> Check:
         return Check("blender (executable)", "fail", str(exc), "point BPYWRIGHT_BLENDER at a working Blender binary")
 
 
+def check_runtimes(settings: Settings) -> list[Check]:
+    """A line per Blender runtime (`bpywright blender list`) with what it lacks, and per LTS target not installed."""
+    from .runtimes.health import runtime_health
+
+    return [Check(f"blender {h.version}", h.state, h.detail, h.fix) for h in runtime_health(settings)]  # type: ignore[arg-type]
+
+
 def check_sandbox(settings: Settings) -> Check:
     """Bubblewrap isolates scripts (read-only root, no network, own pids, cleared env)."""
     from .harness.sandbox import PidsCgroup, bwrap_available, why_no_bwrap
@@ -147,6 +154,7 @@ def run_checks(settings: Settings) -> list[Check]:
         check_python(),
         check_bpy_backend(),
         check_blender_exe(settings),
+        *check_runtimes(settings),
         check_sandbox(settings),
         check_stubs(settings),
         check_index(settings),
