@@ -22,6 +22,20 @@ def _positive_float(text: str) -> float:
     return value
 
 
+def add_sandbox_flag(p: argparse.ArgumentParser) -> None:
+    """--unsafe-no-sandbox: run untrusted code without bubblewrap (explicit consent; reports say rlimits-only)."""
+    p.add_argument("--unsafe-no-sandbox", "--no-sandbox", dest="no_sandbox", action="store_true",
+                   help="UNSAFE: no bubblewrap (rlimits and a cleared environment still apply); only for code you trust")  # fmt: skip
+
+
+def split_script_args(argv: list[str]) -> tuple[list[str], list[str]]:
+    """Split `bpywright run s.py -- a b` into our arguments and the script's (what it finds after '--')."""
+    if "--" in argv:
+        at = argv.index("--")
+        return argv[:at], argv[at + 1 :]
+    return argv, []
+
+
 def _add_version(p: argparse.ArgumentParser, *aliases: str) -> None:
     """--blender-version X (and the command's older spelling): the target Blender, one of `bpywright blender list`."""
     p.add_argument("--blender-version", *aliases, dest="blender_version", metavar="X.Y",
@@ -36,7 +50,8 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--timeout", type=_positive_float, default=60.0, help="seconds the script may run (default: 60)")
     p.add_argument("--blender", type=Path, help="a Blender executable instead of the bpy module (env BPYWRIGHT_BLENDER)")
     _add_version(p)
-    p.add_argument("--no-sandbox", action="store_true", help="no bubblewrap (rlimits and a cleared environment still apply)")
+    add_sandbox_flag(p)
+    p.add_argument("--root", type=Path, help="project folder the script sees read-only (default: its git root, else its folder)")
     p.add_argument("--no-render", action="store_true", help="run the script only, do not render")
     p.add_argument("--empty-scene", action="store_true", help="start from an empty scene instead of the factory startup scene")
     p.add_argument("--lint", action="store_true", help="lint first (ruff/mypy/pyright) and attach the LintReport to the report")
@@ -54,6 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--out-dir", type=Path, help="with several scripts: write NAME.json and NAME.png here")
     run.add_argument("--jobs", "-j", type=int, help="warm workers for several scripts (default: cores)")
     run.add_argument("--json", action="store_true", help="print the report(s) as JSON instead of a summary")
+    run.add_argument("--outputs", type=Path, help="copy the files the script wrote in its working directory here (one script)")
     _add_run_options(run)
 
     recipes = sub.add_parser("recipes", help="validate and render the bundled recipes into artifacts/recipes")
@@ -98,6 +114,8 @@ def build_parser() -> argparse.ArgumentParser:
     heal.add_argument("--json", action="store_true", help="print the outcome as JSON")
     heal.add_argument("--blender", type=Path, help="a Blender executable instead of the bpy module")
     heal.add_argument("--timeout", type=_positive_float, default=60.0, help="seconds each run may take (default 60)")
+    heal.add_argument("--root", type=Path, help="project folder the script sees read-only (default: its git root, else its folder)")
+    add_sandbox_flag(heal)
 
     doctor = sub.add_parser("doctor", help="check what works here and how to fix what does not")
     doctor.add_argument("--json", action="store_true", help="print the checks as JSON")
@@ -180,6 +198,8 @@ def _run_options(args: argparse.Namespace, settings: Settings):
         empty_scene=args.empty_scene,
         blender=blender,
         python=python,
+        root=args.root,
+        args=getattr(args, "script_args", []),
     )
 
 
@@ -188,15 +208,15 @@ def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
     for script in args.scripts:
         if not script.is_file():
             raise UsageError(f"no such script: {script}")
-    if len(args.scripts) > 1 and (args.report or args.render):
-        raise UsageError("--report/--render take one script; use --out-dir with several")
+    if len(args.scripts) > 1 and (args.report or args.render or args.outputs):
+        raise UsageError("--report/--render/--outputs take one script; use --out-dir with several")
     options = _run_options(args, settings)
     if len(args.scripts) == 1:
         from .harness.launcher import run_script
 
         script = args.scripts[0]
         render_to = args.render or (args.out_dir / f"{script.stem}.png" if args.out_dir else None)
-        report = run_script(script, options, render_to=render_to)
+        report = run_script(script, options, render_to=render_to, outputs_to=args.outputs)
         if args.lint:
             from .harness.lint import lint_source
 
@@ -434,15 +454,23 @@ def main(argv: list[str] | None = None) -> int:
 
 def _main(argv: list[str] | None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    ours, script_args = split_script_args(list(sys.argv[1:] if argv is None else argv))
+    args = parser.parse_args(ours)
+    args.script_args = script_args
     if args.command is None:
         parser.print_help()
         return 2
     settings = Settings.from_env()
+    from .harness.job import RootError
+    from .harness.sandbox import SandboxUnavailable
+
     try:
         return COMMANDS[args.command](args, settings)
-    except UsageError as exc:
+    except (UsageError, RootError) as exc:
         parser.error(str(exc))  # exits 2
+    except SandboxUnavailable as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130

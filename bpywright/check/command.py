@@ -53,7 +53,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     run.add_argument("--timeout", type=_positive(float), metavar="SECONDS", help="per script; overrides the config (default 60)")
     run.add_argument("--engine", choices=["workbench", "cycles", "eevee"], help="render engine (default: workbench)")
     run.add_argument("--resolution", type=int, metavar="PX", help="square render size (default 256)")
-    run.add_argument("--no-sandbox", action="store_true", help="no bubblewrap (rlimits and a cleared environment still apply)")
+    run.add_argument("--unsafe-no-sandbox", "--no-sandbox", dest="no_sandbox", action="store_true",
+                     help="UNSAFE: no bubblewrap (rlimits and a cleared environment still apply); only for code you trust")  # fmt: skip
     cfg = parser.add_argument_group("config").add_mutually_exclusive_group()
     cfg.add_argument(
         "--config", type=Path, metavar="FILE", help="a bpywright.toml or pyproject.toml (default: found from the first PATH upward)"

@@ -24,6 +24,7 @@ class CheckConfig(BaseModel):
     exclude: list[str] = Field([], description="Never these scripts (also applies to files named on the command line).")
     timeout: float | None = Field(None, gt=0, description="Seconds per script (default 60).")
     timeouts: dict[str, PositiveFloat] = Field({}, description="Per-script seconds: glob → seconds (first match wins).")
+    args: dict[str, list[str]] = Field({}, description="Per-script arguments (what the script finds after '--'): glob → list.")
     engine: Literal["workbench", "cycles", "eevee"] | None = None
     resolution: int | None = Field(None, ge=16, le=4096)
     expected_failures: list[str] = Field([], description="Globs of scripts known to fail: they pass as xfail.")
@@ -39,6 +40,10 @@ class CheckConfig(BaseModel):
     def timeout_for(self, rel: str) -> float | None:
         """The per-script timeout of the first glob that matches rel."""
         return next((seconds for pattern, seconds in self.timeouts.items() if glob_match(pattern, rel)), None)
+
+    def args_for(self, rel: str) -> list[str]:
+        """The script arguments of the first glob that matches rel."""
+        return next((list(argv) for pattern, argv in self.args.items() if glob_match(pattern, rel)), [])
 
     def is_expected_failure(self, rel: str) -> bool:
         """True when rel is on the expected-failure list."""

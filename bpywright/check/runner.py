@@ -51,6 +51,10 @@ class CheckPlan:
         per_script = self.config.timeout_for(script.config_rel) if script.config_rel is not None else None
         return per_script or self.config.timeout or DEFAULT_TIMEOUT
 
+    def args_for(self, script: Script) -> list[str]:
+        """The config's arguments for this script (after '--' in its sys.argv)."""
+        return self.config.args_for(script.config_rel) if script.config_rel is not None else []
+
     def expected_failure(self, script: Script) -> bool:
         """On the config's expected-failure list."""
         return script.config_rel is not None and self.config.is_expected_failure(script.config_rel)
@@ -77,7 +81,7 @@ def _run_target(plan: CheckPlan, target: BlenderTarget, bar) -> list[RunReport]:
 
     def one(pool: WorkerPool, script: Script) -> RunReport:
         options = RunOptions(render=True, engine=plan.engine, resolution=plan.resolution, timeout=plan.timeout_for(script),  # type: ignore[arg-type]
-                             sandbox=plan.sandbox, blender=executable)  # fmt: skip
+                             sandbox=plan.sandbox, blender=executable, args=plan.args_for(script))  # fmt: skip
         render_to = plan.artifact(target, script, ".png")
         render_to.unlink(missing_ok=True)  # never leave an earlier run's render beside a failed run
         report = pool.run(script.path, options, render_to=render_to)

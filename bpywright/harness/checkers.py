@@ -18,6 +18,8 @@ RUFF_BLOCKING = {"F821", "F822", "F823", "F632", "PLE0117", "PLE0118", "PLE1142"
 MYPY_LINE = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+): (?P<sev>error|note|warning): (?P<msg>.*?)(?:  \[(?P<code>[\w-]+)\])?$")
 QUOTED = re.compile(r'"([^"]+)"')
 STR_LITERAL = re.compile(r"Literal\['[^']*'\]")
+GIVEN_TYPE = re.compile(r'(?:Argument of type|incompatible type|expression has type|\bType) "([^"]+)"')
+ONLY_STR_LITERALS = re.compile(r"^Literal\['[^']*'(?:, '[^']*')*\]$")
 
 
 @dataclass(frozen=True)
@@ -155,9 +157,22 @@ def _about_none(message: str) -> bool:
     return bool(re.match(r'(Item )?"None"', message)) or 'of "None"' in message or "is not a known attribute of \"None\"" in message
 
 
+def given_type(message: str) -> str | None:
+    """The type of the value a type-compatibility message is about (the argument or assigned expression)."""
+    m = GIVEN_TYPE.search(message)
+    return m.group(1) if m else None
+
+
 def _wrong_string_literal(message: str) -> bool:
-    """A string literal given where an enum (Literal union) is expected: a wrong enum value."""
-    return bool(STR_LITERAL.search(message)) and ("Literal[" in message.split("expected", 1)[-1] or "is not assignable" in message)
+    """A string literal given where an enum (Literal union) is expected: a wrong enum value.
+
+    Only a literal proves it: a `str` variable, a union or a numpy array where the stubs want something else
+    is a typing disagreement, not a value Blender rejects."""
+    given = given_type(message)
+    if given is None or not ONLY_STR_LITERALS.match(given):
+        return False
+    rest = message[message.find(given) + len(given) :]
+    return "Literal[" in rest or "Items" in rest
 
 
 def classify_mypy(code: str, message: str) -> str:
@@ -182,7 +197,11 @@ def classify_pyright(rule: str, message: str) -> str:
         subject = re.search(r'for class "([^"]+)"', message)
         if subject and subject.group(1) in ("None", "MethodType", "FunctionType"):
             return "advisory"
-        return "advisory" if _about_none(message) else "blocking"
+        if _about_none(message):
+            return "advisory"
+        if " is not assignable to " in message:  # a value of another type assigned to a known attribute
+            return "blocking" if _wrong_string_literal(message) else "advisory"
+        return "blocking"
     if rule == "reportCallIssue" and message.startswith("No parameter named"):
         return "blocking"
     if rule in ("reportArgumentType", "reportAssignmentType", "reportAttributeAccessIssue") and _wrong_string_literal(message):

@@ -96,15 +96,19 @@ def project_root(script: Path) -> Path:
     return folder
 
 
+class RootError(ValueError):
+    """A project root that cannot be shown to the script (the whole host, or not holding the script)."""
+
+
 def check_root(root: Path, script: Path | None) -> Path:
     """The resolved project root, refused when it is '/' or does not contain the script."""
     root = root.resolve()
     if root == Path("/"):
-        raise ValueError("--root / would show the whole host to the script: name the project's folder")
+        raise RootError("--root / would show the whole host to the script: name the project's folder")
     if not root.is_dir():
-        raise ValueError(f"--root {root} is not a directory")
+        raise RootError(f"--root {root} is not a directory")
     if script is not None and not script.resolve().is_relative_to(root):
-        raise ValueError(f"the script {script} is not inside --root {root}")
+        raise RootError(f"the script {script} is not inside --root {root}")
     return root
 
 
@@ -112,13 +116,15 @@ def check_root(root: Path, script: Path | None) -> Path:
 class Job:
     """One script prepared for a run in `job_dir` (a worker's private dir, the only place its Blender may write).
 
-    Layout: the script (when given as text) and the harness files at the top, the script's working
-    directory (its outputs) in `out/`. A script given by path runs in place, read-only, from its project root.
+    Layout: a copy of the script and the harness files at the top, the script's working directory (its
+    outputs) in `out/`. A script from a project runs as its own path (`__file__`, tracebacks, sys.path[0]),
+    its project root shown read-only, so sibling modules and data files are there as under `blender --python`.
     """
 
     job_id: str
     job_dir: Path
     script_path: Path
+    file_path: Path
     origin: str | None
     options: RunOptions
     args: list[str] = field(default_factory=list)
@@ -132,10 +138,10 @@ class Job:
         options: RunOptions,
         name: str = "script.py",
         origin: str | None = None,
-        in_place: Path | None = None,
+        as_file: Path | None = None,
         max_bytes: int = MAX_SCRIPT_BYTES,
     ) -> Job:
-        """Fill the (empty) job dir: out/ and, unless the script runs in place, a copy of the script."""
+        """Fill the (empty) job dir: out/ and a copy of the script, which runs as `as_file` when given."""
         job_id = uuid.uuid4().hex[:12]
         (job_dir / OUT_DIR).mkdir(parents=True, exist_ok=True)
         raw = source.encode("utf-8") if isinstance(source, str) else source
@@ -144,12 +150,10 @@ class Job:
             rejected = f"script is {len(raw)} bytes; the limit is {max_bytes}"
         elif b"\x00" in raw:
             rejected = "script contains NUL bytes: not a Python source file"
-        if in_place is not None:
-            script_path = in_place.resolve()
-        else:
-            script_path = job_dir / _safe_name(name)
-            script_path.write_bytes(raw)
-        return cls(job_id, job_dir, script_path, origin, options, list(options.args), rejected)
+        script_path = job_dir / _safe_name(name)
+        script_path.write_bytes(raw)
+        file_path = as_file.resolve() if as_file is not None else script_path
+        return cls(job_id, job_dir, script_path, file_path, origin, options, list(options.args), rejected)
 
     def payload(self, sandbox: SandboxKind) -> dict:
         """The job description the in-Blender child reads (paths are the host's own choice, never the job's)."""
@@ -159,6 +163,7 @@ class Job:
             "job_dir": str(self.job_dir),
             "out_dir": str(self.job_dir / OUT_DIR),
             "script_path": str(self.script_path),
+            "file_path": str(self.file_path),
             "args": self.args,
             "report_path": str(self.job_dir / "report.json"),
             "render_path": str(self.job_dir / "render.png") if opts.render else None,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .backend import Backend
-from .job import check_root, project_root
+from .job import MAX_SCRIPT_BYTES, check_root, project_root
 from .options import RunOptions
 from .report import RunReport
 from .worker import STARTUP_BUDGET, Worker, limits_of, remove_leftovers
@@ -18,13 +18,15 @@ def run_script(
     options: RunOptions | None = None,
     *,
     source: str | None = None,
+    as_file: Path | None = None,
     render_to: Path | None = None,
     workdir: Path | None = None,
     outputs_to: Path | None = None,
 ) -> RunReport:
     """Run one script (a path, or source text) in a fresh Blender process and return its report.
 
-    Files the script writes in its working directory are copied to outputs_to.
+    as_file: run `source` as that file of its project. Files the script writes in its working
+    directory are copied to outputs_to.
     """
     options = options or RunOptions()
     if (script is None) == (source is None):
@@ -32,14 +34,15 @@ def run_script(
     backend = Backend.resolve(options.blender, options.python)
     text = script.read_bytes() if script is not None else source
     assert text is not None
-    root = check_root(options.root or project_root(script), script) if script is not None else None
+    as_file = script if script is not None else as_file
+    root = check_root(options.root or project_root(as_file), as_file) if as_file is not None else None
     remove_leftovers(workdir)
     worker = Worker(backend, options, root, 0, workdir)
     try:
         worker.start()
         job = worker.prepare(
-            text, options, name=script.name if script else "script.py", origin=str(script) if script else None, in_place=script,
-            max_bytes=10**9,
+            text, options, name=as_file.name if as_file else "script.py", origin=str(script) if script else None, as_file=as_file,
+            max_bytes=MAX_SCRIPT_BYTES,
         )  # fmt: skip
         if job.rejected:
             return job.rejected_report(backend.name, worker.sandbox)

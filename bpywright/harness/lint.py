@@ -20,6 +20,7 @@ from pathlib import Path
 from .checkers import BIN, QUOTED, CheckerConfig, parse_mypy, parse_pyright, parse_ruff, shared_mypy_cache
 from .diagnostics import Diagnostic, LintReport, Tool, ToolStatus
 from .lsp import LanguageServer, LanguageServerError
+from .severity import refine
 
 ALL_TOOLS: tuple[Tool, ...] = ("ruff", "mypy", "pyright")
 TOOL_ORDER = {"syntax": 0, "rules": 1, "ruff": 2, "pyright": 3, "mypy": 4}
@@ -121,7 +122,10 @@ def _second_opinion(diags: list[Diagnostic], statuses: list[ToolStatus]) -> list
     return diags
 
 
-def _report(diags: list[Diagnostic], statuses: list[ToolStatus], seconds: float, version: str, note: str) -> LintReport:
+def _report(
+    diags: list[Diagnostic], statuses: list[ToolStatus], seconds: float, version: str, note: str, source: str = "", stubs: Path | None = None
+) -> LintReport:
+    diags = refine(diags, source, version, stubs) if source else diags
     if note:
         statuses = [s.model_copy(update={"detail": (s.detail + " " + note).strip()}) if s.tool in ("mypy", "pyright") else s for s in statuses]
     merged = _second_opinion(deduplicate(diags), statuses)
@@ -167,7 +171,7 @@ def lint_files(
         syntax = syntax_diagnostics(sources[path], path.name)
         extra = [d for rule in rules for d in rule(sources[path])] if not syntax else []
         diags = syntax + extra + ([] if syntax else results[copy])
-        reports[path] = _report(diags, statuses, sum(s.seconds for s in statuses), version, note)
+        reports[path] = _report(diags, statuses, sum(s.seconds for s in statuses), version, note, sources[path], stubs)
     return reports
 
 
@@ -189,7 +193,8 @@ class Linter:
         self.version = version
         self.rules = tuple(default_rules(version) if rules is None else rules)
         self._tmp = Path(tempfile.mkdtemp(prefix="bpywright-linter-"))
-        stubs, self._note = stubs_dir(version)
+        self._stubs, self._note = stubs_dir(version)
+        stubs = self._stubs
         self.config = CheckerConfig.write(self._tmp, stubs)
         self.snippet = self._tmp / "snippet.py"
         self._status = self._tmp / "dmypy.json"
@@ -260,7 +265,7 @@ class Linter:
                 found, status = future.result()
                 diags.extend(found)
                 statuses.append(status)
-            return _report(diags, statuses, time.perf_counter() - start, self.version, self._note)
+            return _report(diags, statuses, time.perf_counter() - start, self.version, self._note, source, self._stubs)
 
     def close(self) -> None:
         """Stop dmypy and the language server, remove the workspace."""

@@ -106,12 +106,14 @@ class WorkerPool:
         options: RunOptions | None = None,
         *,
         source: str | None = None,
+        as_file: Path | None = None,
         render_to: Path | None = None,
         outputs_to: Path | None = None,
         lint: bool = False,
     ) -> RunReport:
         """Run one script (a path, or source text) on a warm worker; blocks until its report is ready.
 
+        as_file: run `source` as if it were that file of its project (a healed version of it, say).
         lint=True first checks it with the pool's warm Linter and attaches the LintReport.
         outputs_to: the files the script wrote in its working directory are copied there.
         """
@@ -122,11 +124,10 @@ class WorkerPool:
         options = options or self.options
         text = script.read_bytes() if script is not None else source
         assert text is not None
-        root = None
-        if script is not None:
-            root = check_root(options.root or project_root(script), script)
+        as_file = script if script is not None else as_file
+        root = check_root(options.root or project_root(as_file), as_file) if as_file is not None else None
         lint_report = self._linter().lint(_as_text(text)) if lint else None
-        report = self._run_on_worker(text, script, root, options, render_to, outputs_to)
+        report = self._run_on_worker(text, script, as_file, root, options, render_to, outputs_to)
         report.lint = lint_report
         return report
 
@@ -139,14 +140,21 @@ class WorkerPool:
             return self._lint
 
     def _run_on_worker(
-        self, text: str | bytes, script: Path | None, root: Path | None, options: RunOptions, render_to: Path | None, outputs_to: Path | None
+        self,
+        text: str | bytes,
+        script: Path | None,
+        as_file: Path | None,
+        root: Path | None,
+        options: RunOptions,
+        render_to: Path | None,
+        outputs_to: Path | None,
     ) -> RunReport:
         with self._slots:
             worker = self._acquire(root)
             try:
                 job = worker.prepare(
-                    text, options, name=script.name if script else "script.py", origin=str(script) if script else None,
-                    in_place=script, max_bytes=self.max_script_bytes,
+                    text, options, name=as_file.name if as_file else "script.py", origin=str(script) if script else None,
+                    as_file=as_file, max_bytes=self.max_script_bytes,
                 )  # fmt: skip
                 if job.rejected:
                     return job.rejected_report(self.backend.name, worker.sandbox)

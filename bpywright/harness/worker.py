@@ -88,10 +88,10 @@ class Worker:
         """True while the zygote runs."""
         return self.proc is not None and self.proc.poll() is None
 
-    def prepare(self, source: str | bytes, options: RunOptions, *, name: str, origin: str | None, in_place: Path | None, max_bytes: int) -> Job:
+    def prepare(self, source: str | bytes, options: RunOptions, *, name: str, origin: str | None, as_file: Path | None, max_bytes: int) -> Job:
         """A job in this worker's (empty) private dir."""
         empty_dir(self.dir)
-        return Job.prepare(source, self.dir, options, name=name, origin=origin, in_place=in_place, max_bytes=max_bytes)
+        return Job.prepare(source, self.dir, options, name=name, origin=origin, as_file=as_file, max_bytes=max_bytes)
 
     def run(self, job: Job, render_to: Path | None, outputs_to: Path | None = None) -> RunReport:
         """Run one prepared job; the zygote survives script failures and timeouts, the pool replaces it otherwise."""

@@ -12,10 +12,10 @@ from ..harness.pool import WorkerPool
 from .healer import HealOutcome, heal
 
 
-def heal_source(source: str, *, target: str, max_rounds: int, options: RunOptions) -> HealOutcome:
-    """Heal a script with one warm worker, closed at the end."""
+def heal_source(source: str, *, target: str, max_rounds: int, options: RunOptions, as_file: Path | None = None) -> HealOutcome:
+    """Heal a script with one warm worker, closed at the end; as_file runs each candidate as that file of its project."""
     with WorkerPool(1, options) as pool:
-        return heal(source, target=target, max_rounds=max_rounds, run=lambda s: pool.run(source=s, options=options))
+        return heal(source, target=target, max_rounds=max_rounds, run=lambda s: pool.run(source=s, options=options, as_file=as_file))
 
 
 def render_outcome(outcome: HealOutcome) -> str:
@@ -42,8 +42,9 @@ def heal_file(args: argparse.Namespace, settings: Settings) -> int:
     """Run the heal command for parsed CLI args; exit 0 only when the healed script passes."""
     source = args.script.read_text(encoding="utf-8")
     blender = args.blender or settings.blender
-    options = RunOptions(render=False, timeout=args.timeout, blender=blender, python=getattr(args, "python", None), sandbox=settings.sandbox)
-    outcome = heal_source(source, target=args.target, max_rounds=args.max_rounds, options=options)
+    options = RunOptions(render=False, timeout=args.timeout, blender=blender, python=getattr(args, "python", None), sandbox=settings.sandbox and not getattr(args, "no_sandbox", False),
+                         root=getattr(args, "root", None), args=getattr(args, "script_args", []))  # fmt: skip
+    outcome = heal_source(source, target=args.target, max_rounds=args.max_rounds, options=options, as_file=args.script)
     if args.json:
         print(outcome.model_dump_json(indent=2))
     else:

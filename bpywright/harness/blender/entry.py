@@ -160,7 +160,7 @@ def exception_info(exc, script_path):
 
 
 # errno values by which the sandbox refuses: read-only fs, file too large, no network, no more processes
-_DENIED_ERRNOS = {errno.EROFS, errno.EFBIG, errno.ENETUNREACH, errno.EAFNOSUPPORT, errno.EAGAIN, errno.EPERM, errno.EACCES}
+_DENIED_ERRNOS = {errno.EROFS, errno.EFBIG, errno.ENOSPC, errno.EDQUOT, errno.ENETUNREACH, errno.EAFNOSUPPORT, errno.EAGAIN, errno.EPERM, errno.EACCES}
 
 
 def sandbox_denied(exc):
@@ -170,22 +170,26 @@ def sandbox_denied(exc):
     return isinstance(exc, OSError) and exc.errno in _DENIED_ERRNOS
 
 
-def exec_script(script_path):
-    """Execute the user's script as __main__; return exception info or None."""
+def exec_script(script_path, file_path=None):
+    """Execute the script's text (read from script_path) as __main__ named file_path, as `blender -b --python` does.
+
+    Returns exception info (lines counted in the script) or None.
+    """
+    file_path = file_path or script_path
     with open(script_path, "rb") as fh:
         source = fh.read()
-    namespace = {"__name__": "__main__", "__file__": script_path, "__builtins__": builtins}
+    namespace = {"__name__": "__main__", "__file__": file_path, "__builtins__": builtins}
     try:
-        code = compile(source, script_path, "exec")
+        code = compile(source, file_path, "exec")
         exec(code, namespace)
     except SystemExit as exc:
         if exc.code in (None, 0):
             return None
-        info = exception_info(exc, script_path)
+        info = exception_info(exc, file_path)
         info["message"] = f"SystemExit({exc.code!r})"
         return info
     except BaseException as exc:  # noqa: BLE001 - every failure of the user's script is data
-        return exception_info(exc, script_path)
+        return exception_info(exc, file_path)
     finally:
         namespace.clear()
     return None
@@ -346,6 +350,7 @@ def render_scene(job):
 def run_job(job, timings):
     """Run one job end to end and return the report dict (never raises for script failures)."""
     script_path = job["script_path"]
+    file_path = job.get("file_path") or script_path
     report = {
         "schema_version": SCHEMA_VERSION,
         "job_id": job["job_id"],
@@ -365,12 +370,12 @@ def run_job(job, timings):
     }
     os.chdir(job["out_dir"])
     # What `blender -b --python SCRIPT -- ARGS` gives a script: its folder first on sys.path, ARGS after '--'.
-    sys.argv = ["blender", "-b", "--python", script_path] + (["--"] + list(job["args"]) if job.get("args") else [])
-    sys.path[0:1] = [os.path.dirname(script_path)]
+    sys.argv = ["blender", "-b", "--python", file_path] + (["--"] + list(job["args"]) if job.get("args") else [])
+    sys.path[0:1] = [os.path.dirname(file_path)]
     capture = CapturedOutput(job["job_dir"])
     t = time.perf_counter()
     with capture:
-        exc = exec_script(script_path)
+        exc = exec_script(script_path, file_path)
     timings["script"] = time.perf_counter() - t
     _guard_forked_child()
     if exc is not None:
@@ -389,7 +394,7 @@ def run_job(job, timings):
                 report["render"] = render_scene(job)
         except Exception as err:
             report["status"] = "error"
-            report["exception"] = exception_info(err, script_path)
+            report["exception"] = exception_info(err, file_path)
             report["exception"].pop("denied")
             report["exception"]["message"] = f"render failed: {err}"
         timings["render"] = time.perf_counter() - t
