@@ -8,9 +8,9 @@ STAMP := $(VENV)/.installed
 # tests). Installed only where we are root.
 SYSTEM_PACKAGES := bubblewrap:bwrap blender:blender chromium:chromium chromium-driver:chromedriver
 
-.PHONY: setup system venv typings test run recipes lint clean bench
+.PHONY: setup system venv typings runtimes test run recipes lint clean bench
 
-setup: system venv typings
+setup: system venv typings runtimes
 
 system:
 	@missing=""; for pair in $(SYSTEM_PACKAGES); do \
@@ -36,6 +36,16 @@ $(STAMP): pyproject.toml constraints.txt
 # version-matched bpy stubs with our overlays (a no-op when nothing changed)
 typings: venv
 	$(PY) -m bpywright typings build
+
+# Blender 5.2 LTS beside the bundled 4.5: the bpy 5.2 wheel in its own venv under the data dir, with its stubs.
+# Its wheel needs CPython 3.13; where none is found (pyenv, PATH) this says so and goes on.
+runtimes: venv
+	@if $(PY) -c "import sys; from bpywright.runtimes.pythons import find_pythons; sys.exit('3.13' not in find_pythons())"; then \
+	  $(PY) -m bpywright blender list | grep -q '^5\.2 ' || $(PY) -m bpywright blender add 5.2; \
+	  $(PY) -m bpywright typings build --blender-version 5.2; \
+	else \
+	  echo "no CPython 3.13 found: the Blender 5.2 runtime is not created (pyenv install 3.13; then bpywright blender add 5.2)"; \
+	fi
 
 test: setup
 	$(PY) -m pytest
