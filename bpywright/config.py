@@ -64,6 +64,9 @@ class Settings:
     queue_size: int = 8  # service: jobs waiting for the pool before 429
     max_request_bytes: int = 1_000_000  # service: largest request body / script
     blender_version: str = "4.5"  # the target Blender (MAJOR.MINOR) when a command names none
+    api_token: str | None = None  # service: bearer token required for what runs code or writes (and reads unless public)
+    allowed_hosts: tuple[str, ...] = ("localhost", "127.0.0.1", "::1")  # service: Host header allow-list (DNS rebinding)
+    public_gallery: bool = False  # service: with a token, let anyone browse (GET) without it
     local_model: str | None = None  # catalogue name served on loopback when no LLM URL is set; "off" disables (default: best installed)
 
     @classmethod
@@ -93,6 +96,10 @@ class Settings:
             max_request_bytes=int(os.environ.get("BPYWRIGHT_MAX_REQUEST_BYTES") or 1_000_000),
             blender_version=os.environ.get("BPYWRIGHT_BLENDER_VERSION") or _project_blender_version() or "4.5",
             local_model=os.environ.get("BPYWRIGHT_LOCAL_MODEL") or None,
+            api_token=os.environ.get("BPYWRIGHT_API_TOKEN") or None,
+            allowed_hosts=tuple(h.strip() for h in (os.environ.get("BPYWRIGHT_ALLOWED_HOSTS") or "localhost,127.0.0.1,::1").split(",")
+                                if h.strip()),  # fmt: skip
+            public_gallery=_env_bool("BPYWRIGHT_PUBLIC_GALLERY", False),
         )
 
     def index_for(self, version: str) -> Path:

@@ -56,6 +56,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     export = sub.add_parser("export", help="every exemplar as JSON lines")
     export.add_argument("-o", "--output", type=Path, help="write here instead of stdout")
     sub.add_parser("status", help="exemplar count, groups, CLIP on/off and why")
+    trust = sub.add_parser("trust", help="let generation learn from an exemplar (user-submitted scripts never do until trusted)")
+    trust.add_argument("id")
+    trust.add_argument("--revoke", action="store_true", help="stop generation from learning from it")
     sub.add_parser("reindex", help="compute missing CLIP vectors (after CLIP weights were configured) and rebuild the FAISS index")
 
 
@@ -113,6 +116,11 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
                 store.export(sys.stdout)
         elif action == "status":
             print(store.status().model_dump_json(indent=2))
+        elif action == "trust":
+            if not store.set_trusted(args.id, not args.revoke):
+                print(f"error: no exemplar {args.id}: see `bpywright exemplars list`", file=sys.stderr)
+                return 1
+            print(f"{args.id}: {'no longer ' if args.revoke else ''}used as a generation example")
         elif action == "reindex":
             done = store.backfill_clip()
             status = store.status()

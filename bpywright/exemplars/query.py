@@ -19,6 +19,7 @@ class Filters(BaseModel):
     blender_version: str | None = None
     source: str | None = None
     symbol: str | None = None
+    trusted: bool | None = None  # True: only exemplars that may teach generation (never unreviewed user scripts)
 
 
 def _like_escape(text: str) -> str:
@@ -34,6 +35,9 @@ def where_clause(filters: Filters | None) -> tuple[str, dict[str, str]]:
             if value:
                 parts.append(f"e.{column} = :f_{column}")
                 params[f"f_{column}"] = value
+        if filters.trusted is not None:
+            parts.append("e.trusted = :f_trusted")
+            params["f_trusted"] = int(filters.trusted)  # type: ignore[assignment]
         if filters.symbol:
             parts.append(
                 "EXISTS (SELECT 1 FROM exemplar_symbols s WHERE s.exemplar_id = e.id AND (s.symbol = :f_symbol"

@@ -60,7 +60,13 @@ def _m2_search(db: sqlite3.Connection) -> None:
         )""")
 
 
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_m1_tables, _m2_search]
+def _m3_trusted(db: sqlite3.Connection) -> None:
+    """Which exemplars may teach generation: everything but user-submitted scripts, until an operator trusts them."""
+    db.execute("ALTER TABLE exemplars ADD COLUMN trusted INTEGER NOT NULL DEFAULT 0")
+    db.execute("UPDATE exemplars SET trusted = (source != 'user')")
+
+
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_m1_tables, _m2_search, _m3_trusted]
 
 
 def migrate(db: sqlite3.Connection, migrations: list[Callable[[sqlite3.Connection], None]] = MIGRATIONS) -> int:

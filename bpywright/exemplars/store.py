@@ -169,9 +169,9 @@ class ExemplarStore:
                 vector: np.ndarray | None) -> int:  # fmt: skip
         cursor = self._db.execute(
             """INSERT INTO exemplars (id, prompt, script, script_sha256, blender_version, status, report, render_path, thumbnail_path,
-               phash, dhash, colour, source, group_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+               phash, dhash, colour, source, group_id, created_at, trusted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
             (eid, prompt, script, sha, version, report.status, report.model_dump_json(), render_rel, thumb_rel, hashes.get("phash"),
-             hashes.get("dhash"), hashes.get("colour"), source, group, datetime.now(UTC).isoformat()),
+             hashes.get("dhash"), hashes.get("colour"), source, group, datetime.now(UTC).isoformat(), int(source != "user")),
         )  # fmt: skip
         seq = int(cursor.lastrowid or 0)
         self._db.executemany("INSERT OR IGNORE INTO exemplar_symbols (exemplar_id, symbol) VALUES (?, ?)", [(eid, s) for s in symbols])
@@ -255,8 +255,15 @@ class ExemplarStore:
             return ranking.hits(self._db, self._clip_key(), scored, k, exclude_group=row["group_id"])
 
     def nearest(self, prompt: str, version: str, k: int = 3) -> builtins.list[Exemplar]:
-        """The verified (status ok) exemplars of one Blender version that best match a prompt (few-shot, offline mode)."""
-        return [hit.exemplar for hit in self.search(prompt, filters=Filters(status="ok", blender_version=version), k=k)]
+        """The verified, trusted exemplars of one Blender version that best match a prompt (few-shot, offline mode)."""
+        filters = Filters(status="ok", blender_version=version, trusted=True)
+        return [hit.exemplar for hit in self.search(prompt, filters=filters, k=k)]
+
+    def set_trusted(self, exemplar_id: str, trusted: bool = True) -> bool:
+        """Let an operator mark an exemplar as one generation may learn from (or not); False when there is no such id."""
+        with self._lock:
+            cursor = self._db.execute("UPDATE exemplars SET trusted = ? WHERE id = ?", (int(trusted), exemplar_id))
+            return cursor.rowcount > 0
 
     def file(self, relpath: str) -> Path:
         """The absolute path of a stored render/thumbnail; ValueError for anything outside the files directory."""

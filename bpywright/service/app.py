@@ -19,6 +19,7 @@ from ..config import Settings
 from ..harness.options import RunOptions
 from .context import ServiceContext
 from .highlight import highlight
+from .access import AccessControl, login_page
 from .jobs import JobQueue
 from .limits import RequestLimits
 
@@ -82,11 +83,13 @@ def create_app(settings: Settings, *, pool: Any = None, store: Any = None) -> Fa
     templates.env.filters["highlight"] = highlight
     app.state.templates = templates
     app.add_middleware(RequestLimits, max_bytes=settings.max_request_bytes)
+    app.add_middleware(AccessControl, token=settings.api_token, allowed_hosts=settings.allowed_hosts, public_reads=settings.public_gallery)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(Exception, _internal_error)
     app.include_router(jobs_api.router)
     app.include_router(browse_api.router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+    app.add_route("/login", login_page(settings), methods=["GET", "POST"], include_in_schema=False)
     app.add_route("/mcp", mcp, include_in_schema=False)  # an ASGI app on the exact path (a Mount would redirect /mcp to /mcp/)
     return app

@@ -62,7 +62,7 @@ def app(settings: Settings, service_pool: WorkerPool, store) -> FastAPI:
 @pytest.fixture(scope="session")
 def client(app: FastAPI) -> Iterator[TestClient]:
     """An in-process client (lifespan run)."""
-    with TestClient(app) as c:
+    with TestClient(app, base_url="http://localhost") as c:
         yield c
 
 

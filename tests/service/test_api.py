@@ -133,7 +133,7 @@ def test_heal_fixes_api_drift(client: TestClient) -> None:
 
 def test_symbol_search_needs_an_index_then_finds_symbols(settings, service_pool, store, tmp_path: Path) -> None:
     own = replace(settings, artifacts=tmp_path)
-    with TestClient(create_app(own, pool=service_pool, store=store)) as client:
+    with TestClient(create_app(own, pool=service_pool, store=store), base_url="http://localhost") as client:
         missing = client.get("/api/v1/search/symbols", params={"q": "cube"})
         assert missing.status_code == 503 and "bpywright ingest" in missing.json()["detail"]
         version_dir = own.index_for("4.5")
@@ -157,7 +157,7 @@ def test_symbol_search_needs_an_index_then_finds_symbols(settings, service_pool,
 
 def test_a_full_queue_answers_429_with_retry_after(settings, service_pool, store) -> None:
     sleepy = {"script": "import time\ntime.sleep(2)\n", "render": False, "lint": False, "wait": False}
-    with TestClient(create_app(replace(settings, queue_size=1), pool=service_pool, store=store)) as client:
+    with TestClient(create_app(replace(settings, queue_size=1), pool=service_pool, store=store), base_url="http://localhost") as client:
         first, second = client.post("/api/v1/validate", json=sleepy), client.post("/api/v1/validate", json=sleepy)
         assert first.status_code == second.status_code == 202
         refused = client.post("/api/v1/generate", json={"prompt": "a cube"})

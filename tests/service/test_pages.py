@@ -63,7 +63,7 @@ def test_pagination_over_thousands_of_exemplars(settings, service_pool, tmp_path
             store.add(script=f"import bpy\n# exemplar {n}\nbpy.ops.mesh.primitive_cube_add(size={n})\n", prompt=f"cube number {n}",
                       report=report, render=None, source="imported" if n % 3 else "generated", blender_version="4.5",
                       symbols=["bpy.ops.mesh.primitive_cube_add"])  # fmt: skip
-        with TestClient(create_app(own, pool=service_pool, store=store)) as client:
+        with TestClient(create_app(own, pool=service_pool, store=store), base_url="http://localhost") as client:
             first = client.get("/api/v1/exemplars", params={"limit": 200}).json()
             assert first["total"] == 3000 and len(first["items"]) == 200 and first["items"][0]["prompt"] == "cube number 2999"
             last = client.get("/api/v1/exemplars", params={"limit": 200, "offset": 2900}).json()

@@ -19,7 +19,7 @@ from fastapi.testclient import TestClient
 from bpywright.config import Settings
 from bpywright.service.app import create_app
 
-with TestClient(create_app(Settings(artifacts=Path(sys.argv[1]), workers=1, embedder="none"))) as client:
+with TestClient(create_app(Settings(artifacts=Path(sys.argv[1]), workers=1, embedder="none")), base_url="http://localhost") as client:
     for path in ("/api/v1/status", "/", "/submit", "/api/v1/exemplars?q=cube", "/docs"):
         assert client.get(path).status_code == 200, path
 print(",".join(m for m in sys.argv[2].split(",") if m in sys.modules))

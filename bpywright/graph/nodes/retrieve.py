@@ -45,7 +45,7 @@ def teach_usage(index: Any, store: Any, version: str) -> int:
         return 0
     from ...exemplars.store import Filters
 
-    page = listing(filters=Filters(status="ok", blender_version=version), limit=USAGE_TEACH)
+    page = listing(filters=Filters(status="ok", blender_version=version, trusted=True), limit=USAGE_TEACH)
     return index.add_usage((e.prompt, e.script) for e in page.items)
 
 
