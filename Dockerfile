@@ -5,9 +5,16 @@
 # runs `make test` (= make setup + pytest) on a clean machine, exercises them. Only the package list is
 # narrowed: the image needs bubblewrap, not Debian's blender or chromium (those serve the project's tests).
 #
+# The image runs as the unprivileged user `bpywright`. Scripts run inside bubblewrap, which needs user
+# namespaces: Docker's default seccomp/AppArmor profiles forbid them, so pass the two --security-opt flags
+# below. Without them bpywright REFUSES to run scripts (it never falls back silently); to run code you trust
+# without the sandbox, say so: `-e BPYWRIGHT_SANDBOX=0` or `--unsafe-no-sandbox` (doctor, /status and every
+# report then say "rlimits-only"). Serving on 0.0.0.0 needs a token (BPYWRIGHT_API_TOKEN).
+#
 #   docker build -t bpywright .                          # add --build-arg BUILD_INDEX=1 for the symbol index (slow)
-#   docker run -p 8000:8000 bpywright                    # the HTTP API and the gallery
-#   docker run --rm -v "$PWD:/scripts" bpywright check /scripts --junit /scripts/out.xml --artifacts /scripts/bpywright-check
+#   SANDBOX="--security-opt seccomp=unconfined --security-opt apparmor=unconfined"
+#   docker run $SANDBOX -p 127.0.0.1:8000:8000 -e BPYWRIGHT_API_TOKEN=$(openssl rand -hex 24) bpywright   # API + gallery
+#   docker run $SANDBOX --rm -v "$PWD:/scripts" bpywright check /scripts --junit /scripts/out.xml --artifacts /scripts/bpywright-check
 FROM python:3.11-slim-bookworm
 
 # 1 = also build the symbol index (`bpywright ingest`: introspects the bpy wheel, embeds ~40k symbols; minutes)
@@ -50,8 +57,9 @@ RUN printf 'import bpy\n\nbpy.ops.mesh.primitive_cube_add()\n' > /tmp/warm.py \
 RUN if [ "$BUILD_INDEX" = "1" ]; then bpywright ingest; fi
 
 # Renders, runs, the exemplar store (and the index, with BUILD_INDEX=1) live under /data: mount a volume there to keep them.
-# bubblewrap needs user namespaces: without `--security-opt seccomp=unconfined --security-opt apparmor=unconfined`
-# (or --privileged) the harness falls back to rlimits only (`bpywright doctor` says which one is in use).
+# Everything from here on runs as an unprivileged user; the sandbox inside maps it to uid 65534 with no capabilities.
+RUN useradd --create-home --uid 10001 bpywright && mkdir -p /data /scripts && chown -R bpywright /data /scripts
+USER bpywright
 WORKDIR /scripts
 EXPOSE 8000
 ENTRYPOINT ["bpywright"]

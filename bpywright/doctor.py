@@ -69,9 +69,11 @@ def check_sandbox(settings: Settings) -> Check:
     from .harness.sandbox import PidsCgroup, bwrap_available, why_no_bwrap
 
     if not settings.sandbox:
-        return Check("sandbox", "warn", "disabled by BPYWRIGHT_SANDBOX=0 (rlimits + cleared env only)", "unset BPYWRIGHT_SANDBOX")
+        return Check("sandbox", "warn", "UNSAFE: disabled by BPYWRIGHT_SANDBOX=0 — scripts run with rlimits + a cleared env only, "
+                     "and can read this machine's files", "unset BPYWRIGHT_SANDBOX")  # fmt: skip
     if bwrap_available() is None:
-        return Check("sandbox", "warn", f"rlimits-only: {why_no_bwrap()}", "`apt-get install bubblewrap` (or `make setup` as root)")
+        return Check("sandbox", "fail", f"scripts will be refused: {why_no_bwrap()}",
+                     "`apt-get install bubblewrap` (or `make setup` as root); or BPYWRIGHT_SANDBOX=0 for trusted code only")  # fmt: skip
     cgroup = PidsCgroup.create(16)
     if cgroup is not None:
         cgroup.remove()

@@ -77,6 +77,13 @@ def sandbox_kind(use_bwrap: bool) -> SandboxKind:
     return "bwrap"
 
 
+def sandbox_status(use_bwrap: bool) -> str:
+    """For status pages: 'bwrap', 'rlimits-only (UNSAFE: …)', or 'unavailable: …' (scripts are refused)."""
+    if not use_bwrap:
+        return "rlimits-only (UNSAFE: sandbox disabled; scripts can read this machine's files)"
+    return "bwrap" if bwrap_available() else f"unavailable: {why_no_bwrap()} (scripts are refused)"
+
+
 def signal_name(returncode: int | None, via_bwrap: bool) -> str | None:
     """Name of the signal that ended a process (bwrap reports a child's signal as 128+N)."""
     if returncode is None:

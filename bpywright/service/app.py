@@ -17,9 +17,9 @@ from fastapi.templating import Jinja2Templates
 
 from ..config import Settings
 from ..harness.options import RunOptions
+from .access import AccessControl, login_page
 from .context import ServiceContext
 from .highlight import highlight
-from .access import AccessControl, login_page
 from .jobs import JobQueue
 from .limits import RequestLimits
 

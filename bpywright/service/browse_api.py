@@ -9,7 +9,7 @@ from fastapi import APIRouter, HTTPException, Query
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse
 
-from ..harness.sandbox import sandbox_kind
+from ..harness.sandbox import sandbox_status
 from .context import ServiceContext
 from .jobs_api import Ctx
 from .schemas import VERSION_PATTERN, ExemplarDetail, ExemplarList, ServiceStatus, SymbolHit, SymbolResults, card, file_url
@@ -33,8 +33,8 @@ def service_status(ctx: ServiceContext) -> ServiceStatus:
     versions = ctx.index_versions()
     index_detail = f"indexes: {', '.join(versions)}" if versions else "no symbol index: run `bpywright ingest` (symbol search answers 503)"
     return ServiceStatus(
-        blender_version=blender, backend=ctx.pool.backend.name, sandbox=sandbox_kind(ctx.settings.sandbox),
-        llm_configured=bool(ctx.settings.llm_base_url), llm_reachable=reachable, llm_detail=llm_detail,
+        blender_version=blender, backend=ctx.pool.backend.name, sandbox=sandbox_status(ctx.settings.sandbox),
+        llm_configured=bool(ctx.settings.llm_base_url), llm_reachable=reachable, llm_detail=llm_detail, llm_model=ctx.settings.llm_model,
         clip_enabled=store.clip_enabled, clip_reason=store.clip_reason, index_versions=versions, index_detail=index_detail,
         pool_size=ctx.pool.size, running=ctx.jobs.running, queue_depth=ctx.jobs.depth, queue_capacity=ctx.jobs.waiting,
         exemplar_count=store.count, exemplar_groups=store.groups,

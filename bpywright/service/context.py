@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import shutil
 import threading
 import time
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
     from ..harness.pool import WorkerPool
     from ..ingest.search import SymbolIndex
 
+log = logging.getLogger("bpywright.service")
 LLM_CHECK_TTL = 30.0  # seconds a reachability answer is reused
 
 
@@ -35,6 +37,8 @@ class ServiceContext:
     _indexes: dict[str, SymbolIndex] = field(default_factory=dict)
     _index_lock: threading.Lock = field(default_factory=threading.Lock)
     _llm: tuple[float, bool | None, str] | None = None
+    local_llm: Any = None  # the supervised llama.cpp server (models.server.LocalServer) when this app started one
+    llm_note: str = ""  # why no local model answers, when none does
 
     def symbol_index(self, version: str) -> SymbolIndex:
         """The symbol index of a Blender version, loaded on first use; raises IndexMissing with the fix."""
@@ -61,9 +65,11 @@ class ServiceContext:
         """(reachable, detail) of the configured LLM endpoint; None when none is configured. Cached for 30 s."""
         base = self.settings.llm_base_url
         if not base:
+            why = f" ({self.llm_note})" if self.llm_note else ""
             return (
                 None,
-                "no LLM configured: generation returns the nearest verified exemplar — set BPYWRIGHT_LLM_BASE_URL (e.g. a `vllm serve` /v1)",
+                f"no LLM configured{why}: generation returns the nearest verified exemplar — `bpywright model install qwen2.5-coder-1.5b`, "
+                "or set BPYWRIGHT_LLM_BASE_URL (e.g. a `vllm serve` /v1)",
             )
         now = time.monotonic()
         if self._llm is not None and now - self._llm[0] < LLM_CHECK_TTL:
@@ -72,17 +78,42 @@ class ServiceContext:
         request = urllib.request.Request(url, headers={"Authorization": f"Bearer {self.settings.llm_api_key or 'none'}"})
         try:
             with urllib.request.urlopen(request, timeout=3) as resp:
-                reachable, detail = True, f"{base} answered {resp.status}"
+                reachable, detail = True, f"{self.answerer()} answered {resp.status}"
         except (urllib.error.URLError, OSError, ValueError) as exc:
             reachable, detail = False, f"{url} unreachable ({exc}): start the server or fix BPYWRIGHT_LLM_BASE_URL"
         self._llm = (now, reachable, detail)
         return reachable, detail
 
+    def answerer(self) -> str:
+        """Which model answers generate requests, in words: 'local model M (llama.cpp on CPU) at URL' or 'M at URL'."""
+        model = self.settings.llm_model or "the first model served"
+        where = "local model " if self.local_llm is not None else ""
+        how = " (llama.cpp on CPU)" if self.local_llm is not None else ""
+        return f"{where}{model}{how} at {self.settings.llm_base_url}"
+
     def close(self) -> None:
-        """Stop taking jobs; close the pool and store when this context opened them."""
+        """Stop taking jobs; close the pool and store when this context opened them; stop the local model server."""
         self.jobs.close()
+        if self.local_llm is not None:
+            self.local_llm.stop()
         shutil.rmtree(self.scratch, ignore_errors=True)
         if self.owns_pool:
             self.pool.close()
         if self.owns_store and self.store is not None:
             self.store.close()
+
+
+def start_local_llm(settings: Settings) -> tuple[Settings, Any, str]:
+    """(settings, server, note): with no endpoint configured, the installed local model served on loopback for the app's life.
+
+    A model that fails its pin or a server that will not start leaves generation on the retrieval fallback, with the reason.
+    """
+    if settings.llm_base_url:
+        return settings, None, ""
+    from ..models.local import start_local
+
+    try:
+        return start_local(settings)
+    except Exception as exc:  # the service still serves the gallery and the fallback; the banner and /status say why
+        log.warning("local model not served: %s", exc)
+        return settings, None, f"local model not served: {exc}"

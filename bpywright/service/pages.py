@@ -23,9 +23,11 @@ def banners(ctx: ServiceContext) -> list[str]:
     """What is switched off, and the setting that switches it on (shown on every page)."""
     out = []
     if not ctx.settings.llm_base_url:
-        out.append(
-            "No LLM configured: generation returns the nearest verified exemplar. Set BPYWRIGHT_LLM_BASE_URL (e.g. a `vllm serve` /v1)."
-        )
+        why = f" ({ctx.llm_note})" if ctx.llm_note else ""
+        out.append(f"No LLM configured{why}: generation returns the nearest verified exemplar. `bpywright model install qwen2.5-coder-1.5b` "
+                   "serves one on this machine, or set BPYWRIGHT_LLM_BASE_URL (e.g. a `vllm serve` /v1).")  # fmt: skip
+    else:
+        out.append(f"Scripts are written by {ctx.answerer()}.")
     store = ctx.store.status()
     if not store.clip_enabled:
         why = store.clip_reason.removeprefix("CLIP off: ").removeprefix("CLIP off")

@@ -169,6 +169,7 @@ class ServiceStatus(BaseModel):
     llm_configured: bool
     llm_reachable: bool | None
     llm_detail: str
+    llm_model: str | None = None  # the model that answers generate requests (a local one is served by llama.cpp on loopback)
     clip_enabled: bool
     clip_reason: str
     index_versions: list[str]
