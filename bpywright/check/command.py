@@ -34,9 +34,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     blender.add_argument("--blender", action="append", default=[], metavar="PATH",
                          help="a Blender executable, or `bpy` for the bpy wheel; repeat for a version matrix (default: the wheel)")  # fmt: skip
     blender.add_argument("--version-matrix", action="store_true", help="also run on the bpy wheel and on every `blender` on PATH")
+    blender.add_argument("--blender-version", action="append", default=[], metavar="X.Y",
+                         help="an installed runtime (`bpywright blender list`); repeat for a matrix; `all`: every installed one")  # fmt: skip
     gate = parser.add_argument_group("what fails the check")
     gate.add_argument(
-        "--lint", action=argparse.BooleanOptionalAction, default=True, help="lint each script against the 4.5 stubs (default: on)"
+        "--lint", action=argparse.BooleanOptionalAction, default=True, help="lint each script against its target version's stubs (default: on)"
     )
     gate.add_argument("--fail-on", choices=["blocking", "advisory", "never"],
                       help="blocking (default): failed runs and blocking lint; advisory: also advisory lint, moved renders, "
@@ -99,7 +101,15 @@ def _plan(args: argparse.Namespace, settings: Settings):
     if args.hash_threshold is not None and not 0 <= args.hash_threshold <= 64:
         raise ValueError("--hash-threshold must be between 0 and 64")
     scripts, root = discover(args.paths, config)
-    targets, notes = resolve_targets(args.blender, args.version_matrix, settings.blender)
+    versions = args.blender_version or ([] if args.blender or args.version_matrix else config.blender_versions)
+    if versions:
+        from .targets import runtime_targets
+
+        targets, notes = runtime_targets(versions, settings), []
+        extra, notes = resolve_targets(args.blender, args.version_matrix, None) if args.blender or args.version_matrix else ([], [])
+        targets += [t for t in extra if all(t.version != k.version for k in targets)]
+    else:
+        targets, notes = resolve_targets(args.blender, args.version_matrix, settings.blender)
     for note in notes:
         print(f"note: {note}", file=sys.stderr)
     return config, CheckPlan(
@@ -147,7 +157,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     from .contact_sheet import write_contact_sheet
     from .junit import write_junit
     from .models import CheckSummary, Counts
-    from .runner import LINT_VERSION, run_check
+    from .runner import lint_version, run_check
     from .verdict import exit_code
 
     fail_on = args.fail_on or config.fail_on or "blocking"
@@ -157,7 +167,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         print(f"bpywright check: error: Blender did not start: {exc} (try `bpywright doctor`)", file=sys.stderr)
         return 1
     summary = CheckSummary(
-        root=str(plan.root), fail_on=fail_on, exit_code=exit_code(cases, fail_on), lint_stubs=LINT_VERSION if plan.lint else None,
+        root=str(plan.root), fail_on=fail_on, exit_code=exit_code(cases, fail_on), lint_stubs=", ".join(sorted({lint_version(t) for t in plan.targets})) if plan.lint else None,
         targets=plan.targets, counts=Counts(), cases=cases, artifacts=str(plan.artifacts),
         baseline=str(plan.baseline) if plan.baseline else None,
     )  # fmt: skip

@@ -21,6 +21,7 @@ class BlenderTarget(BaseModel):
     version: str = Field(description="As Blender reports it, e.g. '4.5.15 LTS'.")
     backend: Literal["bpy-module", "blender-exe"]
     executable: str | None = Field(None, description="The Blender binary; None for the bpy wheel.")
+    python: str | None = Field(None, description="The interpreter of a wheel runtime (`bpywright blender add X.Y`); None: ours.")
 
     @property
     def major_minor(self) -> str:

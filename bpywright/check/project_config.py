@@ -30,6 +30,8 @@ class CheckConfig(BaseModel):
     expected_failures: list[str] = Field([], description="Globs of scripts known to fail: they pass as xfail.")
     fail_on: Literal["blocking", "advisory", "never"] | None = None
     hash_threshold: int | None = Field(None, ge=0, le=64, description="Perceptual-hash distance above which a render moved.")
+    blender_versions: list[str] = Field([], description="Runtimes to check on (X.Y of `bpywright blender list`, or 'all').")
+    blender_version: str | None = Field(None, description="The project's default target version (every command's default).")
     path: Path | None = Field(None, exclude=True, description="The file these settings came from.")
 
     @property

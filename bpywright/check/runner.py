@@ -18,9 +18,9 @@ if TYPE_CHECKING:
     from ..harness.diagnostics import LintReport
     from ..harness.report import RunReport
 
-# The stubs lint checks against. Only 4.5 stubs are built (they match the bpy wheel): every script is linted
-# once against them, and the findings gate only the cases on a Blender 4.5; on other versions they are shown
-# for information (an API flagged for 4.5 may be right for 3.x).
+# Each target's cases are linted against its own version's stubs (`bpywright typings build --blender-version X`)
+# and gated by them; a version without built stubs (an old executable) is linted against these, for information
+# only (an API flagged for 4.5 may be right for 3.x).
 LINT_VERSION = "4.5"
 DEFAULT_TIMEOUT = 60.0
 DEFAULT_RESOLUTION = 256
@@ -64,10 +64,22 @@ class CheckPlan:
         return self.artifacts / target.label / Path(render_name(script.rel)).with_suffix(suffix)
 
 
-def _lint_all(scripts: list[Script]) -> dict[Path, LintReport]:
+def lint_version(target: BlenderTarget) -> str:
+    """The stubs a target's cases are linted against: its own version's when built, else LINT_VERSION (for information)."""
+    from ..harness.stubs import StubsError, typings_dir
+
+    try:
+        typings_dir(target.major_minor)
+    except StubsError:
+        return LINT_VERSION
+    return target.major_minor
+
+
+def _lint_all(scripts: list[Script], versions: list[str]) -> dict[str, dict[Path, LintReport]]:
+    """Every script linted once per stubs version: version → script → LintReport."""
     from ..harness.lint import ALL_TOOLS, lint_files
 
-    return lint_files([s.path for s in scripts], ALL_TOOLS, LINT_VERSION)
+    return {version: lint_files([s.path for s in scripts], ALL_TOOLS, version) for version in versions}
 
 
 def _run_target(plan: CheckPlan, target: BlenderTarget, bar) -> list[RunReport]:
@@ -77,11 +89,12 @@ def _run_target(plan: CheckPlan, target: BlenderTarget, bar) -> list[RunReport]:
     from ..harness.summary import one_line
 
     executable = Path(target.executable) if target.executable else None
+    python = Path(target.python) if target.python else None
     size = max(1, min(plan.jobs, len(plan.scripts)))
 
     def one(pool: WorkerPool, script: Script) -> RunReport:
         options = RunOptions(render=True, engine=plan.engine, resolution=plan.resolution, timeout=plan.timeout_for(script),  # type: ignore[arg-type]
-                             sandbox=plan.sandbox, blender=executable, args=plan.args_for(script))  # fmt: skip
+                             sandbox=plan.sandbox, blender=executable, python=python, args=plan.args_for(script))  # fmt: skip
         render_to = plan.artifact(target, script, ".png")
         render_to.unlink(missing_ok=True)  # never leave an earlier run's render beside a failed run
         report = pool.run(script.path, options, render_to=render_to)
@@ -89,7 +102,7 @@ def _run_target(plan: CheckPlan, target: BlenderTarget, bar) -> list[RunReport]:
         bar.update(1)
         return report
 
-    with WorkerPool(size, RunOptions(sandbox=plan.sandbox, blender=executable)) as pool, ThreadPoolExecutor(size) as ex:
+    with WorkerPool(size, RunOptions(sandbox=plan.sandbox, blender=executable, python=python)) as pool, ThreadPoolExecutor(size) as ex:
         return list(ex.map(lambda s: one(pool, s), plan.scripts))
 
 
@@ -97,14 +110,14 @@ def _case(plan: CheckPlan, target: BlenderTarget, script: Script, report: RunRep
     from ..harness.lint import render_fix_block
     from ..harness.summary import render_summary
 
-    applies = lint is not None and target.major_minor == LINT_VERSION
+    applies = lint is not None and lint.blender_version == target.major_minor
     render = Path(report.render.path) if report.render is not None else None
     visual = compare(render, plan.baseline, target, script.rel, plan.threshold) if plan.baseline is not None else None
     expected = plan.expected_failure(script)
     outcome, message, line, reasons, advisory = judge(report, lint, applies, expected, visual)
     text = [render_summary(report, script.rel)]
     if lint is not None and lint.diagnostics:
-        gate = "" if applies else f" (stubs {LINT_VERSION}: for information on Blender {target.major_minor})"
+        gate = "" if applies else f" (stubs {lint.blender_version}: for information on Blender {target.major_minor})"
         source = script.path.read_text(encoding="utf-8", errors="replace")
         text.append(f"lint{gate}:\n" + render_fix_block(source, lint, include_advisory=True))
     if visual is not None:
@@ -127,17 +140,19 @@ def run_check(plan: CheckPlan) -> list[CaseResult]:
 
     total = len(plan.scripts) * len(plan.targets)
     with ThreadPoolExecutor(1) as background:
-        linting = background.submit(_lint_all, plan.scripts) if plan.lint else None
+        versions = sorted({lint_version(t) for t in plan.targets})
+        linting = background.submit(_lint_all, plan.scripts, versions) if plan.lint else None
         with tqdm(total=total, unit="run", file=sys.stderr, disable=None, desc="bpywright check") as bar:
             runs = {target.label: _run_target(plan, target, bar) for target in plan.targets}
-        lints = linting.result() if linting is not None else {}
-    for status in next(iter(lints.values())).tools if lints else []:
+        by_version = linting.result() if linting is not None else {}
+    first = next(iter(by_version.values()), {})
+    for status in next(iter(first.values())).tools if first else []:
         if status.status == "failed":  # the check goes on; the findings of that checker are missing
             print(f"warning: lint: {status.tool} failed: {status.detail}", file=sys.stderr)
     cases = []
     for target in plan.targets:
         for script, report in zip(plan.scripts, runs[target.label]):
-            lint = lints.get(script.path)
+            lint = by_version.get(lint_version(target), {}).get(script.path)
             report.lint = lint
             cases.append(_case(plan, target, script, report, lint))
     return cases

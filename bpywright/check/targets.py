@@ -50,6 +50,23 @@ def probe(spec: str | Path | None) -> BlenderTarget:
     )
 
 
+def runtime_targets(versions: list[str], settings) -> list[BlenderTarget]:
+    """Targets for registered runtimes by version ('all': every installed one); a version not installed raises TargetError."""
+    from ..runtimes import RuntimeMissing, RuntimeRegistry, VersionError
+
+    registry = RuntimeRegistry.for_settings(settings)
+    try:
+        runtimes = registry.installed() if "all" in versions else [registry.get(v) for v in versions]
+    except (RuntimeMissing, VersionError) as exc:
+        raise TargetError(str(exc)) from exc
+    return [
+        BlenderTarget(label=f"blender-{r.blender_version.split()[0]}", version=r.blender_version,
+                      backend="blender-exe" if r.kind == "executable" else "bpy-module",
+                      executable=str(r.blender) if r.blender else None, python=str(r.python) if r.kind == "wheel" else None)
+        for r in runtimes
+    ]  # fmt: skip
+
+
 def resolve_targets(blenders: list[str], version_matrix: bool, default: Path | None) -> tuple[list[BlenderTarget], list[str]]:
     """The targets (one per Blender version, first wins) and notes on duplicates left out.
 
