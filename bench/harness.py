@@ -67,6 +67,27 @@ def pooled(scripts: list[Path], workers: int) -> tuple[float, int, float]:
     return seconds, sum(r.ok for r in reports), warmup
 
 
+def per_job_overhead(n: int = 30) -> tuple[float, float]:
+    """Median ms of a trivial job (add a cube) on one warm worker, and of a fresh `python -I` that imports bpy and does it."""
+    import statistics
+
+    options = RunOptions(render=False, timeout=60)
+    with WorkerPool(1, options) as pool:
+        pool.warm()
+        pool.run(source="import bpy\n")
+        times = []
+        for _ in range(n):
+            t = time.perf_counter()
+            pool.run(source="import bpy\nbpy.ops.mesh.primitive_cube_add()\n")
+            times.append(time.perf_counter() - t)
+    fresh = []
+    for _ in range(5):
+        t = time.perf_counter()
+        subprocess.run([sys.executable, "-I", "-c", "import bpy\nbpy.ops.mesh.primitive_cube_add()"], capture_output=True, timeout=300)
+        fresh.append(time.perf_counter() - t)
+    return statistics.median(times) * 1000, statistics.median(fresh) * 1000
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-n", type=int, default=60)
@@ -83,6 +104,9 @@ def main() -> None:
     print(f"warm pool (sandboxed, reports):   {pool_s:7.2f}s  {n / pool_s:7.2f} scripts/s  ({pool_ok} ok; warm-up {warmup:.2f}s not counted)")
     print(f"pool incl. warm-up:               {pool_s + warmup:7.2f}s  {n / (pool_s + warmup):7.2f} scripts/s")
     print(f"ratio pool/naive: {naive_s / pool_s:.1f}x (incl. warm-up {naive_s / (pool_s + warmup):.1f}x)")
+    job_ms, fresh_ms = per_job_overhead()
+    print(f"per-job overhead, trivial script: warm pool (fork per job, sandboxed, report) {job_ms:.1f} ms; "
+          f"fresh process {fresh_ms:.1f} ms; ratio {fresh_ms / job_ms:.1f}x")
 
 
 if __name__ == "__main__":
