@@ -112,13 +112,19 @@ def check_embedder(settings: Settings) -> Check:
 def check_llm(settings: Settings) -> Check:
     """The OpenAI-compatible endpoint (vLLM) used for generation."""
     if not settings.llm_base_url:
-        return Check("llm endpoint", "warn", "not configured: generation falls back to verified exemplars",
-                     "`vllm serve MODEL` and set BPYWRIGHT_LLM_BASE_URL=http://HOST:8000/v1 BPYWRIGHT_LLM_MODEL=MODEL")  # fmt: skip
+        from .models.local import describe
+
+        answerer = describe(settings)
+        if answerer.kind == "local":
+            return Check("llm endpoint", "ok", f"local model {answerer.model}: {answerer.detail} (started by generate/serve)")
+        return Check("llm endpoint", "warn", f"not configured: generation falls back to verified exemplars ({answerer.detail})",
+                     "`bpywright model install qwen2.5-coder-1.5b` (CPU), or `vllm serve MODEL` and set "
+                     "BPYWRIGHT_LLM_BASE_URL=http://HOST:8000/v1 BPYWRIGHT_LLM_MODEL=MODEL")  # fmt: skip
     url = settings.llm_base_url.rstrip("/") + "/models"
     request = urllib.request.Request(url, headers={"Authorization": f"Bearer {settings.llm_api_key or 'none'}"})
     try:
         with urllib.request.urlopen(request, timeout=3) as resp:
-            return Check("llm endpoint", "ok", f"{settings.llm_base_url} answered {resp.status}")
+            return Check("llm endpoint", "ok", f"{settings.llm_model or 'the first model served'} at {settings.llm_base_url} answered {resp.status}")
     except (urllib.error.URLError, OSError) as exc:
         return Check("llm endpoint", "fail", f"{url} unreachable: {exc}", "start the server or fix BPYWRIGHT_LLM_BASE_URL")
 

@@ -18,7 +18,7 @@ from fastapi.templating import Jinja2Templates
 from ..config import Settings
 from ..harness.options import RunOptions
 from .access import AccessControl, login_page
-from .context import ServiceContext
+from .context import ServiceContext, start_local_llm
 from .highlight import highlight
 from .jobs import JobQueue
 from .limits import RequestLimits
@@ -41,7 +41,9 @@ def open_context(settings: Settings, pool: Any = None, store: Any = None) -> Ser
     (settings.artifacts / "service").mkdir(parents=True, exist_ok=True)
     scratch = Path(tempfile.mkdtemp(prefix="renders-", dir=settings.artifacts / "service"))
     jobs = JobQueue(concurrency=pool.size, waiting=settings.queue_size, scratch=scratch)
-    return ServiceContext(settings=settings, pool=pool, store=store, jobs=jobs, scratch=scratch, owns_pool=owns_pool, owns_store=owns_store)
+    served, local_llm, note = start_local_llm(settings)  # no endpoint configured: the installed local model, stopped with the app
+    return ServiceContext(settings=served, pool=pool, store=store, jobs=jobs, scratch=scratch, owns_pool=owns_pool, owns_store=owns_store,
+                          local_llm=local_llm, llm_note=note)  # fmt: skip
 
 
 def _validation_error(request: Request, exc: Exception) -> JSONResponse:

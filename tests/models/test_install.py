@@ -115,7 +115,12 @@ def test_the_default_local_model_is_the_best_installed_and_off_disables_it(setti
     model_path(settings, small).write_bytes(b"GGUF")
     (settings.models_dir / f"{small.name}.json").write_text(json.dumps({}))
     assert installed_models(settings) == ["smollm2-135m"]
-    assert chosen_local(settings) == small
+    assert chosen_local(settings) is None  # the test model answers only when named
+    assert chosen_local(Settings(artifacts=settings.artifacts, local_model="smollm2-135m")) == small
+    coder = CATALOGUE["qwen2.5-coder-0.5b"]
+    model_path(settings, coder).write_bytes(b"GGUF")
+    (settings.models_dir / f"{coder.name}.json").write_text(json.dumps({}))
+    assert chosen_local(settings) == coder
     off = Settings(artifacts=settings.artifacts, local_model="off")
     assert chosen_local(off) is None
     endpoint = Settings(artifacts=settings.artifacts, llm_base_url="http://127.0.0.1:9/v1", llm_model="m")
