@@ -1,0 +1,280 @@
+"""What a script's own code says about its findings: guards around old/new APIs, dead paths, its own classes and registrations."""
+
+from __future__ import annotations
+
+import ast
+import operator
+from dataclasses import dataclass, field
+
+# Exceptions a guard around an API that may be missing catches (the first three are what bpy raises for it).
+GUARD_EXCEPTIONS = {"AttributeError", "KeyError", "TypeError", "Exception", "BaseException"}
+COMPARE = {
+    ast.Lt: operator.lt,
+    ast.LtE: operator.le,
+    ast.Gt: operator.gt,
+    ast.GtE: operator.ge,
+    ast.Eq: operator.eq,
+    ast.NotEq: operator.ne,
+}
+
+
+@dataclass(frozen=True)
+class Span:
+    """Lines start..end (inclusive) and why they are special."""
+
+    start: int
+    end: int
+    why: str
+
+    def holds(self, line: int) -> bool:
+        """True when line lies in the span."""
+        return self.start <= line <= self.end
+
+
+@dataclass
+class ScriptFacts:
+    """Facts about one script that decide whether a finding proves a runtime failure."""
+
+    guards: list[Span] = field(default_factory=list)
+    unreachable: list[Span] = field(default_factory=list)
+    classes: set[str] = field(default_factory=set)
+    registered: set[str] = field(default_factory=set)
+    operators: set[str] = field(default_factory=set)
+
+    def guard_at(self, line: int) -> Span | None:
+        """The innermost guard around line, if any."""
+        return min((s for s in self.guards if s.holds(line)), key=lambda s: s.end - s.start, default=None)
+
+    def unreachable_at(self, line: int) -> Span | None:
+        """Why line looks unreachable, if it does."""
+        return min((s for s in self.unreachable if s.holds(line)), key=lambda s: s.end - s.start, default=None)
+
+
+def _span(nodes: list[ast.stmt], why: str) -> Span | None:
+    if not nodes:
+        return None
+    return Span(nodes[0].lineno, max(n.end_lineno or n.lineno for n in nodes), why)
+
+
+def _dotted(node: ast.AST) -> str:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def _is_version(node: ast.AST, aliases: set[str]) -> bool:
+    """bpy.app.version (or a name bound to it), possibly indexed or sliced."""
+    if isinstance(node, ast.Subscript):
+        node = node.value
+    return _dotted(node).endswith("app.version") or (isinstance(node, ast.Name) and node.id in aliases)
+
+
+def _version_value(node: ast.AST, target: tuple[int, ...], aliases: set[str]) -> object:
+    """The value of a version expression for the target version, or raise ValueError."""
+    if _is_version(node, aliases):
+        if isinstance(node, ast.Subscript):
+            index = node.slice
+            if isinstance(index, ast.Slice):
+                bounds = [None if b is None else ast.literal_eval(b) for b in (index.lower, index.upper, index.step)]
+                return target[slice(*bounds)]
+            return target[ast.literal_eval(index)]
+        return target
+    return ast.literal_eval(node)
+
+
+def _evaluate_version_test(test: ast.expr, target: tuple[int, ...], aliases: set[str]) -> bool | None:
+    """True/False when test compares bpy.app.version with constants and can be decided for target; else None."""
+    try:
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            inner = _evaluate_version_test(test.operand, target, aliases)
+            return None if inner is None else not inner
+        if isinstance(test, ast.BoolOp):
+            values = [_evaluate_version_test(v, target, aliases) for v in test.values]
+            if any(v is None for v in values):
+                return None
+            return all(values) if isinstance(test.op, ast.And) else any(values)
+        if isinstance(test, ast.Compare):
+            left = _version_value(test.left, target, aliases)
+            for op, right_node in zip(test.ops, test.comparators, strict=True):
+                right = _version_value(right_node, target, aliases)
+                if not COMPARE[type(op)](left, right):
+                    return False
+                left = right
+            return True
+    except (ValueError, TypeError, SyntaxError, IndexError, KeyError):
+        return None
+    return None
+
+
+def _mentions_version(test: ast.expr, aliases: set[str]) -> bool:
+    return any(_is_version(n, aliases) for n in ast.walk(test))
+
+
+def _probes_api(test: ast.expr) -> bool:
+    """hasattr/getattr tests, `'x' in dir(o)` and `'x' in o.bl_rna.properties`: the script checks for an API."""
+    for n in ast.walk(test):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("hasattr", "getattr"):
+            return True
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "dir":
+            return True
+        if isinstance(n, ast.Attribute) and n.attr in ("bl_rna", "properties", "keys", "version_string"):
+            return True
+    return False
+
+
+def _handler_names(handler: ast.ExceptHandler) -> set[str]:
+    if handler.type is None:
+        return {"BaseException"}
+    types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    return {_dotted(t).rsplit(".", 1)[-1] for t in types}
+
+
+class _Collector(ast.NodeVisitor):
+    def __init__(self, target: tuple[int, ...]):
+        self.facts = ScriptFacts()
+        self.target = target
+        self.version_aliases: set[str] = set()
+        self.defs: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
+        self.loads: set[str] = set()
+        self.in_class = 0
+
+    def add(self, spans: list[Span] | None, nodes: list[ast.stmt], why: str) -> None:
+        if spans is not None and (span := _span(nodes, why)):
+            spans.append(span)
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        for t in node.targets:
+            # bpy.types.Scene.my_props = PointerProperty(...): the script registers an RNA property
+            if (
+                isinstance(t, ast.Attribute)
+                and ".types." in f".{_dotted(t.value)}."
+                or (isinstance(t, ast.Attribute) and _dotted(t.value).startswith("types."))
+            ):
+                self.facts.registered.add(t.attr)
+            if (
+                isinstance(t, ast.Name)
+                and t.id == "bl_idname"
+                and isinstance(node.value, ast.Constant)
+                and isinstance(node.value.value, str)
+            ):
+                self.facts.operators.add(node.value.value.rsplit(".", 1)[-1])
+            if isinstance(t, ast.Name) and _is_version(node.value, self.version_aliases):
+                self.version_aliases.add(t.id)
+        self.generic_visit(node)
+
+    def visit_Delete(self, node: ast.Delete) -> None:
+        for t in node.targets:
+            if isinstance(t, ast.Attribute) and ".types." in f".{_dotted(t.value)}.":
+                self.facts.registered.add(t.attr)
+        self.generic_visit(node)
+
+    def visit_Call(self, node: ast.Call) -> None:
+        name = _dotted(node.func)
+        if (
+            name in ("setattr", "delattr")
+            and len(node.args) >= 2
+            and isinstance(node.args[1], ast.Constant)
+            and isinstance(node.args[1].value, str)
+        ):
+            self.facts.registered.add(node.args[1].value)
+        self.generic_visit(node)
+
+    def visit_Tuple(self, node: ast.Tuple) -> None:
+        # ("my_prop", bpy.props.IntProperty(...)) in a table the script registers with setattr in a loop
+        calls = [e for e in node.elts if isinstance(e, ast.Call) and _dotted(e.func).endswith("Property")]
+        if calls:
+            self.facts.registered.update(e.value for e in node.elts if isinstance(e, ast.Constant) and isinstance(e.value, str))
+        self.generic_visit(node)
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        self.facts.classes.add(node.name)
+        for item in node.body:  # annotations of PropertyGroups/Operators become RNA properties
+            if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+                self.facts.registered.add(item.target.id)
+        self.in_class += 1
+        self.generic_visit(node)
+        self.in_class -= 1
+
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        if not self.in_class and not node.decorator_list:
+            self.defs.append(node)
+        saved, self.in_class = self.in_class, 0
+        self.generic_visit(node)
+        self.in_class = saved
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_Name(self, node: ast.Name) -> None:
+        if isinstance(node.ctx, ast.Load):
+            self.loads.add(node.id)
+
+    def visit_Attribute(self, node: ast.Attribute) -> None:
+        self.loads.add(node.attr)
+        self.generic_visit(node)
+
+    def visit_If(self, node: ast.If) -> None:
+        test = node.test
+        if isinstance(test, ast.Constant) and not test.value:
+            self.add(self.facts.unreachable, node.body, f"inside `if {ast.unparse(test)}:`")
+        elif _mentions_version(test, self.version_aliases):
+            verdict = _evaluate_version_test(test, self.target, self.version_aliases)
+            version = ".".join(map(str, self.target[:2]))
+            if verdict is None:
+                self.add(self.facts.guards, [node], "inside a bpy.app.version check")
+            else:
+                dead = node.orelse if verdict else node.body
+                why = f"in a bpy.app.version branch that does not run on Blender {version}"
+                self.add(self.facts.guards, dead, why)
+                self.add(self.facts.unreachable, dead, why)
+        elif _probes_api(test):
+            self.add(self.facts.guards, [node], "inside a check for the API (hasattr/getattr)")
+        self.generic_visit(node)
+
+    def visit_While(self, node: ast.While) -> None:
+        if isinstance(node.test, ast.Constant) and not node.test.value:
+            self.add(self.facts.unreachable, node.body, f"inside `while {ast.unparse(node.test)}:`")
+        self.generic_visit(node)
+
+    def visit_Try(self, node: ast.Try) -> None:
+        caught = set().union(*(_handler_names(h) for h in node.handlers)) if node.handlers else set()
+        hit = sorted(caught & GUARD_EXCEPTIONS)
+        if hit:
+            self.add(self.facts.guards, node.body, f"inside try/except {'|'.join(hit)}")
+        self.generic_visit(node)
+
+    visit_TryStar = visit_Try
+
+    def generic_visit(self, node: ast.AST) -> None:
+        for name in ("body", "orelse", "finalbody"):
+            block = getattr(node, name, None)
+            if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+                for i, stmt in enumerate(block[:-1]):
+                    if isinstance(stmt, ast.Return | ast.Raise | ast.Continue | ast.Break):
+                        kind = type(stmt).__name__.lower()
+                        self.add(self.facts.unreachable, block[i + 1 :], f"after the `{kind}` on line {stmt.lineno}")
+                        break
+        super().generic_visit(node)
+
+
+def script_facts(source: str, target: str = "4.5") -> ScriptFacts:
+    """The facts of a script (empty when it does not parse)."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError):
+        return ScriptFacts()
+    parts = [int(p) for p in target.split(".")[:3] if p.isdigit()]
+    version = tuple(parts + [0] * (3 - len(parts)))
+    collector = _Collector(version)
+    try:
+        collector.visit(tree)
+    except RecursionError:
+        return ScriptFacts()
+    facts = collector.facts
+    for fn in collector.defs:  # a module-level function nothing names never runs
+        if fn.name not in collector.loads and fn.name not in ("register", "unregister"):
+            facts.unreachable.append(Span(fn.lineno, fn.end_lineno or fn.lineno, f"in `{fn.name}()`, which nothing calls"))
+    return facts

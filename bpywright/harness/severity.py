@@ -1,0 +1,106 @@
+"""Blocking means "would raise if the line runs": demote findings the script's code or the stubs' class tree do not prove.
+
+A checker's attribute error proves a failure only when no class the value could be has the attribute: an
+attribute reached through a base class (`Node.color_ramp`), one of the script's own classes or properties it
+registers, or a receiver the stubs mistype (a mathutils result typed `float`, `tuple[Unknown, ...]`) is advisory.
+Findings inside a guard that tests for the API (hasattr, try/except AttributeError, a bpy.app.version branch
+that does not run on the target) are advisory too. Undefined names stay blocking, with a note when the path
+looks unreachable.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from pathlib import Path
+
+from .diagnostics import Diagnostic
+from .members import MemberIndex, member_index
+from .scriptfacts import ScriptFacts, script_facts
+
+UNDEFINED = {"F821", "F822", "reportUndefinedVariable", "name-defined"}
+MATHUTILS = ("Vector", "Matrix", "Quaternion", "Euler", "Color")
+PRIMITIVES = {"float", "int"}
+ATTRIBUTE_PATTERNS = (
+    re.compile(r'^Cannot (?:access|assign to|delete) attribute "(?P<attr>[^"]+)" for class "(?P<cls>.+?)"(?= Attribute| \w|$)'),
+    re.compile(r'^"(?P<attr>[^"]+)" is not a known attribute of module "(?P<module>[^"]+)"'),
+    re.compile(r'^Item "(?P<cls>.+?)" of ".+" has no attribute "(?P<attr>[^"]+)"'),
+    re.compile(r'^Module "(?P<module>[^"]+)" has no attribute "(?P<attr>[^"]+)"'),
+    re.compile(r'^"(?P<cls>.+?)" has no attribute "(?P<attr>[^"]+)"'),
+    re.compile(r'^(?P<cls>\w+) has no property "(?P<attr>[^"]+)"'),
+)
+
+
+def receiver_class(text: str) -> str:
+    """The class name in a checker's receiver type: `type[Scene]` -> Scene, `Foo*` -> Foo, `tuple[X, ...]` -> tuple."""
+    text = text.strip()
+    while text.startswith("type[") and text.endswith("]"):
+        text = text[5:-1]
+    text = text.rstrip("*")
+    return text.split("[", 1)[0].rsplit(".", 1)[-1]
+
+
+def attribute_subject(message: str) -> tuple[str, str | None, str | None] | None:
+    """(attribute, receiver type, module) of an unknown-attribute message, or None."""
+    for pattern in ATTRIBUTE_PATTERNS:
+        m = pattern.match(message)
+        if m:
+            groups = m.groupdict()
+            return groups["attr"], groups.get("cls"), groups.get("module")
+    return None
+
+
+def _mathutils_member(index: MemberIndex | None, attr: str) -> bool:
+    return index is not None and any(attr in index.members.get(c, ()) for c in MATHUTILS)
+
+
+def why_not_proved(diag: Diagnostic, facts: ScriptFacts, index: MemberIndex | None) -> str | None:
+    """Why an unknown-attribute finding does not prove a runtime failure, or None when it does."""
+    subject = attribute_subject(diag.message)
+    if subject is None:
+        return None
+    attr, cls_text, module = subject
+    if attr in facts.registered:
+        return f'the script registers "{attr}" itself'
+    if module is not None:
+        return f'"{attr}" is an operator the script registers' if attr in facts.operators else None
+    if cls_text is None:
+        return None
+    cls = receiver_class(cls_text)
+    if cls in facts.classes:
+        return f'"{cls}" is the script\'s own class'
+    if index is None:
+        return None
+    if index.knows(cls):
+        if index.on_some_subclass(cls, attr):
+            return f'"{attr}" exists on a subclass of {cls}; the value may be one'
+        return None
+    if "Unknown" in cls_text or "Any" in re.split(r"\W+", cls_text):
+        return f"the checker does not know the value's type ({cls_text})" if index.anywhere(attr) else None
+    if cls in PRIMITIVES and _mathutils_member(index, attr):
+        return f'the stubs type a mathutils result as "{cls_text}"; "{attr}" is a mathutils member'
+    return None
+
+
+def refine(diagnostics: Iterable[Diagnostic], source: str, version: str = "4.5", stubs: Path | None = None) -> list[Diagnostic]:
+    """Demote blocking findings that the script or the stubs' class tree show are not proved failures (in place)."""
+    diags = list(diagnostics)
+    if not any(d.severity == "blocking" and d.tool != "syntax" for d in diags):
+        return diags
+    facts = script_facts(source, version)
+    index = member_index(stubs) if stubs is not None else None
+    for d in diags:
+        if d.severity != "blocking" or d.tool == "syntax":
+            continue
+        if d.code in UNDEFINED:
+            dead = facts.unreachable_at(d.line)
+            if dead is not None and "unreachable" not in d.message:
+                d.message += f" (this path looks unreachable: {dead.why})"
+            continue
+        reason = why_not_proved(d, facts, index)
+        if reason is None and (guard := facts.guard_at(d.line)) is not None:
+            reason = guard.why
+        if reason is not None:
+            d.severity = "advisory"
+            d.message += f" (advisory: {reason})"
+    return diags

@@ -1,0 +1,193 @@
+"""Blocking means "would raise if the line runs": each category of the precision work, with the real ruff/mypy/pyright."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from bpywright.harness.lint import lint_source
+from bpywright.harness.severity import attribute_subject, receiver_class
+
+CASES = {
+    "numpy_assignment": """
+        import bpy
+        import numpy as np
+        obj = bpy.data.objects["Cube"]
+        obj.location = np.array([1.0, 2.0, 3.0])
+        obj.data.vertices[0].co = np.zeros(3)
+    """,
+    "bad_enum_literal": """
+        import bpy
+        bpy.ops.object.mode_set(mode="EDITING")
+    """,
+    "str_variable_enum": """
+        import bpy
+        def switch(mode: str) -> None:
+            bpy.ops.object.mode_set(mode=mode)
+        switch("EDIT")
+    """,
+    "hasattr_drift": """
+        import bpy
+        mesh = bpy.data.meshes.new("m")
+        if hasattr(mesh, "use_auto_smooth"):
+            mesh.use_auto_smooth = True
+        try:
+            mesh.auto_smooth_angle = 0.5
+        except AttributeError:
+            pass
+    """,
+    "version_branch": """
+        import bpy
+        mat = bpy.data.materials.new("M")
+        mat.use_nodes = True
+        bsdf = mat.node_tree.nodes.new("ShaderNodeBsdfPrincipled")
+        if bpy.app.version < (4, 0, 0):
+            bsdf.inputs["Specular"].default_value = 0.5
+        else:
+            bsdf.inputs["Specular IOR Level"].default_value = 0.5
+        if bpy.app.version >= (4, 0, 0):
+            bsdf.inputs["Specular"].default_value = 0.5
+    """,
+    "unreachable_undefined": """
+        import bpy
+        if False:
+            print(not_defined_anywhere)
+        print(also_not_defined)
+    """,
+    "node_base_class": """
+        import bpy
+        tree = bpy.data.node_groups.new("g", "ShaderNodeTree")
+        for node in tree.nodes:
+            node.color_ramp.interpolation = "EASE"
+            node.colour_ramp = None
+    """,
+    "own_classes_and_registrations": """
+        import bpy
+        class Helper:
+            pass
+        h = Helper()
+        h.create_asset()
+        class SimpleOperator(bpy.types.Operator):
+            bl_idname = "object.simple_operator"
+            bl_label = "Simple"
+        bpy.types.Scene.my_props = bpy.props.IntProperty()
+        bpy.context.scene.my_props = 3
+        bpy.ops.object.simple_operator()
+        bpy.ops.object.simple_operatr()
+    """,
+    "mathutils_results": """
+        import bpy
+        from mathutils import Vector
+        v = Vector((1.0, 0.0, 0.0)).cross(Vector((0.0, 1.0, 0.0)))
+        print(v.length, v.normalized())
+        print(v.lenght)
+    """,
+}
+
+
+def _src(name: str) -> str:
+    return textwrap.dedent(CASES[name]).lstrip()
+
+
+@pytest.fixture(scope="module")
+def reports():
+    return {name: lint_source(_src(name)) for name in CASES}
+
+
+def _blocking_lines(report) -> set[int]:
+    return {d.line for d in report.blocking}
+
+
+def _at(report, line: int):
+    return [d for d in report.diagnostics if d.line == line and d.tool != "ruff"]
+
+
+def test_checkers_ran(reports) -> None:
+    for name, report in reports.items():
+        assert all(t.status == "ok" for t in report.tools), (name, report.tools)
+
+
+def test_numpy_assignment_is_advisory(reports) -> None:
+    report = reports["numpy_assignment"]
+    assert _blocking_lines(report) == set()
+    assert any("ndarray" in d.message or "NDArray" in d.message for d in _at(report, 4)), report.diagnostics
+
+
+def test_bad_enum_literal_blocks(reports) -> None:
+    report = reports["bad_enum_literal"]
+    assert _blocking_lines(report) == {2}
+    assert "EDITING" in report.blocking[0].message
+
+
+def test_str_variable_for_enum_is_advisory(reports) -> None:
+    report = reports["str_variable_enum"]
+    assert report.ok, report.blocking
+    assert any(d.severity == "advisory" for d in _at(report, 3))
+
+
+def test_drift_inside_hasattr_and_try_is_advisory(reports) -> None:
+    report = reports["hasattr_drift"]
+    assert report.ok, report.blocking
+    advisories = {d.line: d for d in report.diagnostics if d.severity == "advisory" and d.tool != "ruff"}
+    assert 4 in advisories and 6 in advisories, report.diagnostics
+    assert "hasattr" in advisories[4].message and "try/except" in advisories[6].message
+
+
+def test_version_branches_judged_for_the_target(reports) -> None:
+    report = reports["version_branch"]
+    # the < 4.0 branch never runs on 4.5; the >= 4.0 branch does, and "Specular" fails there
+    assert _blocking_lines(report) == {10}, report.diagnostics
+    old = [d for d in report.diagnostics if d.line == 6]
+    assert old and all(d.severity == "advisory" for d in old)
+    assert any(d.tool == "rules" and "does not run on Blender 4.5" in d.message for d in old), old
+
+
+def test_undefined_names_stay_blocking_with_unreachable_note(reports) -> None:
+    report = reports["unreachable_undefined"]
+    assert _blocking_lines(report) == {3, 4}
+    dead = [d for d in report.blocking if d.line == 3]
+    live = [d for d in report.blocking if d.line == 4]
+    assert all("unreachable" in d.message and "if False" in d.message for d in dead)
+    assert all("unreachable" not in d.message for d in live)
+
+
+def test_attribute_through_node_base_is_advisory_unless_no_subclass_has_it(reports) -> None:
+    report = reports["node_base_class"]
+    assert _blocking_lines(report) == {5}, report.diagnostics
+    assert any("colour_ramp" in d.message for d in report.blocking)
+    assert any("subclass" in d.message for d in _at(report, 4))
+
+
+def test_own_classes_registered_props_and_operators(reports) -> None:
+    report = reports["own_classes_and_registrations"]
+    assert _blocking_lines(report) == {12}, report.diagnostics
+    assert "simple_operatr" in report.blocking[0].message
+
+
+def test_mathutils_results(reports) -> None:
+    report = reports["mathutils_results"]
+    assert _blocking_lines(report) == {5}, report.diagnostics
+    assert "lenght" in report.blocking[0].message
+
+
+@pytest.mark.parametrize(
+    ("message", "subject"),
+    [
+        ('Cannot access attribute "color_ramp" for class "Node" Attribute "color_ramp" is unknown', ("color_ramp", "Node", None)),
+        ('Cannot assign to attribute "p" for class "type[Scene]" Attribute "p" is unknown', ("p", "type[Scene]", None)),
+        ('"simple_op" is not a known attribute of module "..object"', ("simple_op", None, "..object")),
+        ('Item "float" of "float | Vector" has no attribute "length"', ("length", "float", None)),
+        ('"Node" has no attribute "color_ramp"', ("color_ramp", "Node", None)),
+        ('Scene has no property "overlap_run_id" in Blender 4.5 (removed)', ("overlap_run_id", "Scene", None)),
+        ('Argument of type "str" cannot be assigned to parameter', None),
+    ],
+)
+def test_attribute_subject(message, subject) -> None:
+    assert attribute_subject(message) == subject
+
+
+def test_receiver_class() -> None:
+    assert receiver_class("type[Scene]") == "Scene"
+    assert receiver_class("GNCSV_OT_export*") == "GNCSV_OT_export"
+    assert receiver_class("tuple[Unknown, ...]") == "tuple"
