@@ -30,8 +30,9 @@ RUBRIC_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
         "score": {"type": "number", "minimum": 0, "maximum": 1},
-        "reasons": {"type": "array", "items": {"type": "string"}},
-        "suggested_fix": {"type": ["string", "null"]},
+        # Bounded so a grammar-constrained small model cannot ramble past max_tokens into JSON cut in half.
+        "reasons": {"type": "array", "items": {"type": "string", "maxLength": 200}, "maxItems": 5},
+        "suggested_fix": {"type": ["string", "null"], "maxLength": 400},
     },
     "required": ["score", "reasons", "suggested_fix"],
     "additionalProperties": False,

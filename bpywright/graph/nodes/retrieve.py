@@ -67,7 +67,7 @@ def retrieve(state: GenState, ctx: RunContext) -> dict[str, Any]:
         note = f"{len(symbols)} symbols from the {state.version} index"
     else:
         note = f"no symbols: {problem}"
-    exemplars = nearest_exemplars(ctx, state.prompt, state.version, EXEMPLARS_K)
+    exemplars = nearest_exemplars(ctx, state.prompt, state.version, max(0, min(EXEMPLARS_K, ctx.settings.prompt_exemplars)))
     detail = f"{note}; exemplars: {', '.join(f'{e.source}:{e.id}' for e in exemplars) or 'none'}"
     ctx.emit("retrieve", status=f"{len(symbols)} symbols, {len(exemplars)} exemplars", seconds=time.monotonic() - start, detail=detail)
     return {"symbols": symbols, "symbols_note": note, "exemplars": exemplars}
