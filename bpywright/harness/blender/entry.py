@@ -589,13 +589,66 @@ def _wipe(folder, mounts):
             pass
 
 
-def serve(control_fd, own_pid_namespace):
+MESA_CACHE = "/tmp/.bpywright-shader-cache"
+
+
+def warm_shader_cache():
+    """Render one small frame in a throw-away child and keep Mesa's shader cache it wrote, in memory.
+
+    A forked child cannot reuse the zygote's GL context, so each job's render compiles its shaders again
+    (seconds on a software GL). Mesa's disk cache cuts that, but it must be writable, and a cache shared
+    between jobs would let one job plant compiled code for the next: instead every job gets a fresh copy
+    of this trusted template (made before any user code ran) in its private /tmp.
+    """
+    os.environ["MESA_SHADER_CACHE_DIR"] = MESA_CACHE
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            null = os.open(os.devnull, os.O_RDWR)
+            for fd in (1, 2):
+                os.dup2(null, fd)
+            scene = bpy.context.scene
+            set_engine(scene, "workbench")
+            scene.render.resolution_x = scene.render.resolution_y = 32
+            scene.render.filepath = "/tmp/.bpywright-warm.png"
+            bpy.ops.render.render(write_still=True)
+            code = 0
+        finally:
+            os._exit(code)
+    os.waitpid(pid, 0)
+    template, total = {}, 0
+    for folder, _, files in os.walk(MESA_CACHE):
+        for name in files:
+            path = os.path.join(folder, name)
+            if os.path.islink(path) or total > 64 << 20:
+                continue
+            with open(path, "rb") as fh:
+                template[os.path.relpath(path, MESA_CACHE)] = data = fh.read()
+            total += len(data)
+    return template
+
+
+def lay_out_cache(template):
+    """A fresh, private copy of the trusted shader cache for the next job."""
+    for rel, data in template.items():
+        path = os.path.join(MESA_CACHE, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as fh:
+            fh.write(data)
+
+
+def serve(control_fd, own_pid_namespace, warm=False):
     """Fork a child per job line on stdin; report each job's end on control_fd. Never runs user code."""
     become_subreaper()
     _LIBC.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)  # children cannot read or ptrace the zygote's memory
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     control = os.fdopen(control_fd, "w", buffering=1)
     mounts = mount_points()
+    template = {}
+    if warm and own_pid_namespace:  # /tmp is private only inside the sandbox
+        template = warm_shader_cache()
+        empty_private_dirs(mounts)
     control.write(json.dumps({"ready": True, "blender_version": blender_version(), "backend": backend_name()}) + "\n")
     for line in sys.stdin:
         line = line.strip()
@@ -604,6 +657,8 @@ def serve(control_fd, own_pid_namespace):
         job = json.loads(line)
         sys.stdout.flush()
         sys.stderr.flush()
+        if template and job.get("render_path"):
+            lay_out_cache(template)
         pid = os.fork()
         if pid == 0:
             child_main(job, control_fd)
@@ -621,9 +676,9 @@ def main(argv):
     if "--" in argv:
         argv = argv[argv.index("--") + 1 :]
     if "--serve" not in argv or "--control-fd" not in argv:
-        sys.stderr.write("usage: entry.py --serve --control-fd N [--own-pid-namespace]\n")
+        sys.stderr.write("usage: entry.py --serve --control-fd N [--own-pid-namespace] [--warm-render]\n")
         os._exit(2)
-    serve(int(argv[argv.index("--control-fd") + 1]), "--own-pid-namespace" in argv)
+    serve(int(argv[argv.index("--control-fd") + 1]), "--own-pid-namespace" in argv, "--warm-render" in argv)
     os._exit(0)
 
 
