@@ -67,6 +67,11 @@ class _AnyInterfaceItem(NodeTreeInterfacePanel, NodeTreeInterfaceSocketBool, Nod
     max_value: typing.Any
     min_value: typing.Any
 
+class _AnyAttribute(BoolAttribute, ByteColorAttribute, ByteIntAttribute, Float2Attribute, Float4x4Attribute, FloatAttribute, FloatColorAttribute, FloatVectorAttribute, Int2Attribute, IntAttribute, QuaternionAttribute, Short2Attribute, StringAttribute):
+    """A geometry attribute of any data type (Blender knows which: check attr.data_type)."""
+
+    data: typing.Any
+
 class Object:
     @property
     def data(self) -> _AnyObjectData | None: ...
@@ -468,6 +473,216 @@ class NodeTreeInterface:
                 :param socket_type: Socket Type, Type of socket generated on nodes
                 :param parent: Parent, Panel to add the socket in
                 :return: Socket, New socket
+        """
+
+class AttributeGroupCurves(bpy_prop_collection[_AnyAttribute], bpy_struct):
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["BOOLEAN"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> BoolAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["BYTE_COLOR"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> ByteColorAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["INT8"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> ByteIntAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["FLOAT2"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> Float2Attribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["FLOAT4X4"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> Float4x4Attribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["FLOAT"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> FloatAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["FLOAT_COLOR"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> FloatColorAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["FLOAT_VECTOR"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> FloatVectorAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["INT32_2D"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> Int2Attribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["INT"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> IntAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["QUATERNION"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> QuaternionAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["INT16_2D"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> Short2Attribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["STRING"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> StringAttribute: ...
+    @typing.overload
+    def new(
+        self,
+        name: str,
+        type: bpy.stub_internal.rna_enums.AttributeTypeItems | None,
+        domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None,
+    ) -> _AnyAttribute:
+        """Add attribute to geometry
+
+        :param name: Name, Name of geometry attribute
+        :param type: Type, Attribute type
+        :param domain: Domain, Type of element that attribute is stored on
+        :return: New geometry attribute
+        """
+
+class AttributeGroupGreasePencil(bpy_prop_collection[_AnyAttribute], bpy_struct):
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["BOOLEAN"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> BoolAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["BYTE_COLOR"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> ByteColorAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["INT8"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> ByteIntAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["FLOAT2"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> Float2Attribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["FLOAT4X4"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> Float4x4Attribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["FLOAT"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> FloatAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["FLOAT_COLOR"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> FloatColorAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["FLOAT_VECTOR"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> FloatVectorAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["INT32_2D"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> Int2Attribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["INT"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> IntAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["QUATERNION"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> QuaternionAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["INT16_2D"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> Short2Attribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["STRING"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> StringAttribute: ...
+    @typing.overload
+    def new(
+        self,
+        name: str,
+        type: bpy.stub_internal.rna_enums.AttributeTypeItems | None,
+        domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None,
+    ) -> _AnyAttribute:
+        """Add attribute to geometry
+
+        :param name: Name, Name of geometry attribute
+        :param type: Type, Attribute type
+        :param domain: Domain, Type of element that attribute is stored on
+        :return: New geometry attribute
+        """
+
+class AttributeGroupGreasePencilDrawing(bpy_prop_collection[_AnyAttribute], bpy_struct):
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["BOOLEAN"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> BoolAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["BYTE_COLOR"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> ByteColorAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["INT8"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> ByteIntAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["FLOAT2"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> Float2Attribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["FLOAT4X4"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> Float4x4Attribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["FLOAT"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> FloatAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["FLOAT_COLOR"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> FloatColorAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["FLOAT_VECTOR"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> FloatVectorAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["INT32_2D"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> Int2Attribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["INT"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> IntAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["QUATERNION"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> QuaternionAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["INT16_2D"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> Short2Attribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["STRING"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> StringAttribute: ...
+    @typing.overload
+    def new(
+        self,
+        name: str,
+        type: bpy.stub_internal.rna_enums.AttributeTypeItems | None,
+        domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None,
+    ) -> _AnyAttribute:
+        """Add attribute to geometry
+
+        :param name: Name, Name of geometry attribute
+        :param type: Type, Attribute type
+        :param domain: Domain, Type of element that attribute is stored on
+        :return: New geometry attribute
+        """
+
+class AttributeGroupMesh(bpy_prop_collection[_AnyAttribute], bpy_struct):
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["BOOLEAN"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> BoolAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["BYTE_COLOR"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> ByteColorAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["INT8"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> ByteIntAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["FLOAT2"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> Float2Attribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["FLOAT4X4"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> Float4x4Attribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["FLOAT"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> FloatAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["FLOAT_COLOR"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> FloatColorAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["FLOAT_VECTOR"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> FloatVectorAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["INT32_2D"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> Int2Attribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["INT"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> IntAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["QUATERNION"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> QuaternionAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["INT16_2D"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> Short2Attribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["STRING"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> StringAttribute: ...
+    @typing.overload
+    def new(
+        self,
+        name: str,
+        type: bpy.stub_internal.rna_enums.AttributeTypeItems | None,
+        domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None,
+    ) -> _AnyAttribute:
+        """Add attribute to geometry
+
+        :param name: Name, Name of geometry attribute
+        :param type: Type, Attribute type
+        :param domain: Domain, Type of element that attribute is stored on
+        :return: New geometry attribute
+        """
+
+class AttributeGroupPointCloud(bpy_prop_collection[_AnyAttribute], bpy_struct):
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["BOOLEAN"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> BoolAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["BYTE_COLOR"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> ByteColorAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["INT8"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> ByteIntAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["FLOAT2"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> Float2Attribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["FLOAT4X4"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> Float4x4Attribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["FLOAT"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> FloatAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["FLOAT_COLOR"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> FloatColorAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["FLOAT_VECTOR"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> FloatVectorAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["INT32_2D"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> Int2Attribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["INT"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> IntAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["QUATERNION"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> QuaternionAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["INT16_2D"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> Short2Attribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["STRING"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> StringAttribute: ...
+    @typing.overload
+    def new(
+        self,
+        name: str,
+        type: bpy.stub_internal.rna_enums.AttributeTypeItems | None,
+        domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None,
+    ) -> _AnyAttribute:
+        """Add attribute to geometry
+
+        :param name: Name, Name of geometry attribute
+        :param type: Type, Attribute type
+        :param domain: Domain, Type of element that attribute is stored on
+        :return: New geometry attribute
         """
 
 class FCurveModifiers:
