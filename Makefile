@@ -30,7 +30,7 @@ venv: $(STAMP)
 $(STAMP): pyproject.toml constraints.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -c constraints.txt -e '.[dev]'
+	$(PY) -m pip install -q -c constraints.txt -e '.[dev,cluster]'
 	@touch $(STAMP)
 
 # version-matched bpy stubs with our overlays (a no-op when nothing changed)

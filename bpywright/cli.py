@@ -55,6 +55,19 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-render", action="store_true", help="run the script only, do not render")
     p.add_argument("--empty-scene", action="store_true", help="start from an empty scene instead of the factory startup scene")
     p.add_argument("--lint", action="store_true", help="lint first (ruff/mypy/pyright) and attach the LintReport to the report")
+    from .cluster.spec import CLUSTER_HELP
+
+    p.add_argument("--cluster", metavar="auto|ray://HOST:PORT", help="batches (several scripts): " + CLUSTER_HELP)
+
+
+def _cluster(args: argparse.Namespace, settings: Settings):
+    """--cluster, else BPYWRIGHT_CLUSTER, as a ClusterSpec; None for the local pool (a malformed value is a usage error)."""
+    from .cluster.spec import ClusterSpecError, cluster_setting
+
+    try:
+        return cluster_setting(getattr(args, "cluster", None), settings.cluster)
+    except ClusterSpecError as exc:
+        raise UsageError(str(exc)) from exc
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -238,17 +251,21 @@ def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
             if report_path is not None:
                 print(f"  report: {report_path}")
         return 0 if report.ok else 1
-    reports = run_batch(args.scripts, options, args.out_dir, args.jobs or settings.workers, quiet=args.json, lint=args.lint)
+    cluster = _cluster(args, settings)
+    jobs = args.jobs or (None if cluster else settings.workers)  # on a cluster: one actor per CPU unless --jobs
+    reports = run_batch(args.scripts, options, args.out_dir, jobs, quiet=args.json, lint=args.lint, cluster=cluster)
     if args.json:
         print(json.dumps([json.loads(r.model_dump_json()) for r in reports], indent=2))
     return 0 if all(r.ok for r in reports) else 1
 
 
-def run_batch(scripts: list[Path], options, out_dir: Path | None, jobs: int, quiet: bool = False, lint: bool = False) -> list:
-    """Run scripts through a WorkerPool with a progress bar; write NAME.json/NAME.png under out_dir."""
+def run_batch(
+    scripts: list[Path], options, out_dir: Path | None, jobs: int | None, quiet: bool = False, lint: bool = False, cluster=None
+) -> list:
+    """Run scripts through a warm pool (local, or on `cluster`) with a progress bar; write NAME.json/NAME.png under out_dir."""
     from tqdm import tqdm
 
-    from .harness.pool import WorkerPool
+    from .cluster.factory import open_pool
     from .harness.summary import one_line
 
     if out_dir is not None:
@@ -262,7 +279,7 @@ def run_batch(scripts: list[Path], options, out_dir: Path | None, jobs: int, qui
             bar.write(one_line(report, str(script)))
         bar.update(1)
 
-    with WorkerPool(min(jobs, len(scripts)), options) as pool:
+    with open_pool(options, cluster=cluster, jobs=jobs, at_most=len(scripts)) as pool:
         reports = pool.map(scripts, options, render_dir=out_dir, on_done=done, lint=lint)
     bar.close()
     if not quiet:
@@ -278,7 +295,9 @@ def cmd_recipes(args: argparse.Namespace, settings: Settings) -> int:
     options = _run_options(args, settings)
     out_dir = args.out_dir or settings.artifacts / "recipes"
     recipes = all_recipes()
-    reports = run_batch([r.path for r in recipes], options, out_dir, args.jobs or settings.workers, lint=args.lint)
+    cluster = _cluster(args, settings)
+    jobs = args.jobs or (None if cluster else settings.workers)
+    reports = run_batch([r.path for r in recipes], options, out_dir, jobs, lint=args.lint, cluster=cluster)
     index = [
         {"name": r.name, "prompt": r.prompt, "status": rep.status, "render": rep.render.path if rep.render else None,
          "nonblank_fraction": rep.render.nonblank_fraction if rep.render else None, "report": str(out_dir / f"{r.name}.json")}
@@ -461,6 +480,7 @@ def _main(argv: list[str] | None) -> int:
         parser.print_help()
         return 2
     settings = Settings.from_env()
+    from .cluster.spec import ClusterError
     from .harness.job import RootError
     from .harness.sandbox import SandboxUnavailable
 
@@ -471,6 +491,9 @@ def _main(argv: list[str] | None) -> int:
     except SandboxUnavailable as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except ClusterError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130

@@ -69,6 +69,7 @@ class Settings:
     public_gallery: bool = False  # service: with a token, let anyone browse (GET) without it
     prompt_exemplars: int = 3  # verified exemplars shown to the generator (a local CPU model gets 1: reading the prompt is half the wait)
     local_model: str | None = None  # catalogue name served on loopback when no LLM URL is set; "off" disables (default: best installed)
+    cluster: str | None = None  # a Ray cluster for batches and the service (auto | ray://HOST:PORT | HOST:PORT); unset/local = this machine
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -97,6 +98,7 @@ class Settings:
             max_request_bytes=int(os.environ.get("BPYWRIGHT_MAX_REQUEST_BYTES") or 1_000_000),
             blender_version=os.environ.get("BPYWRIGHT_BLENDER_VERSION") or _project_blender_version() or "4.5",
             local_model=os.environ.get("BPYWRIGHT_LOCAL_MODEL") or None,
+            cluster=os.environ.get("BPYWRIGHT_CLUSTER") or None,
             prompt_exemplars=int(os.environ.get("BPYWRIGHT_PROMPT_EXEMPLARS") or 3),
             api_token=os.environ.get("BPYWRIGHT_API_TOKEN") or None,
             allowed_hosts=tuple(h.strip() for h in (os.environ.get("BPYWRIGHT_ALLOWED_HOSTS") or "localhost,127.0.0.1,::1").split(",")

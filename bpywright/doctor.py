@@ -156,6 +156,21 @@ def check_exemplars(settings: Settings) -> Check:
     return Check("exemplars", "ok", f"{status.count} exemplars ({status.groups} groups) in {settings.exemplar_db}")
 
 
+def check_cluster(settings: Settings) -> Check:
+    """The Ray cluster batches and the service run on when BPYWRIGHT_CLUSTER names one (nodes, CPUs, actors)."""
+    from .cluster.spec import ClusterSpecError, parse_cluster
+
+    try:
+        spec = parse_cluster(settings.cluster)
+    except ClusterSpecError as exc:
+        return Check("cluster", "fail", str(exc), "fix BPYWRIGHT_CLUSTER (auto, ray://HOST:PORT or HOST:PORT), or unset it")
+    if spec is None:
+        return Check("cluster", "ok", "local pool (BPYWRIGHT_CLUSTER unset; set it, or pass --cluster, to scale out on Ray)")
+    from .cluster.connect import describe
+
+    return Check("cluster", *describe(spec))
+
+
 def run_checks(settings: Settings) -> list[Check]:
     """All checks, in the order a new user should fix them."""
     return [
@@ -170,4 +185,5 @@ def run_checks(settings: Settings) -> list[Check]:
         check_llm(settings),
         check_clip(settings),
         check_exemplars(settings),
+        check_cluster(settings),
     ]

@@ -52,6 +52,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     run = parser.add_argument_group("running")
     run.add_argument("--jobs", "-j", type=_positive(int), metavar="N", help="warm Blender workers per version (default: cores)")
+    from ..cluster.spec import CLUSTER_HELP
+
+    run.add_argument("--cluster", metavar="auto|ray://HOST:PORT", help=CLUSTER_HELP)
     run.add_argument("--timeout", type=_positive(float), metavar="SECONDS", help="per script; overrides the config (default 60)")
     run.add_argument("--engine", choices=["workbench", "cycles", "eevee"], help="render engine (default: workbench)")
     run.add_argument("--resolution", type=int, metavar="PX", help="square render size (default 256)")
@@ -112,9 +115,12 @@ def _plan(args: argparse.Namespace, settings: Settings):
         targets, notes = resolve_targets(args.blender, args.version_matrix, settings.blender)
     for note in notes:
         print(f"note: {note}", file=sys.stderr)
+    from ..cluster.spec import cluster_setting
+
+    cluster = cluster_setting(args.cluster, settings.cluster)  # a malformed value raises ClusterSpecError, a ValueError: usage
     return config, CheckPlan(
         scripts=scripts, root=root, targets=targets, config=config, artifacts=args.artifacts.resolve(), lint=args.lint,
-        jobs=args.jobs or settings.workers, sandbox=settings.sandbox and not args.no_sandbox,
+        jobs=args.jobs or (None if cluster else settings.workers), cluster=cluster, sandbox=settings.sandbox and not args.no_sandbox,
         engine=args.engine or config.engine or "workbench", resolution=resolution, timeout=args.timeout,
         baseline=args.baseline.resolve() if args.baseline else None,
         threshold=next(t for t in (args.hash_threshold, config.hash_threshold, DEFAULT_THRESHOLD) if t is not None),

@@ -15,6 +15,8 @@ from .project_config import CheckConfig
 from .verdict import judge, lint_findings
 
 if TYPE_CHECKING:
+    from ..cluster.factory import Pool
+    from ..cluster.spec import ClusterSpec
     from ..harness.diagnostics import LintReport
     from ..harness.report import RunReport
 
@@ -36,13 +38,14 @@ class CheckPlan:
     config: CheckConfig
     artifacts: Path
     lint: bool = True
-    jobs: int = 1
+    jobs: int | None = 1  # None on a cluster: one worker per CPU of it
     sandbox: bool = True
     engine: str = "workbench"
     resolution: int = DEFAULT_RESOLUTION
     timeout: float | None = None  # --timeout: overrides the config's timeout and timeouts table
     baseline: Path | None = None
     threshold: int = 10
+    cluster: ClusterSpec | None = None  # --cluster / BPYWRIGHT_CLUSTER: run on Ray instead of this machine
 
     def timeout_for(self, script: Script) -> float:
         """--timeout, else the config's per-script glob, else its timeout, else 60 s."""
@@ -84,15 +87,14 @@ def _lint_all(scripts: list[Script], versions: list[str]) -> dict[str, dict[Path
 
 def _run_target(plan: CheckPlan, target: BlenderTarget, bar) -> list[RunReport]:
     """Every script on one Blender, concurrently on a warm pool; reports in script order."""
+    from ..cluster.factory import open_pool
     from ..harness.options import RunOptions
-    from ..harness.pool import WorkerPool
     from ..harness.summary import one_line
 
     executable = Path(target.executable) if target.executable else None
     python = Path(target.python) if target.python else None
-    size = max(1, min(plan.jobs, len(plan.scripts)))
 
-    def one(pool: WorkerPool, script: Script) -> RunReport:
+    def one(pool: Pool, script: Script) -> RunReport:
         options = RunOptions(render=True, engine=plan.engine, resolution=plan.resolution, timeout=plan.timeout_for(script),  # type: ignore[arg-type]
                              sandbox=plan.sandbox, blender=executable, python=python, args=plan.args_for(script))  # fmt: skip
         render_to = plan.artifact(target, script, ".png")
@@ -102,7 +104,8 @@ def _run_target(plan: CheckPlan, target: BlenderTarget, bar) -> list[RunReport]:
         bar.update(1)
         return report
 
-    with WorkerPool(size, RunOptions(sandbox=plan.sandbox, blender=executable, python=python)) as pool, ThreadPoolExecutor(size) as ex:
+    process = RunOptions(sandbox=plan.sandbox, blender=executable, python=python)
+    with open_pool(process, cluster=plan.cluster, jobs=plan.jobs, at_most=len(plan.scripts)) as pool, ThreadPoolExecutor(pool.size) as ex:
         return list(ex.map(lambda s: one(pool, s), plan.scripts))
 
 

@@ -28,10 +28,11 @@ def validate_items(items: list[tuple[str, str]], *, source: str, settings: Setti
         todo = [it for it in items if store.get(exemplar_id(hashlib.sha256(it[1].encode("utf-8")).hexdigest(), args.version)) is None]
         outcomes: list[Outcome] = []
         if todo:
+            from ..cluster.factory import open_pool
+            from ..cluster.spec import cluster_setting
             from ..harness.options import RunOptions
-            from ..harness.pool import WorkerPool
 
-            jobs = max(1, min(args.jobs or settings.workers, len(todo)))
+            cluster = cluster_setting(getattr(args, "cluster", None), settings.cluster)
             bar = tqdm(total=len(todo), unit="script", file=sys.stderr, disable=None, desc=f"exemplars {args.exemplars_command}")
 
             def done(prompt: str, outcome: Outcome) -> None:
@@ -40,7 +41,8 @@ def validate_items(items: list[tuple[str, str]], *, source: str, settings: Setti
                 bar.update(1)
 
             options = RunOptions(render=True, sandbox=settings.sandbox, blender=settings.blender, timeout=60)
-            with WorkerPool(jobs, options) as pool, tempfile.TemporaryDirectory(prefix="bpywright-exemplars-") as renders:
+            pool = open_pool(options, cluster=cluster, jobs=args.jobs, default_jobs=settings.workers, at_most=len(todo))
+            with pool, tempfile.TemporaryDirectory(prefix="bpywright-exemplars-") as renders:
                 outcomes = validate_and_add(store, pool, todo, source=source, version=args.version, render_dir=Path(renders), on_done=done,
                                             lint=not args.no_lint, resolution=args.resolution)  # fmt: skip
             bar.close()

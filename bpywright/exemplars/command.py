@@ -17,6 +17,9 @@ def _validation_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--resolution", type=int, default=256, help="render size in pixels (default 256)")
     p.add_argument("--no-lint", action="store_true", help="skip the static checks (ruff/mypy/pyright) before each run")
     p.add_argument("--jobs", "-j", type=int, help="warm workers (default: BPYWRIGHT_WORKERS or cores)")
+    from ..cluster.spec import CLUSTER_HELP
+
+    p.add_argument("--cluster", metavar="auto|ray://HOST:PORT", help=CLUSTER_HELP)
     p.add_argument("--no-clip", action="store_true", help="do not compute CLIP vectors even when weights are configured")
 
 
@@ -181,6 +184,12 @@ def _validate_action(args: argparse.Namespace, settings: Settings) -> int:
     """add / seed / import: validate through the pool, store what runs ok, report what did not."""
     if not 16 <= args.resolution <= 1024:
         return _usage("--resolution must be between 16 and 1024")
+    from ..cluster.spec import ClusterSpecError, cluster_setting
+
+    try:
+        cluster_setting(args.cluster, settings.cluster)
+    except ClusterSpecError as exc:
+        return _usage(str(exc))
     skipped = 0
     if args.exemplars_command == "add":
         if not args.script.is_file():

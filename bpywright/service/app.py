@@ -31,9 +31,12 @@ def open_context(settings: Settings, pool: Any = None, store: Any = None) -> Ser
     """The app's context: the given pool/store, or ones opened here (and closed with the app). Nothing heavy is loaded yet."""
     owns_pool, owns_store = pool is None, store is None
     if pool is None:
-        from ..harness.pool import WorkerPool
+        from ..cluster.factory import open_pool
+        from ..cluster.spec import parse_cluster
 
-        pool = WorkerPool(settings.workers, RunOptions(sandbox=settings.sandbox, blender=settings.blender))  # workers start on first job
+        # local workers start on first job; on a cluster (BPYWRIGHT_CLUSTER) one actor per CPU starts now
+        pool = open_pool(RunOptions(sandbox=settings.sandbox, blender=settings.blender), cluster=parse_cluster(settings.cluster),
+                         default_jobs=settings.workers)  # fmt: skip
     if store is None:
         from ..exemplars.store import ExemplarStore
 
