@@ -5,8 +5,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
-import urllib.error
-import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
@@ -179,6 +177,9 @@ class OpenAIEmbedder:
         return self._dim
 
     def _request(self, path: str, payload: dict | None = None) -> dict:
+        import urllib.error  # here, not at the top: http.client and email cost a local search ~50 ms to import
+        import urllib.request
+
         headers = {"Content-Type": "application/json", "Authorization": f"Bearer {self.api_key or 'none'}"}
         data = None if payload is None else json.dumps(payload).encode()
         request = urllib.request.Request(self.base_url + path, data=data, headers=headers, method="GET" if data is None else "POST")
@@ -215,6 +216,40 @@ class OpenAIEmbedder:
         if texts:
             self._dim = vectors.shape[1]
         return vectors
+
+
+class KnownVectors:
+    """An embedder that answers texts embedded ahead of time (at ingest) from their stored vectors, the rest live.
+
+    The modelling phrases and the recipes' prompts are the same on every load: ~120 texts a cold search need not encode.
+    """
+
+    def __init__(self, inner: Embedder, known: dict[str, np.ndarray]) -> None:
+        self.inner = inner
+        self.known = known
+
+    @property
+    def name(self) -> str:
+        """The wrapped embedder's name (the vectors are its own)."""
+        return self.inner.name
+
+    @property
+    def dim(self) -> int:
+        """Vector dimension."""
+        return self.inner.dim
+
+    def load(self) -> KnownVectors:
+        """Load the wrapped embedder's model now."""
+        getattr(self.inner, "load", lambda: None)()
+        return self
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        """Stored rows for known texts, the wrapped embedder's for the others (each distinct text once)."""
+        import numpy as np
+
+        missing = list(dict.fromkeys(t for t in texts if t not in self.known))
+        fresh = dict(zip(missing, self.inner.embed(missing))) if missing else {}
+        return np.asarray([self.known[t] if t in self.known else fresh[t] for t in texts], dtype=np.float32).reshape(len(texts), -1)
 
 
 @dataclass(frozen=True)

@@ -14,8 +14,11 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel
 
 from .embedder import EmbedderError
+from .onnx_encoder import encoder_dir, export_encoder, read_meta
+from .stored import VECTORS, FaissVectors, SymbolRecords, SymbolsByName, read_known, write_known
 from .symbols import Symbol, read_symbols
 from .tokenize import split_identifier, tokenize
+from .usage import SymbolResolver, read_used, script_key, write_used
 
 if TYPE_CHECKING:
     from ..config import Settings
@@ -87,8 +90,13 @@ def dense_text(sym: Symbol) -> str:
 
 def is_peripheral(sym: Symbol) -> bool:
     """UI registration classes (panels, menus), themes, preferences and bl_* attributes: API, but not for building scenes."""
-    struct = sym.name.split(".")[2] if sym.name.startswith("bpy.types.") and sym.name.count(".") >= 2 else ""
-    return bool(struct and (_UI_CLASS.match(struct) or struct.startswith(_LOW_VALUE))) or short_name(sym).startswith("bl_")
+    return is_peripheral_name(sym.name)
+
+
+def is_peripheral_name(name: str) -> bool:
+    """is_peripheral by the symbol's name alone (all it looks at)."""
+    struct = name.split(".")[2] if name.startswith("bpy.types.") and name.count(".") >= 2 else ""
+    return bool(struct and (_UI_CLASS.match(struct) or struct.startswith(_LOW_VALUE))) or name.rsplit(".", 1)[-1].startswith("bl_")
 
 
 def dense_priority(sym: Symbol) -> int | None:
@@ -158,8 +166,64 @@ def _write_dense(symbols: list[Symbol], embedder: Embedder, out: Path, max_dense
     index = faiss.IndexFlatIP(vectors.shape[1])
     index.add(vectors)
     faiss.write_index(index, str(out / "dense.faiss"))
+    np.save(out / VECTORS, vectors)  # the same rows, memory-mapped by a search that does not import faiss
     np.save(out / "dense_rows.npy", np.asarray(rows, dtype=np.int32))
     return len(rows)
+
+
+def known_texts() -> list[str]:
+    """Texts every index load embeds: the modelling phrases and the recipes' prompts (the usage prior's first examples)."""
+    from ..recipes import all_recipes
+    from .tokenize import all_modelling_phrases
+
+    return list(dict.fromkeys(all_modelling_phrases() + [r.prompt for r in all_recipes()]))
+
+
+def _query_files(folder: Path, embedder: Embedder) -> list[str]:
+    """add_query_files, its failure (an endpoint gone while embedding the known texts) one more note."""
+    try:
+        return add_query_files(folder, embedder)
+    except EmbedderError as exc:
+        return [f"no stored vectors of known texts ({exc})"]
+
+
+def add_query_files(folder: Path, embedder: Embedder) -> list[str]:
+    """Add what a cold search reads instead of loading libraries and models, where missing; returns notes on what it did.
+
+    dense.npy (the vectors without FAISS), known.npz (vectors of known_texts), used.json (the symbols each recipe uses:
+    the usage prior's first examples, without parsing the scripts) and, for a local model, the ONNX query
+    encoder (no torch). Each is written whole and renamed into place, so an index built before them gains them here
+    without re-embedding its symbols; an export that fails leaves searches on the model, and says why.
+    """
+    import numpy as np
+
+    added = []
+    if not (folder / VECTORS).is_file() and (folder / "dense.faiss").is_file():
+        tmp = folder / f".{VECTORS}.tmp.npy"
+        np.save(tmp, np.ascontiguousarray(FaissVectors.load(folder).vectors(), dtype=np.float32))
+        tmp.replace(folder / VECTORS)
+        added.append("added dense.npy")
+    if not read_known(folder, embedder.name):
+        texts = known_texts()
+        write_known(folder, embedder.name, texts, embedder.embed(texts))
+        added.append(f"added the vectors of {len(texts)} known texts")
+    if not read_used(folder) and (folder.parent / "symbols.jsonl").is_file():
+        from ..recipes import all_recipes
+
+        resolver = SymbolResolver(SymbolsByName(SymbolRecords.read(folder.parent / "symbols.jsonl")))
+        write_used(folder, {script_key(r.source): resolver.symbols_used(r.source) for r in all_recipes()})
+        added.append("added the symbols the recipes use")
+    from .embedder import SentenceTransformerEmbedder
+
+    if isinstance(embedder, SentenceTransformerEmbedder):
+        meta = read_meta(encoder_dir(folder))
+        if meta is None or meta.embedder != embedder.name:
+            try:
+                meta = export_encoder(embedder, folder)
+                added.append(f"added the ONNX query encoder (max difference {meta.max_difference:.0e})")
+            except Exception as exc:  # noqa: BLE001 - any exporter failure (missing onnx, an untraceable model) only costs speed
+                added.append(f"no ONNX query encoder ({type(exc).__name__}: {exc}): searches load the model")
+    return added
 
 
 def build_index(version_dir: Path, *, settings: Settings | None = None, embedder: Embedder | None = None, progress: bool = False,
@@ -182,8 +246,11 @@ def build_index(version_dir: Path, *, settings: Settings | None = None, embedder
     key = content_key(symbols_sha256, name, max_dense)
     manifest = read_manifest(version_dir)
     if manifest and manifest.get("key") == key and (version_dir / manifest["dir"]).is_dir() and not force:
+        if embedder is not None and manifest["dense"]:  # an index from before the query files gains them (cheap: no re-embedding)
+            note = "; ".join(_query_files(version_dir / manifest["dir"], embedder))
         return IndexStats(path=version_dir, symbols=manifest["symbols"], dense=manifest["dense"], embedder=manifest["embedder"],
-                          dim=manifest["dim"], seconds=manifest["seconds"], bytes=manifest["bytes"], skipped=True)  # fmt: skip
+                          dim=manifest["dim"], seconds=manifest["seconds"], bytes=manifest["bytes"], skipped=True,
+                          note=note)  # fmt: skip
     started = time.perf_counter()
     symbols = list(read_symbols(symbols_path))
     final = version_dir / f"search-{key[:12]}-{secrets.token_hex(3)}"  # never the live directory, even on --force
@@ -196,6 +263,7 @@ def build_index(version_dir: Path, *, settings: Settings | None = None, embedder
     if embedder is not None and symbols:
         try:
             dense = _write_dense(symbols, embedder, tmp, max_dense, progress)
+            note = "; ".join(_query_files(tmp, embedder))
         except EmbedderError as exc:
             note = f"no vectors: {exc}"
     if not dense:

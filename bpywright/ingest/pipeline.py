@@ -195,6 +195,9 @@ def ingest(*, inventory: str | None = None, blender: Path | None = None, python:
             timer["inventory"] = time.perf_counter() - start
         inputs = input_hashes(inv, blender, settings, python)
         if not force and (done := find_up_to_date(out_root, inputs)) is not None:
+            from .index import build_index
+
+            done.index = build_index(done.directory, settings=settings).summary()  # a no-op that adds query files an older index lacks
             return done
         bar.update(1)
         bar.set_postfix_str("introspect")

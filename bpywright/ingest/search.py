@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
 from .embedder import EmbedderError
-from .index import file_sha256, first_sentence, is_peripheral, read_manifest
+from .index import file_sha256, first_sentence, is_peripheral_name, read_manifest
+from .onnx_encoder import OnnxQueryEncoder, query_embedder
+from .stored import SymbolRecords, SymbolsByName, load_bm25, load_vectors, with_known_vectors
 from .symbols import Symbol
-from .tokenize import all_modelling_phrases, camel_words, modelling_phrases, stem, tokenize
-from .usage import SymbolResolver, UsageExample, UsagePrior
+from .tokenize import camel_words, modelling_phrases, stem, tokenize
+from .usage import SymbolResolver, UsageExample, UsagePrior, read_used, script_key
 
 if TYPE_CHECKING:
     from ..config import Settings
@@ -109,7 +111,7 @@ class SymbolIndex:
 
     def __init__(
         self,
-        symbols: list[Symbol],
+        symbols: Sequence[Symbol],
         bm25: Any,
         dense: Any = None,
         dense_rows: Any = None,
@@ -121,31 +123,40 @@ class SymbolIndex:
         self.dense = dense
         self.dense_rows = dense_rows
         self.embedder = embedder if dense is not None else None
-        self.by_name = {s.name: i for i, s in enumerate(symbols)}
-        self.families = family_roots({s.name.split(".")[2] for s in symbols if s.name.startswith("bpy.types.") and s.name.count(".") >= 2})
-        self.family_of = [family_key(s.name, self.families) for s in symbols]
-        self.parent_of = [s.name.rsplit(".", 1)[0] for s in symbols]
-        self.family_stem = {f: stem(f.lower()) for f in set(self.family_of)}
+        # Names only, so that lazily read records (SymbolRecords) are validated when a search returns or re-ranks them.
+        self.symbol_names: list[str] = list(getattr(symbols, "names", None) or [s.name for s in symbols])
+        self.by_name = {name: i for i, name in enumerate(self.symbol_names)}
+        self.families = family_roots({n.split(".")[2] for n in self.symbol_names if n.startswith("bpy.types.") and n.count(".") >= 2})
+        # Per-symbol facts the re-rank needs for its few hundred candidates, computed for those on first use (not for
+        # all ~18k symbols at every load): symbol index → (family, parent, family stem, peripheral).
+        self._facts: dict[int, tuple[str, str, str, bool]] = {}
         self.family_words = {stem(f.lower()) for f in set(self.families.values()) if len(camel_words(f)) == 1}
         self._words: dict[int, set[str]] = {}
-        self.low_value = {i for i, s in enumerate(symbols) if is_peripheral(s)}
         self.dense_status = dense_status
         self._resolver: SymbolResolver | None = None
+        self.used: dict[str, frozenset[str]] = {}  # script_key → symbols used
         self.usage = UsagePrior(self.embedder)
-        # Modelling phrases are a fixed set: their rankings (and re-rank reasons) are computed once, here, not per query.
-        phrases = all_modelling_phrases()
-        vectors = []
-        if self.dense is not None and self.embedder is not None:
-            try:
-                vectors = self._nearest(self.embedder.embed(phrases), POOL)
-            except EmbedderError as exc:
-                self.dense, self.embedder, self.dense_status = None, None, f"embedder unavailable ({exc}): BM25-only"
+        # Modelling phrases are a fixed set: each one's rankings (and re-rank reasons) are computed once, when a query
+        # first names it (all ~100 up front cost a cold search ~0.3 s for the two or three it uses).
         self.phrase_rankings: dict[str, dict[str, Ranking]] = {}
         self.phrase_reasons: dict[str, dict[int, list[str]]] = {}
-        for n, phrase in enumerate(phrases):
-            lexical, dense = self._bm25(phrase, POOL), vectors[n] if vectors else []
+
+    def _phrase(self, phrase: str) -> tuple[dict[str, Ranking], dict[int, list[str]]]:
+        """A modelling phrase's BM25, dense and hybrid rankings and its re-rank reasons (computed on first use)."""
+        if phrase not in self.phrase_rankings:
+            dense: Ranking = []
+            if self.dense is not None and self.embedder is not None:
+                try:
+                    dense = self._nearest(self.embedder.embed([phrase]), POOL)[0]
+                except EmbedderError as exc:  # an endpoint gone: BM25 for this phrase, and not remembered, so it is retried
+                    self.dense_status = f"embedder failed ({exc}): BM25-only for that query"
+                    lexical = self._bm25(phrase, POOL)
+                    hybrid, reasons = self._hybrid(phrase, lexical, [])
+                    return {"bm25": lexical, "dense": [], "hybrid": hybrid}, reasons
+            lexical = self._bm25(phrase, POOL)
             hybrid, self.phrase_reasons[phrase] = self._hybrid(phrase, lexical, dense)
             self.phrase_rankings[phrase] = {"bm25": lexical, "dense": dense, "hybrid": hybrid}
+        return self.phrase_rankings[phrase], self.phrase_reasons[phrase]
 
     @classmethod
     def load(cls, version_dir: Path, *, settings: Settings | None = None, embedder: Embedder | None = None) -> SymbolIndex:
@@ -156,27 +167,24 @@ class SymbolIndex:
             raise IndexMissing(f"no symbol index in {version_dir}: run `bpywright ingest` (BPYWRIGHT_ARTIFACTS sets where it goes)")
         if manifest.get("symbols_sha256") != file_sha256(symbols_path):
             raise IndexMissing(f"the index in {version_dir} is older than its symbols.jsonl: run `bpywright ingest` to rebuild it")
-        import bm25s
-
         folder = version_dir / manifest["dir"]
-        symbols = [Symbol.model_validate_json(line) for line in symbols_path.read_text(encoding="utf-8").splitlines() if line.strip()]
-        bm25 = bm25s.BM25.load(str(folder / "bm25"))
+        symbols = SymbolRecords.read(symbols_path)
+        bm25 = load_bm25(folder / "bm25")
         if embedder is None and manifest.get("embedder"):
             from ..config import Settings
-            from .embedder import make_embedder
 
-            embedder = make_embedder(settings or Settings.from_env())
+            embedder = query_embedder(settings or Settings.from_env(), folder)
         dense = rows = None
         status = "no dense vectors in the index (BM25-only)"
         if embedder is not None and manifest.get("embedder"):
             try:
                 if embedder.name == manifest["embedder"]:
-                    import faiss
                     import numpy as np
 
-                    dense, rows = faiss.read_index(str(folder / "dense.faiss")), np.load(folder / "dense_rows.npy")
+                    dense, rows = load_vectors(folder), np.load(folder / "dense_rows.npy", mmap_mode="r")
+                    status = f"dense: {manifest['embedder']}" + (" (ONNX query encoder)" if isinstance(embedder, OnnxQueryEncoder) else "")
+                    embedder = with_known_vectors(embedder, folder)
                     getattr(embedder, "load", lambda: None)()  # pay the model import now, not on the first query
-                    status = f"dense: {manifest['embedder']}"
                 else:
                     status = (
                         f"index vectors are {manifest['embedder']}, embedder is {embedder.name}: BM25-only until `bpywright ingest --force`"
@@ -184,6 +192,7 @@ class SymbolIndex:
             except EmbedderError as exc:
                 dense, status = None, f"embedder unavailable ({exc}): BM25-only"
         index = cls(symbols, bm25, dense, rows, embedder, dense_status=status)
+        index.used.update(read_used(folder))
         from ..recipes import all_recipes
 
         index.add_usage((r.prompt, r.source) for r in all_recipes())
@@ -193,12 +202,16 @@ class SymbolIndex:
     def resolver(self) -> SymbolResolver:
         """Maps a script's attribute chains to this index's symbol names (built on first use)."""
         if self._resolver is None:
-            self._resolver = SymbolResolver({s.name: s for s in self.symbols})
+            self._resolver = SymbolResolver(SymbolsByName(self.symbols))
         return self._resolver
 
     def symbols_used(self, script: str) -> set[str]:
-        """The symbols of this index that a script uses."""
-        return self.resolver.symbols_used(script)
+        """The symbols of this index that a script uses (remembered per script; the recipes' come from used.json)."""
+        key = script_key(script)
+        found = self.used.get(key)
+        if found is None:
+            found = self.used[key] = frozenset(self.resolver.symbols_used(script))
+        return set(found)
 
     def add_usage(self, pairs: Iterable[tuple[str, str]]) -> int:
         """Teach the usage prior verified (prompt, script) pairs; returns how many used any symbol."""
@@ -228,14 +241,7 @@ class SymbolIndex:
 
     def _nearest(self, vectors: Any, k: int) -> list[list[tuple[int, float]]]:
         """Per query vector, the k nearest symbols (symbol index, cosine)."""
-        import faiss
-
-        threads = faiss.omp_get_max_threads()
-        faiss.omp_set_num_threads(1)  # one query over ~16k vectors: 0.8 ms on one thread, 2 ms on two (OpenMP start-up)
-        try:
-            scores, ids = self.dense.search(vectors, min(k, self.dense.ntotal))
-        finally:
-            faiss.omp_set_num_threads(threads)
+        scores, ids = self.dense.search(vectors, min(k, self.dense.ntotal))
         return [[(int(self.dense_rows[j]), float(x)) for x, j in zip(row_s, row_j) if j >= 0] for row_s, row_j in zip(scores, ids)]
 
     def _query_vector(self, query: str) -> Any:
@@ -261,12 +267,12 @@ class SymbolIndex:
         fused = {i: sum(1.0 / (RRF_K + n) for n in r.values()) for i, r in ranks.items()}
         reasons = {i: [f"{name} #{n}" for name, n in r.items()] for i, r in ranks.items()}
         self._rerank(text, fused, reasons)
-        return sorted(fused.items(), key=lambda item: (-item[1], self.symbols[item[0]].name)), reasons
+        return sorted(fused.items(), key=lambda item: (-item[1], self.symbol_names[item[0]])), reasons
 
     def _needs(self, query: str, mode: str, own: Ranking) -> list[tuple[float, str, Ranking]]:
         """The query's own ranking and those of its modelling phrases, with their weights."""
         weight = PROSE_PHRASE_WEIGHT if len(tokenize(query)) > PROSE_TOKENS else PHRASE_WEIGHT
-        return [(1.0, "", own)] + [(weight, p, self.phrase_rankings[p][mode]) for p in modelling_phrases(query)]
+        return [(1.0, "", own)] + [(weight, p, self._phrase(p)[0][mode]) for p in modelling_phrases(query)]
 
     def _hits(self, merged: list[tuple[int, float, str, int]], field: str, k: int) -> list[Hit]:
         return [Hit(symbol=self.symbols[i], score=round(score, 6), **{field: n}, reasons=[f"via {p!r} #{r}"] if p else [])
@@ -300,7 +306,7 @@ class SymbolIndex:
         for rank, (i, *_) in enumerate(ranked):  # the query's own ranking, decaying: #1 adds QUERY_WEIGHT, #4 half of it
             fused[i] = fused.get(i, 0.0) + QUERY_WEIGHT / (1 + rank / 3)
         head = [i for i, *_ in ranked[:QUERY_FIRST]]
-        order = head + [i for i in sorted(fused, key=lambda i: (-fused[i], self.symbols[i].name)) if i not in head]
+        order = head + [i for i in sorted(fused, key=lambda i: (-fused[i], self.symbol_names[i])) if i not in head]
         own = {item[0]: item for item in ranked}
         hits = []
         for i in order[:k]:
@@ -325,7 +331,7 @@ class SymbolIndex:
     def _hit(self, item: tuple[int, float, str, int], context: tuple) -> Hit:
         i, score, phrase, rank = item
         reasons, own_ranks = context
-        why = reasons[i] if not phrase else [f"via {phrase!r} #{rank}", *self.phrase_reasons[phrase][i]]
+        why = reasons[i] if not phrase else [f"via {phrase!r} #{rank}", *self._phrase(phrase)[1][i]]
         return Hit(symbol=self.symbols[i], score=round(score, 6), bm25_rank=own_ranks["bm25"].get(i),
                    dense_rank=own_ranks["dense"].get(i), reasons=list(why))  # fmt: skip
 
@@ -333,35 +339,49 @@ class SymbolIndex:
         ranked, context = self._ranked(query, vector)
         return [self._hit(item, context) for item in ranked[:k]]
 
+    def _fact(self, i: int) -> tuple[str, str, str, bool]:
+        """Symbol i's type family, parent name, the family's stem, and whether it is peripheral (UI, preferences)."""
+        facts = self._facts.get(i)
+        if facts is None:
+            name = self.symbol_names[i]
+            family = family_key(name, self.families)
+            facts = self._facts[i] = (family, name.rsplit(".", 1)[0], stem(family.lower()), is_peripheral_name(name))
+        return facts
+
+    def _has_examples(self, i: int) -> bool:
+        """Whether symbol i has recipe lines, read off its record when lazily loaded (no validation)."""
+        has = getattr(self.symbols, "has_examples", None)
+        return has(i) if has is not None else bool(self.symbols[i].examples)
+
     def _owner_words(self, i: int) -> set[str]:
         """Tokens of the struct/namespace and first member of symbol i (cached): ObjectModifiers.new → object, modifier, …"""
         words = self._words.get(i)
         if words is None:
-            words = self._words[i] = set(tokenize(".".join(self.symbols[i].name.split(".")[2:4])))
+            words = self._words[i] = set(tokenize(".".join(self.symbol_names[i].split(".")[2:4])))
         return words
 
     def _rerank(self, query: str, fused: dict[int, float], reasons: dict[int, list[str]]) -> None:
         """Boost candidates related to the top fused hits, in a family the query names, or used in the recipes."""
         top = sorted(fused, key=lambda i: -fused[i])[:3]
-        anchors = {self.symbols[i].name: fused[i] for i in top}
+        anchors = {self.symbol_names[i]: fused[i] for i in top}
         anchor_parents = [(name, name.rsplit(".", 1)[0]) for name in anchors]
-        family_anchor = {self.family_of[i]: fused[i] for i in reversed(top)}  # the best-scoring top hit per family
+        family_anchor = {self._fact(i)[0]: fused[i] for i in reversed(top)}  # the best-scoring top hit per family
         mentioned = {t for t in tokenize(query) if t in self.family_words}
         for i in fused:
-            sym, fam, parent = self.symbols[i], self.family_of[i], self.parent_of[i]
-            related = [anchors[n] for n, n_parent in anchor_parents if n == parent or n_parent == sym.name]
+            name, (fam, parent, fam_stem, peripheral) = self.symbol_names[i], self._fact(i)
+            related = [anchors[n] for n, n_parent in anchor_parents if n == parent or n_parent == name]
             if i not in top and (related or fam in family_anchor):
                 # Relatives follow their anchor: a boost never lifts a symbol above the top hit it is related to.
                 boost, anchor = (BOOST_RELATED, max(related)) if related else (BOOST_FAMILY, family_anchor[fam])
                 fused[i] = max(fused[i], min(fused[i] + boost, anchor - 1e-6))
                 reasons[i].append(f"related to {parent if parent in anchors else 'a top hit'}" if related else f"{fam} family")
             # The family word in the family root (SubsurfModifier), the struct (ObjectModifiers) or the operator (modifier_add).
-            if mentioned and (self.family_stem[fam] in mentioned or mentioned & self._owner_words(i)):
+            if mentioned and (fam_stem in mentioned or mentioned & self._owner_words(i)):
                 fused[i] += BOOST_MENTIONED
                 reasons[i].append("family named in query")
-            if sym.examples:
+            if self._has_examples(i):
                 fused[i] += BOOST_RECIPES
                 reasons[i].append("used in recipes")
-            if i in self.low_value:
+            if peripheral:
                 fused[i] -= PENALTY_UI
                 reasons[i].append("UI/preferences API (demoted)")

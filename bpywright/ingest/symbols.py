@@ -24,12 +24,12 @@ class Symbol(BaseModel):
     signature: str | None = Field(None, description="Call signature for functions/operators, e.g. (size=2.0, location=(0, 0, 0)).")
     type: str | None = Field(None, description="Property type, e.g. float, enum, Collection of Modifier, pointer to Material.")
     description: str = ""
-    enum_items: list[str] = []
+    enum_items: list[str] = Field(default_factory=list)  # a factory, not []: pydantic deep-copies a mutable default per record
     parent: str | None = None
     readonly: bool | None = None
     default: str | None = None
-    examples: list[str] = Field([], description="Short usage lines from the bundled recipes.")
-    sources: list[str] = Field([], description="Passes that contributed: inventory, introspect.")
+    examples: list[str] = Field(default_factory=list, description="Short usage lines from the bundled recipes.")
+    sources: list[str] = Field(default_factory=list, description="Passes that contributed: inventory, introspect.")
 
 
 def write_symbols(symbols: Iterable[Symbol], path: Path) -> int:

