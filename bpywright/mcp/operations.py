@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+import logging
 import threading
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
     from ..service.context import ServiceContext
 
 Progress = Callable[[int, str], Awaitable[None]]
+log = logging.getLogger(__name__)
 MAX_MEMBERS = 60
 
 
@@ -40,7 +42,7 @@ class Refused(Exception):
 
 
 def returns_refusals(method):
-    """Turn a Refused raised by an operation into an is_error result carrying its reason."""
+    """Turn a Refused (or a bpywright bug) raised by an operation into an is_error result carrying its reason."""
 
     @functools.wraps(method)
     async def wrapper(*args, **kwargs) -> CallToolResult:
@@ -48,6 +50,9 @@ def returns_refusals(method):
             return await method(*args, **kwargs)
         except Refused as exc:
             return refusal(str(exc))
+        except Exception as exc:  # the SDK would show only "Error executing tool NAME": say what broke, keep serving
+            log.exception("MCP tool %s failed", method.__name__)
+            return refusal(f"internal error in bpywright: {type(exc).__name__}: {exc} (a bpywright bug; the server log has the traceback)")
 
     return wrapper
 

@@ -120,11 +120,6 @@ def mcp_url(settings: Settings, pool: WorkerPool, seeded) -> Iterator[str]:
         yield f"{server.url}/mcp"
 
 
-def api_token() -> str | None:
-    """The service token these tests' servers run with, when one is configured (BPYWRIGHT_API_TOKEN)."""
-    return os.environ.get("BPYWRIGHT_API_TOKEN") or None
-
-
 @pytest.fixture(scope="session")
 def stdio_env(settings: Settings, seeded) -> dict[str, str]:
     """Environment of `bpywright mcp` over the same data dir (the SDK passes children only an allow-list plus this)."""
