@@ -74,6 +74,7 @@ bench: setup
 	$(PY) bench/heal.py
 	$(PY) -m bpywright ingest
 	$(PY) bench/retrieval.py
+	$(PY) bench/mcp.py
 
 clean:
 	rm -rf $(VENV) artifacts/recipes
