@@ -34,6 +34,10 @@ class BlenderActor:
         self.pool.warm()
         return {"node_id": ray.get_runtime_context().get_node_id(), "host": socket.gethostname(), "pid": os.getpid()}
 
+    def alive(self) -> bool:
+        """Answers while this actor (and so its node) is up."""
+        return True
+
     def run(self, source: bytes, options_json: str) -> tuple[str, bytes | None]:
         """Run one script; (RunReport JSON, render PNG bytes or None). The job's files are gone when this returns."""
         options = RunOptions.model_validate_json(options_json)

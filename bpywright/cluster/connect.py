@@ -17,6 +17,10 @@ TOKEN_HINT = (
 
 def import_ray():
     """The ray module, or ClusterError with the install command."""
+    # Ray 2.60 turns token auth on by default only for clusters it starts locally; a driver joining one must ask for it
+    # (before ray is imported: its settings are read then), and asking keeps this process from ever talking to a cluster
+    # without it. RAY_AUTH_MODE=disabled is the explicit opt-out.
+    os.environ.setdefault("RAY_AUTH_MODE", "token")
     try:
         import ray
     except ImportError as exc:
@@ -29,9 +33,6 @@ def connect(spec: ClusterSpec) -> bool:
     ray = import_ray()
     if ray.is_initialized():
         return False
-    # Ray 2.60 turns token auth on by default only for clusters it starts locally; a driver joining one must ask for it,
-    # and asking keeps this process from ever talking to a cluster without it. RAY_AUTH_MODE=disabled is the opt-out.
-    os.environ.setdefault("RAY_AUTH_MODE", "token")
     try:
         ray.init(address=spec.address, namespace=ACTOR_NAMESPACE, log_to_driver=False, logging_level=logging.WARNING)
     except Exception as exc:  # Ray raises ConnectionError, AuthenticationError, RuntimeError, ValueError…

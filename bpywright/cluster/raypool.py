@@ -50,12 +50,33 @@ class _Actor:
     ready_ref: Any = None
     info: dict = field(default_factory=dict)
     job: _Job | None = None
-    job_ref: Any = None
+    job_ref: Any = None  # the run, then (after a `crash` answer) the check that the actor itself survived it
+    held: RunReport | None = None  # a `crash` answer waiting for that check
     started: float = 0.0
 
     def where(self) -> str:
         node = str(self.info.get("node_id", "?"))[:8]
         return f"node {node} pid {self.info.get('pid', '?')}"
+
+
+def accept_answer(report_json: str, png: bytes | None, origin: str | None, render_to: Path | None) -> RunReport:
+    """An actor's answer as this machine's RunReport: the caller's script path; the render written here only after checks.
+
+    A node is trusted no more than a job: a report that fails validation raises (the attempt counts as lost), and a
+    render that is not the PNG the report describes is dropped, with a note in stderr.
+    """
+    report = RunReport.model_validate_json(report_json)
+    report.script_path = origin
+    if report.render is not None:
+        try:
+            if png is None:
+                raise RenderRejected("the actor sent no render")
+            check_png(png, report.render.width, report.render.height)
+            report.render.path = str(write_render(png, render_to or default_render_path()))
+        except (RenderRejected, OSError) as exc:
+            report.render = None
+            report.stderr = (report.stderr + f"\n[bpywright] render dropped: {exc}").strip()
+    return report
 
 
 def _reason(exc: BaseException) -> str:
@@ -289,29 +310,23 @@ class RayPool:
         job = actor.job
         assert job is not None
         try:
-            report_json, png = self.ray.get(ref)
-            report = self._report(job, report_json, png)
+            if actor.held is not None:
+                self.ray.get(ref)  # the actor answered after the crash: the script crashed its worker, not the node
+                report, actor.held = actor.held, None
+            else:
+                report_json, png = self.ray.get(ref)
+                report = accept_answer(report_json, png, job.origin, job.render_to)
+                if report.status == "crash":
+                    # A node going down kills the actor's Blender before the actor itself: that `crash` is the node's,
+                    # and the job is retried — unless the actor is still alive, which makes it the script's.
+                    actor.held, actor.job_ref = report, actor.handle.alive.remote()
+                    return
         except Exception as exc:  # actor or node lost, or the actor's code raised: not the script's doing
             self._lose(actor, _reason(exc), replace=True)
             self._failed_attempt(job, f"{actor.where()}: {_reason(exc)}")
             return
         actor.job = actor.job_ref = None
         job.future.set_result(report)
-
-    def _report(self, job: _Job, report_json: str, png: bytes | None) -> RunReport:
-        """The actor's answer as this machine's RunReport: script path of the caller, render written here after checks."""
-        report = RunReport.model_validate_json(report_json)
-        report.script_path = job.origin
-        if report.render is not None:
-            try:
-                if png is None:
-                    raise RenderRejected("the actor sent no render")
-                check_png(png, report.render.width, report.render.height)
-                report.render.path = str(write_render(png, job.render_to or default_render_path()))
-            except (RenderRejected, OSError) as exc:
-                report.render = None
-                report.stderr = (report.stderr + f"\n[bpywright] render dropped: {exc}").strip()
-        return report
 
     def _failed_attempt(self, job: _Job, reason: str) -> None:
         job.failures.append(reason)
