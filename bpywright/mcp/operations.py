@@ -98,6 +98,16 @@ class Operations:
 
     async def runtime_version(self, version: str | None) -> str:
         """The version to run/lint/heal for: the installed one unless another is asked for, which is refused with the fix."""
+        ctx = self.ctx
+        if hasattr(ctx, "pool_for"):  # the service runs other versions on their registered runtimes (issue 15)
+            from ..runtimes import RuntimeMissing, VersionError
+
+            try:
+                key = ctx.target(version)
+                await anyio.to_thread.run_sync(ctx.pool_for, key)
+                return key
+            except (RuntimeMissing, VersionError) as exc:  # the message names the install command
+                raise Refused(str(exc)) from exc
         installed = await self.installed_version()
         if version is None or version == installed:
             return installed
@@ -122,12 +132,16 @@ class Operations:
         except IndexMissing as exc:
             raise Refused(f"no symbol index for Blender {version}: {exc}") from exc
 
-    async def job(self, kind: JobKind, work: Work, progress: Progress | None) -> Job:
-        """Queue work on the service's job queue, relay its progress events, and return the finished job."""
+    async def job(self, kind: JobKind, make: Callable[[], Work], progress: Progress | None) -> Job:
+        """Queue make()'s work on the service's job queue, relay its progress events, and return the finished job."""
+        from fastapi import HTTPException
+
         try:
-            job = self.ctx.jobs.submit(kind, work)
+            job = self.ctx.jobs.submit(kind, make())
         except QueueFull as exc:
             raise Refused(f"bpywright is busy: {exc}") from exc
+        except HTTPException as exc:  # the service's own refusals (a version not installed, …) carry the reason
+            raise Refused(str(exc.detail)) from exc
         sent, delay = 0, 0.02
         while True:
             done = job.finished  # read before the events, so none emitted before the end is missed
@@ -203,6 +217,8 @@ class Operations:
 
     def linter(self, version: str) -> Linter:
         """The warm Linter of a version (dmypy and pyright stay up between calls); its rules include api-check when indexed."""
+        if hasattr(self.ctx, "linter_for"):  # the service keeps one per version: share it with the HTTP API (issue 15)
+            return self.ctx.linter_for(version)
         with self._lock:
             if version not in self._linters:
                 from ..harness.lint import Linter
@@ -240,7 +256,7 @@ class Operations:
                                   timeout=timeout)  # fmt: skip
         except ValidationError as exc:
             raise Refused(_first_error(exc)) from exc
-        job = await self.job("validate", validate_work(self.ctx, req), progress)
+        job = await self.job("validate", lambda: validate_work(self.ctx, req), progress)
         assert isinstance(job.result, ValidateResult)
         report: RunReport = job.result.run
         images = read_image(job.render_path) if render else []
@@ -253,7 +269,7 @@ class Operations:
 
         self.check_script(script)
         target = await self.runtime_version(target)
-        job = await self.job("heal", heal_work(self.ctx, HealRequest(script=script, target=target)), progress)
+        job = await self.job("heal", lambda: heal_work(self.ctx, HealRequest(script=script, target=target)), progress)
         outcome = job.result
         assert isinstance(outcome, HealOutcome)
         lines = [f"before: {outcome.status_before}" + (f" ({outcome.failure_before})" if outcome.failure_before else "")]
@@ -306,7 +322,7 @@ class Operations:
             req = GenerateRequest(prompt=prompt, blender_version=version)
         except ValidationError as exc:
             raise Refused(_first_error(exc)) from exc
-        job = await self.job("generate", generate_work(self.ctx, req), progress)
+        job = await self.job("generate", lambda: generate_work(self.ctx, req), progress)
         result = job.result
         assert isinstance(result, GenerationResult)
         run = run_result(result.run_report, result.script or "") if result.run_report is not None else None
