@@ -294,7 +294,7 @@ def cmd_recipes(args: argparse.Namespace, settings: Settings) -> int:
 
     options = _run_options(args, settings)
     out_dir = args.out_dir or settings.artifacts / "recipes"
-    recipes = all_recipes()
+    recipes = all_recipes(target_version(args, settings))  # those that run on the target version
     cluster = _cluster(args, settings)
     jobs = args.jobs or (None if cluster else settings.workers)
     reports = run_batch([r.path for r in recipes], options, out_dir, jobs, lint=args.lint, cluster=cluster)

@@ -41,6 +41,14 @@ def validate_items(items: list[tuple[str, str]], *, source: str, settings: Setti
                 bar.update(1)
 
             options = RunOptions(render=True, sandbox=settings.sandbox, blender=settings.blender, timeout=60)
+            if settings.blender is None or args.version != settings.blender_version:  # validated on the version they are stored under
+                from ..runtimes import RuntimeMissing, RuntimeRegistry
+
+                try:
+                    options = RuntimeRegistry.for_settings(settings).get(args.version).run_options(options)
+                except RuntimeMissing as exc:
+                    print(f"error: {exc}", file=sys.stderr)
+                    return 2
             pool = open_pool(options, cluster=cluster, jobs=args.jobs, default_jobs=settings.workers, at_most=len(todo))
             with pool, tempfile.TemporaryDirectory(prefix="bpywright-exemplars-") as renders:
                 outcomes = validate_and_add(store, pool, todo, source=source, version=args.version, render_dir=Path(renders), on_done=done,

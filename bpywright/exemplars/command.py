@@ -13,7 +13,8 @@ IMPORT_PROMPT_FIELDS = ("prompt", "instruction")  # BlendNet rows: {"instruction
 
 
 def _validation_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--version", default="4.5", help="Blender version the exemplars are stored under (default 4.5)")
+    p.add_argument("--blender-version", "--version", dest="version", metavar="X.Y",
+                   help="Blender version to validate on (its runtime) and store under (default: BPYWRIGHT_BLENDER_VERSION, else 4.5)")  # fmt: skip
     p.add_argument("--resolution", type=int, default=256, help="render size in pixels (default 256)")
     p.add_argument("--no-lint", action="store_true", help="skip the static checks (ruff/mypy/pyright) before each run")
     p.add_argument("--jobs", "-j", type=int, help="warm workers (default: BPYWRIGHT_WORKERS or cores)")
@@ -25,7 +26,7 @@ def _validation_options(p: argparse.ArgumentParser) -> None:
 
 def _filter_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--status", help="only this run status (ok, error, …)")
-    p.add_argument("--version", dest="blender_version", help="only this Blender version")
+    p.add_argument("--blender-version", "--version", dest="blender_version", metavar="X.Y", help="only this Blender version")
     p.add_argument("--source", choices=["recipe", "generated", "imported", "user"], help="only this source")
     p.add_argument("--symbol", help="only scripts using this bpy name (or a prefix such as bpy.ops.mesh)")
     p.add_argument("--json", action="store_true", help="print JSON")
@@ -190,6 +191,12 @@ def _validate_action(args: argparse.Namespace, settings: Settings) -> int:
         cluster_setting(args.cluster, settings.cluster)
     except ClusterSpecError as exc:
         return _usage(str(exc))
+    from ..runtimes import VersionError, major_minor
+
+    try:
+        args.version = major_minor(args.version or settings.blender_version)
+    except VersionError as exc:
+        return _usage(str(exc))
     skipped = 0
     if args.exemplars_command == "add":
         if not args.script.is_file():
@@ -198,7 +205,7 @@ def _validate_action(args: argparse.Namespace, settings: Settings) -> int:
     elif args.exemplars_command == "seed":
         from ..recipes import all_recipes
 
-        items, source = [(r.prompt, r.source) for r in all_recipes()], "recipe"
+        items, source = [(r.prompt, r.source) for r in all_recipes(args.version)], "recipe"
     else:
         if not args.file.is_file():
             return _usage(f"no such file: {args.file}")

@@ -25,7 +25,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--report", type=Path, help="copy the final RunReport JSON here")
     parser.add_argument("--n", type=int, default=1, help="candidates per generation, validated in parallel (default 1)")
     parser.add_argument("--max-rounds", type=int, help="heal rounds at most (default: BPYWRIGHT_MAX_HEAL_ROUNDS or 3)")
-    parser.add_argument("--version", default="4.5", help="target Blender version (default 4.5)")
+    parser.add_argument("--blender-version", "--version", dest="version", metavar="X.Y",
+                        help="target Blender version, an installed runtime (default: BPYWRIGHT_BLENDER_VERSION, else 4.5)")  # fmt: skip
     parser.add_argument("--resolution", type=int, default=256, help="render size in pixels, square (default 256)")
     parser.add_argument("--json", action="store_true", help="print the GenerationResult as JSON on stdout")
     parser.add_argument("--resume", metavar="THREAD_ID", help="continue an interrupted run from its last checkpoint")
@@ -76,7 +77,16 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     thread_id = args.resume or new_thread_id()
     print(f"thread {thread_id}", file=sys.stderr)
     store = _open_store(settings)
+    from ..runtimes import RuntimeMissing, RuntimeRegistry, VersionError, major_minor
+
     options = RunOptions(render=True, resolution=args.resolution, sandbox=settings.sandbox, blender=settings.blender)
+    try:
+        args.version = major_minor(args.version or settings.blender_version)
+        if settings.blender is None or args.version != major_minor(settings.blender_version):
+            options = RuntimeRegistry.for_settings(settings).get(args.version).run_options(options, blender=None)
+    except (RuntimeMissing, VersionError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     try:
         if not settings.llm_base_url:
             print("starting the local model server (if one is installed)…", file=sys.stderr, flush=True)

@@ -12,6 +12,7 @@ from ..config import Settings
 from .events import ProgressEvent
 
 if TYPE_CHECKING:
+    from ..harness.lint import Linter
     from ..harness.options import RunOptions
     from ..harness.pool import WorkerPool
     from ..ingest.search import SymbolIndex
@@ -31,6 +32,8 @@ class RunContext:
     on_event: Callable[[ProgressEvent], None] | None = None
     index: SymbolIndex | None = None  # loaded by the retrieve node, reused by the healer
     owns_pool: bool = False
+    version: str = "4.5"  # the target Blender: the runtime of a pool made here, the linter's stubs and rule pack
+    linter: Linter | None = None  # made on first use for `version`, closed by generate()
     clock_start: float = field(default_factory=time.monotonic)
 
     @property
@@ -45,8 +48,21 @@ class RunContext:
             from ..harness.pool import WorkerPool
 
             options = RunOptions(render=True, sandbox=self.settings.sandbox, blender=self.settings.blender)
+            if self.settings.blender is None:  # the target version's runtime (RuntimeMissing names the install command)
+                from ..runtimes import RuntimeRegistry
+
+                options = RuntimeRegistry.for_settings(self.settings).get(self.version).run_options(options)
             self.pool, self.owns_pool = WorkerPool(max(1, min(self.settings.workers, 4)), options), True
         return self.pool
+
+    def version_linter(self) -> Linter:
+        """Warm checkers with the target version's stubs and rule pack (one for the whole run)."""
+        if self.linter is None:
+            from ..harness.lint import Linter
+            from ..rules import rule_pack
+
+            self.linter = Linter(version=self.version, rules=rule_pack(self.version, self.settings.index_dir))
+        return self.linter
 
     def job_options(self) -> RunOptions:
         """Per-job options: the pool's, always rendering."""

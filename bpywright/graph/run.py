@@ -58,7 +58,7 @@ def generate(
         raise ValueError("n must be >= 1")
     thread_id = thread_id or new_thread_id()
     llm = llm or LLMClient.from_settings(settings)
-    ctx = RunContext(settings=settings, thread_id=thread_id, pool=pool, store=store, llm=llm, on_event=on_event, index=index)
+    ctx = RunContext(settings=settings, thread_id=thread_id, pool=pool, store=store, llm=llm, on_event=on_event, index=index, version=version)
     db = checkpoint_db(settings)
     try:
         with sqlite_checkpointer(db) as saver:
@@ -69,6 +69,7 @@ def generate(
                 if not snapshot.values:
                     raise RunNotFound(f"no run with thread id {thread_id} in {db}")
                 state = GenState.model_validate(snapshot.values)
+                ctx.version = state.version  # a resumed run keeps its target
                 if snapshot.next:
                     graph.invoke(None, {**config, "recursion_limit": recursion_limit(state.max_rounds)}, context=ctx, durability="sync")
             else:
@@ -82,6 +83,8 @@ def generate(
     finally:
         if ctx.owns_pool and ctx.pool is not None:
             ctx.pool.close()
+        if ctx.linter is not None:
+            ctx.linter.close()
     result = to_result(final, thread_id)
     ctx.emit("done", attempt=final.best or 0, status=result.outcome, detail=result.message)
     return result

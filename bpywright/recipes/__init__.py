@@ -1,8 +1,13 @@
-"""The project's own verified Blender 4.5 recipes: seed exemplars and few-shot examples."""
+"""The project's own verified recipes (Blender 4.2–5.2): seed exemplars and few-shot examples.
+
+A recipe runs on every Blender unless it declares otherwise with a module constant, e.g. `BLENDER = ">=4.4"` or
+`BLENDER = "<5.2"` (comma-separated bounds), read without running the script.
+"""
 
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,6 +21,11 @@ class Recipe:
     name: str
     prompt: str
     path: Path
+    blender: str = ""  # version bounds the recipe needs ("" = every version)
+
+    def supports(self, version: str) -> bool:
+        """True when the recipe runs on Blender `version` (MAJOR.MINOR or longer)."""
+        return versions_match(self.blender, version)
 
     @property
     def source(self) -> str:
@@ -23,12 +33,41 @@ class Recipe:
         return self.path.read_text(encoding="utf-8")
 
 
-def all_recipes() -> list[Recipe]:
-    """Every bundled recipe, sorted by name."""
+_BOUND = re.compile(r"^\s*(>=|<=|<|>|==)\s*(\d+)\.(\d+)\s*$")
+
+
+def versions_match(spec: str, version: str) -> bool:
+    """Whether '5.2.3' satisfies '>=4.4,<5.2' (an empty spec matches everything; a malformed bound raises ValueError)."""
+    key = tuple(int(x) for x in re.findall(r"\d+", version)[:2])
+    for bound in filter(None, (b.strip() for b in spec.split(","))):
+        found = _BOUND.match(bound)
+        if found is None:
+            raise ValueError(f"bad Blender version bound {bound!r} (use e.g. >=4.4 or <5.2)")
+        op, limit = found.group(1), (int(found.group(2)), int(found.group(3)))
+        ok = {">=": key >= limit, "<=": key <= limit, "<": key < limit, ">": key > limit, "==": key == limit}[op]
+        if not ok:
+            return False
+    return True
+
+
+def _declared(tree: ast.Module) -> str:
+    """The module's `BLENDER = "..."` constant, or ''."""
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "BLENDER" for t in node.targets):
+            if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+                return node.value.value
+    return ""
+
+
+def all_recipes(version: str | None = None) -> list[Recipe]:
+    """Every bundled recipe (only those that run on `version` when given), sorted by name."""
     recipes = []
     for path in sorted(RECIPES_DIR.glob("*.py")):
         if path.name.startswith("_"):
             continue
-        doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
-        recipes.append(Recipe(path.stem, doc.strip().splitlines()[0] if doc.strip() else path.stem, path))
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        doc = ast.get_docstring(tree) or ""
+        recipe = Recipe(path.stem, doc.strip().splitlines()[0] if doc.strip() else path.stem, path, _declared(tree))
+        if version is None or recipe.supports(version):
+            recipes.append(recipe)
     return recipes

@@ -9,6 +9,8 @@ import math
 import bpy
 from mathutils import Vector
 
+BLENDER = ">=4.4"  # layered actions (action.layers, slots, channelbags) arrived in 4.4
+
 RADIUS = 0.6
 FRAME_START, FRAME_END = 1, 48
 # (frame, x, height of the ball's bottom above the floor); height 0 is an impact.

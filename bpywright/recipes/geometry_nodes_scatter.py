@@ -11,6 +11,8 @@ import math
 import bpy
 from mathutils import Vector
 
+BLENDER = "<5.2"  # sets modifier[identifier]; 5.2 reads inputs from modifier.properties.inputs
+
 
 def clear_scene():
     for obj in list(bpy.data.objects):

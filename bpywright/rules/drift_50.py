@@ -1,4 +1,4 @@
-"""Blender 5.0 / 5.1 drift, both ways: what 4.5 code breaks on 5.x, and what 5.x code breaks on 4.x.
+"""Blender 5.0 / 5.1 / 5.2 drift, both ways: what 4.5 code breaks on 5.x, and what 5.x code breaks on 4.x.
 
 Every rule here was confirmed on the real runtimes (bpy 4.2.23, 4.5.15, 5.0.1, 5.2.3): the old form fails on the
 versions the rule names and the fix passes there (tests/rules/test_drift_50.py runs both through the harness).
@@ -204,6 +204,63 @@ class _ActionFcurves(RuleTransformer):
         return updated.with_changes(body=[*body[:at], stmt(CHANNELBAG_IMPORT + "\n"), *body[at:]])
 
 
+def _nodes_modifier(value: cst.BaseExpression) -> bool:
+    """`X.modifiers.new(name, "NODES")` / `type="NODES"`: a Geometry Nodes modifier."""
+    if not (isinstance(value, cst.Call) and (dotted(value.func) or "").endswith("modifiers.new")):
+        return False
+    kinds = [a.value for a in value.args if (a.keyword is not None and a.keyword.value == "type")] or [a.value for a in value.args[1:2] if a.keyword is None]
+    return any(string_value(k) == "NODES" for k in kinds)
+
+
+class _Modifiers(cst.CSTVisitor):
+    def __init__(self) -> None:
+        super().__init__()
+        self.names: set[str] = set()
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for t in node.targets:
+            if isinstance(t.target, cst.Name):
+                (self.names.add if _nodes_modifier(node.value) else self.names.discard)(t.target.value)
+
+
+class _GeometryNodesInputs(RuleTransformer):
+    """5.2: a Geometry Nodes modifier's inputs are modifier.properties.inputs.<identifier>.value, no longer modifier[identifier]."""
+
+    def visit_Module(self, node: cst.Module) -> None:
+        finder = _Modifiers()
+        node.visit(finder)
+        self.modifiers = finder.names
+
+    def leave_Subscript(self, original: cst.Subscript, updated: cst.Subscript) -> cst.BaseExpression:
+        if len(original.slice) != 1 or not isinstance(original.slice[0].slice, cst.Index) or not isinstance(original.value, cst.Name):
+            return updated
+        certain = original.value.value in self.modifiers
+        if not (certain or "id properties not supported for this type" in self.scope.error or "doesn't support IDProperties" in self.scope.error):
+            return updated
+        key = code(original.slice[0].slice.value)
+        new = f"getattr({original.value.value}.properties.inputs, {key}).value"
+        if self.report(original, "Geometry Nodes modifier inputs are modifier.properties.inputs.<identifier>.value in 5.2", new, certain=certain):
+            return expr(new)
+        return updated
+
+
+class _GeometryNodesIdProps(RuleTransformer):
+    """Before 5.2: getattr(modifier.properties.inputs, identifier).value is modifier[identifier] (a 5.2 script on 5.0/4.x)."""
+
+    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+        call = original.value
+        if original.attr.value != "value" or not (isinstance(call, cst.Call) and dotted(call.func) == "getattr" and len(call.args) == 2):
+            return updated
+        inputs = call.args[0].value
+        if not (isinstance(inputs, cst.Attribute) and inputs.attr.value == "inputs" and isinstance(inputs.value, cst.Attribute)
+                and inputs.value.attr.value == "properties"):  # fmt: skip
+            return updated
+        new = f"{code(inputs.value.value)}[{code(call.args[1].value)}]"
+        if self.report(original, f"modifier.properties.inputs arrived in 5.2: modifier[identifier] in Blender {self.scope.target}", new):
+            return expr(new)
+        return updated
+
+
 # Standard-library modules Python 3.12/3.13 removed (Blender 5.1+ runs Python 3.13) → what replaces them.
 REMOVED_STDLIB = {
     "imp": "importlib", "distutils": "setuptools / shutil / sysconfig", "imghdr": "reading the file header (or PIL)", "asyncore": "asyncio",
@@ -301,6 +358,11 @@ RULES = (
               _LegacyColorNodes, (r"Node type ShaderNode(Separate|Combine)(RGB|HSV) undefined",), needles=tuple(LEGACY_COLOR_NODES)),
     DriftRule("action-fcurves", "5.x", "action.fcurves → the slot's channelbag fcurves (layered actions, 5.0)", "5.0", "4.4", _ActionFcurves,
               (r"'Action' object has no attribute 'fcurves'",), needles=(".fcurves",)),
+    DriftRule("gn-modifier-inputs", "5.x", "modifier[identifier] → modifier.properties.inputs.<identifier>.value (Geometry Nodes, 5.2)",
+              "5.2", "5.2", _GeometryNodesInputs, (r"id properties not supported for this type", r"doesn't support IDProperties"),
+              needles=("NODES", "[")),
+    DriftRule("gn-modifier-idprops", "5.x", "modifier.properties.inputs.<identifier>.value → modifier[identifier] before 5.2", "2.92", "2.92",
+              _GeometryNodesIdProps, (r"'NodesModifier' object has no attribute 'properties'",), fails_until="5.2", needles=(".properties.inputs",)),
     DriftRule("python-313-modules", "5.x", "stdlib modules removed by Python 3.12/3.13 (imp → importlib) on Blender 5.1+", "5.1", "2.80",
               _PythonModules, (rf"No module named '({'|'.join(REMOVED_STDLIB)})'",), needles=tuple(REMOVED_STDLIB)),
     DriftRule("removed-in-5", "5.x", "5.0 removals that need rewriting by hand: bgl, Collada, Scene.node_tree, the Composite node", "5.0", "5.0",

@@ -52,15 +52,17 @@ async def search_symbols(
     ctx: Ctx,
     q: str = Query(min_length=1, max_length=500),
     k: int = Query(10, ge=1, le=100),
-    version: str = Query("4.5", pattern=VERSION_PATTERN),
+    version: str | None = Query(None, pattern=VERSION_PATTERN, description="Blender version of the index (default: the service's target)"),
     usage: bool = Query(False, description="also rank by what verified scripts for similar prompts use (what the generator sees)"),
 ) -> SymbolResults:
     """Hybrid search over the bpy symbols of one Blender version."""
     from ..ingest.search import IndexMissing
 
+    target = ctx.target(version)
+
     def search() -> SymbolResults:
-        hits = ctx.symbol_index(version).search(q, k, usage=usage)
-        return SymbolResults(version=version, query=q, hits=[
+        hits = ctx.symbol_index(target).search(q, k, usage=usage)
+        return SymbolResults(version=target, query=q, hits=[
             SymbolHit(name=h.symbol.name, kind=h.symbol.kind, score=h.score, signature=h.symbol.signature, type=h.symbol.type,
                       description=h.symbol.description or "", uri=h.symbol.uri) for h in hits])  # fmt: skip
 

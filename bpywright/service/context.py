@@ -16,6 +16,7 @@ from ..config import Settings
 from .jobs import JobQueue
 
 if TYPE_CHECKING:
+    from ..harness.lint import Linter
     from ..harness.pool import WorkerPool
     from ..ingest.search import SymbolIndex
 
@@ -36,6 +37,9 @@ class ServiceContext:
     owns_store: bool = False
     _indexes: dict[str, SymbolIndex] = field(default_factory=dict)
     _index_lock: threading.Lock = field(default_factory=threading.Lock)
+    _pools: dict[str, WorkerPool] = field(default_factory=dict)  # other versions' runtimes, made on first request
+    _linters: dict[str, Linter] = field(default_factory=dict)
+    _runtime_lock: threading.Lock = field(default_factory=threading.Lock)
     _llm: tuple[float, bool | None, str] | None = None
     local_llm: Any = None  # the supervised llama.cpp server (models.server.LocalServer) when this app started one
     llm_note: str = ""  # why no local model answers, when none does
@@ -51,6 +55,37 @@ class ServiceContext:
                 teach_usage(index, self.store, version)
                 self._indexes[version] = index
             return self._indexes[version]
+
+    def target(self, version: str | None) -> str:
+        """MAJOR.MINOR of a request's blender_version, else the configured default (VersionError when malformed)."""
+        from ..runtimes import major_minor
+
+        return major_minor(version or self.settings.blender_version)
+
+    def pool_for(self, version: str | None) -> WorkerPool:
+        """The pool of a target version: the app's own for the default, else one on that runtime (RuntimeMissing names the fix)."""
+        key = self.target(version)
+        if key == self.target(None):
+            return self.pool
+        with self._runtime_lock:
+            if key not in self._pools:
+                from ..harness.pool import WorkerPool
+                from ..runtimes import RuntimeRegistry
+
+                runtime = RuntimeRegistry.for_settings(self.settings).get(key)
+                self._pools[key] = WorkerPool(max(1, self.pool.size // 2), runtime.run_options(self.pool.options))
+            return self._pools[key]
+
+    def linter_for(self, version: str | None) -> Linter:
+        """Warm checkers with a target version's stubs and rule pack, one per version for the app's life."""
+        key = self.target(version)
+        with self._runtime_lock:
+            if key not in self._linters:
+                from ..harness.lint import Linter
+                from ..rules import rule_pack
+
+                self._linters[key] = Linter(version=key, rules=rule_pack(key, self.settings.index_dir))
+            return self._linters[key]
 
     def index_versions(self) -> list[str]:
         """Blender versions with a built symbol index under settings.index_dir."""
@@ -99,6 +134,8 @@ class ServiceContext:
         shutil.rmtree(self.scratch, ignore_errors=True)
         if self.owns_pool:
             self.pool.close()
+        for other in [*self._pools.values(), *self._linters.values()]:
+            other.close()
         if self.owns_store and self.store is not None:
             self.store.close()
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator
 
 from ..exemplars.models import Exemplar, ExemplarHit
 from ..graph.events import GenerationResult, ProgressEvent
@@ -37,7 +37,7 @@ class GenerateRequest(_Strict):
     """A prompt to turn into a validated script."""
 
     prompt: str = Field(min_length=1, max_length=4000)
-    blender_version: str = Field("4.5", pattern=VERSION_PATTERN)
+    blender_version: str | None = Field(None, pattern=VERSION_PATTERN, description="Target Blender, an installed runtime (default: the service's).")
     n: int = Field(1, ge=1, le=4, description="Candidates per round.")
     max_rounds: int | None = Field(None, ge=0, le=10, description="Heal rounds (default: settings.max_heal_rounds).")
 
@@ -47,7 +47,7 @@ class ValidateRequest(_Strict):
 
     script: str = Field(description="Python source (UTF-8, no NUL bytes, at most settings.max_request_bytes).")
     prompt: str = Field("", max_length=4000, description="What the script should build (kept with it in the gallery).")
-    blender_version: str = Field("4.5", pattern=VERSION_PATTERN)
+    blender_version: str | None = Field(None, pattern=VERSION_PATTERN, description="Target Blender: its runtime, stubs and rules (default: the service's).")
     lint: bool = True
     render: bool = True
     resolution: int = Field(256, ge=16, le=1024)
@@ -61,7 +61,8 @@ class HealRequest(_Strict):
     """A script to heal with the deterministic rule pack: run, fix, re-run."""
 
     script: str
-    target: str = Field("4.5", pattern=VERSION_PATTERN, description="Blender version to heal for.")
+    target: str | None = Field(None, pattern=VERSION_PATTERN, validation_alias=AliasChoices("blender_version", "target"),
+                               description="Blender version to heal for, run on its runtime (also `blender_version`; default: the service's).")
     max_rounds: int = Field(3, ge=1, le=5)
     timeout: float = Field(60.0, gt=0, le=300)
     wait: bool = True

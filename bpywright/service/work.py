@@ -41,9 +41,20 @@ def major_minor(version: str | None, default: str = "4.5") -> str:
     return match.group(1) if match else default
 
 
-def _options(ctx: ServiceContext, *, render: bool, timeout: float, resolution: int = 256, engine: Engine = "workbench") -> RunOptions:
-    return RunOptions(render=render, resolution=resolution, engine=engine, timeout=timeout, sandbox=ctx.settings.sandbox,
-                      blender=ctx.settings.blender)  # fmt: skip
+def _options(pool, *, render: bool, timeout: float, resolution: int = 256, engine: Engine = "workbench") -> RunOptions:
+    """Per-job options on a pool's runtime."""
+    return pool.options.model_copy(update={"render": render, "resolution": resolution, "engine": engine, "timeout": timeout})
+
+
+def target_of(ctx: ServiceContext, version: str | None) -> tuple[str, object]:
+    """(MAJOR.MINOR, its pool) of a request's version; 422 with the install command when that runtime is not installed."""
+    from ..runtimes import RuntimeMissing, VersionError
+
+    try:
+        key = ctx.target(version)
+        return key, ctx.pool_for(key)
+    except (RuntimeMissing, VersionError) as exc:
+        raise HTTPException(422, str(exc)) from exc
 
 
 def render_file(ctx: ServiceContext, job: Job) -> Path:
@@ -54,13 +65,16 @@ def render_file(ctx: ServiceContext, job: Job) -> Path:
 def validate_work(ctx: ServiceContext, req: ValidateRequest) -> Work:
     """Lint (optional), run and render a script; add it to the gallery when asked and it ran cleanly."""
 
+    version, pool = target_of(ctx, req.blender_version)
+
     def work(job: Job) -> ValidateResult:
         render_to = render_file(ctx, job) if req.render else None
         if render_to is not None:
             render_to.parent.mkdir(parents=True, exist_ok=True)
         job.emit("run", "started", "lint + run + render" if req.lint else "run + render")
-        report = ctx.pool.run(source=req.script, options=_options(ctx, render=req.render, timeout=req.timeout, resolution=req.resolution, engine=req.engine),
-                              render_to=render_to, lint=req.lint)  # fmt: skip
+        report = pool.run(source=req.script, options=_options(pool, render=req.render, timeout=req.timeout, resolution=req.resolution, engine=req.engine),  # type: ignore[attr-defined]
+                          render_to=render_to)  # fmt: skip
+        report.lint = ctx.linter_for(version).lint(req.script) if req.lint else None  # the target version's stubs and rules
         if report.lint is not None:
             blocking = len(report.lint.blocking)
             job.emit("lint", "ok" if not blocking else f"{blocking} blocking", seconds=report.lint.seconds)
@@ -84,18 +98,20 @@ def validate_work(ctx: ServiceContext, req: ValidateRequest) -> Work:
 def heal_work(ctx: ServiceContext, req: HealRequest) -> Work:
     """Heal a script with the rule pack, one progress event per run."""
 
+    version, pool = target_of(ctx, req.target)
+
     def work(job: Job) -> HealOutcome:
-        options = _options(ctx, render=False, timeout=req.timeout)
+        options = _options(pool, render=False, timeout=req.timeout)
         runs = 0
 
         def run(source: str) -> RunReport:
             nonlocal runs
             runs += 1
-            report = ctx.pool.run(source=source, options=options)
+            report = pool.run(source=source, options=options)  # type: ignore[attr-defined]
             job.emit("run" if runs == 1 else "heal", report.status, failure_text(report), seconds=report.timings.total, attempt=runs - 1)
             return report
 
-        outcome = heal(req.script, target=req.target, max_rounds=req.max_rounds, run=run)
+        outcome = heal(req.script, target=version, max_rounds=req.max_rounds, run=run)
         job.emit("done", "healed" if outcome.healed else outcome.status_after, f"{len(outcome.rounds)} round(s)")
         return outcome
 
@@ -105,16 +121,18 @@ def heal_work(ctx: ServiceContext, req: HealRequest) -> Work:
 def generate_work(ctx: ServiceContext, req: GenerateRequest) -> Work:
     """Run the generation graph, streaming its progress events into the job."""
 
+    version, pool = target_of(ctx, req.blender_version)
+
     def work(job: Job):
         from ..graph.run import generate
         from ..ingest.search import IndexMissing
 
         try:
-            index = ctx.symbol_index(req.blender_version)  # loaded once per app, shared by requests
+            index = ctx.symbol_index(version)  # loaded once per app, shared by requests
         except IndexMissing:
             index = None  # the retrieve node says so in its progress event
-        result = generate(req.prompt, settings=ctx.settings, version=req.blender_version, n=req.n, max_rounds=req.max_rounds,
-                          thread_id=job.id, on_event=job.add, pool=ctx.pool, store=ctx.store, index=index)  # fmt: skip
+        result = generate(req.prompt, settings=ctx.settings, version=version, n=req.n, max_rounds=req.max_rounds,
+                          thread_id=job.id, on_event=job.add, pool=pool, store=ctx.store, index=index)  # type: ignore[arg-type]  # fmt: skip
         if result.render_path and Path(result.render_path).is_file():
             job.render_path = Path(result.render_path)
         return result

@@ -56,6 +56,17 @@ FORWARD = {
             for point in curve.keyframe_points:
                 point.interpolation = 'LINEAR'
     """,
+    "gn-modifier-inputs": """
+        import bpy
+        group = bpy.data.node_groups.new("Scatter", "GeometryNodeTree")
+        size = group.interface.new_socket(name="Size", in_out="INPUT", socket_type="NodeSocketFloat")
+        group.interface.new_socket(name="Geometry", in_out="OUTPUT", socket_type="NodeSocketGeometry")
+        host = bpy.data.objects.new("Host", bpy.data.meshes.new("Host"))
+        bpy.context.scene.collection.objects.link(host)
+        modifier = host.modifiers.new("Scatter", "NODES")
+        modifier.node_group = group
+        modifier[size.identifier] = 0.4
+    """,
     "python-313-modules": """
         import imp
         import json
@@ -69,6 +80,17 @@ BACKWARD = {  # a 5.x script on the bundled 4.5
         bpy.ops.mesh.primitive_cube_add()
         cut = bpy.context.object.modifiers.new("Cut", "BOOLEAN")
         cut.solver = "FLOAT"
+    """,
+    "gn-modifier-idprops": """
+        import bpy
+        group = bpy.data.node_groups.new("Scatter", "GeometryNodeTree")
+        size = group.interface.new_socket(name="Size", in_out="INPUT", socket_type="NodeSocketFloat")
+        group.interface.new_socket(name="Geometry", in_out="OUTPUT", socket_type="NodeSocketGeometry")
+        host = bpy.data.objects.new("Host", bpy.data.meshes.new("Host"))
+        bpy.context.scene.collection.objects.link(host)
+        modifier = host.modifiers.new("Scatter", type="NODES")
+        modifier.node_group = group
+        getattr(modifier.properties.inputs, size.identifier).value = 0.4
     """,
     "socket-factor-fac": """
         import bpy
@@ -127,6 +149,8 @@ def test_rules_know_their_versions(target: str) -> None:
     assert {"cycles-object-flags", "action-fcurves", "legacy-color-nodes", "vse-strips", "removed-in-5"} <= ids
     assert not {"boolean-solver-fast", "socket-factor-fac", "vse-sequences"} & ids
     assert ("python-313-modules" in ids) == (target == "5.2")  # Python 3.13 arrived with 5.1
+    assert ("gn-modifier-inputs" in ids) == (target == "5.2")  # modifier[identifier] still works on 5.0
+    assert ("gn-modifier-idprops" in ids) == (target == "5.0")  # and modifier.properties does not exist there yet
     assert "eevee-next" not in ids and "eevee-id-5" in ids
 
 

@@ -18,8 +18,8 @@ def validate_one(attempt: Attempt, ctx: RunContext, options: RunOptions | None =
         return attempt.model_copy(update={"checked": True})
     render_to = ctx.run_dir / "attempts" / f"{attempt.index:02d}.png"
     render_to.parent.mkdir(parents=True, exist_ok=True)
-    report = ctx.worker_pool().run(source=attempt.script, options=options or ctx.job_options(), render_to=render_to, lint=True)
-    lint, report.lint = report.lint, None
+    report = ctx.worker_pool().run(source=attempt.script, options=options or ctx.job_options(), render_to=render_to)
+    lint = ctx.version_linter().lint(attempt.script)  # the target version's stubs and rules, not the pool's
     rendered = str(render_to) if report.render is not None and render_to.is_file() else None
     return attempt.model_copy(update={"run": report, "lint": lint, "render_path": rendered, "checked": True})
 
@@ -54,6 +54,7 @@ def validate(state: GenState, ctx: RunContext) -> dict[str, Any]:
     attempts = list(state.attempts)
     pending = [a for a in attempts if not a.checked]
     options = ctx.job_options()  # makes the pool (if generate() was given none) here, before the threads share it
+    ctx.version_linter()  # and the linter
     with ThreadPoolExecutor(max(1, len(pending))) as ex:
         done = list(ex.map(lambda a: validate_one(a, ctx, options), pending))
     for a in done:
