@@ -10,7 +10,6 @@ from mcp_types import CallToolResult, ImageContent, TextContent
 from pydantic import BaseModel
 
 from ..harness.report import RunReport
-from ..harness.summary import render_summary
 from .models import RenderBrief, RunResult
 
 TAIL_CHARS = 2000  # stdout/stderr kept in a result: enough to see a print or a warning, not a flood
@@ -60,17 +59,3 @@ def run_result(report: RunReport, script: str) -> RunResult:
         blender_errors=report.blender_errors[:20], stdout_tail=report.stdout[-TAIL_CHARS:], stderr_tail=report.stderr[-TAIL_CHARS:],
         signal=report.exit.signal if report.exit else None, seconds=report.timings.total,
     )  # fmt: skip
-
-
-def run_text(report: RunReport, script: str) -> str:
-    """The run summary a person would read, with the failing source line and where the render is."""
-    shown = report.model_copy(update={"script_path": None})
-    if report.render is not None:
-        shown.render = report.render.model_copy(update={"path": "(attached image)"})
-    text = render_summary(shown, "script")
-    line = source_line(script, report.exception.line if report.exception else None)
-    if line is not None and report.exception is not None:
-        text += f"\n    {report.exception.line} | {line}"
-    if not report.ok:
-        text += "\nFix the script (heal_script fixes old or misremembered API automatically) and run it again."
-    return text

@@ -23,7 +23,8 @@ from ..ingest.index import first_sentence
 from ..rules.healer import HealOutcome
 from ..service.jobs import Job, JobKind, QueueFull, Work
 from ..service.work import generate_work, heal_work, major_minor, script_problem, validate_work
-from .answers import answer, read_image, refusal, run_result, run_text
+from . import texts
+from .answers import answer, read_image, refusal, run_result
 from .models import ExemplarBrief, ExemplarResults, GenerateResult, LintResult, SearchResult, SymbolBrief, SymbolInfo
 
 if TYPE_CHECKING:
@@ -170,11 +171,8 @@ class Operations:
                         summary=first_sentence(h.symbol.description, 200), docs_url=h.symbol.uri, resource=symbol_uri(version, h.symbol.name))
             for h in hits
         ]  # fmt: skip
-        lines = [f"Blender {version} API, {len(briefs)} hit(s) for {query!r} (get_symbol NAME gives the full record):"]
-        for n, b in enumerate(briefs, 1):
-            detail = b.signature or (f": {b.type}" if b.type else "")
-            lines.append(f"{n}. {b.name}{detail}  [{b.kind}]" + (f"\n   {b.summary}" if b.summary else ""))
-        return answer("\n".join(lines), SearchResult(version=version, query=query, hits=briefs))
+        result = SearchResult(version=version, query=query, hits=briefs)
+        return answer(texts.search_text(result), result)
 
     def symbol_info(self, index: SymbolIndex, version: str, symbol: Symbol) -> SymbolInfo:
         """The full record of a symbol with the names under it."""
@@ -199,21 +197,7 @@ class Operations:
     async def get_symbol(self, name: str, version: str | None) -> CallToolResult:
         """Signature, type, enum items, read-only flag, docs URL and usage lines of one API symbol."""
         version, info = await self.lookup(name, version)
-        lines = [f"{info.name}{info.signature or ''}  [{info.kind}, Blender {version}]"]
-        if info.type:
-            lines.append(f"type: {info.type}" + (" (read-only)" if info.readonly else ""))
-        if info.default:
-            lines.append(f"default: {info.default}")
-        if info.enum_items:
-            lines.append(f"enum items: {', '.join(info.enum_items)}")
-        if info.description:
-            lines.append(info.description)
-        if info.docs_url:
-            lines.append(f"docs: {info.docs_url}")
-        lines += [f"used in a verified script: {u}" for u in info.usage[:5]]
-        if info.members:
-            lines.append(f"members: {', '.join(m.rsplit('.', 1)[1] for m in info.members)}")
-        return answer("\n".join(lines), info)
+        return answer(texts.symbol_text(info), info)
 
     def linter(self, version: str) -> Linter:
         """The warm Linter of a version (dmypy and pyright stay up between calls); its rules include api-check when indexed."""
@@ -260,7 +244,7 @@ class Operations:
         assert isinstance(job.result, ValidateResult)
         report: RunReport = job.result.run
         images = read_image(job.render_path) if render else []
-        return answer(run_text(report, script), run_result(report, script), images, error=not report.ok)
+        return answer(texts.run_text(report, script), run_result(report, script), images, error=not report.ok)
 
     @returns_refusals
     async def heal_script(self, script: str, target: str | None, progress: Progress | None = None) -> CallToolResult:
@@ -272,22 +256,7 @@ class Operations:
         job = await self.job("heal", lambda: heal_work(self.ctx, HealRequest(script=script, target=target)), progress)
         outcome = job.result
         assert isinstance(outcome, HealOutcome)
-        lines = [f"before: {outcome.status_before}" + (f" ({outcome.failure_before})" if outcome.failure_before else "")]
-        for r in outcome.rounds:
-            rules = ", ".join(f"{a.rule} ({a.title})" for a in r.applied) or "none"
-            lines.append(
-                f"round {r.round}: {rules} → {r.status}" + (f" ({r.failure})" if r.failure else "") + (f" — {r.note}" if r.note else "")
-            )
-            lines.append(r.diff.rstrip())
-        if outcome.status_before == "ok":
-            lines.append("The script already runs: nothing to heal.")
-        elif outcome.healed:
-            lines.append(f"HEALED: the script runs on Blender {target} now. The healed script:\n```python\n{outcome.script}```")
-        else:
-            lines.append(f"NOT HEALED: it still fails ({outcome.failure_after or outcome.status_after}); no rule fixes that. "
-                         f"Change the script by hand (search_api / get_symbol for the right API). The script as far as it was healed:\n"
-                         f"```python\n{outcome.script}```")  # fmt: skip
-        return answer("\n".join(lines), outcome, error=not (outcome.healed or outcome.status_before == "ok"))
+        return answer(texts.heal_text(outcome, target), outcome, error=not (outcome.healed or outcome.status_before == "ok"))
 
     @returns_refusals
     async def find_exemplars(self, query: str, k: int) -> CallToolResult:
@@ -328,14 +297,7 @@ class Operations:
         run = run_result(result.run_report, result.script or "") if result.run_report is not None else None
         data = GenerateResult(thread_id=result.thread_id, outcome=result.outcome, message=result.message, blender_version=result.blender_version,
                               script=result.script, score=result.score, reasons=result.reasons, attempts=result.attempts, run=run)  # fmt: skip
-        label = {"retrieved": "RETRIEVED (not generated)", "accepted": "GENERATED and accepted",
-                 "best_attempt": "GENERATED, best attempt (not accepted)", "failed": "FAILED"}[result.outcome]  # fmt: skip
-        lines = [f"{label}: {result.message}".rstrip(": ")]
-        if result.run_report is not None:
-            lines.append(run_text(result.run_report, result.script or ""))
-        if result.script:
-            lines.append(f"```python\n{result.script.rstrip()}\n```")
-        return answer("\n".join(lines), data, read_image(job.render_path), error=result.outcome == "failed" or not result.script)
+        return answer(texts.generate_text(result), data, read_image(job.render_path), error=result.outcome == "failed" or not result.script)
 
     # -- resources --------------------------------------------------------------------------------------------------------
 
