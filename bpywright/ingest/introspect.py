@@ -38,7 +38,8 @@ def introspect(blender: Path | None = None, timeout: float = 600, *, sandbox: bo
                 f"introspecting {where} failed ({report.status}): {detail}\n{report.stderr[-TAIL:]}".rstrip()
                 + "\nrun `bpywright doctor` to check the Blender backend"
             )
-        path = out_dir / PROBE_OUTPUT
+        # the probe writes out/symbols.json in its working dir, which the harness copies whole into out_dir
+        path = next((p for p in (out_dir / "out" / PROBE_OUTPUT, out_dir / PROBE_OUTPUT) if p.is_file()), out_dir / PROBE_OUTPUT)
         if not path.is_file():
             raise IngestError(f"the probe ran in {where} but wrote no {PROBE_OUTPUT}; stdout: {report.stdout[-TAIL:]}")
         data = json.loads(path.read_text(encoding="utf-8"))
