@@ -63,6 +63,24 @@ def trivial_latency(pool, options, n: int = 30) -> float:
     return sorted(times)[len(times) // 2]
 
 
+def driver_cost(render_dir: Path, tmp: Path, n: int = 200) -> float:
+    """Seconds this process spends accepting one rendered answer (report validation, PNG checks, the write)."""
+    from bpywright.cluster.raypool import accept_answer
+    from bpywright.harness.report import RenderInfo, RunReport
+
+    png_path = next(render_dir.glob("*.png"))
+    png = png_path.read_bytes()
+    from PIL import Image
+
+    width, height = Image.open(png_path).size
+    info = RenderInfo(path="/node/render.png", width=width, height=height, engine="BLENDER_WORKBENCH")
+    answer = RunReport(status="ok", backend="bpy-module", sandbox="bwrap", render=info).model_dump_json()  # type: ignore[arg-type]
+    start = time.perf_counter()
+    for i in range(n):
+        accept_answer(answer, png, None, tmp / "accept" / f"{i}.png")
+    return (time.perf_counter() - start) / n
+
+
 def measure(make_pool, scripts: list[Path], tmp: Path, label: str) -> dict:
     """Both phases and the trivial-job latency through one kind of pool."""
     from bpywright.harness.options import RunOptions
@@ -116,6 +134,7 @@ def main() -> None:
                 if ray.is_initialized():
                     ray.shutdown()
                 cluster.stop()
+        accept = driver_cost(tmp / "renders-ray-2-nodes", tmp)
     base = results[0]
     print(
         f"\n{'pool':<13} {'no render s':>11} {'scripts/s':>9} {'ratio':>6}  {'128² s':>7} {'scripts/s':>9} {'ratio':>6}  {'trivial ms':>10}"
@@ -129,6 +148,7 @@ def main() -> None:
         per_render = (r["render"][0] - base["render"][0]) / n * args.cpus * 1000
         print(f"{r['label']}: Ray's cost per job {(r['trivial'] - base['trivial']) * 1000:+.1f} ms (trivial job, one at a time); "
               f"from the batches {per_job:+.0f} ms/job without render, {per_render:+.0f} ms/job with 128² renders (actor time)")  # fmt: skip
+    print(f"driver: accepting one 128² answer (validate report, check PNG, write it) costs {accept * 1000:.2f} ms")
 
 
 if __name__ == "__main__":

@@ -229,8 +229,8 @@ class RayPool:
     def _submit(self, text: bytes, origin: str | None, options: RunOptions | None, render_to: Path | None) -> Future:
         if self._closed:
             raise RuntimeError("RayPool is closed")
-        if self._broken is not None:
-            raise BackendError(self._broken)
+        if self._broken is not None or not self._thread.is_alive():
+            raise BackendError(self._broken or "the Ray pool stopped")
         job = _Job(text, origin, self._job_options(options), render_to)
         self._inbox.put(job)
         return job.future
@@ -263,6 +263,8 @@ class RayPool:
                     for ref in ready:
                         self._settle(ref)
                 self._expire()
+        except Exception as exc:  # the connection to the cluster broke (or a bpywright bug): fail loudly, never hang callers
+            self._broken = f"the Ray pool stopped: {type(exc).__name__}: {exc}"
         finally:
             self._shutdown()
 
@@ -371,14 +373,26 @@ class RayPool:
             self._pending.popleft().future.set_exception(BackendError(reason))
 
     def _shutdown(self) -> None:
-        """Close time: unfinished jobs get RuntimeError, every actor stops its worker and is killed."""
+        """Close time: unfinished jobs get an error (RuntimeError, or BackendError when the pool broke); actors are killed."""
+        while True:  # jobs still in the inbox (some may have come after close() put its sentinel)
+            try:
+                item = self._inbox.get_nowait()
+            except queue.Empty:
+                break
+            if item is not None:
+                self._pending.append(item)
         for job in [*self._pending, *(a.job for a in self._actors if a.job is not None)]:
             if not job.future.done():
-                job.future.set_exception(RuntimeError("RayPool closed before the job finished"))
+                job.future.set_exception(
+                    BackendError(self._broken) if self._broken else RuntimeError("RayPool closed before the job finished")
+                )
         self._pending.clear()
-        closing = [a.handle.close.remote() for a in self._actors if a.ready_ref is None and a.job is None]
-        if closing:
-            self.ray.wait(closing, num_returns=len(closing), timeout=10)
+        try:
+            closing = [a.handle.close.remote() for a in self._actors if a.ready_ref is None and a.job is None]
+            if closing:
+                self.ray.wait(closing, num_returns=len(closing), timeout=10)
+        except Exception:  # the cluster is gone: nothing left to close there
+            pass
         for actor in self._actors:
             try:
                 self.ray.kill(actor.handle, no_restart=True)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import atexit
 import os
 import secrets
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -15,3 +17,4 @@ _TOKEN.chmod(0o600)
 os.environ["RAY_AUTH_MODE"] = "token"
 os.environ["RAY_AUTH_TOKEN_PATH"] = str(_TOKEN)
 os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+atexit.register(shutil.rmtree, _TOKEN.parent, True)
