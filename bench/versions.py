@@ -214,6 +214,12 @@ def main() -> int:
             print(f"   {count:4d}  {group}")
     base = results.get("4.5")
     if base:
+        for version, row in results.items():
+            drift = {k: t for k, t in row["failures"].items() if k not in base["failures"]}
+            if version != "4.5":
+                row["fail_only_here"] = drift
+                why = Counter(failure_group(t) for t in drift.values()).most_common(5)
+                print(f"4.5-correct scripts that fail on {version}: {len(drift)}" + "".join(f"\n   {n:4d}  {g}" for g, n in why))
         print("\nratios vs the bundled 4.5 wheel (measured in this run):")
         for version, row in results.items():
             if version != "4.5":
