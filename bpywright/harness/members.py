@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import json
 import os
+import re
 import tempfile
 from dataclasses import dataclass, field
 from functools import cache
@@ -13,9 +14,10 @@ from pathlib import Path
 from .overlay import parse_stub
 
 INDEX = "members.json"
-INDEX_VERSION = 1
+INDEX_VERSION = 2
 # Stub modules whose classes a script reaches through attributes (bpy.types.*, mathutils.*, bmesh.types.*).
 MODULES = ("bpy/types/__init__.pyi", "mathutils/__init__.pyi", "bmesh/types/__init__.pyi")
+CLASS_LINE = re.compile(r"^class (\w+)", re.M)
 
 
 @dataclass
@@ -24,6 +26,7 @@ class MemberIndex:
 
     bases: dict[str, list[str]]
     members: dict[str, set[str]]
+    elsewhere: set[str] = field(default_factory=set)  # classes of other stub modules (bl_ui menus, panels, headers)
     children: dict[str, set[str]] = field(default_factory=dict)
     everywhere: set[str] = field(default_factory=set)
 
@@ -56,6 +59,10 @@ class MemberIndex:
     def on_some_subclass(self, cls: str, attr: str) -> bool:
         """True when cls, a base or a subclass of it declares attr (reaching it through the base may work)."""
         return any(attr in self.members.get(c, ()) for c in self._family(cls))
+
+    def is_stub_class(self, name: str) -> bool:
+        """True when some stub module declares a class of that name (bpy.types or a Python-defined UI class)."""
+        return name in self.members or name in self.elsewhere
 
     def anywhere(self, attr: str) -> bool:
         """True when some stub class declares attr."""
@@ -96,7 +103,11 @@ def build_index(stubs: Path) -> MemberIndex:
             bases.update(b)
             for cls, names in m.items():
                 members.setdefault(cls, set()).update(names)
-    return MemberIndex(bases, members)
+    elsewhere = set()
+    for path in stubs.rglob("*.pyi"):  # bl_ui/bl_operators classes end up in bpy.types once Blender registers them
+        if path.relative_to(stubs).as_posix() not in MODULES:
+            elsewhere.update(CLASS_LINE.findall(path.read_text(encoding="utf-8", errors="replace")))
+    return MemberIndex(bases, members, elsewhere)
 
 
 def _stamp(stubs: Path) -> str:
@@ -116,11 +127,16 @@ def member_index(stubs: Path | None) -> MemberIndex | None:
     try:
         data = json.loads(cached.read_text(encoding="utf-8"))
         if data.get("stamp") == stamp:
-            return MemberIndex(data["bases"], {k: set(v) for k, v in data["members"].items()})
+            return MemberIndex(data["bases"], {k: set(v) for k, v in data["members"].items()}, set(data["elsewhere"]))
     except (OSError, ValueError, KeyError):
         pass
     index = build_index(stubs)
-    payload = {"stamp": stamp, "bases": index.bases, "members": {k: sorted(v) for k, v in index.members.items()}}
+    payload = {
+        "stamp": stamp,
+        "bases": index.bases,
+        "members": {k: sorted(v) for k, v in index.members.items()},
+        "elsewhere": sorted(index.elsewhere),
+    }
     try:  # atomic: concurrent linters may race to write it
         fd, tmp = tempfile.mkstemp(prefix=".members-", dir=stubs)
         with os.fdopen(fd, "w", encoding="utf-8") as fh:

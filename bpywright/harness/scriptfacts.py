@@ -40,6 +40,7 @@ class ScriptFacts:
     classes: set[str] = field(default_factory=set)
     registered: set[str] = field(default_factory=set)
     operators: set[str] = field(default_factory=set)
+    tree: ast.Module | None = field(default=None, repr=False)
 
     def guard_at(self, line: int) -> Span | None:
         """The innermost guard around line, if any."""
@@ -122,6 +123,12 @@ def _probes_api(test: ast.expr) -> bool:
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "dir":
             return True
         if isinstance(n, ast.Attribute) and n.attr in ("bl_rna", "properties", "keys", "version_string"):
+            return True
+        # `"Specular" in bsdf.inputs`, `bsdf.inputs.get("Specular")`: the script checks for a name first
+        if isinstance(n, ast.Compare) and isinstance(n.left, ast.Constant) and isinstance(n.left.value, str):
+            if any(isinstance(op, ast.In | ast.NotIn) for op in n.ops):
+                return True
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "get":
             return True
     return False
 
@@ -260,6 +267,22 @@ class _Collector(ast.NodeVisitor):
         super().generic_visit(node)
 
 
+def rebound_before_use(tree: ast.Module, name: str, line: int) -> bool:
+    """True when, after `line`, the next mention of `name` re-binds it (so the value bound on `line` is never used)."""
+    events: list[tuple[int, int, bool]] = []  # (line, col, is_store); an assignment's targets count after its value
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for t in targets:
+                for n in ast.walk(t):
+                    if isinstance(n, ast.Name) and n.id == name and node.lineno > line:
+                        store = not isinstance(node, ast.AugAssign)
+                        events.append((node.end_lineno or node.lineno, 10**6, store))
+        elif isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load) and node.lineno > line:
+            events.append((node.lineno, node.col_offset, False))
+    return bool(events) and min(events)[2]
+
+
 def script_facts(source: str, target: str = "4.5") -> ScriptFacts:
     """The facts of a script (empty when it does not parse)."""
     try:
@@ -274,6 +297,7 @@ def script_facts(source: str, target: str = "4.5") -> ScriptFacts:
     except RecursionError:
         return ScriptFacts()
     facts = collector.facts
+    facts.tree = tree
     for fn in collector.defs:  # a module-level function nothing names never runs
         if fn.name not in collector.loads and fn.name not in ("register", "unregister"):
             facts.unreachable.append(Span(fn.lineno, fn.end_lineno or fn.lineno, f"in `{fn.name}()`, which nothing calls"))

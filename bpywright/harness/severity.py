@@ -4,8 +4,8 @@ A checker's attribute error proves a failure only when no class the value could 
 attribute reached through a base class (`Node.color_ramp`), one of the script's own classes or properties it
 registers, or a receiver the stubs mistype (a mathutils result typed `float`, `tuple[Unknown, ...]`) is advisory.
 Findings inside a guard that tests for the API (hasattr, try/except AttributeError, a bpy.app.version branch
-that does not run on the target) are advisory too. Undefined names stay blocking, with a note when the path
-looks unreachable.
+that does not run on the target) or on a path that never runs (a helper nothing calls, code after `return`)
+are advisory too. Undefined names stay blocking, with a note when the path looks unreachable.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from pathlib import Path
 
 from .diagnostics import Diagnostic
 from .members import MemberIndex, member_index
-from .scriptfacts import ScriptFacts, script_facts
+from .scriptfacts import ScriptFacts, rebound_before_use, script_facts
 
 UNDEFINED = {"F821", "F822", "reportUndefinedVariable", "name-defined"}
 MATHUTILS = ("Vector", "Matrix", "Quaternion", "Euler", "Color")
@@ -29,6 +29,8 @@ ATTRIBUTE_PATTERNS = (
     re.compile(r'^"(?P<cls>.+?)" has no attribute "(?P<attr>[^"]+)"'),
     re.compile(r'^(?P<cls>\w+) has no property "(?P<attr>[^"]+)"'),
 )
+API_UNKNOWN = re.compile(r'^"(?P<attr>[^"]+)" is not in Blender [\d.]+ \((?P<path>[^)]*)\)')
+OP_RESULT = re.compile(r"yet (?P<name>\w+) is used as an object")
 
 
 def receiver_class(text: str) -> str:
@@ -54,16 +56,47 @@ def _mathutils_member(index: MemberIndex | None, attr: str) -> bool:
     return index is not None and any(attr in index.members.get(c, ()) for c in MATHUTILS)
 
 
+def _api_check_reason(diag: Diagnostic, facts: ScriptFacts, index: MemberIndex | None) -> str | None:
+    """api-check judges names by the docs' symbol index: a name the script registers or the stubs declare is not proved missing."""
+    m = API_UNKNOWN.match(diag.message)
+    if m is None:
+        return None
+    attr = m["attr"]
+    if attr in facts.registered or attr in facts.classes:
+        return f'the script defines "{attr}" itself'
+    if index is not None and index.is_stub_class(attr):
+        return f'"{attr}" is a class Blender registers (the stubs declare it; the docs index does not)'
+    if index is not None and index.anywhere(attr):
+        return f'a stub class declares "{attr}"; the value reached here may be of that class'
+    return None
+
+
+def _operator_result_reason(diag: Diagnostic, facts: ScriptFacts) -> str | None:
+    """`x = bpy.ops...._add()` fails only where x is then used as an object, not when x is re-bound first."""
+    m = OP_RESULT.search(diag.message)
+    if m is None or facts.tree is None:
+        return None
+    if rebound_before_use(facts.tree, m["name"], diag.line):
+        return f"{m['name']} is bound again before it is used"
+    return None
+
+
 def why_not_proved(diag: Diagnostic, facts: ScriptFacts, index: MemberIndex | None) -> str | None:
     """Why an unknown-attribute finding does not prove a runtime failure, or None when it does."""
+    if diag.tool == "rules":
+        reason = _api_check_reason(diag, facts, index) or _operator_result_reason(diag, facts)
+        if reason is not None:
+            return reason
     subject = attribute_subject(diag.message)
-    if subject is None:
+    if subject is None or " is not assignable" in diag.message:  # a value's type, not a missing attribute
         return None
     attr, cls_text, module = subject
     if attr in facts.registered:
         return f'the script registers "{attr}" itself'
     if module is not None:
-        return f'"{attr}" is an operator the script registers' if attr in facts.operators else None
+        if attr in facts.operators:
+            return f'"{attr}" is an operator the script registers'
+        return f'"{attr}" is a class the script defines (registered into bpy.types)' if attr in facts.classes else None
     if cls_text is None:
         return None
     cls = receiver_class(cls_text)
@@ -100,6 +133,8 @@ def refine(diagnostics: Iterable[Diagnostic], source: str, version: str = "4.5",
         reason = why_not_proved(d, facts, index)
         if reason is None and (guard := facts.guard_at(d.line)) is not None:
             reason = guard.why
+        if reason is None and (dead := facts.unreachable_at(d.line)) is not None:
+            reason = f"this path never runs: {dead.why}"
         if reason is not None:
             d.severity = "advisory"
             d.message += f" (advisory: {reason})"

@@ -21,6 +21,14 @@ CASES = {
         import bpy
         bpy.ops.object.mode_set(mode="EDITING")
     """,
+    "bad_enum_assignment": """
+        import bpy
+        obj = bpy.data.objects["Cube"]
+        mod = obj.modifiers.new("b", "BOOLEAN")
+        mod.operation = "SUBTRACT"
+        op = "UNION"
+        mod.operation = op
+    """,
     "str_variable_enum": """
         import bpy
         def switch(mode: str) -> None:
@@ -54,6 +62,14 @@ CASES = {
         if False:
             print(not_defined_anywhere)
         print(also_not_defined)
+    """,
+    "uncalled_helper": """
+        import bpy
+        def old_helper(tree):
+            return tree.nodes.new("ShaderNodeTexMusgrave")
+        def used_helper(tree):
+            return tree.nodes.new("ShaderNodeTexMusgrave")
+        used_helper(bpy.data.node_groups.new("g", "ShaderNodeTree"))
     """,
     "node_base_class": """
         import bpy
@@ -120,6 +136,12 @@ def test_bad_enum_literal_blocks(reports) -> None:
     assert "EDITING" in report.blocking[0].message
 
 
+def test_bad_enum_literal_assigned_to_an_attribute_blocks(reports) -> None:
+    report = reports["bad_enum_assignment"]
+    assert _blocking_lines(report) == {4}, report.diagnostics
+    assert "SUBTRACT" in report.blocking[0].message
+
+
 def test_str_variable_for_enum_is_advisory(reports) -> None:
     report = reports["str_variable_enum"]
     assert report.ok, report.blocking
@@ -150,6 +172,13 @@ def test_undefined_names_stay_blocking_with_unreachable_note(reports) -> None:
     live = [d for d in report.blocking if d.line == 4]
     assert all("unreachable" in d.message and "if False" in d.message for d in dead)
     assert all("unreachable" not in d.message for d in live)
+
+
+def test_findings_in_a_helper_nothing_calls_are_advisory(reports) -> None:
+    report = reports["uncalled_helper"]
+    assert _blocking_lines(report) == {5}, report.diagnostics
+    dead = [d for d in report.diagnostics if d.line == 3 and d.tool == "rules"]
+    assert dead and all(d.severity == "advisory" and "old_helper" in d.message for d in dead)
 
 
 def test_attribute_through_node_base_is_advisory_unless_no_subclass_has_it(reports) -> None:
