@@ -8,9 +8,9 @@ STAMP := $(VENV)/.installed
 # tests). Installed only where we are root.
 SYSTEM_PACKAGES := bubblewrap:bwrap blender:blender chromium:chromium chromium-driver:chromedriver
 
-.PHONY: setup system venv typings runtimes test run recipes lint clean bench
+.PHONY: setup system venv typings runtimes test-model test run recipes lint clean bench
 
-setup: system venv typings runtimes
+setup: system venv typings runtimes test-model
 
 system:
 	@missing=""; for pair in $(SYSTEM_PACKAGES); do \
@@ -27,11 +27,22 @@ system:
 
 venv: $(STAMP)
 
+# llama-cpp-python compiles (no wheels): only the libraries the Python bindings load, for this CPU; no tests, examples,
+# tools, server binary or multimodal (mtmd) library. ~20+ min on 2 cores once; pip caches the wheel.
+LLAMA_CMAKE_ARGS ?= -DLLAVA_BUILD=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_TOOLS=OFF -DLLAMA_BUILD_SERVER=OFF -DLLAMA_OPENSSL=OFF
+
 $(STAMP): pyproject.toml constraints.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -c constraints.txt -e '.[dev,cluster]'
+	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" CMAKE_BUILD_PARALLEL_LEVEL=$$(nproc) $(PY) -m pip install -q -c constraints.txt -e '.[dev,cluster,llm]'
 	@touch $(STAMP)
+
+# The real model the tests serve (SmolLM2-135M, 98 MB), verified against its pinned SHA-256 (a no-op when installed)
+test-model: venv
+	$(PY) -m bpywright model install smollm2-135m
+
+# The model `make run` serves on CPU when no BPYWRIGHT_LLM_BASE_URL is set (README: "A local model")
+RUN_MODEL ?= qwen2.5-coder-1.5b
 
 # version-matched bpy stubs with our overlays (a no-op when nothing changed)
 typings: venv
@@ -56,6 +67,7 @@ PORT ?= 8000
 # The main job: symbol index (cached: a no-op when Blender and the code are unchanged), exemplar store seeded with
 # the validated recipes (cached: re-adding is a no-op), then the API + gallery at http://$(HOST):$(PORT)/
 run: setup
+	$(PY) -m bpywright model install $(RUN_MODEL)
 	$(PY) -m bpywright ingest
 	$(PY) -m bpywright exemplars seed
 	$(PY) -m bpywright serve --host $(HOST) --port $(PORT)
