@@ -207,7 +207,7 @@ class Job:
             self._take_render(dir_fd, report, render_to)
         finally:
             os.close(dir_fd)
-        if outputs_to is not None:
+        if outputs_to is not None and outcome.status != "rejected":  # over quota: nothing of it is kept
             skipped = copy_outputs(self.job_dir / OUT_DIR, outputs_to, self.options.disk_mb * 1024 * 1024)
             if skipped:
                 report.stderr += "\nbpywright: outputs not copied: " + "; ".join(skipped[:10]) + "\n"

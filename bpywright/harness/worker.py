@@ -133,11 +133,10 @@ class Worker:
                 except TimeoutError:
                     if time.monotonic() >= deadline:
                         raise
-                used, entries = usage_bytes(self.dir, MAX_ENTRIES + 1)
-                if used > quota or entries > MAX_ENTRIES:
+                over = self._over_quota(quota, job.options.disk_mb)
+                if over:
                     self.stop()
-                    what = f"{used // 2**20} MB" if used > quota else f"over {MAX_ENTRIES} files"
-                    return JobOutcome("rejected", reason=f"disk quota exceeded: the job wrote {what} (limit {job.options.disk_mb} MB)")
+                    return JobOutcome("rejected", reason=over)
         except TimeoutError:
             self.stop()
             return JobOutcome("timeout")
@@ -145,6 +144,9 @@ class Worker:
             _wait(self.proc, 10)  # it is exiting: let it, to learn the signal
             self.stop()
             return JobOutcome("crash", reason="the Blender worker died")
+        over = self._over_quota(quota, job.options.disk_mb)  # a job faster than the polling is caught here
+        if over:
+            return JobOutcome("rejected", reason=over)
         if done.get("done") != job.job_id:
             self.stop()
             return JobOutcome("crash", reason="the worker answered out of turn")
@@ -152,6 +154,14 @@ class Worker:
             return JobOutcome("timeout")
         code = done.get("returncode")
         return JobOutcome("done", ExitInfo(returncode=code, signal=signal_name(code, False)) if isinstance(code, int) else None)
+
+    def _over_quota(self, quota: int, limit_mb: int) -> str:
+        """Why the job's files exceed the disk quota, or ''."""
+        used, entries = usage_bytes(self.dir, MAX_ENTRIES + 1)
+        if used <= quota and entries <= MAX_ENTRIES:
+            return ""
+        what = f"{used // 2**20} MB" if used > quota else f"over {MAX_ENTRIES} files"
+        return f"disk quota exceeded: the job wrote {what} (limit {limit_mb} MB; its files were deleted)"
 
     def stop(self) -> None:
         """End the zygote (EOF first, then kill) and release its sandbox resources."""

@@ -124,11 +124,16 @@ def test_host_files_are_not_visible(tmp_path: Path) -> None:
     assert all(name == ".pyenv" for name in found["root_listing"])
 
 
-def test_job_dir_disk_quota() -> None:
-    script = "for i in range(40):\n    open(f'f{i}.bin', 'wb').write(b'x' * 10_000_000)\nprint('wrote it all')\n"
-    report = run_script(source=script, options=RunOptions(render=False, timeout=60, disk_mb=50))
+def test_job_dir_disk_quota(tmp_path: Path) -> None:
+    fast = "for i in range(40):\n    open(f'f{i}.bin', 'wb').write(b'x' * 10_000_000)\n"
+    report = run_script(source=fast, options=RunOptions(render=False, timeout=60, disk_mb=50), outputs_to=tmp_path / "out")
     assert report.status == "rejected" and "disk quota" in report.exception.message
-    assert "wrote it all" not in report.stdout
+    assert not (tmp_path / "out").exists() or sum(f.stat().st_size for f in (tmp_path / "out").iterdir()) == 0
+    # a slow filler is stopped while it writes (the quota is polled), long before its 100 files
+    slow = "import time\nfor i in range(100):\n    open(f'f{i}.bin', 'wb').write(b'x' * 5_000_000)\n    time.sleep(0.05)\nprint('wrote it all')\n"
+    stopped = run_script(source=slow, options=RunOptions(render=False, timeout=60, disk_mb=50))
+    assert stopped.status == "rejected" and "disk quota" in stopped.exception.message
+    assert "wrote it all" not in stopped.stdout
 
 
 def test_tmpfs_is_size_capped() -> None:

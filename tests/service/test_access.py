@@ -77,8 +77,11 @@ def test_serving_beyond_loopback_without_a_token_is_refused(monkeypatch, capsys)
     assert "BPYWRIGHT_API_TOKEN" in capsys.readouterr().err
 
 
-def test_user_scripts_teach_generation_only_once_trusted(store) -> None:
+def test_user_scripts_teach_generation_only_once_trusted(settings, tmp_path) -> None:
+    from bpywright.exemplars.store import ExemplarStore
     from bpywright.harness.report import RunReport
+
+    store = ExemplarStore.open(replace(settings, artifacts=tmp_path), clip=False)  # its own store: the shared one stays as seeded
 
     report = RunReport(status="ok", backend="bpy-module", sandbox="bwrap")
     script = "import bpy\n# a stranger's zebra giraffe script\nbpy.ops.mesh.primitive_cube_add()\n"
@@ -88,4 +91,4 @@ def test_user_scripts_teach_generation_only_once_trusted(store) -> None:
     assert eid in [h.exemplar.id for h in store.search("zebra giraffe")]  # still in the gallery
     assert store.set_trusted(eid)
     assert eid in [e.id for e in store.nearest("zebra giraffe sculpture", "4.5", k=10)]
-    store.set_trusted(eid, False)
+    store.close()
