@@ -30,6 +30,17 @@ class ContentFiles:
         os.replace(temp, target)  # readers see the whole file or none; a killed writer leaves only a .tmp
         return relpath
 
+    def remove_orphans(self) -> int:
+        """Delete temp files of writers that died mid-write (their pid is gone); returns how many."""
+        removed = 0
+        for temp in self.root.glob("??/.*.tmp"):
+            parts = temp.name.split(".")
+            pid = int(parts[2]) if len(parts) > 3 and parts[2].isdigit() else None
+            if pid is not None and pid != os.getpid() and not _alive(pid):
+                temp.unlink(missing_ok=True)
+                removed += 1
+        return removed
+
     def resolve(self, relpath: str) -> Path:
         """The absolute path of a stored file; ValueError for anything that is not under the root."""
         if not relpath or "\x00" in relpath or Path(relpath).is_absolute():
@@ -39,3 +50,13 @@ class ContentFiles:
         if path == root or not path.is_relative_to(root):
             raise ValueError(f"path escapes the exemplar files directory: {relpath!r}")
         return path
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

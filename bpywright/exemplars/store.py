@@ -69,6 +69,7 @@ class ExemplarStore:
     def __init__(self, db_path: Path, files_dir: Path, *, clip: ClipEncoder | ClipSlot | None = None) -> None:
         self.db_path = Path(db_path)
         self.files = ContentFiles(files_dir)
+        self.files.remove_orphans()  # a killed import leaves only temp files: they go at the next start
         self.db_path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.RLock()
         self._db = sqlite3.connect(self.db_path, isolation_level=None, check_same_thread=False, timeout=30)

@@ -132,3 +132,18 @@ def test_a_second_store_on_the_same_files_sees_the_rows(store: ExemplarStore) ->
 def test_unknown_source_is_refused(store: ExemplarStore) -> None:
     with pytest.raises(ValueError, match="source must be one of"):
         store.add(script="x = 1", prompt="p", report=ok_report(), render=None, source="stolen", blender_version="4.5")
+
+
+def test_temp_files_of_dead_writers_are_removed_at_open(tmp_path) -> None:
+    import os
+
+    from bpywright.exemplars.files import ContentFiles
+
+    files = ContentFiles(tmp_path)
+    (tmp_path / "ab").mkdir()
+    dead = tmp_path / "ab" / ".abcdef.999999.1234.tmp"
+    dead.write_bytes(b"half")
+    live = tmp_path / "ab" / f".abcdef.{os.getpid()}.1234.tmp"
+    live.write_bytes(b"being written")
+    assert files.remove_orphans() == 1
+    assert not dead.exists() and live.exists()
