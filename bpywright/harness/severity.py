@@ -110,6 +110,8 @@ def why_not_proved(diag: Diagnostic, facts: ScriptFacts, index: MemberIndex | No
         return None
     if "Unknown" in cls_text or "Any" in re.split(r"\W+", cls_text):
         return f"the checker does not know the value's type ({cls_text})" if index.anywhere(attr) else None
+    if cls == "tuple" and index.anywhere(attr):  # helpers that return one node on some paths and several on others
+        return f"the checker saw a tuple ({cls_text}) where the script may hold a single item with \"{attr}\""
     if cls in PRIMITIVES and _mathutils_member(index, attr):
         return f'the stubs type a mathutils result as "{cls_text}"; "{attr}" is a mathutils member'
     return None

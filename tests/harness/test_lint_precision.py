@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import textwrap
+from pathlib import Path
 
 import pytest
 
-from bpywright.harness.lint import lint_source
+from bpywright.harness.lint import Linter
 from bpywright.harness.severity import attribute_subject, receiver_class
 
 CASES = {
@@ -107,8 +108,14 @@ def _src(name: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def reports():
-    return {name: lint_source(_src(name)) for name in CASES}
+def linter():
+    with Linter() as warm:  # one warm pyright server and dmypy for every case
+        yield warm
+
+
+@pytest.fixture(scope="module")
+def reports(linter):
+    return {name: linter.lint(_src(name)) for name in CASES}
 
 
 def _blocking_lines(report) -> set[int]:
@@ -220,3 +227,17 @@ def test_receiver_class() -> None:
     assert receiver_class("type[Scene]") == "Scene"
     assert receiver_class("GNCSV_OT_export*") == "GNCSV_OT_export"
     assert receiver_class("tuple[Unknown, ...]") == "tuple"
+
+
+GENERATOR = Path(__file__).parent / "scripts" / "procedural_generator.py"
+
+
+def test_procedural_generator_runs_and_only_its_dead_undefined_name_blocks(pool, linter) -> None:
+    source = GENERATOR.read_text(encoding="utf-8") + "if False:\n    debug_dump(obj)\n"
+    dead_line = len(source.splitlines())
+    report = linter.lint(source)
+    assert all(t.status == "ok" for t in report.tools), report.tools
+    assert _blocking_lines(report) == {dead_line}, [(d.line, d.message) for d in report.blocking]
+    assert all("unreachable" in d.message for d in report.blocking)
+    run = pool.run(source=source)
+    assert run.status == "ok", run.exception
