@@ -3,8 +3,8 @@
     .venv/bin/python bench/mcp.py [--runs 20] [--warmup 3]
 
 Starts `bpywright serve` (REST and /mcp on one uvicorn) and `bpywright mcp` (stdio), one Blender worker each, over the
-data dir of BPYWRIGHT_ARTIFACTS (it needs the symbol index: `bpywright ingest`). Calls are interleaved round by round
-(stdio, HTTP, REST) so machine noise hits every front door alike. run_script renders 256² with Workbench and returns the
+data dir of BPYWRIGHT_ARTIFACTS (it needs the symbol index: `bpywright ingest`). One operation at a time, calls are
+interleaved round by round (stdio, HTTP, REST) so machine noise hits every front door alike. run_script renders 256² with Workbench and returns the
 PNG inline; its REST twin is POST /api/v1/validate plus GET of the render (what a client needs to see the image).
 """
 
@@ -55,13 +55,14 @@ def start_service(env: dict[str, str]) -> tuple[subprocess.Popen, str]:
 
 
 async def measure(doors: dict[str, dict[str, Call]], runs: int, warmup: int) -> dict[str, dict[str, list[float]]]:
-    """Seconds per call for each operation and front door, interleaved round by round after `warmup` unmeasured rounds."""
+    """Seconds per call of each operation and front door: one operation at a time (a render's aftermath never lands in a
+    search), the doors interleaved round by round after `warmup` unmeasured rounds."""
     times: dict[str, dict[str, list[float]]] = {door: {op: [] for op in calls} for door, calls in doors.items()}
-    for n in range(warmup + runs):
-        for door, calls in doors.items():
-            for op, call in calls.items():
+    for op in next(iter(doors.values())):
+        for n in range(warmup + runs):
+            for door, calls in doors.items():
                 start = time.perf_counter()
-                await call()
+                await calls[op]()
                 if n >= warmup:
                     times[door][op].append(time.perf_counter() - start)
     return times

@@ -20,11 +20,12 @@ def warm_up(ops, pool) -> None:
     """Start the pool's workers and the linter in the background, so the assistant's first call is fast."""
     import logging
 
-    from ..service.work import major_minor
+    import anyio
 
     try:
-        pool.warm()
-        ops.linter(major_minor(pool.backend.version())).lint("import bpy\n")
+        if hasattr(pool, "warm"):
+            pool.warm()
+        ops.linter(anyio.run(ops.installed_version)).lint("import bpy\n")
     except Exception:  # a broken Blender or checker is reported by the first tool call that needs it, with its fix
         logging.getLogger(__name__).warning("warm-up failed", exc_info=True)
 

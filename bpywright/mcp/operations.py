@@ -89,11 +89,17 @@ class Operations:
     # -- checks shared by the tools ------------------------------------------------------------------------------------
 
     async def installed_version(self) -> str:
-        """MAJOR.MINOR of the Blender the pool runs (probed once per process)."""
+        """MAJOR.MINOR of the default target: the service's when it resolves versions, else what the pool runs (probed once)."""
         from ..harness.backend import BackendError
 
+        ctx = self.ctx
+        if hasattr(ctx, "target"):  # per-version runtimes (issue 15): the configured default target
+            return ctx.target(None)
+        backend = getattr(ctx.pool, "backend", None)
+        if backend is None:  # a pool that does not say (a cluster): the configured target
+            return getattr(ctx.settings, "blender_version", "4.5")
         try:
-            return major_minor(await anyio.to_thread.run_sync(self.ctx.pool.backend.version))
+            return major_minor(await anyio.to_thread.run_sync(backend.version))
         except BackendError as exc:
             raise Refused(f"Blender is not available here: {exc} (`bpywright doctor` says what to fix)") from exc
 
