@@ -25,10 +25,15 @@ class Span:
     start: int
     end: int
     why: str
+    names: frozenset[str] = frozenset()  # a guard that probes names covers only findings about them
 
     def holds(self, line: int) -> bool:
         """True when line lies in the span."""
         return self.start <= line <= self.end
+
+    def covers(self, line: int, message: str) -> bool:
+        """True when the span holds line and, for a name probe, the message is about a probed name."""
+        return self.holds(line) and (not self.names or any(f'"{n}"' in message or f"'{n}'" in message for n in self.names))
 
 
 @dataclass
@@ -42,9 +47,9 @@ class ScriptFacts:
     operators: set[str] = field(default_factory=set)
     tree: ast.Module | None = field(default=None, repr=False)
 
-    def guard_at(self, line: int) -> Span | None:
-        """The innermost guard around line, if any."""
-        return min((s for s in self.guards if s.holds(line)), key=lambda s: s.end - s.start, default=None)
+    def guard_at(self, line: int, message: str = "") -> Span | None:
+        """The innermost guard around line that covers a finding with this message, if any."""
+        return min((s for s in self.guards if s.covers(line, message)), key=lambda s: s.end - s.start, default=None)
 
     def unreachable_at(self, line: int) -> Span | None:
         """Why line looks unreachable, if it does."""
@@ -115,6 +120,19 @@ def _mentions_version(test: ast.expr, aliases: set[str]) -> bool:
     return any(_is_version(n, aliases) for n in ast.walk(test))
 
 
+def _probed_names(test: ast.expr) -> set[str]:
+    """Names a membership test looks up first: `"Specular" in bsdf.inputs`, `bsdf.inputs.get("Specular")`."""
+    names = set()
+    for n in ast.walk(test):
+        if isinstance(n, ast.Compare) and isinstance(n.left, ast.Constant) and isinstance(n.left.value, str):
+            if any(isinstance(op, ast.In | ast.NotIn) for op in n.ops):
+                names.add(n.left.value)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "get" and n.args:
+            if isinstance(n.args[0], ast.Constant) and isinstance(n.args[0].value, str):
+                names.add(n.args[0].value)
+    return names
+
+
 def _probes_api(test: ast.expr) -> bool:
     """hasattr/getattr tests, `'x' in dir(o)` and `'x' in o.bl_rna.properties`: the script checks for an API."""
     for n in ast.walk(test):
@@ -122,13 +140,7 @@ def _probes_api(test: ast.expr) -> bool:
             return True
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "dir":
             return True
-        if isinstance(n, ast.Attribute) and n.attr in ("bl_rna", "properties", "keys", "version_string"):
-            return True
-        # `"Specular" in bsdf.inputs`, `bsdf.inputs.get("Specular")`: the script checks for a name first
-        if isinstance(n, ast.Compare) and isinstance(n.left, ast.Constant) and isinstance(n.left.value, str):
-            if any(isinstance(op, ast.In | ast.NotIn) for op in n.ops):
-                return True
-        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "get":
+        if isinstance(n, ast.Attribute) and n.attr in ("bl_rna", "properties", "version_string"):
             return True
     return False
 
@@ -145,8 +157,9 @@ class _Collector(ast.NodeVisitor):
         self.facts = ScriptFacts()
         self.target = target
         self.version_aliases: set[str] = set()
-        self.defs: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
-        self.loads: set[str] = set()
+        self.defs: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}  # module-level, undecorated
+        self.loads: dict[str | None, set[str]] = {None: set()}  # names each module-level function mentions (None: module code)
+        self.owner: str | None = None
         self.in_class = 0
 
     def add(self, spans: list[Span] | None, nodes: list[ast.stmt], why: str) -> None:
@@ -207,20 +220,31 @@ class _Collector(ast.NodeVisitor):
         self.in_class -= 1
 
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
-        if not self.in_class and not node.decorator_list:
-            self.defs.append(node)
-        saved, self.in_class = self.in_class, 0
-        self.generic_visit(node)
-        self.in_class = saved
+        top = self.owner is None and not self.in_class
+        if top and not node.decorator_list:
+            self.defs[node.name] = node
+        saved, saved_owner, self.in_class = self.in_class, self.owner, 0
+        if top:
+            for expr in [*node.decorator_list, *node.args.defaults, *node.args.kw_defaults]:  # run at def time
+                if expr is not None:
+                    self.visit(expr)
+            self.owner = node.name
+            self.loads.setdefault(node.name, set())
+            self.dead_after_jump(node)
+            for stmt in node.body:
+                self.visit(stmt)
+        else:
+            self.generic_visit(node)
+        self.in_class, self.owner = saved, saved_owner
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
     def visit_Name(self, node: ast.Name) -> None:
         if isinstance(node.ctx, ast.Load):
-            self.loads.add(node.id)
+            self.loads[self.owner].add(node.id)
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
-        self.loads.add(node.attr)
+        self.loads[self.owner].add(node.attr)
         self.generic_visit(node)
 
     def visit_If(self, node: ast.If) -> None:
@@ -237,8 +261,11 @@ class _Collector(ast.NodeVisitor):
                 why = f"in a bpy.app.version branch that does not run on Blender {version}"
                 self.add(self.facts.guards, dead, why)
                 self.add(self.facts.unreachable, dead, why)
-        elif _probes_api(test):
+        elif _probes_api(test):  # both branches: one per API
             self.add(self.facts.guards, [node], "inside a check for the API (hasattr/getattr)")
+        elif names := _probed_names(test):  # the body only, and only findings about the probed names
+            if span := _span(node.body, f"inside a check that {', '.join(sorted(names))} exists"):
+                self.facts.guards.append(Span(span.start, span.end, span.why, frozenset(names)))
         self.generic_visit(node)
 
     def visit_While(self, node: ast.While) -> None:
@@ -255,7 +282,8 @@ class _Collector(ast.NodeVisitor):
 
     visit_TryStar = visit_Try
 
-    def generic_visit(self, node: ast.AST) -> None:
+    def dead_after_jump(self, node: ast.AST) -> None:
+        """Statements after a return/raise/continue/break in the same block never run."""
         for name in ("body", "orelse", "finalbody"):
             block = getattr(node, name, None)
             if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
@@ -264,6 +292,9 @@ class _Collector(ast.NodeVisitor):
                         kind = type(stmt).__name__.lower()
                         self.add(self.facts.unreachable, block[i + 1 :], f"after the `{kind}` on line {stmt.lineno}")
                         break
+
+    def generic_visit(self, node: ast.AST) -> None:
+        self.dead_after_jump(node)
         super().generic_visit(node)
 
 
@@ -298,7 +329,14 @@ def script_facts(source: str, target: str = "4.5") -> ScriptFacts:
         return ScriptFacts()
     facts = collector.facts
     facts.tree = tree
-    for fn in collector.defs:  # a module-level function nothing names never runs
-        if fn.name not in collector.loads and fn.name not in ("register", "unregister"):
-            facts.unreachable.append(Span(fn.lineno, fn.end_lineno or fn.lineno, f"in `{fn.name}()`, which nothing calls"))
+    live: set[str] = set()
+    todo = list(collector.loads[None])
+    while todo:  # functions reachable from module code, through the functions they name
+        name = todo.pop()
+        if name in collector.defs and name not in live:
+            live.add(name)
+            todo.extend(collector.loads.get(name, ()))
+    for name, fn in collector.defs.items():  # a module-level function nothing live names never runs
+        if name not in live and name not in ("register", "unregister"):
+            facts.unreachable.append(Span(fn.lineno, fn.end_lineno or fn.lineno, f"in `{name}()`, which nothing calls"))
     return facts

@@ -111,7 +111,7 @@ def why_not_proved(diag: Diagnostic, facts: ScriptFacts, index: MemberIndex | No
     if "Unknown" in cls_text or "Any" in re.split(r"\W+", cls_text):
         return f"the checker does not know the value's type ({cls_text})" if index.anywhere(attr) else None
     if cls == "tuple" and index.anywhere(attr):  # helpers that return one node on some paths and several on others
-        return f"the checker saw a tuple ({cls_text}) where the script may hold a single item with \"{attr}\""
+        return f'the checker saw a tuple ({cls_text}) where the script may hold a single item with "{attr}"'
     if cls in PRIMITIVES and _mathutils_member(index, attr):
         return f'the stubs type a mathutils result as "{cls_text}"; "{attr}" is a mathutils member'
     return None
@@ -133,7 +133,7 @@ def refine(diagnostics: Iterable[Diagnostic], source: str, version: str = "4.5",
                 d.message += f" (this path looks unreachable: {dead.why})"
             continue
         reason = why_not_proved(d, facts, index)
-        if reason is None and (guard := facts.guard_at(d.line)) is not None:
+        if reason is None and (guard := facts.guard_at(d.line, d.message)) is not None:
             reason = guard.why
         if reason is None and (dead := facts.unreachable_at(d.line)) is not None:
             reason = f"this path never runs: {dead.why}"

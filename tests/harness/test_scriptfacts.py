@@ -130,3 +130,33 @@ def test_member_index_of_the_built_stubs() -> None:
     assert index is not None and index.knows("Node") and index.knows("Vector")
     assert index.on_some_subclass("Node", "color_ramp") and index.on_some_subclass("Attribute", "data")
     assert not index.on_some_subclass("Object", "locaton")
+
+
+def test_functions_only_dead_code_calls_are_dead_too() -> None:
+    f = facts(
+        """
+        def helper():
+            pass
+        def unused_builder():
+            helper()
+        def used():
+            pass
+        def with_default(x=used()):
+            pass
+        """
+    )
+    assert "unused_builder" in f.unreachable_at(4).why and "helper" in f.unreachable_at(2).why
+    assert f.unreachable_at(6) is None  # called at def time by a default value
+
+
+def test_name_probe_covers_only_findings_about_the_probed_name() -> None:
+    f = facts(
+        """
+        if "Specular" in bsdf.inputs:
+            bsdf.inputs["Specular"].default_value = 0.5
+        elif "Specular IOR Level" in bsdf.inputs:
+            bsdf.inputs["Specular"].default_value = 0.5
+        """
+    )
+    assert f.guard_at(2, 'has no input "Specular" in Blender 4.5') is not None
+    assert f.guard_at(4, 'has no input "Specular" in Blender 4.5') is None  # the elif probed another name
