@@ -74,6 +74,7 @@ def percentile(values: list[float], q: float) -> float:
 def extract(ref: str, into: Path) -> Path:
     """The bpywright package as it was at git revision ref, under into/ (a tree PYTHONPATH can point at)."""
     archive = subprocess.run(["git", "-C", str(ROOT), "archive", ref, "bpywright"], capture_output=True, check=True).stdout
+    into.mkdir(parents=True, exist_ok=True)
     path = into / "archive.tar"
     path.write_bytes(archive)
     with tarfile.open(path) as tar:
@@ -104,8 +105,10 @@ def timed(argv: list[str], env: dict[str, str], cwd: Path) -> tuple[float, str]:
 def measure(envs: dict[str, dict[str, str]], runs: int, query: str, version: str, cwd: Path) -> dict[str, dict[str, list]]:
     """Per mode: search wall times, retrieve node seconds and wall times, and the answers (to compare)."""
     out: dict[str, dict[str, list]] = {m: {"search_s": [], "retrieve_s": [], "retrieve_wall_s": [], "top10": [], "retrieved": []} for m in envs}
+    out["cli floor"] = {"help_s": []}  # `bpywright --help`: what any command pays before it does anything (the same in every mode)
     names = list(envs)
     for n in range(runs):
+        out["cli floor"]["help_s"].append(timed([sys.executable, "-m", "bpywright", "--help"], envs["onnx"], cwd)[0])
         for mode in names[n % len(names) :] + names[: n % len(names)]:
             env = envs[mode]
             seconds, stdout = timed([sys.executable, "-m", "bpywright", "search", query, "--json", "--version", version], env, cwd)
@@ -160,6 +163,8 @@ def main() -> int:
         ranked = rankings(envs, index, cwd, tmp) if args.rankings else {}
     baseline = "before" if args.before else "model"
     print(f"cold start, {args.runs} fresh processes per mode and measure; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    floor = figures.pop("cli floor")["help_s"]
+    print(f"CLI floor (`bpywright --help`, any command's start-up): p50 {percentile(floor, 50):.2f} s, p90 {percentile(floor, 90):.2f} s")
     print(f"{'mode':<8}{'search p50':>12}{'p90':>8}{'retrieve p50':>14}{'p90':>8}{'retrieve wall p50':>19}")
     p50 = {}
     for mode, f in figures.items():
@@ -188,7 +193,8 @@ def main() -> int:
     targets = {"search p50 <= 1.5 s": p50["onnx"]["search_s"] <= 1.5, "retrieve p50 <= 2 s": p50["onnx"]["retrieve_s"] <= 2.0}
     print("targets: " + "; ".join(f"{name}: {'yes' if ok else 'NO'}" for name, ok in targets.items()))
     if args.json:
-        args.json.write_text(json.dumps({"samples": figures, "p50": p50, "rankings": comparison, "targets": targets}, indent=2), encoding="utf-8")
+        record = {"samples": figures, "p50": p50, "cli_floor_s": floor, "rankings": comparison, "targets": targets, "load_average": os.getloadavg()[0]}
+        args.json.write_text(json.dumps(record, indent=2), encoding="utf-8")
     return 0
 
 
