@@ -122,8 +122,9 @@ def parse_mypy(output: str) -> list[tuple[str, Diagnostic]]:
             continue
         code = m["code"] or "misc"
         msg = m["msg"]
-        diag = Diagnostic(tool="mypy", code=code, severity=classify_mypy(code, msg), line=int(m["line"]), col=int(m["col"]),
-                          message=msg, fix=_maybe_hint(msg))  # fmt: skip
+        severity = classify_mypy(code, msg)
+        diag = Diagnostic(tool="mypy", code=code, severity=severity, line=int(m["line"]), col=int(m["col"]),
+                          message=msg + type_mismatch_note("mypy", code, msg, severity), fix=_maybe_hint(msg))  # fmt: skip
         found.append((m["file"], diag))
     return found
 
@@ -139,8 +140,9 @@ def parse_pyright(items: list[dict], file_key: str = "file") -> list[tuple[str, 
         msg = item["message"].replace("\n", " ").replace("\u00a0", " ")
         msg = re.sub(r"\s{2,}", " ", msg)
         start = item["range"]["start"]
-        diag = Diagnostic(tool="pyright", code=str(rule), severity=classify_pyright(str(rule), msg),
-                          line=start["line"] + 1, col=start["character"] + 1, message=msg)  # fmt: skip
+        level = classify_pyright(str(rule), msg)
+        diag = Diagnostic(tool="pyright", code=str(rule), severity=level, line=start["line"] + 1, col=start["character"] + 1,
+                          message=msg + type_mismatch_note("pyright", str(rule), msg, level))  # fmt: skip
         found.append((item.get(file_key, ""), diag))
     return found
 
@@ -173,6 +175,23 @@ def _wrong_string_literal(message: str) -> bool:
         return False
     rest = message[message.find(given) + len(given) :]
     return "Literal[" in rest or "Items" in rest
+
+
+def type_mismatch_note(tool: Tool, code: str, message: str, severity: str) -> str:
+    """The reason a type-compatibility finding is advisory (" (advisory: ...)"), or "" when it is not one.
+
+    These used to block: any mismatch against an enum `Literal`, any value of another type assigned to an attribute."""
+    if severity != "advisory" or _about_none(message):
+        return ""
+    to_enum = bool(STR_LITERAL.search(message)) and ("Literal[" in message.split("expected", 1)[-1] or "is not assignable" in message)
+    if tool == "mypy" and code in ("arg-type", "assignment") and to_enum:
+        return " (advisory: the value is not a string literal, so no wrong enum item is proved)"
+    if tool == "pyright" and code in ("reportArgumentType", "reportAssignmentType", "reportAttributeAccessIssue"):
+        if to_enum:
+            return " (advisory: the value is not a string literal, so no wrong enum item is proved)"
+        if code == "reportAttributeAccessIssue" and " is not assignable to " in message:
+            return " (advisory: a value of another type; Blender converts sequences, numpy arrays and numbers)"
+    return ""
 
 
 def classify_mypy(code: str, message: str) -> str:
