@@ -240,7 +240,7 @@ def main() -> int:
         results["planted_5.2"] = recall
         print(f"planted 5.2 mistakes: {recall['confirmed_failing']}/{recall['mutants']} fail on 5.2; lint recall {recall['recall_5.2']:.0%} "
               f"with the 5.2 stubs + rules vs {recall['recall_4.5_stubs']:.0%} with the 4.5 ones "
-              f"({recall['recall_5.2'] / max(recall['recall_4.5_stubs'], 1e-9):.1f}×)")  # fmt: skip
+              + (f"({recall['recall_5.2'] / recall['recall_4.5_stubs']:.1f}×)" if recall["recall_4.5_stubs"] else "(the 4.5 stubs find none)"))  # fmt: skip
         for name, row in recall["per_plant"].items():
             print(f"   {name:<24} {row['found_5.2']}/{row['planted']} (4.5 stubs: {row['found_4.5']})")
     if args.json:
