@@ -70,8 +70,8 @@ class Worker:
             self._sandboxed = sandbox_command(
                 [], self.view(), use_bwrap=self.options.sandbox, limits=limits_of(self.options)
             )
-            extra = ("--own-pid-namespace",) if self._sandboxed.kind == "bwrap" else ()
-            extra += ("--warm-render",) if self.options.render and self.options.engine == "workbench" else ()
+            extra: list[str] = ["--own-pid-namespace"] if self._sandboxed.kind == "bwrap" else []
+            extra += ["--warm-render"] if self.options.render and self.options.engine == "workbench" else []
             self._sandboxed.argv += self.backend.command("--serve", "--control-fd", str(write_fd), *extra)
             with self.log_path.open("ab") as log:
                 self.proc = self._sandboxed.start(stdin=subprocess.PIPE, log=log, cwd=self.dir, control_fd=write_fd)
