@@ -15,6 +15,8 @@ from bpywright.harness.sandbox import PidsCgroup, bwrap_available
 
 ScriptFactory = Callable[..., Path]
 
+from .real_llm import smollm2  # noqa: E402, F401  (the real-model fixture, shared by tests/graph and tests/models)
+
 
 @pytest.fixture
 def script(tmp_path: Path) -> ScriptFactory:

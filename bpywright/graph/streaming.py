@@ -13,7 +13,7 @@ EVERY_S = 2.0  # one progress line per this many seconds of streaming (CLI lines
 
 def token_progress(ctx: RunContext, node: str, attempt: int) -> Callable[[str, CallStats], None]:
     """An on_token callback for LLMClient.chat: 'writing' events with tokens so far, tokens/s and time to first token."""
-    last = [time.monotonic() - EVERY_S + 0.5]  # the first line soon after the first token
+    last = [time.monotonic()]  # a slow model's first line comes with its first token; a fast answer shows no partial lines
 
     def on_token(piece: str, stats: CallStats) -> None:
         now = time.monotonic()

@@ -29,7 +29,8 @@ class Rubric(BaseModel):
 RUBRIC_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
-        "score": {"type": "number", "minimum": 0, "maximum": 1},
+        # An enum, not minimum/maximum: llama.cpp's grammar ignores numeric bounds (SmolLM2 answered 3 under them).
+        "score": {"type": "number", "enum": [i / 10 for i in range(11)]},
         # Bounded so a grammar-constrained small model cannot ramble past max_tokens into JSON cut in half.
         "reasons": {"type": "array", "items": {"type": "string", "maxLength": 200}, "maxItems": 5},
         "suggested_fix": {"type": ["string", "null"], "maxLength": 400},
@@ -73,7 +74,7 @@ def rubric(state: GenState, ctx: RunContext, a: Attempt, checks: dict[str, bool]
     except LLMError as exc:
         return None, f"critic unavailable ({exc}); scored on objective checks only"
     try:
-        return Rubric.model_validate(json.loads(text)), ""
+        return Rubric.model_validate(json.loads(text, strict=False)), ""  # llama.cpp grammars let raw newlines into strings
     except (json.JSONDecodeError, ValidationError, TypeError) as exc:
         return None, f"critic reply was not valid rubric JSON ({type(exc).__name__}: {str(exc)[:120]}); scored on objective checks only"
 

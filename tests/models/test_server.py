@@ -1,0 +1,60 @@
+"""The supervised llama.cpp server: loopback only, answers, restarted after it dies, stopped with its whole process group."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from pathlib import Path
+
+import pytest
+
+from bpywright.models.server import LocalServer, LocalServerError
+
+
+def wait_for(check, seconds: float = 120.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(0.25)
+    return False
+
+
+def test_the_server_binds_loopback_only_and_serves_the_alias(smollm2) -> None:
+    command = smollm2.command()
+    assert command[command.index("--host") + 1] == "127.0.0.1"
+    import urllib.request
+
+    with urllib.request.urlopen(f"{smollm2.base_url}/models", timeout=5) as resp:
+        assert b"smollm2-135m" in resp.read()
+
+
+def test_a_killed_server_is_restarted_and_stop_ends_it(smollm2, tmp_path: Path) -> None:
+    server = LocalServer(smollm2.model_path, smollm2.alias, log_path=tmp_path / "server.log", n_ctx=2048).start()
+    try:
+        first = server.pid
+        assert first is not None and server.healthy()
+        os.killpg(first, signal.SIGKILL)
+        assert wait_for(lambda: server.pid not in (None, first) and server.healthy()), server.log_tail()
+        assert len(server.restarts) == 1
+        second = server.pid
+    finally:
+        server.stop()
+    assert second is not None
+    with pytest.raises(ProcessLookupError):
+        os.kill(second, 0)
+    assert not server.healthy()
+
+
+def test_a_missing_model_file_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(LocalServerError, match="bpywright model install smollm2-135m"):
+        LocalServer(tmp_path / "absent.gguf", "smollm2-135m", log_path=tmp_path / "log").start()
+
+
+def test_a_file_that_is_not_a_model_makes_the_server_exit_and_the_error_points_at_the_log(tmp_path: Path, smollm2) -> None:
+    bogus = tmp_path / "bogus.gguf"
+    bogus.write_bytes(b"GGUF" + b"\0" * 64)
+    with pytest.raises(LocalServerError, match="exited") as info:
+        LocalServer(bogus, "bogus", log_path=tmp_path / "server.log", start_timeout_s=60).start()
+    assert str(tmp_path / "server.log") in str(info.value)
