@@ -94,7 +94,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             if served.llm_base_url:
                 print(f"model: {note or served.llm_model or served.llm_base_url}", file=sys.stderr)
             else:
-                print(f"note: no LLM ({note}): the nearest verified exemplar will be retrieved", file=sys.stderr)
+                print(f"note: no LLM configured ({note}): the nearest verified exemplar will be retrieved", file=sys.stderr)
             result = generate(args.prompt or "", settings=served, version=args.version, n=args.n, max_rounds=args.max_rounds,
                               thread_id=thread_id, resume=bool(args.resume), on_event=_show, pool=pool, store=store)  # fmt: skip
     except RunNotFound as exc:
