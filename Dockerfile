@@ -29,9 +29,10 @@ ENV DEBIAN_FRONTEND=noninteractive \
     PYRIGHT_PYTHON_IGNORE_WARNINGS=1 \
     BPYWRIGHT_ARTIFACTS=/data
 
-# make, and the shared libraries the bpy wheel loads even headless (X11/GL client libraries)
+# make, cmake + g++ (llama-cpp-python, the [llm] extra, compiles: no wheels), and the shared libraries the bpy wheel
+# loads even headless (X11/GL client libraries)
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends make libegl1 libgl1 libxkbcommon0 libsm6 libxi6 libxxf86vm1 libxfixes3 libxrender1 \
+    && apt-get install -y --no-install-recommends make cmake g++ libegl1 libgl1 libxkbcommon0 libsm6 libxi6 libxxf86vm1 libxfixes3 libxrender1 \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /opt/bpywright
