@@ -1,0 +1,52 @@
+"""Which model answers: the installed local model is served for as long as the caller needs it; a tampered one never is."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+from bpywright.config import Settings
+from bpywright.models.catalogue import CATALOGUE
+from bpywright.models.install import model_path
+from bpywright.models.local import describe, local_llm
+from bpywright.service.context import start_local_llm
+
+from ..real_llm import model_settings
+
+
+def test_the_local_model_is_served_on_loopback_and_stopped_after(smollm2) -> None:
+    settings = dataclasses.replace(model_settings(), local_model="smollm2-135m", llm_base_url=None)
+    assert describe(settings).kind == "local"
+    with local_llm(settings) as (served, note):
+        assert served.llm_base_url is not None and served.llm_base_url.startswith("http://127.0.0.1:")
+        assert served.llm_model == "smollm2-135m" and served.prompt_exemplars == 1 and "smollm2-135m" in note
+        import urllib.request
+
+        with urllib.request.urlopen(f"{served.llm_base_url}/models", timeout=5) as resp:
+            assert resp.status == 200
+        url = served.llm_base_url
+    import urllib.error
+
+    try:
+        urllib.request.urlopen(f"{url}/models", timeout=2)
+        raise AssertionError("the server still answers after the block")
+    except (urllib.error.URLError, OSError):
+        pass
+
+
+def test_a_configured_endpoint_is_used_as_is_and_nothing_starts(tmp_path: Path) -> None:
+    settings = Settings(artifacts=tmp_path, llm_base_url="http://127.0.0.1:9/v1", llm_model="m", local_model="smollm2-135m")
+    with local_llm(settings) as (served, note):
+        assert served is settings and note == ""
+
+
+def test_a_tampered_model_is_not_served_and_the_service_says_why(tmp_path: Path) -> None:
+    settings = Settings(artifacts=tmp_path / "artifacts", local_model="smollm2-135m")
+    spec = CATALOGUE["smollm2-135m"]
+    settings.models_dir.mkdir(parents=True)
+    model_path(settings, spec).write_bytes(b"GGUF" + b"\0" * 100)  # a swapped file: wrong size, wrong hash
+    (settings.models_dir / f"{spec.name}.json").write_text(json.dumps({}))
+    served, server, note = start_local_llm(settings)
+    assert server is None and served.llm_base_url is None
+    assert "local model not served" in note and "bpywright model install smollm2-135m --force" in note
