@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import subprocess
 import sys
@@ -66,9 +67,9 @@ out.write_text(json.dumps({"status": index.dense_status, "rankings": result}), e
 
 
 def percentile(values: list[float], q: float) -> float:
-    """Nearest-rank percentile."""
+    """Nearest-rank percentile (the ceil rank: p50 of 5 samples is the 3rd)."""
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered)) - 1))]
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q / 100 * len(ordered)) - 1))]
 
 
 def extract(ref: str, into: Path) -> Path:
