@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 # tests). Installed only where we are root.
 SYSTEM_PACKAGES := bubblewrap:bwrap blender:blender chromium:chromium chromium-driver:chromedriver
 
-.PHONY: setup system venv typings runtimes test-model test run recipes lint clean bench
+.PHONY: setup system venv typings runtimes test-model test test-fast run recipes lint clean bench
 
 setup: system venv typings runtimes test-model
 
@@ -61,6 +61,10 @@ runtimes: venv
 test: setup
 	$(PY) -m pytest
 
+# the tests that start no Blender (lint, rules, ingest, models, service plumbing): seconds to a few minutes
+test-fast: venv
+	$(PY) -m pytest -m "not blender"
+
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
@@ -86,7 +90,7 @@ bench: setup
 	$(PY) bench/heal.py
 	$(PY) -m bpywright ingest
 	$(PY) bench/retrieval.py
-	$(PY) bench/mcp.py
+	$(PY) bench/mcp_latency.py
 
 clean:
 	rm -rf $(VENV) artifacts/recipes

@@ -82,3 +82,23 @@ def runtime():
             pytest.fail(str(exc))
 
     return get
+
+
+# Tests that start Blender get the `blender` marker, so `make test-fast` (-m "not blender") runs the rest in
+# seconds. A test starts Blender when it asks for a Blender fixture or its module drives the harness.
+BLENDER_FIXTURES = {"pool", "service_pool", "store", "app", "client", "live_url", "blender_exe", "bwrap", "runtime", "pids_cgroup"}
+BLENDER_SIGNS = ("WorkerPool(", "run_script(", "main([", "RayPool(", "pool.run(", "heal_source(", "validate_and_add(", "stdio_client(")
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """Mark the tests that start Blender (by the fixtures they use or what their module calls)."""
+    sources: dict[str, str] = {}
+    for item in items:
+        path = str(item.fspath)
+        if path not in sources:
+            try:
+                sources[path] = Path(path).read_text(encoding="utf-8")
+            except OSError:
+                sources[path] = ""
+        if BLENDER_FIXTURES & set(getattr(item, "fixturenames", ())) or any(sign in sources[path] for sign in BLENDER_SIGNS):
+            item.add_marker(pytest.mark.blender)

@@ -1,6 +1,6 @@
 """Warm latency of the MCP tools over stdio and streamable HTTP beside the same call through the REST API, in one run.
 
-    .venv/bin/python bench/mcp.py [--runs 20] [--warmup 3]
+    .venv/bin/python bench/mcp_latency.py [--runs 20] [--warmup 3]
 
 Starts `bpywright serve` (REST and /mcp on one uvicorn) and `bpywright mcp` (stdio), one Blender worker each, over the
 data dir of BPYWRIGHT_ARTIFACTS (it needs the symbol index: `bpywright ingest`). One operation at a time, calls are
