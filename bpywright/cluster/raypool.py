@@ -260,6 +260,8 @@ class RayPool:
                 if refs:
                     idle = any(a.ready_ref is None and a.job is None for a in self._actors)
                     ready, _ = self.ray.wait(refs, num_returns=1, timeout=0.01 if idle else 0.2)
+                    if ready and len(refs) > 1:  # settle every finished one per pass: on a big cluster many finish at once
+                        ready, _ = self.ray.wait(refs, num_returns=len(refs), timeout=0)
                     for ref in ready:
                         self._settle(ref)
                 self._expire()

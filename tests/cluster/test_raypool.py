@@ -61,7 +61,7 @@ def test_same_statuses_as_the_local_pool_each_reported_once_with_renders(local_r
         assert isinstance(plain, WorkerPool)  # no cluster named: the local pool, as before
     with RayPool(None, 2, OPTIONS) as pool:
         got = pool.map(scripts, OPTIONS, render_dir=tmp_path / "ray", on_done=lambda s, r: seen.update([s]))
-    assert [_summary(r) for r in got] == [_summary(r) for r in expected]
+    assert [_summary(r) for r in got] == [_summary(r) for r in expected], [(r.exception, r.stderr[-300:]) for r in got]
     assert [r.status for r in got] == ["ok", "error", "crash", "timeout", "ok", "rejected"]
     assert seen == Counter(scripts)  # every job reported exactly once
     assert [r.script_path for r in got] == [str(s) for s in scripts]
