@@ -152,6 +152,8 @@ class Worker:
             return JobOutcome("crash", reason="the worker answered out of turn")
         if done.get("timeout"):
             return JobOutcome("timeout")
+        if done.get("error"):
+            return JobOutcome("crash", reason=str(done["error"])[:300])
         code = done.get("returncode")
         return JobOutcome("done", ExitInfo(returncode=code, signal=signal_name(code, False)) if isinstance(code, int) else None)
 

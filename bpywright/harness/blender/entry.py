@@ -505,15 +505,22 @@ def end_job_processes(own_pid_namespace):
                 break
 
 
-def _reap_all():
-    """Reap every exited child; True when some were left to reap."""
+def _reap_all(seconds=20.0):
+    """Reap every child (all were sent SIGKILL); True when some were found. A zygote that cannot reap them in
+    `seconds` exits: the host then replaces it rather than letting a stuck job's processes reach the next job."""
     reaped = False
+    deadline = time.monotonic() + seconds
     while True:
         try:
-            pid, _ = os.waitpid(-1, 0)
+            pid, _ = os.waitpid(-1, os.WNOHANG)
         except ChildProcessError:
             return reaped
-        reaped = reaped or pid > 0
+        if pid > 0:
+            reaped = True
+        elif time.monotonic() > deadline:
+            os._exit(3)
+        else:
+            time.sleep(0.002)
 
 
 def reap_descendants():
@@ -638,6 +645,18 @@ def lay_out_cache(template):
             fh.write(data)
 
 
+def _fork(attempts=5):
+    """os.fork(), retried briefly when the system is out of processes or memory for a moment (EAGAIN, ENOMEM)."""
+    for attempt in range(attempts):
+        try:
+            return os.fork()
+        except OSError as err:
+            if err.errno not in (errno.EAGAIN, errno.ENOMEM) or attempt == attempts - 1:
+                raise
+            time.sleep(0.05 * 2**attempt)
+    raise OSError(errno.EAGAIN, "fork failed")
+
+
 def serve(control_fd, own_pid_namespace, warm=False):
     """Fork a child per job line on stdin; report each job's end on control_fd. Never runs user code."""
     become_subreaper()
@@ -658,8 +677,16 @@ def serve(control_fd, own_pid_namespace, warm=False):
         sys.stdout.flush()
         sys.stderr.flush()
         if template and job.get("render_path"):
-            lay_out_cache(template)
-        pid = os.fork()
+            try:
+                lay_out_cache(template)
+            except OSError:  # a slower render, never a dead zygote
+                pass
+        try:
+            pid = _fork()
+        except OSError as err:  # no process to spare right now: this job fails, the zygote keeps serving
+            control.write(json.dumps({"started": job["job_id"]}) + "\n")
+            control.write(json.dumps({"done": job["job_id"], "error": f"could not start the job's process: {err}"}) + "\n")
+            continue
         if pid == 0:
             child_main(job, control_fd)
         control.write(json.dumps({"started": job["job_id"]}) + "\n")
