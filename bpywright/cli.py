@@ -253,16 +253,23 @@ def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
         return 0 if report.ok else 1
     cluster = _cluster(args, settings)
     jobs = args.jobs or (None if cluster else settings.workers)  # on a cluster: one actor per CPU unless --jobs
-    reports = run_batch(args.scripts, options, args.out_dir, jobs, quiet=args.json, lint=args.lint, cluster=cluster)
+    reports = run_batch(args.scripts, options, args.out_dir, jobs, quiet=args.json, lint=args.lint, cluster=cluster,
+                        version=target_version(args, settings))  # fmt: skip
     if args.json:
         print(json.dumps([json.loads(r.model_dump_json()) for r in reports], indent=2))
     return 0 if all(r.ok for r in reports) else 1
 
 
 def run_batch(
-    scripts: list[Path], options, out_dir: Path | None, jobs: int | None, quiet: bool = False, lint: bool = False, cluster=None
+    scripts: list[Path], options, out_dir: Path | None, jobs: int | None, quiet: bool = False, lint: bool = False, cluster=None,
+    version: str = "4.5",
 ) -> list:
-    """Run scripts through a warm pool (local, or on `cluster`) with a progress bar; write NAME.json/NAME.png under out_dir."""
+    """Run scripts through a warm pool (local, or on `cluster`) with a progress bar; write NAME.json/NAME.png under out_dir.
+
+    lint: each script is also linted with a Linter built for `version` (stubs, rules) and its LintReport attached.
+    """
+    import contextlib
+
     from tqdm import tqdm
 
     from .cluster.factory import open_pool
@@ -279,8 +286,14 @@ def run_batch(
             bar.write(one_line(report, str(script)))
         bar.update(1)
 
-    with open_pool(options, cluster=cluster, jobs=jobs, at_most=len(scripts)) as pool:
-        reports = pool.map(scripts, options, render_dir=out_dir, on_done=done, lint=lint)
+    with contextlib.ExitStack() as stack:
+        linter = None
+        if lint:
+            from .harness.lint import Linter
+
+            linter = stack.enter_context(Linter(version=version))
+        pool = stack.enter_context(open_pool(options, cluster=cluster, jobs=jobs, at_most=len(scripts)))
+        reports = pool.map(scripts, options, render_dir=out_dir, on_done=done, linter=linter)
     bar.close()
     if not quiet:
         failed = sum(not r.ok for r in reports)
@@ -297,7 +310,7 @@ def cmd_recipes(args: argparse.Namespace, settings: Settings) -> int:
     recipes = all_recipes(target_version(args, settings))  # those that run on the target version
     cluster = _cluster(args, settings)
     jobs = args.jobs or (None if cluster else settings.workers)
-    reports = run_batch([r.path for r in recipes], options, out_dir, jobs, lint=args.lint, cluster=cluster)
+    reports = run_batch([r.path for r in recipes], options, out_dir, jobs, lint=args.lint, cluster=cluster, version=target_version(args, settings))
     index = [
         {"name": r.name, "prompt": r.prompt, "status": rep.status, "render": rep.render.path if rep.render else None,
          "nonblank_fraction": rep.render.nonblank_fraction if rep.render else None, "report": str(out_dir / f"{r.name}.json")}

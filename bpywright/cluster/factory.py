@@ -11,6 +11,7 @@ from .spec import ClusterSpec
 
 if TYPE_CHECKING:
     from ..harness.backend import Backend
+    from ..harness.lint import Linter
     from ..harness.options import RunOptions
     from ..harness.report import RunReport
 
@@ -24,12 +25,12 @@ class Pool(Protocol):
 
     def run(
         self, script: Path | None = None, options: RunOptions | None = None, *, source: str | None = None,
-        render_to: Path | None = None, lint: bool = False,
+        render_to: Path | None = None, linter: Linter | None = None,
     ) -> RunReport: ...  # fmt: skip
 
     def map(
         self, scripts: Sequence[Path], options: RunOptions | None = None, *, render_dir: Path | None = None,
-        on_done: Callable[[Path, RunReport], None] | None = None, lint: bool = False,
+        on_done: Callable[[Path, RunReport], None] | None = None, linter: Linter | None = None,
     ) -> list[RunReport]: ...  # fmt: skip
 
     def close(self) -> None: ...

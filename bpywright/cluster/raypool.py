@@ -125,8 +125,6 @@ class RayPool:
         self._ever_ready = False
         self.actors_started = 0
         self.actors_lost = 0
-        self._lint: Linter | None = None
-        self._lint_lock = threading.Lock()
         for _ in range(self.size):
             self._start_actor()
         self._thread = threading.Thread(target=self._dispatch, name="bpywright-raypool", daemon=True)
@@ -156,14 +154,14 @@ class RayPool:
         *,
         source: str | None = None,
         render_to: Path | None = None,
-        lint: bool = False,
+        linter: Linter | None = None,
     ) -> RunReport:
         """Run one script (a path, or source text) on an actor; blocks until its report is ready."""
         if (script is None) == (source is None):
             raise ValueError("give exactly one of script or source")
         text = script.read_bytes() if script is not None else (source or "").encode("utf-8")
         future = self._submit(text, str(script) if script is not None else None, options, render_to)
-        lint_report = self._linter().lint(text.decode("utf-8", "replace")) if lint else None  # while the actor runs it
+        lint_report = linter.lint(text.decode("utf-8", "replace")) if linter else None  # while the actor runs it
         report = future.result()
         report.lint = lint_report
         return report
@@ -175,7 +173,7 @@ class RayPool:
         *,
         render_dir: Path | None = None,
         on_done: Callable[[Path, RunReport], None] | None = None,
-        lint: bool = False,
+        linter: Linter | None = None,
     ) -> list[RunReport]:
         """Run many scripts, reports in input order; on_done fires as each completes. At most 2 jobs per actor are queued."""
         results: list[RunReport | None] = [None] * len(scripts)
@@ -188,7 +186,7 @@ class RayPool:
                     i, script = item
                     text = script.read_bytes()
                     render_to = render_dir / f"{script.stem}.png" if render_dir else None
-                    lint_future = linting.submit(lambda t=text: self._linter().lint(t.decode("utf-8", "replace"))) if lint else None
+                    lint_future = linting.submit(lambda t=text: linter.lint(t.decode("utf-8", "replace"))) if linter else None
                     running[self._submit(text, str(script), options, render_to)] = (i, lint_future)
                 if not running:
                     break
@@ -209,22 +207,12 @@ class RayPool:
         self._closed = True
         self._inbox.put(None)
         self._thread.join()
-        if self._lint is not None:
-            self._lint.close()
         if self._owns_connection:
             self.ray.shutdown()
 
     def actor_info(self) -> list[dict]:
         """Where each live actor runs and what it is running (for status pages and tests)."""
         return [a.info | {"busy": a.job is not None, "origin": a.job.origin if a.job else None} for a in list(self._actors) if a.info]
-
-    def _linter(self) -> Linter:
-        with self._lint_lock:
-            if self._lint is None:
-                from ..harness.lint import Linter
-
-                self._lint = Linter()
-            return self._lint
 
     def _submit(self, text: bytes, origin: str | None, options: RunOptions | None, render_to: Path | None) -> Future:
         if self._closed:

@@ -42,6 +42,11 @@ def validate_and_add(
     """
     render_dir.mkdir(parents=True, exist_ok=True)
     options = exemplar_options(pool, resolution)
+    linter = None
+    if lint:
+        from ..harness.lint import Linter
+
+        linter = Linter(version=version)
 
     def one(item: tuple[str, str]) -> Outcome:
         prompt, script = item
@@ -52,7 +57,7 @@ def validate_and_add(
             outcome = AddResult(exemplar=existing, created=False, duplicate_of=existing.id)
         else:
             render_to = render_dir / f"{sha[:16]}.png"
-            report = pool.run(source=script, options=options, render_to=render_to, lint=lint)
+            report = pool.run(source=script, options=options, render_to=render_to, linter=linter)
             if report.ok:
                 render = render_to if render_to.is_file() else None
                 outcome = store.add(script=script, prompt=prompt, report=report, render=render, source=source, blender_version=version,
@@ -64,5 +69,9 @@ def validate_and_add(
             on_done(prompt, outcome)
         return outcome
 
-    with ThreadPoolExecutor(max(1, pool.size)) as ex:
-        return list(ex.map(one, items))
+    try:
+        with ThreadPoolExecutor(max(1, pool.size)) as ex:
+            return list(ex.map(one, items))
+    finally:
+        if linter is not None:
+            linter.close()

@@ -19,7 +19,6 @@ from .worker import Worker, remove_leftovers
 if TYPE_CHECKING:
     from .lint import Linter
 
-
 class WorkerPool:
     """N warm Blender workers running jobs concurrently: `pool.run(script, options) -> RunReport`.
 
@@ -49,7 +48,6 @@ class WorkerPool:
         self._lock = threading.Lock()
         self._closed = False
         self.workers_started = 0
-        self._lint: Linter | None = None
         remove_leftovers(workdir)
 
     @property
@@ -109,13 +107,13 @@ class WorkerPool:
         as_file: Path | None = None,
         render_to: Path | None = None,
         outputs_to: Path | None = None,
-        lint: bool = False,
+        linter: Linter | None = None,
     ) -> RunReport:
         """Run one script (a path, or source text) on a warm worker; blocks until its report is ready.
 
         as_file: run `source` as if it were that file of its project (a healed version of it, say).
-        lint=True first checks it with the pool's warm Linter and attaches the LintReport.
         outputs_to: the files the script wrote in its working directory are copied there.
+        linter: the caller's Linter, built for the target version; its LintReport is attached to the report.
         """
         if self._closed:
             raise RuntimeError("WorkerPool is closed")
@@ -126,18 +124,10 @@ class WorkerPool:
         assert text is not None
         as_file = script if script is not None else as_file
         root = check_root(options.root or project_root(as_file), as_file) if as_file is not None else None
-        lint_report = self._linter().lint(_as_text(text)) if lint else None
+        lint_report = linter.lint(text.decode("utf-8", "replace") if isinstance(text, bytes) else text) if linter else None
         report = self._run_on_worker(text, script, as_file, root, options, render_to, outputs_to)
         report.lint = lint_report
         return report
-
-    def _linter(self) -> Linter:
-        with self._lock:
-            if self._lint is None:
-                from .lint import Linter
-
-                self._lint = Linter()
-            return self._lint
 
     def _run_on_worker(
         self,
@@ -173,13 +163,13 @@ class WorkerPool:
         *,
         render_dir: Path | None = None,
         on_done: Callable[[Path, RunReport], None] | None = None,
-        lint: bool = False,
+        linter: Linter | None = None,
     ) -> list[RunReport]:
         """Run many scripts concurrently, in input order; renders go to render_dir/<stem>.png."""
 
         def one(script: Path) -> RunReport:
             render_to = render_dir / f"{script.stem}.png" if render_dir else None
-            report = self.run(script, options, render_to=render_to, lint=lint)
+            report = self.run(script, options, render_to=render_to, linter=linter)
             if on_done is not None:
                 on_done(script, report)
             return report
@@ -188,15 +178,9 @@ class WorkerPool:
             return list(ex.map(one, scripts))
 
     def close(self) -> None:
-        """Stop every worker (and the linter, when one was started)."""
+        """Stop every worker."""
         self._closed = True
-        if self._lint is not None:
-            self._lint.close()
         with self._lock:
             idle, self._idle = self._idle, []
         for worker in idle:
             worker.discard()
-
-
-def _as_text(source: str | bytes | None) -> str:
-    return source.decode("utf-8", "replace") if isinstance(source, bytes) else source or ""

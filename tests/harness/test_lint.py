@@ -98,7 +98,10 @@ def test_cli_lint_exit_codes_and_json(tmp_path: Path) -> None:
 
 
 def test_pool_and_run_attach_the_lint_report(pool, tmp_path: Path) -> None:
-    report = pool.run(source="import bpy\nbpy.data.objects['Cube'].locaton = (0, 0, 0)\n", lint=True)
+    from bpywright.harness.lint import Linter
+
+    with Linter(version="4.5") as linter:  # the caller's linter, built for the target version
+        report = pool.run(source="import bpy\nbpy.data.objects['Cube'].locaton = (0, 0, 0)\n", linter=linter)
     assert report.status == "error" and report.exception.line == 2
     assert report.lint is not None and [d.line for d in report.lint.blocking] == [2]
     script = tmp_path / "s.py"
