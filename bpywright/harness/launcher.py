@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .backend import Backend
-from .job import MAX_SCRIPT_BYTES, check_root, project_root
+from .job import check_root, project_root
 from .options import RunOptions
 from .report import RunReport
 from .worker import STARTUP_BUDGET, Worker, limits_of, remove_leftovers
@@ -42,7 +42,7 @@ def run_script(
         worker.start()
         job = worker.prepare(
             text, options, name=as_file.name if as_file else "script.py", origin=str(script) if script else None, as_file=as_file,
-            max_bytes=MAX_SCRIPT_BYTES,
+            max_bytes=options.max_script_bytes,
         )  # fmt: skip
         if job.rejected:
             return job.rejected_report(backend.name, worker.sandbox)

@@ -24,6 +24,7 @@ class RunOptions(BaseModel):
     max_processes: int = Field(64, ge=8, description="Process/thread cap of the sandbox (pids cgroup when available).")
     disk_mb: int = Field(1024, ge=1, description="Disk quota: everything one job may leave in its output dir.")
     tmp_mb: int = Field(256, ge=1, description="Size of each of the sandbox's private /tmp and /dev/shm (RAM-backed).")
+    max_script_bytes: int = Field(1_000_000, ge=1, description="Largest script accepted (the service sets its request limit here).")
     empty_scene: bool = Field(False, description="Start from an empty scene instead of the factory startup scene.")
     blender: Path | None = Field(None, description="A Blender executable; None uses the bpy module.")
     root: Path | None = Field(

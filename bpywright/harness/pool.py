@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .backend import Backend
-from .job import MAX_SCRIPT_BYTES, check_root, project_root
+from .job import check_root, project_root
 from .options import RunOptions
 from .report import RunReport
 from .sandbox import SandboxKind, sandbox_kind
@@ -35,14 +35,12 @@ class WorkerPool:
         *,
         recycle_after: int = 500,
         workdir: Path | None = None,
-        max_script_bytes: int = MAX_SCRIPT_BYTES,
     ):
         self.size = max(1, size or os.cpu_count() or 1)
         self.options = options or RunOptions()
         self.backend = Backend.resolve(self.options.blender, self.options.python)
         self.recycle_after = recycle_after
         self.workdir = workdir
-        self.max_script_bytes = max_script_bytes
         self._idle: list[Worker] = []
         self._slots = threading.Semaphore(self.size)
         self._lock = threading.Lock()
@@ -144,7 +142,7 @@ class WorkerPool:
             try:
                 job = worker.prepare(
                     text, options, name=as_file.name if as_file else "script.py", origin=str(script) if script else None,
-                    as_file=as_file, max_bytes=self.max_script_bytes,
+                    as_file=as_file, max_bytes=options.max_script_bytes,
                 )  # fmt: skip
                 if job.rejected:
                     return job.rejected_report(self.backend.name, worker.sandbox)

@@ -35,7 +35,8 @@ def open_context(settings: Settings, pool: Any = None, store: Any = None) -> Ser
         from ..cluster.spec import parse_cluster
 
         # local workers start on first job; on a cluster (BPYWRIGHT_CLUSTER) one actor per CPU starts now
-        pool = open_pool(RunOptions(sandbox=settings.sandbox, blender=settings.blender), cluster=parse_cluster(settings.cluster),
+        pool = open_pool(RunOptions(sandbox=settings.sandbox, blender=settings.blender, max_script_bytes=settings.max_request_bytes),
+                         cluster=parse_cluster(settings.cluster),
                          default_jobs=settings.workers)  # fmt: skip
     if store is None:
         from ..exemplars.store import ExemplarStore
