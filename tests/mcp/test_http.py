@@ -90,7 +90,7 @@ def test_the_service_token_guards_mcp_like_every_route(settings, pool, seeded) -
             assert caught.group_contains(MCPError)
             headers = {"Authorization": f"Bearer {token}"} if token else {}
             answer = httpx.post(url, json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"}, headers=headers, timeout=30)
-            assert answer.status_code == 401 and "BPYWRIGHT_API_TOKEN" in answer.json()["detail"]
+            assert answer.status_code == 401 and "BPYWRIGHT_API_TOKEN" in answer.json()["error"]["message"]  # a JSON-RPC error
 
         async def admitted() -> None:
             async with connect(url, "s3cret-token") as client:
