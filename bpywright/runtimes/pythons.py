@@ -46,8 +46,12 @@ def find_pythons() -> dict[str, Path]:
     """'3.X' → one interpreter of that version found here (the newest pyenv patch wins; venvs are skipped)."""
     pythons: dict[str, Path] = {}
     for path in _candidates():
-        minor = _NAME.match(path.name).group(1) if _NAME.match(path.name) else _minor_of(path)
-        if minor is None or not path.is_file():
+        if "shims" in path.parts or path.parent != path.resolve().parent:
+            # a pyenv shim (or a link to one) may refuse to start the version it is named after: ask it
+            minor = _minor_of(path)
+        else:
+            minor = _NAME.match(path.name).group(1) if _NAME.match(path.name) else _minor_of(path)
+        if minor is None or not path.is_file() or (minor in pythons and "shims" in path.parts):
             continue
         base = path.resolve()
         if (base.parent.parent / "pyvenv.cfg").is_file():  # a venv's python: use the real one it points at
