@@ -38,6 +38,9 @@ def _project_blender_version(start: Path | None = None) -> str | None:
     return None
 
 
+LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1")  # names and addresses only this machine can reach
+
+
 @dataclass(frozen=True)
 class Settings:
     """Where bpywright keeps its data and which external services/binaries it uses."""
@@ -65,7 +68,7 @@ class Settings:
     max_request_bytes: int = 1_000_000  # service: largest request body / script
     blender_version: str = "4.5"  # the target Blender (MAJOR.MINOR) when a command names none
     api_token: str | None = None  # service: bearer token required for what runs code or writes (and reads unless public)
-    allowed_hosts: tuple[str, ...] = ("localhost", "127.0.0.1", "::1")  # service: Host header allow-list (DNS rebinding)
+    allowed_hosts: tuple[str, ...] = LOOPBACK_HOSTS  # service: Host header allow-list (DNS rebinding)
     public_gallery: bool = False  # service: with a token, let anyone browse (GET) without it
     prompt_exemplars: int = 3  # verified exemplars shown to the generator (a local CPU model gets 1: reading the prompt is half the wait)
     local_model: str | None = None  # catalogue name served on loopback when no LLM URL is set; "off" disables (default: best installed)
@@ -101,8 +104,7 @@ class Settings:
             cluster=os.environ.get("BPYWRIGHT_CLUSTER") or None,
             prompt_exemplars=int(os.environ.get("BPYWRIGHT_PROMPT_EXEMPLARS") or 3),
             api_token=os.environ.get("BPYWRIGHT_API_TOKEN") or None,
-            allowed_hosts=tuple(h.strip() for h in (os.environ.get("BPYWRIGHT_ALLOWED_HOSTS") or "localhost,127.0.0.1,::1").split(",")
-                                if h.strip()),  # fmt: skip
+            allowed_hosts=tuple(h.strip() for h in os.environ.get("BPYWRIGHT_ALLOWED_HOSTS", "").split(",") if h.strip()) or LOOPBACK_HOSTS,
             public_gallery=_env_bool("BPYWRIGHT_PUBLIC_GALLERY", False),
         )
 

@@ -2,68 +2,18 @@
 
 from __future__ import annotations
 
-import io
-import os
-import re
-import stat
-import tempfile
-import uuid
 from pathlib import Path
 
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-MAX_RENDER_BYTES = 128 * 1024 * 1024  # a 4096² RGBA PNG stays below this; anything larger is not one of ours
+# The driver checks and writes what actors send exactly as the local host does with what a job leaves.
+from ..harness.job import UnsafeFile, read_job_file
+from ..harness.renders import MAX_RENDER_BYTES, RenderRejected, check_png, default_render_path, write_render
 
-
-class RenderRejected(ValueError):
-    """Bytes that are not the PNG the report describes."""
+__all__ = ["MAX_RENDER_BYTES", "RenderRejected", "check_png", "default_render_path", "read_render", "write_render"]
 
 
 def read_render(path: Path, limit: int = MAX_RENDER_BYTES) -> bytes | None:
     """The file's bytes (not following a symlink), or None when it is missing, not a regular file or too large."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
-    except OSError:
+        return read_job_file(None, str(path), limit)
+    except UnsafeFile:
         return None
-    with os.fdopen(fd, "rb") as fh:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        data = fh.read(limit + 1)
-    return data if len(data) <= limit else None
-
-
-def check_png(data: bytes, width: int, height: int) -> None:
-    """Raise RenderRejected unless data is a complete PNG of width x height."""
-    from PIL import Image
-
-    if not data.startswith(PNG_SIGNATURE):
-        raise RenderRejected("not a PNG (bad signature)")
-    if len(data) > MAX_RENDER_BYTES:
-        raise RenderRejected(f"{len(data)} bytes, over the {MAX_RENDER_BYTES}-byte limit")
-    try:
-        with Image.open(io.BytesIO(data)) as image:
-            size = image.size
-            image.verify()  # checksums and structure, without decoding every pixel
-    except Exception as exc:  # Pillow raises many types for damaged files
-        raise RenderRejected(f"damaged PNG: {exc}") from exc
-    if size != (width, height):
-        raise RenderRejected(f"PNG is {size[0]}x{size[1]}, the report says {width}x{height}")
-
-
-def default_render_path() -> Path:
-    """Where a render goes when the caller named no destination (as the local pool does)."""
-    return Path(tempfile.gettempdir()) / "bpywright-renders" / f"{uuid.uuid4().hex[:12]}.png"
-
-
-def write_render(data: bytes, to: Path) -> Path:
-    """Write data to `to` atomically (a temp file beside it, then rename: a symlink at `to` is replaced, never followed)."""
-    to.parent.mkdir(parents=True, exist_ok=True)
-    tmp = to.parent / f".{re.sub(r'[^A-Za-z0-9_.-]', '_', to.name)}.{uuid.uuid4().hex[:8]}.part"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, to)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    return to.resolve()

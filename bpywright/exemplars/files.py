@@ -7,6 +7,8 @@ import os
 import threading
 from pathlib import Path
 
+from ..harness.sandbox import pid_alive
+
 
 class ContentFiles:
     """A directory of files named `ab/abcdef….ext` after their sha256; writes are temp file + fsync + rename."""
@@ -36,7 +38,7 @@ class ContentFiles:
         for temp in self.root.glob("??/.*.tmp"):
             parts = temp.name.split(".")
             pid = int(parts[2]) if len(parts) > 3 and parts[2].isdigit() else None
-            if pid is not None and pid != os.getpid() and not _alive(pid):
+            if pid is not None and pid != os.getpid() and not pid_alive(pid):
                 temp.unlink(missing_ok=True)
                 removed += 1
         return removed
@@ -51,12 +53,3 @@ class ContentFiles:
             raise ValueError(f"path escapes the exemplar files directory: {relpath!r}")
         return path
 
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True

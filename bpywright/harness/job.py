@@ -7,14 +7,12 @@ it never takes a path from the report; the render is validated as a PNG and copi
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import re
 import shutil
 import stat
 import subprocess
-import tempfile
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,13 +21,13 @@ from pydantic import ValidationError
 
 from .imagestats import nonblank_fraction
 from .options import RunOptions
+from .renders import MAX_RENDER_BYTES, RenderRejected, check_png, default_render_path, write_render
 from .report import ExceptionInfo, ExitInfo, RunReport, Timings
 from .sandbox import SandboxKind
 
 MAX_SCRIPT_BYTES = 1_000_000
 TAIL_CHARS = 4000
 MAX_REPORT_BYTES = 16 * 1024 * 1024
-MAX_RENDER_BYTES = 256 * 1024 * 1024
 OUT_DIR = "out"
 
 
@@ -37,8 +35,8 @@ class UnsafeFile(Exception):
     """A file the job left is not a regular file we may read (symlink, device, fifo, missing, too big)."""
 
 
-def read_job_file(dir_fd: int, name: str, max_bytes: int, *, tail: bool = False) -> bytes:
-    """Read a fixed-name regular file relative to dir_fd, never following a symlink; the tail when tail=True."""
+def read_job_file(dir_fd: int | None, name: str, max_bytes: int, *, tail: bool = False) -> bytes:
+    """Read a fixed-name regular file relative to dir_fd (None: name is a path), never following a symlink; the tail when tail=True."""
     try:
         fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=dir_fd)
     except OSError as exc:
@@ -72,11 +70,6 @@ def read_tail(path: Path, chars: int = TAIL_CHARS) -> str:
             return fh.read().decode("utf-8", "replace")[-chars:]
     except OSError:
         return ""
-
-
-def default_render_dir() -> Path:
-    """Where renders go when the caller named no destination (the job dir itself is emptied)."""
-    return Path(tempfile.gettempdir()) / "bpywright-renders"
 
 
 def _safe_name(name: str) -> str:
@@ -234,19 +227,15 @@ class Job:
         expected = (self.options.resolution, self.options.resolution)
         try:
             data = read_job_file(dir_fd, "render.png", MAX_RENDER_BYTES)
-            _check_png(data, expected)
-        except (UnsafeFile, ValueError) as exc:
+            check_png(data, *expected)
+        except (UnsafeFile, RenderRejected) as exc:
             report.render = None
             if report.status == "ok" and self.options.render:
                 report.status = "error"
                 report.exception = ExceptionInfo(type="RenderMissing", message=f"no valid render: {exc}")
             return
-        render_to = render_to or default_render_dir() / f"{self.job_id}.png"
-        render_to.parent.mkdir(parents=True, exist_ok=True)
-        tmp = render_to.with_name(f".{render_to.name}.{self.job_id}.tmp")
-        tmp.write_bytes(data)
-        os.replace(tmp, render_to)
-        report.render.path = str(render_to.resolve())
+        render_to = write_render(data, render_to or default_render_path(self.job_id))
+        report.render.path = str(render_to)
         report.render.width, report.render.height = expected
         report.render.nonblank_fraction = nonblank_fraction(render_to)
 
@@ -287,23 +276,6 @@ def _tail_text(dir_fd: int, name: str) -> str:
         return read_job_file(dir_fd, name, TAIL_CHARS * 4, tail=True).decode("utf-8", "replace")[-TAIL_CHARS:]
     except UnsafeFile:
         return ""
-
-
-def _check_png(data: bytes, size: tuple[int, int]) -> None:
-    """Raise ValueError unless data is a complete PNG of the given size."""
-    from PIL import Image
-
-    if not data.startswith(b"\x89PNG\r\n\x1a\n"):
-        raise ValueError("render.png is not a PNG")
-    try:
-        with Image.open(io.BytesIO(data)) as img:
-            img.verify()
-        with Image.open(io.BytesIO(data)) as img:
-            if img.format != "PNG" or img.size != size:
-                raise ValueError(f"render.png is {img.size[0]}x{img.size[1]}, expected {size[0]}x{size[1]}")
-            img.load()
-    except (OSError, SyntaxError, Image.DecompressionBombError) as exc:
-        raise ValueError(f"render.png is damaged: {exc}") from exc
 
 
 def copy_outputs(src: Path, dest: Path, max_bytes: int) -> list[str]:

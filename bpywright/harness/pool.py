@@ -13,7 +13,6 @@ from .backend import Backend
 from .job import check_root, project_root
 from .options import RunOptions
 from .report import RunReport
-from .sandbox import SandboxKind, sandbox_kind
 from .worker import Worker, remove_leftovers
 
 if TYPE_CHECKING:
@@ -47,11 +46,6 @@ class WorkerPool:
         self._closed = False
         self.workers_started = 0
         remove_leftovers(workdir)
-
-    @property
-    def sandbox(self) -> SandboxKind:
-        """The sandbox this pool's workers run under (raises SandboxUnavailable when it cannot start here)."""
-        return sandbox_kind(self.options.sandbox)
 
     def __enter__(self) -> WorkerPool:
         return self

@@ -15,7 +15,18 @@ from .channel import ChannelClosed, ControlChannel
 from .job import Job, JobOutcome, empty_dir, read_tail, usage_bytes
 from .options import RunOptions
 from .report import ExitInfo, RunReport
-from .sandbox import Limits, PidsCgroup, SandboxedCommand, SandboxView, kill_tree, pid_alive, sandbox_command, scratch_base, signal_name
+from .sandbox import (
+    Limits,
+    PidsCgroup,
+    SandboxedCommand,
+    SandboxView,
+    kill_tree,
+    pid_alive,
+    sandbox_command,
+    scratch_base,
+    signal_name,
+    wait_quietly,
+)
 
 STARTUP_BUDGET = 120.0  # seconds Blender may take to start before the first job
 GRACE = 15.0  # seconds past a job's timeout before the host gives up on the zygote itself
@@ -141,7 +152,7 @@ class Worker:
             self.stop()
             return JobOutcome("timeout")
         except (ChannelClosed, BrokenPipeError, OSError):
-            _wait(self.proc, 10)  # it is exiting: let it, to learn the signal
+            wait_quietly(self.proc, 10)  # it is exiting: let it, to learn the signal
             self.stop()
             return JobOutcome("crash", reason="the Blender worker died")
         over = self._over_quota(quota, job.options.disk_mb)  # a job faster than the polling is caught here
@@ -192,13 +203,6 @@ class Worker:
         self.stop()
         shutil.rmtree(self.dir, ignore_errors=True)
         self.log_path.unlink(missing_ok=True)
-
-
-def _wait(proc: subprocess.Popen, seconds: float) -> None:
-    try:
-        proc.wait(timeout=seconds)
-    except subprocess.TimeoutExpired:
-        pass
 
 
 def remove_leftovers(base: Path | None = None) -> int:

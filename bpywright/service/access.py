@@ -10,7 +10,8 @@ from urllib.parse import parse_qs
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1")
+from ..config import LOOPBACK_HOSTS
+
 COOKIE = "bpywright_token"
 READ_METHODS = {"GET", "HEAD", "OPTIONS"}
 OPEN_PATHS = ("/login", "/static/")  # the page that takes the token, and the stylesheets it needs

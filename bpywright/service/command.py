@@ -30,6 +30,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             print("error: --workers must be at least 1", file=sys.stderr)
             return 2
         settings = dataclasses.replace(settings, workers=args.workers)
+    from ..config import LOOPBACK_HOSTS
     from .access import is_loopback
 
     if not is_loopback(args.host) and not settings.api_token:
@@ -37,7 +38,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
               "Set BPYWRIGHT_API_TOKEN (e.g. `export BPYWRIGHT_API_TOKEN=$(python3 -c 'import secrets; print(secrets.token_urlsafe(32))')`) "
               "or serve on 127.0.0.1", file=sys.stderr)  # fmt: skip
         return 2
-    if not is_loopback(args.host) and settings.allowed_hosts == ("localhost", "127.0.0.1", "::1"):
+    if not is_loopback(args.host) and settings.allowed_hosts == LOOPBACK_HOSTS:
         print("note: only requests to localhost are answered; add this machine's names to BPYWRIGHT_ALLOWED_HOSTS (or '*')", file=sys.stderr)
     sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
