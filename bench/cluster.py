@@ -11,7 +11,6 @@ Per-job overhead: the same trivial job run one at a time through a one-worker lo
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import secrets
 import sys
@@ -22,21 +21,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.harness import load_scripts  # noqa: E402  (the same BlendNet sample as the harness bench)
+
 DEFAULT_DATA = ROOT.parent / "shared" / "data" / "blendnet" / "BlendNetHuman.dev.jsonl"
 TRIVIAL = "import bpy\n"
-
-
-def load_scripts(data: Path, n: int, into: Path) -> list[Path]:
-    """The first n scripts of the BlendNet file, written to `into`."""
-    paths = []
-    with data.open(encoding="utf-8") as fh:
-        for i, line in enumerate(fh):
-            if i >= n:
-                break
-            path = into / f"blendnet_{i:04d}.py"
-            path.write_text(json.loads(line)["script"], encoding="utf-8")
-            paths.append(path)
-    return paths
 
 
 def timed_batch(pool, scripts: list[Path], options, render_dir: Path | None) -> tuple[float, dict[str, int]]:

@@ -4,15 +4,11 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import socket
 import sys
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import uvicorn
 
 from bpywright.config import Settings
 from bpywright.harness.options import RunOptions
@@ -20,6 +16,8 @@ from bpywright.harness.pool import WorkerPool
 from bpywright.ingest.index import build_index
 from bpywright.ingest.symbols import Symbol, write_symbols
 from bpywright.recipes import all_recipes
+
+from ..service.conftest import LiveServer  # one real uvicorn-on-loopback helper for both suites
 
 SEED_RECIPES = ("low_poly_pine", "checker_plane")
 SEED_PX = 64
@@ -84,31 +82,6 @@ def seeded(settings: Settings, pool: WorkerPool, tmp_path_factory: pytest.TempPa
     assert store.status().count == len(SEED_RECIPES)
     yield store
     store.close()
-
-
-class LiveServer:
-    """A real uvicorn serving an app on an ephemeral loopback port, from a thread."""
-
-    def __init__(self, app) -> None:
-        self.sock = socket.socket()
-        self.sock.bind(("127.0.0.1", 0))
-        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
-        self.server = uvicorn.Server(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=5))
-        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, name="uvicorn-mcp", daemon=True)
-
-    def __enter__(self) -> LiveServer:
-        self.thread.start()
-        deadline = time.monotonic() + 30
-        while not self.server.started:
-            if time.monotonic() > deadline or not self.thread.is_alive():
-                raise RuntimeError("uvicorn did not start")
-            time.sleep(0.05)
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.server.should_exit = True
-        self.thread.join(15)
-        self.sock.close()
 
 
 @pytest.fixture(scope="session")
