@@ -82,6 +82,7 @@ recipes: setup
 
 lint: venv
 	$(VENV)/bin/ruff check bpywright tests bench
+	$(VENV)/bin/ruff format --check bpywright tests bench
 
 bench: setup
 	$(PY) bench/harness.py

@@ -83,8 +83,11 @@ def measure(make_pool, scripts: list[Path], tmp: Path, label: str) -> dict:
     with make_pool(1, plain) as single:
         single.warm()
         out["trivial"] = trivial_latency(single, plain)
-    print(f"  {label}: no render {out['norender'][0]:.1f}s {out['norender'][1]}, 128² {out['render'][0]:.1f}s {out['render'][1]}, "
-          f"trivial job {out['trivial'] * 1000:.1f} ms", flush=True)  # fmt: skip
+    print(
+        f"  {label}: no render {out['norender'][0]:.1f}s {out['norender'][1]}, 128² {out['render'][0]:.1f}s {out['render'][1]}, "
+        f"trivial job {out['trivial'] * 1000:.1f} ms",
+        flush=True,
+    )
     return out
 
 
@@ -129,13 +132,17 @@ def main() -> None:
     )
     for r in results:
         nr, rr = r["norender"][0], r["render"][0]
-        print(f"{r['label']:<13} {nr:11.1f} {n / nr:9.2f} {base['norender'][0] / nr:6.2f}  {rr:7.1f} {n / rr:9.2f} "
-              f"{base['render'][0] / rr:6.2f}  {r['trivial'] * 1000:10.1f}")  # fmt: skip
+        print(
+            f"{r['label']:<13} {nr:11.1f} {n / nr:9.2f} {base['norender'][0] / nr:6.2f}  {rr:7.1f} {n / rr:9.2f} "
+            f"{base['render'][0] / rr:6.2f}  {r['trivial'] * 1000:10.1f}"
+        )
     for r in results[1:]:
         per_job = (r["norender"][0] - base["norender"][0]) / n * args.cpus * 1000
         per_render = (r["render"][0] - base["render"][0]) / n * args.cpus * 1000
-        print(f"{r['label']}: Ray's cost per job {(r['trivial'] - base['trivial']) * 1000:+.1f} ms (trivial job, one at a time); "
-              f"from the batches {per_job:+.0f} ms/job without render, {per_render:+.0f} ms/job with 128² renders (actor time)")  # fmt: skip
+        print(
+            f"{r['label']}: Ray's cost per job {(r['trivial'] - base['trivial']) * 1000:+.1f} ms (trivial job, one at a time); "
+            f"from the batches {per_job:+.0f} ms/job without render, {per_render:+.0f} ms/job with 128² renders (actor time)"
+        )
     print(f"driver: accepting one 128² answer (validate report, check PNG, write it) costs {accept * 1000:.2f} ms")
 
 

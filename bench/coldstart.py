@@ -105,7 +105,9 @@ def timed(argv: list[str], env: dict[str, str], cwd: Path) -> tuple[float, str]:
 
 def measure(envs: dict[str, dict[str, str]], runs: int, query: str, version: str, cwd: Path) -> dict[str, dict[str, list]]:
     """Per mode: search wall times, retrieve node seconds and wall times, and the answers (to compare)."""
-    out: dict[str, dict[str, list]] = {m: {"search_s": [], "retrieve_s": [], "retrieve_wall_s": [], "top10": [], "retrieved": []} for m in envs}
+    out: dict[str, dict[str, list]] = {
+        m: {"search_s": [], "retrieve_s": [], "retrieve_wall_s": [], "top10": [], "retrieved": []} for m in envs
+    }
     out["cli floor"] = {"help_s": []}  # `bpywright --help`: what any command pays before it does anything (the same in every mode)
     names = list(envs)
     for n in range(runs):
@@ -120,7 +122,10 @@ def measure(envs: dict[str, dict[str, str]], runs: int, query: str, version: str
             out[mode]["retrieve_s"].append(answer["seconds"])
             out[mode]["retrieve_wall_s"].append(seconds)
             out[mode]["retrieved"].append(answer["symbols"])
-            print(f"  run {n + 1}/{runs} {mode:<6} search {out[mode]['search_s'][-1]:.2f} s, retrieve {answer['seconds']:.2f} s", file=sys.stderr)
+            print(
+                f"  run {n + 1}/{runs} {mode:<6} search {out[mode]['search_s'][-1]:.2f} s, retrieve {answer['seconds']:.2f} s",
+                file=sys.stderr,
+            )
     return out
 
 
@@ -170,8 +175,10 @@ def main() -> int:
     p50 = {}
     for mode, f in figures.items():
         p50[mode] = {key: percentile(f[key], 50) for key in ("search_s", "retrieve_s", "retrieve_wall_s")}
-        print(f"{mode:<8}{p50[mode]['search_s']:>11.2f}s{percentile(f['search_s'], 90):>7.2f}s{p50[mode]['retrieve_s']:>13.2f}s"
-              f"{percentile(f['retrieve_s'], 90):>7.2f}s{p50[mode]['retrieve_wall_s']:>18.2f}s")  # fmt: skip
+        print(
+            f"{mode:<8}{p50[mode]['search_s']:>11.2f}s{percentile(f['search_s'], 90):>7.2f}s{p50[mode]['retrieve_s']:>13.2f}s"
+            f"{percentile(f['retrieve_s'], 90):>7.2f}s{p50[mode]['retrieve_wall_s']:>18.2f}s"
+        )
     for mode in figures:
         if mode != baseline:
             ratio = {key: p50[baseline][key] / max(p50[mode][key], 1e-9) for key in p50[mode]}
@@ -180,7 +187,9 @@ def main() -> int:
         if mode != baseline:
             mean, same = overlap(figures[mode]["top10"], figures[baseline]["top10"])
             kept, identical = overlap(figures[mode]["retrieved"], figures[baseline]["retrieved"])
-            print(f"{mode} vs {baseline} answers: search top-10 overlap {mean:.0%} (identical {same:.0%}); retrieve symbols overlap {kept:.0%}")
+            print(
+                f"{mode} vs {baseline} answers: search top-10 overlap {mean:.0%} (identical {same:.0%}); retrieve symbols overlap {kept:.0%}"
+            )
     comparison: dict[str, dict[str, list[float]]] = {}
     for mode, found in ranked.items():
         if mode == baseline:
@@ -189,12 +198,21 @@ def main() -> int:
         for search, lists in found["rankings"].items():
             mean, same = overlap(lists, ranked[baseline]["rankings"].get(search, []))
             comparison[mode][search] = [mean, same]
-        print(f"{mode} vs {baseline} on {len(next(iter(found['rankings'].values())))} dev prompts ({found['status']}): "
-              + "; ".join(f"{s} top-10 overlap {m:.1%}, identical {i:.1%}" for s, (m, i) in comparison[mode].items()))  # fmt: skip
+        print(
+            f"{mode} vs {baseline} on {len(next(iter(found['rankings'].values())))} dev prompts ({found['status']}): "
+            + "; ".join(f"{s} top-10 overlap {m:.1%}, identical {i:.1%}" for s, (m, i) in comparison[mode].items())
+        )
     targets = {"search p50 <= 1.5 s": p50["onnx"]["search_s"] <= 1.5, "retrieve p50 <= 2 s": p50["onnx"]["retrieve_s"] <= 2.0}
     print("targets: " + "; ".join(f"{name}: {'yes' if ok else 'NO'}" for name, ok in targets.items()))
     if args.json:
-        record = {"samples": figures, "p50": p50, "cli_floor_s": floor, "rankings": comparison, "targets": targets, "load_average": os.getloadavg()[0]}
+        record = {
+            "samples": figures,
+            "p50": p50,
+            "cli_floor_s": floor,
+            "rankings": comparison,
+            "targets": targets,
+            "load_average": os.getloadavg()[0],
+        }
         args.json.write_text(json.dumps(record, indent=2), encoding="utf-8")
     return 0
 

@@ -87,10 +87,21 @@ def record(a: Any, seconds: float, tokens: int, *, rounds: int, first_token: flo
     if a is not None and not ran:
         exc = a.run.exception if a.run is not None else None
         failure = a.failure or (f"{exc.type}: {exc.message}" if exc else (a.run.status if a.run else "no script"))
-    return {"ran": ran, "nonblank": nonblank, "objective": bool(ran and critique and critique.objective_ok),
-            "accepted": bool(ran and critique and critique.accepted), "seconds": round(seconds, 1), "tokens": tokens, "rounds": rounds,
-            "first_token_s": first_token, "outcome": outcome, "failure": failure, "origin": a.origin if a is not None else None,
-            "script": a.script if a is not None else None, "render": a.render_path if ran else None}  # fmt: skip
+    return {
+        "ran": ran,
+        "nonblank": nonblank,
+        "objective": bool(ran and critique and critique.objective_ok),
+        "accepted": bool(ran and critique and critique.accepted),
+        "seconds": round(seconds, 1),
+        "tokens": tokens,
+        "rounds": rounds,
+        "first_token_s": first_token,
+        "outcome": outcome,
+        "failure": failure,
+        "origin": a.origin if a is not None else None,
+        "script": a.script if a is not None else None,
+        "render": a.render_path if ran else None,
+    }
 
 
 def loop(item: dict[str, Any], settings: Settings, llm: LLMClient, pool: Any, max_rounds: int, thread_id: str) -> dict[str, Any]:
@@ -120,22 +131,33 @@ def summarise(results: dict[str, list[dict[str, Any]]]) -> dict[str, dict[str, f
             continue
         n = len(rows)
         table[mode] = {
-            "n": n, "run_failure": 100 * sum(not r["ran"] for r in rows) / n, "nonblank": 100 * sum(r["nonblank"] for r in rows) / n,
-            "objective": 100 * sum(r["objective"] for r in rows) / n, "accepted": 100 * sum(r["accepted"] for r in rows) / n,
-            "median_s": statistics.median(r["seconds"] for r in rows), "median_tokens": statistics.median(r["tokens"] for r in rows),
+            "n": n,
+            "run_failure": 100 * sum(not r["ran"] for r in rows) / n,
+            "nonblank": 100 * sum(r["nonblank"] for r in rows) / n,
+            "objective": 100 * sum(r["objective"] for r in rows) / n,
+            "accepted": 100 * sum(r["accepted"] for r in rows) / n,
+            "median_s": statistics.median(r["seconds"] for r in rows),
+            "median_tokens": statistics.median(r["tokens"] for r in rows),
             "mean_rounds": statistics.mean(r["rounds"] for r in rows),
             "median_first_token_s": statistics.median([r["first_token_s"] for r in rows if r.get("first_token_s") is not None] or [0.0]),
-        }  # fmt: skip
+        }
     return table
 
 
 def markdown(model: str, table: dict[str, dict[str, float]], results: dict[str, list[dict[str, Any]]]) -> str:
     """The table, the ratios to one-shot, CADBench's published E_syntax beside ours, and the failures by kind."""
-    lines = [f"# Generation benchmark: {model}", "", "| mode | n | run failure (E_syntax) | non-blank render | objective checks | accepted "
-             "| median s | median tokens | heal rounds (mean) | median first token s |", "|---|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
+    lines = [
+        f"# Generation benchmark: {model}",
+        "",
+        "| mode | n | run failure (E_syntax) | non-blank render | objective checks | accepted "
+        "| median s | median tokens | heal rounds (mean) | median first token s |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for mode, t in table.items():
-        lines.append(f"| {mode} | {t['n']} | {t['run_failure']:.1f} % | {t['nonblank']:.1f} % | {t['objective']:.1f} % | {t['accepted']:.1f} % "
-                     f"| {t['median_s']:.0f} | {t['median_tokens']:.0f} | {t['mean_rounds']:.2f} | {t['median_first_token_s']:.1f} |")  # fmt: skip
+        lines.append(
+            f"| {mode} | {t['n']} | {t['run_failure']:.1f} % | {t['nonblank']:.1f} % | {t['objective']:.1f} % | {t['accepted']:.1f} % "
+            f"| {t['median_s']:.0f} | {t['median_tokens']:.0f} | {t['mean_rounds']:.2f} | {t['median_first_token_s']:.1f} |"
+        )
     base = table.get("one-shot")
     if base:
         lines += ["", "Ratios to one-shot (same prompts, same model, this run):"]
@@ -202,8 +224,14 @@ def main() -> int:
     from bpywright.models.local import local_llm
 
     base = Settings.from_env()
-    base = dataclasses.replace(base, llm_base_url=args.base_url or base.llm_base_url, llm_model=args.model or base.llm_model,
-                               local_model=args.local or base.local_model, budget_s=args.budget, max_heal_rounds=args.max_rounds)  # fmt: skip
+    base = dataclasses.replace(
+        base,
+        llm_base_url=args.base_url or base.llm_base_url,
+        llm_model=args.model or base.llm_model,
+        local_model=args.local or base.local_model,
+        budget_s=args.budget,
+        max_heal_rounds=args.max_rounds,
+    )
     items = sample(args.data, args.n, args.seed)
     with local_llm(base) as (settings, note):
         if not settings.llm_base_url:
@@ -237,8 +265,12 @@ def main() -> int:
                     path.parent.mkdir(parents=True, exist_ok=True)
                     path.write_text(json.dumps(row, indent=1), encoding="utf-8")
                     results[mode].append(row)
-                    print(f"[{i + 1}/{len(items)}] {mode:<9} ran={row['ran']!s:<5} accepted={row.get('accepted')!s:<5} {row['seconds']:.0f}s "
-                          f"{row['tokens']} tok {str(row.get('failure') or '')[:90]}", file=sys.stderr, flush=True)  # fmt: skip
+                    print(
+                        f"[{i + 1}/{len(items)}] {mode:<9} ran={row['ran']!s:<5} accepted={row.get('accepted')!s:<5} {row['seconds']:.0f}s "
+                        f"{row['tokens']} tok {str(row.get('failure') or '')[:90]}",
+                        file=sys.stderr,
+                        flush=True,
+                    )
     table = summarise(results)
     text = markdown(model, table, results)
     out = args.out / f"generation-{model.replace('/', '_')}.md"

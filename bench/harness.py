@@ -101,12 +101,16 @@ def main() -> None:
         pool_s, pool_ok, warmup = pooled(scripts, args.workers)
     print(f"{n} BlendNet scripts, {args.workers} parallel, no render")
     print(f"naive (fresh process per script): {naive_s:7.2f}s  {n / naive_s:7.2f} scripts/s  ({naive_ok} exited 0)")
-    print(f"warm pool (sandboxed, reports):   {pool_s:7.2f}s  {n / pool_s:7.2f} scripts/s  ({pool_ok} ok; warm-up {warmup:.2f}s not counted)")
+    print(
+        f"warm pool (sandboxed, reports):   {pool_s:7.2f}s  {n / pool_s:7.2f} scripts/s  ({pool_ok} ok; warm-up {warmup:.2f}s not counted)"
+    )
     print(f"pool incl. warm-up:               {pool_s + warmup:7.2f}s  {n / (pool_s + warmup):7.2f} scripts/s")
     print(f"ratio pool/naive: {naive_s / pool_s:.1f}x (incl. warm-up {naive_s / (pool_s + warmup):.1f}x)")
     job_ms, fresh_ms = per_job_overhead()
-    print(f"per-job overhead, trivial script: warm pool (fork per job, sandboxed, report) {job_ms:.1f} ms; "
-          f"fresh process {fresh_ms:.1f} ms; ratio {fresh_ms / job_ms:.1f}x")
+    print(
+        f"per-job overhead, trivial script: warm pool (fork per job, sandboxed, report) {job_ms:.1f} ms; "
+        f"fresh process {fresh_ms:.1f} ms; ratio {fresh_ms / job_ms:.1f}x"
+    )
 
 
 if __name__ == "__main__":

@@ -58,7 +58,9 @@ def main() -> None:
     med = statistics.median
     print(f"cold CLI   ({len(cold)} snippets): median {med(cold):6.2f}s  mean {statistics.mean(cold):6.2f}s")
     print(f"cached CLI ({len(cached)} snippets): median {med(cached):6.2f}s  mean {statistics.mean(cached):6.2f}s")
-    print(f"warm       ({len(warm)} snippets): median {med(warm):6.3f}s  p95 {sorted(warm)[int(0.95 * (len(warm) - 1))]:6.3f}s  (start-up {startup:.1f}s once)")
+    print(
+        f"warm       ({len(warm)} snippets): median {med(warm):6.3f}s  p95 {sorted(warm)[int(0.95 * (len(warm) - 1))]:6.3f}s  (start-up {startup:.1f}s once)"
+    )
     print(f"ratio cold/warm: {med(cold) / med(warm):.1f}x   cached/warm: {med(cached) / med(warm):.1f}x")
 
 

@@ -111,8 +111,13 @@ def false_positives(names: Sequence[str], sources: Sequence[str], reports: Seque
             by_code[f"{diag.tool}:{diag.code}"].append({"script": name, "line": diag.line, "message": diag.message, "code": code_line})
     breakdown = {key: {"count": len(items), "examples": items[:2]} for key, items in sorted(by_code.items(), key=lambda kv: -len(kv[1]))}
     total = sum(len(items) for items in by_code.values())
-    return {"scripts": len(reports), "scripts_with_fp": scripts_with, "blocking_fps": total, "by_code": breakdown,
-            "before": {"scripts_with_fp": before_scripts, "blocking_fps": before}}  # fmt: skip
+    return {
+        "scripts": len(reports),
+        "scripts_with_fp": scripts_with,
+        "blocking_fps": total,
+        "by_code": breakdown,
+        "before": {"scripts_with_fp": before_scripts, "blocking_fps": before},
+    }
 
 
 def recall(mutants: Sequence[Mutant], runs: Sequence[RunReport], reports: Sequence[LintReport]) -> dict:
@@ -142,8 +147,13 @@ def recall(mutants: Sequence[Mutant], runs: Sequence[RunReport], reports: Sequen
 
     def share(c: Counter) -> dict:
         n = c["n"]
-        return {"n": n, "flagged": c["flagged"], "recall": c["flagged"] / n if n else None, "anywhere": c["anywhere"] / n if n else None,
-                "recall_before": c["before"] / n if n else None}  # fmt: skip
+        return {
+            "n": n,
+            "flagged": c["flagged"],
+            "recall": c["flagged"] / n if n else None,
+            "anywhere": c["anywhere"] / n if n else None,
+            "recall_before": c["before"] / n if n else None,
+        }
 
     return {
         "overall": share(tally["all"]),

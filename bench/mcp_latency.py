@@ -44,8 +44,13 @@ def percentile(values: list[float], q: float) -> float:
 
 def start_service(env: dict[str, str]) -> tuple[subprocess.Popen, str]:
     """`bpywright serve` on a free loopback port; returns the process and its base URL."""
-    proc = subprocess.Popen([sys.executable, "-m", "bpywright", "serve", "--port", "0", "--workers", "1", "--log-level", "warning"],
-                            stdout=subprocess.PIPE, text=True, env=env, cwd=ROOT)  # fmt: skip
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bpywright", "serve", "--port", "0", "--workers", "1", "--log-level", "warning"],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=ROOT,
+    )
     assert proc.stdout is not None
     line = proc.stdout.readline()
     if not line.startswith("bpywright serving on "):

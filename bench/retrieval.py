@@ -79,7 +79,9 @@ def boilerplate(path: Path, resolver: SymbolResolver) -> set[str]:
     return {name for name, n in counts.items() if n >= 0.9 * len(golds)}
 
 
-def measure(modes: dict[str, Callable[[str, int], list]], labelled: list[tuple[str, set[str]]], common: set[str]) -> dict[str, dict[str, float]]:
+def measure(
+    modes: dict[str, Callable[[str, int], list]], labelled: list[tuple[str, set[str]]], common: set[str]
+) -> dict[str, dict[str, float]]:
     """Per mode: mean recall@10, hit@10, MRR@10 (and recall without boilerplate) and latency percentiles.
 
     The modes take turns on each query (in a rotating order), so load on the shared machine falls on all of them alike.
@@ -99,9 +101,17 @@ def measure(modes: dict[str, Callable[[str, int], list]], labelled: list[tuple[s
             if gold - common:
                 rest[mode].append(score(ranked, gold - common)[0])
     count = len(labelled)
-    return {m: {"recall@10": totals[m][0] / count, "hit@10": totals[m][1] / count, "mrr@10": totals[m][2] / count,
-                "recall@10_no_boilerplate": statistics.mean(rest[m]), "p50_ms": percentile(times[m], 50),
-                "p95_ms": percentile(times[m], 95)} for m in names}  # fmt: skip
+    return {
+        m: {
+            "recall@10": totals[m][0] / count,
+            "hit@10": totals[m][1] / count,
+            "mrr@10": totals[m][2] / count,
+            "recall@10_no_boilerplate": statistics.mean(rest[m]),
+            "p50_ms": percentile(times[m], 50),
+            "p95_ms": percentile(times[m], 95),
+        }
+        for m in names
+    }
 
 
 def encode_p50(index: SymbolIndex, queries: list[str]) -> float | None:
@@ -152,21 +162,29 @@ def main() -> int:
     encode = encode_p50(index, [q for q, _ in labelled])
     manifest = json.loads((args.index / "search.json").read_text(encoding="utf-8"))
     gold_sizes = [len(g) for _, g in labelled]
-    print(f"index {args.index}: {manifest['symbols']} symbols, {manifest['dense']} vectors ({manifest['embedder'] or 'BM25-only'}), "
-          f"{manifest['bytes'] / 1e6:.1f} MB on disk, built in {manifest['seconds']:.0f} s; loaded in {load_s:.1f} s; {index.dense_status}")  # fmt: skip
-    print(f"labelled set: {len(labelled)} of {len(rows)} prompts with gold; gold symbols per prompt: mean {statistics.mean(gold_sizes):.1f}, "
-          f"median {statistics.median(gold_sizes)}")  # fmt: skip
+    print(
+        f"index {args.index}: {manifest['symbols']} symbols, {manifest['dense']} vectors ({manifest['embedder'] or 'BM25-only'}), "
+        f"{manifest['bytes'] / 1e6:.1f} MB on disk, built in {manifest['seconds']:.0f} s; loaded in {load_s:.1f} s; {index.dense_status}"
+    )
+    print(
+        f"labelled set: {len(labelled)} of {len(rows)} prompts with gold; gold symbols per prompt: mean {statistics.mean(gold_sizes):.1f}, "
+        f"median {statistics.median(gold_sizes)}"
+    )
     print(f"boilerplate (in ≥ 90% of the seed scripts; excluded from 'no-bp' recall only): {', '.join(sorted(common)) or '-'}")
-    print(f"load average while measuring: {os.getloadavg()[0]:.1f} (1 min) on {os.cpu_count()} CPUs"
-          + (f"; embedding one query: p50 {encode:.1f} ms" if encode is not None else ""))  # fmt: skip
+    print(
+        f"load average while measuring: {os.getloadavg()[0]:.1f} (1 min) on {os.cpu_count()} CPUs"
+        + (f"; embedding one query: p50 {encode:.1f} ms" if encode is not None else "")
+    )
     print(
         f"usage prior: {len(index.usage)} verified scripts (13 recipes + {taught} seed tasks); score = share of the {NEIGHBOURS} "
         f"nearest prompts' scripts using a symbol + {QUERY_WEIGHT} / (1 + hybrid rank / 3)"
     )
     print(f"{'mode':<13}{'recall@10':>11}{'hit@10':>9}{'MRR@10':>9}{'no-bp rec':>11}{'p50 ms':>9}{'p95 ms':>9}")
     for mode, f in figures.items():
-        print(f"{mode:<13}{f['recall@10']:>11.3f}{f['hit@10']:>9.3f}{f['mrr@10']:>9.3f}{f['recall@10_no_boilerplate']:>11.3f}"
-              f"{f['p50_ms']:>9.1f}{f['p95_ms']:>9.1f}")  # fmt: skip
+        print(
+            f"{mode:<13}{f['recall@10']:>11.3f}{f['hit@10']:>9.3f}{f['mrr@10']:>9.3f}{f['recall@10_no_boilerplate']:>11.3f}"
+            f"{f['p50_ms']:>9.1f}{f['p95_ms']:>9.1f}"
+        )
     singles = [m for m in figures if m not in ("hybrid", "hybrid+usage")]
     hybrid = figures["hybrid"]
     for mode in singles:
@@ -176,13 +194,24 @@ def main() -> int:
     for mode in ("bm25", "hybrid"):
         ratio = {key: full[key] / max(figures[mode][key], 1e-9) for key in ("recall@10", "hit@10", "mrr@10", "p50_ms")}
         print(f"hybrid+usage / {mode}: " + ", ".join(f"{key} ×{value:.2f}" for key, value in ratio.items()))
-    targets = {"hybrid beats both alone (recall@10)": all(hybrid["recall@10"] > figures[m]["recall@10"] for m in singles),
-               "recall@10 >= 0.85 (search = hybrid+usage)": full["recall@10"] >= 0.85, "hit@10 >= 0.85": full["hit@10"] >= 0.85,
-               "p50 <= 20 ms": full["p50_ms"] <= 20}  # fmt: skip
+    targets = {
+        "hybrid beats both alone (recall@10)": all(hybrid["recall@10"] > figures[m]["recall@10"] for m in singles),
+        "recall@10 >= 0.85 (search = hybrid+usage)": full["recall@10"] >= 0.85,
+        "hit@10 >= 0.85": full["hit@10"] >= 0.85,
+        "p50 <= 20 ms": full["p50_ms"] <= 20,
+    }
     print("targets: " + "; ".join(f"{name}: {'yes' if ok else 'NO'}" for name, ok in targets.items()))
     if args.json:
-        record = {"figures": figures, "encode_p50_ms": encode, "labelled": len(labelled), "prompts": len(rows), "index": manifest,
-                  "boilerplate": sorted(common), "load_average": os.getloadavg()[0], "targets": targets}  # fmt: skip
+        record = {
+            "figures": figures,
+            "encode_p50_ms": encode,
+            "labelled": len(labelled),
+            "prompts": len(rows),
+            "index": manifest,
+            "boilerplate": sorted(common),
+            "load_average": os.getloadavg()[0],
+            "targets": targets,
+        }
         args.json.write_text(json.dumps(record, indent=2), encoding="utf-8")
     return 0
 

@@ -74,6 +74,7 @@ def run_version(options: RunOptions, scripts: dict[str, str], workers: int) -> t
         startup = time.perf_counter() - started
         t0 = time.perf_counter()
         with ThreadPoolExecutor(workers) as ex, tqdm(total=len(scripts), unit="script", leave=False, file=sys.stderr) as bar:
+
             def one(source: str) -> str:
                 text = failure_text(pool.run(source=source, options=options))
                 bar.update(1)
@@ -89,6 +90,7 @@ def heal_version(options: RunOptions, target: str, sources: dict[str, str], work
     from bpywright.rules.healer import heal
 
     with WorkerPool(workers, options) as pool, ThreadPoolExecutor(workers) as ex:
+
         def one(source: str) -> bool:
             return heal(source, max_rounds=4, target=target, run=lambda s: pool.run(source=s, options=options)).healed
 
@@ -125,12 +127,24 @@ PLANTS_52 = (
     ("grease-pencils-v3", ["sketch = bpy.data.grease_pencils_v3.new('Sketch')"]),
     ("scene-node-tree", ["compositor = bpy.context.scene.node_tree"]),
     ("bgl-module", ["import bgl"]),
-    ("legacy-separate-rgb", ["split_mat = bpy.data.materials.new('Split')", "split_mat.use_nodes = True",
-                             "split = split_mat.node_tree.nodes.new('ShaderNodeSeparateRGB')"]),
+    (
+        "legacy-separate-rgb",
+        [
+            "split_mat = bpy.data.materials.new('Split')",
+            "split_mat.use_nodes = True",
+            "split = split_mat.node_tree.nodes.new('ShaderNodeSeparateRGB')",
+        ],
+    ),
     ("vse-sequences", ["strips = bpy.context.scene.sequence_editor_create().sequences"]),
     ("imp-module", ["import imp"]),
-    ("boolean-fast", ["cutter = bpy.data.objects.new('Cut', bpy.data.meshes.new('Cut')).modifiers.new('Cut', 'BOOLEAN')", "cutter.solver = 'FAST'"]),
-    ("cycles-shadow-catcher", ["floor = bpy.data.objects.new('Floor', bpy.data.meshes.new('Floor'))", "floor.cycles.is_shadow_catcher = True"]),
+    (
+        "boolean-fast",
+        ["cutter = bpy.data.objects.new('Cut', bpy.data.meshes.new('Cut')).modifiers.new('Cut', 'BOOLEAN')", "cutter.solver = 'FAST'"],
+    ),
+    (
+        "cycles-shadow-catcher",
+        ["floor = bpy.data.objects.new('Floor', bpy.data.meshes.new('Floor'))", "floor.cycles.is_shadow_catcher = True"],
+    ),
 )
 
 
@@ -168,10 +182,17 @@ def planted_recall(options: RunOptions, passing: dict[str, str], per_plant: int,
             for (name, _, line), path in zip(confirmed, paths):
                 hits[name] += any(abs(d.line - line) <= 1 for d in reports[path].blocking)
             found[version] = hits
-    per = {name: {"planted": sum(1 for m in confirmed if m[0] == name), "found_5.2": found["5.2"][name], "found_4.5": found["4.5"][name]}
-           for name, _ in PLANTS_52}  # fmt: skip
-    return {"mutants": len(mutants), "confirmed_failing": len(confirmed), "recall_5.2": sum(found["5.2"].values()) / max(len(confirmed), 1),
-            "recall_4.5_stubs": sum(found["4.5"].values()) / max(len(confirmed), 1), "per_plant": per}  # fmt: skip
+    per = {
+        name: {"planted": sum(1 for m in confirmed if m[0] == name), "found_5.2": found["5.2"][name], "found_4.5": found["4.5"][name]}
+        for name, _ in PLANTS_52
+    }
+    return {
+        "mutants": len(mutants),
+        "confirmed_failing": len(confirmed),
+        "recall_5.2": sum(found["5.2"].values()) / max(len(confirmed), 1),
+        "recall_4.5_stubs": sum(found["4.5"].values()) / max(len(confirmed), 1),
+        "per_plant": per,
+    }
 
 
 def main() -> int:
@@ -199,17 +220,25 @@ def main() -> int:
         options = runtime.run_options(BASE)
         failures, startup, rate = run_version(options, scripts, args.workers)
         failing = {k: v for k, v in failures.items() if v}
-        row = {"blender": runtime.blender_version, "scripts": len(scripts), "passed": len(scripts) - len(failing),
-               "startup_s": round(startup, 2), "scripts_per_s": round(rate, 2),
-               "groups": Counter(failure_group(t) for t in failing.values()).most_common(15), "failures": failing}  # fmt: skip
+        row = {
+            "blender": runtime.blender_version,
+            "scripts": len(scripts),
+            "passed": len(scripts) - len(failing),
+            "startup_s": round(startup, 2),
+            "scripts_per_s": round(rate, 2),
+            "groups": Counter(failure_group(t) for t in failing.values()).most_common(15),
+            "failures": failing,
+        }
         if not args.no_heal and failing:
             healed = heal_version(options, runtime.version, {k: scripts[k] for k in failing}, args.workers)
             row["passed_after_heal"] = row["passed"] + sum(healed.values())
             row["still_failing"] = Counter(failure_group(failing[k]) for k, ok in healed.items() if not ok).most_common(10)
         results[version] = row
         after = f", after heal --target {version}: {row['passed_after_heal']}/{len(scripts)}" if "passed_after_heal" in row else ""
-        print(f"== {version} ({runtime.blender_version}): {row['passed']}/{len(scripts)} pass{after}; "
-              f"pool start-up {startup:.2f} s, {rate:.2f} scripts/s")  # fmt: skip
+        print(
+            f"== {version} ({runtime.blender_version}): {row['passed']}/{len(scripts)} pass{after}; "
+            f"pool start-up {startup:.2f} s, {rate:.2f} scripts/s"
+        )
         for group, count in row["groups"][:8]:
             print(f"   {count:4d}  {group}")
     base = results.get("4.5")
@@ -223,24 +252,35 @@ def main() -> int:
         print("\nratios vs the bundled 4.5 wheel (measured in this run):")
         for version, row in results.items():
             if version != "4.5":
-                print(f"  {version}: pass rate {row['passed'] / max(base['passed'], 1):.3f}×, "
-                      f"throughput {row['scripts_per_s'] / base['scripts_per_s']:.2f}×, start-up {row['startup_s'] / base['startup_s']:.2f}×")  # fmt: skip
+                print(
+                    f"  {version}: pass rate {row['passed'] / max(base['passed'], 1):.3f}×, "
+                    f"throughput {row['scripts_per_s'] / base['scripts_per_s']:.2f}×, start-up {row['startup_s'] / base['startup_s']:.2f}×"
+                )
     if not args.no_lint and "5.2" in results:
         passing = {k: scripts[k] for k in scripts if k not in results["5.2"]["failures"]}
         t0 = time.perf_counter()
         flagged, total, codes = lint_false_positives(passing, "5.2")
         base_flagged, _, _ = lint_false_positives(passing, "4.5")
-        results["lint_5.2"] = {"flagged": flagged, "flagged_with_4.5_stubs": base_flagged, "scripts": total, "codes": codes.most_common(10),
-                               "seconds": round(time.perf_counter() - t0, 1)}  # fmt: skip
-        print(f"\nlint, scripts that run on 5.2 with a blocking finding (false positives; goal 0): {flagged}/{total} with the 5.2 stubs "
-              f"vs {base_flagged}/{total} with the 4.5 stubs (the old default)")  # fmt: skip
+        results["lint_5.2"] = {
+            "flagged": flagged,
+            "flagged_with_4.5_stubs": base_flagged,
+            "scripts": total,
+            "codes": codes.most_common(10),
+            "seconds": round(time.perf_counter() - t0, 1),
+        }
+        print(
+            f"\nlint, scripts that run on 5.2 with a blocking finding (false positives; goal 0): {flagged}/{total} with the 5.2 stubs "
+            f"vs {base_flagged}/{total} with the 4.5 stubs (the old default)"
+        )
         for code, count in codes.most_common(10):
             print(f"   {count:4d}  {code}")
         recall = planted_recall(registry.get("5.2").run_options(BASE), passing, args.per_plant, args.workers)
         results["planted_5.2"] = recall
-        print(f"planted 5.2 mistakes: {recall['confirmed_failing']}/{recall['mutants']} fail on 5.2; lint recall {recall['recall_5.2']:.0%} "
-              f"with the 5.2 stubs + rules vs {recall['recall_4.5_stubs']:.0%} with the 4.5 ones "
-              + (f"({recall['recall_5.2'] / recall['recall_4.5_stubs']:.1f}×)" if recall["recall_4.5_stubs"] else "(the 4.5 stubs find none)"))  # fmt: skip
+        print(
+            f"planted 5.2 mistakes: {recall['confirmed_failing']}/{recall['mutants']} fail on 5.2; lint recall {recall['recall_5.2']:.0%} "
+            f"with the 5.2 stubs + rules vs {recall['recall_4.5_stubs']:.0%} with the 4.5 ones "
+            + (f"({recall['recall_5.2'] / recall['recall_4.5_stubs']:.1f}×)" if recall["recall_4.5_stubs"] else "(the 4.5 stubs find none)")
+        )
         for name, row in recall["per_plant"].items():
             print(f"   {name:<24} {row['found_5.2']}/{row['planted']} (4.5 stubs: {row['found_4.5']})")
     if args.json:

@@ -24,8 +24,13 @@ def _positive_float(text: str) -> float:
 
 def add_sandbox_flag(p: argparse.ArgumentParser) -> None:
     """--unsafe-no-sandbox: run untrusted code without bubblewrap (explicit consent; reports say rlimits-only)."""
-    p.add_argument("--unsafe-no-sandbox", "--no-sandbox", dest="no_sandbox", action="store_true",
-                   help="UNSAFE: no bubblewrap (rlimits and a cleared environment still apply); only for code you trust")  # fmt: skip
+    p.add_argument(
+        "--unsafe-no-sandbox",
+        "--no-sandbox",
+        dest="no_sandbox",
+        action="store_true",
+        help="UNSAFE: no bubblewrap (rlimits and a cleared environment still apply); only for code you trust",
+    )
 
 
 def split_script_args(argv: list[str]) -> tuple[list[str], list[str]]:
@@ -38,9 +43,14 @@ def split_script_args(argv: list[str]) -> tuple[list[str], list[str]]:
 
 def _add_version(p: argparse.ArgumentParser, *aliases: str) -> None:
     """--blender-version X (and the command's older spelling): the target Blender, one of `bpywright blender list`."""
-    p.add_argument("--blender-version", *aliases, dest="blender_version", metavar="X.Y",
-                   help="target Blender version, an installed runtime (default: BPYWRIGHT_BLENDER_VERSION, "
-                        "[tool.bpywright] blender_version, else 4.5)")  # fmt: skip
+    p.add_argument(
+        "--blender-version",
+        *aliases,
+        dest="blender_version",
+        metavar="X.Y",
+        help="target Blender version, an installed runtime (default: BPYWRIGHT_BLENDER_VERSION, "
+        "[tool.bpywright] blender_version, else 4.5)",
+    )
 
 
 def _add_run_options(p: argparse.ArgumentParser) -> None:
@@ -109,8 +119,9 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("-k", type=int, default=10, help="hits to show (default 10)")
     search.add_argument("--json", action="store_true")
     _add_version(search, "--version")
-    search.add_argument("--usage", action="store_true",
-                        help="also rank by what verified scripts for similar prompts use (what the generator is given)")  # fmt: skip
+    search.add_argument(
+        "--usage", action="store_true", help="also rank by what verified scripts for similar prompts use (what the generator is given)"
+    )
 
     api_check = sub.add_parser("api-check", help="check bpy/bmesh/mathutils names in a script against the index")
     api_check.add_argument("script", type=Path)
@@ -147,7 +158,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .runtimes import command as blender_command
     from .service import command as serve_command
 
-    generate_command.add_arguments(sub.add_parser("generate", help="prompt → validated script: retrieve, generate (LLM), lint, run, critic, heal"))
+    generate_command.add_arguments(
+        sub.add_parser("generate", help="prompt → validated script: retrieve, generate (LLM), lint, run, critic, heal")
+    )
     exemplars_command.add_arguments(sub.add_parser("exemplars", help="the exemplar store: add, seed, import, list, search, export"))
     serve_command.add_arguments(sub.add_parser("serve", help="the HTTP API and the exemplar gallery"))
     check_command.add_arguments(sub.add_parser("check", help="CI smoke test of bpy scripts: lint + run + render, JUnit XML, contact sheet"))
@@ -253,15 +266,22 @@ def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
         return 0 if report.ok else 1
     cluster = _cluster(args, settings)
     jobs = args.jobs or (None if cluster else settings.workers)  # on a cluster: one actor per CPU unless --jobs
-    reports = run_batch(args.scripts, options, args.out_dir, jobs, quiet=args.json, lint=args.lint, cluster=cluster,
-                        version=target_version(args, settings))  # fmt: skip
+    reports = run_batch(
+        args.scripts, options, args.out_dir, jobs, quiet=args.json, lint=args.lint, cluster=cluster, version=target_version(args, settings)
+    )
     if args.json:
         print(json.dumps([json.loads(r.model_dump_json()) for r in reports], indent=2))
     return 0 if all(r.ok for r in reports) else 1
 
 
 def run_batch(
-    scripts: list[Path], options, out_dir: Path | None, jobs: int | None, quiet: bool = False, lint: bool = False, cluster=None,
+    scripts: list[Path],
+    options,
+    out_dir: Path | None,
+    jobs: int | None,
+    quiet: bool = False,
+    lint: bool = False,
+    cluster=None,
     version: str = "4.5",
 ) -> list:
     """Run scripts through a warm pool (local, or on `cluster`) with a progress bar; write NAME.json/NAME.png under out_dir.
@@ -310,12 +330,20 @@ def cmd_recipes(args: argparse.Namespace, settings: Settings) -> int:
     recipes = all_recipes(target_version(args, settings))  # those that run on the target version
     cluster = _cluster(args, settings)
     jobs = args.jobs or (None if cluster else settings.workers)
-    reports = run_batch([r.path for r in recipes], options, out_dir, jobs, lint=args.lint, cluster=cluster, version=target_version(args, settings))
+    reports = run_batch(
+        [r.path for r in recipes], options, out_dir, jobs, lint=args.lint, cluster=cluster, version=target_version(args, settings)
+    )
     index = [
-        {"name": r.name, "prompt": r.prompt, "status": rep.status, "render": rep.render.path if rep.render else None,
-         "nonblank_fraction": rep.render.nonblank_fraction if rep.render else None, "report": str(out_dir / f"{r.name}.json")}
+        {
+            "name": r.name,
+            "prompt": r.prompt,
+            "status": rep.status,
+            "render": rep.render.path if rep.render else None,
+            "nonblank_fraction": rep.render.nonblank_fraction if rep.render else None,
+            "report": str(out_dir / f"{r.name}.json"),
+        }
         for r, rep in zip(recipes, reports)
-    ]  # fmt: skip
+    ]
     (out_dir / "index.json").write_text(json.dumps(index, indent=2), encoding="utf-8")
     print(f"index: {out_dir / 'index.json'}")
     return 0 if all(r.ok for r in reports) else 1
@@ -355,9 +383,15 @@ def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
         raise UsageError(f"Blender executable not found: {args.blender}")
     runtime = target_runtime(args, settings) if args.blender is None and args.blender_version is not None else None
     try:
-        result = ingest(inventory=args.inventory, blender=args.blender or (runtime.blender if runtime else None), out_root=args.out or settings.index_dir,
-                        python=runtime.python if runtime is not None and runtime.kind == "wheel" else None,
-                        settings=settings, force=args.force, progress=True)  # fmt: skip
+        result = ingest(
+            inventory=args.inventory,
+            blender=args.blender or (runtime.blender if runtime else None),
+            out_root=args.out or settings.index_dir,
+            python=runtime.python if runtime is not None and runtime.kind == "wheel" else None,
+            settings=settings,
+            force=args.force,
+            progress=True,
+        )
     except IngestError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
@@ -472,7 +506,25 @@ def _delegate(module: str):
     return command
 
 
-COMMANDS = {"generate": _delegate("graph"), "exemplars": _delegate("exemplars"), "serve": _delegate("service"), "check": _delegate("check"), "mcp": _delegate("mcp"), "blender": _delegate("runtimes"), "model": _delegate("models"), "run": cmd_run, "recipes": cmd_recipes, "lint": cmd_lint, "ingest": cmd_ingest, "search": cmd_search, "api-check": cmd_api_check, "heal": cmd_heal, "doctor": cmd_doctor, "typings": cmd_typings, "schema": cmd_schema}
+COMMANDS = {
+    "generate": _delegate("graph"),
+    "exemplars": _delegate("exemplars"),
+    "serve": _delegate("service"),
+    "check": _delegate("check"),
+    "mcp": _delegate("mcp"),
+    "blender": _delegate("runtimes"),
+    "model": _delegate("models"),
+    "run": cmd_run,
+    "recipes": cmd_recipes,
+    "lint": cmd_lint,
+    "ingest": cmd_ingest,
+    "search": cmd_search,
+    "api-check": cmd_api_check,
+    "heal": cmd_heal,
+    "doctor": cmd_doctor,
+    "typings": cmd_typings,
+    "schema": cmd_schema,
+}
 
 
 def main(argv: list[str] | None = None) -> int:

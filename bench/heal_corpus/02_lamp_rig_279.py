@@ -14,10 +14,10 @@ def add_lamp(name, kind, location, energy):
     return lamp
 
 
-key = add_lamp("Key", 'SUN', (4, -4, 6), 3.0)
-fill = add_lamp("Fill", 'HEMI', (-4, -3, 3), 0.5)
-rim = add_lamp("Rim", 'SPOT', (0, 5, 4), 800.0)
+key = add_lamp("Key", "SUN", (4, -4, 6), 3.0)
+fill = add_lamp("Fill", "HEMI", (-4, -3, 3), 0.5)
+rim = add_lamp("Rim", "SPOT", (0, 5, 4), 800.0)
 rim.data.spot_size = 0.9
 
-lamps = [o for o in scene.objects if o.type == 'LAMP']
+lamps = [o for o in scene.objects if o.type == "LAMP"]
 print(len(lamps), "lamps around", scene.cursor_location)

@@ -2,9 +2,9 @@
 import bpy
 
 scene = bpy.context.scene
-scene.render.engine = 'BLENDER_RENDER'
+scene.render.engine = "BLENDER_RENDER"
 scene.render.use_antialiasing = True
-scene.render.antialiasing_samples = '8'
+scene.render.antialiasing_samples = "8"
 
 colors = [(0.9, 0.1, 0.1), (0.1, 0.8, 0.2), (0.1, 0.3, 0.9)]
 for i, rgb in enumerate(colors):

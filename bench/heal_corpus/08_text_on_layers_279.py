@@ -3,7 +3,9 @@ import bpy
 
 layers = [False] * 20
 layers[1] = True
-bpy.ops.object.text_add(view_align=False, enter_editmode=False, location=(0, 0, 0.1), layers=layers)
+bpy.ops.object.text_add(
+    view_align=False, enter_editmode=False, location=(0, 0, 0.1), layers=layers
+)
 title = bpy.context.object
 title.data.body = "Hello 2.8"
 title.data.extrude = 0.05

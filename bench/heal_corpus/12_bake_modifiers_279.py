@@ -2,11 +2,11 @@
 import bpy
 
 src = bpy.data.objects["Cube"]
-mod = src.modifiers.new("Smooth", 'SUBSURF')
+mod = src.modifiers.new("Smooth", "SUBSURF")
 mod.levels = 2
 
 scene = bpy.context.scene
-baked_mesh = src.to_mesh(scene, True, 'PREVIEW')
+baked_mesh = src.to_mesh(scene, True, "PREVIEW")
 baked = bpy.data.objects.new("Cube.baked", baked_mesh)
 baked.location.x = 3
 scene.objects.link(baked)

@@ -10,7 +10,7 @@ grp.objects.link(bpy.context.object)
 
 for i in range(3):
     inst = bpy.data.objects.new("TreeInstance%d" % i, None)
-    inst.dupli_type = 'GROUP'
+    inst.dupli_type = "GROUP"
     inst.dupli_group = grp
     inst.location = (i * 3.0 + 4, 0, 0)
     scene.objects.link(inst)

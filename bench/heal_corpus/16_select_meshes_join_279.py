@@ -7,8 +7,10 @@ bpy.ops.mesh.primitive_monkey_add(radius=0.8, location=(-3, 0, 0))
 
 largest = None
 for ob in scene.objects:
-    ob.select = ob.type == 'MESH'
-    if ob.select and (largest is None or len(ob.data.vertices) > len(largest.data.vertices)):
+    ob.select = ob.type == "MESH"
+    if ob.select and (
+        largest is None or len(ob.data.vertices) > len(largest.data.vertices)
+    ):
         largest = ob
 scene.objects.active = largest
 bpy.ops.object.join()

@@ -4,7 +4,7 @@ import math
 
 bpy.ops.mesh.primitive_cylinder_add(vertices=48, radius=1, depth=2)
 obj = bpy.context.active_object
-bevel = obj.modifiers.new("Bevel", 'BEVEL')
+bevel = obj.modifiers.new("Bevel", "BEVEL")
 bevel.width = 0.05
 bevel.segments = 3
 bpy.ops.object.shade_smooth()

@@ -2,11 +2,11 @@
 import bpy
 
 for area in bpy.context.screen.areas:
-    if area.type == 'VIEW_3D':
-        region = next(r for r in area.regions if r.type == 'WINDOW')
+    if area.type == "VIEW_3D":
+        region = next(r for r in area.regions if r.type == "WINDOW")
         override = bpy.context.copy()
-        override['area'] = area
-        override['region'] = region
+        override["area"] = area
+        override["region"] = region
         bpy.ops.view3d.snap_cursor_to_center(override)
         bpy.ops.view3d.view_all(override, center=True)
         break

@@ -4,7 +4,7 @@ import bpy
 bpy.ops.mesh.primitive_cube_add(size=1.0)
 cushion = bpy.context.active_object
 cushion.scale = (1.0, 1.0, 0.25)
-cushion.modifiers.new("Subdiv", 'SUBSURF').levels = 3
+cushion.modifiers.new("Subdiv", "SUBSURF").levels = 3
 
 mat = bpy.data.materials.new("Velvet")
 mat.use_nodes = True

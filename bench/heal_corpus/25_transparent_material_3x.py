@@ -5,8 +5,8 @@ bpy.ops.mesh.primitive_ico_sphere_add(subdivisions=3, radius=1)
 ball = bpy.context.object
 mat = bpy.data.materials.new("Plastic")
 mat.use_nodes = True
-mat.blend_method = 'BLEND'
-mat.shadow_method = 'HASHED'
+mat.blend_method = "BLEND"
+mat.shadow_method = "HASHED"
 mat.show_transparent_back = False
 mat.use_screen_refraction = True
 bsdf = mat.node_tree.nodes["Principled BSDF"]

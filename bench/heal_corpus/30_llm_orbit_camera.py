@@ -9,5 +9,5 @@ cam = bpy.context.active_object
 angle = radians(30)
 cam.location = Vector((6 * cos(angle), 6 * sin(angle), 3))
 direction = target - cam.location
-cam.rotation_euler = direction.to_track_quat('-Z', 'Y').to_euler()
+cam.rotation_euler = direction.to_track_quat("-Z", "Y").to_euler()
 bpy.context.scene.camera = cam

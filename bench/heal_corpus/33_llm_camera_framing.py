@@ -2,7 +2,7 @@
 import bpy
 
 bpy.ops.mesh.primitive_torus_add(location=(2, 1, 0))
-bpy.ops.object.select_all(action='SELECT')
+bpy.ops.object.select_all(action="SELECT")
 bpy.ops.view3d.snap_cursor_to_selected()
 bpy.ops.object.camera_add(location=(8, -8, 6))
 cam = bpy.context.active_object

@@ -8,5 +8,5 @@ scene.frame_start, scene.frame_end = 1, 48
 for frame, height in [(1, 3.0), (12, 0.5), (24, 2.0), (36, 0.5), (48, 1.2)]:
     scene.frame_set(frame)
     ball.location.z = height
-    bpy.ops.anim.keyframe_insert_menu(type='Location')
+    bpy.ops.anim.keyframe_insert_menu(type="Location")
 print(ball.animation_data.action.name)

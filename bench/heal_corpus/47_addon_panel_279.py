@@ -14,14 +14,19 @@ class EXPORT_OT_quick(bpy.types.Operator):
 
     def execute(self, context):
         settings = context.scene.quick_export
-        print("export at scale", settings.scale * 2, "selected only:", settings.selected_only)
-        return {'FINISHED'}
+        print(
+            "export at scale",
+            settings.scale * 2,
+            "selected only:",
+            settings.selected_only,
+        )
+        return {"FINISHED"}
 
 
 class VIEW3D_PT_quick(bpy.types.Panel):
     bl_label = "Quick Export"
-    bl_space_type = 'VIEW_3D'
-    bl_region_type = 'TOOLS'
+    bl_space_type = "VIEW_3D"
+    bl_region_type = "TOOLS"
 
     def draw(self, context):
         self.layout.prop(context.scene.quick_export, "scale")

@@ -117,9 +117,14 @@ def update_baseline(baseline_dir: Path, cases: list[CaseResult], scripts: dict[s
         shutil.copyfile(case.render, dest)
         phash, dhash = hashes(dest)
         entries[(case.target, case.script)] = BaselineEntry(
-            script=case.script, target=case.target, blender_version=case.blender_version, png=f"{case.target}/{png}",
-            phash=phash, dhash=dhash, script_sha256=_sha256(scripts[case.script]),
-        )  # fmt: skip
+            script=case.script,
+            target=case.target,
+            blender_version=case.blender_version,
+            png=f"{case.target}/{png}",
+            phash=phash,
+            dhash=dhash,
+            script_sha256=_sha256(scripts[case.script]),
+        )
         written += 1
     manifest = BaselineManifest(
         updated_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), entries=sorted(entries.values(), key=lambda e: (e.target, e.script))

@@ -28,21 +28,42 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     out = parser.add_argument_group("outputs")
     out.add_argument("--junit", type=Path, metavar="FILE", help="write JUnit XML here (a testcase per script and Blender version)")
     out.add_argument("--json", type=Path, metavar="FILE", help="write the JSON summary here (also written to ARTIFACTS/summary.json)")
-    out.add_argument("--artifacts", type=Path, default=Path("bpywright-check"), metavar="DIR",
-                     help="reports, renders and contact-sheet.png go here (default: ./bpywright-check)")  # fmt: skip
+    out.add_argument(
+        "--artifacts",
+        type=Path,
+        default=Path("bpywright-check"),
+        metavar="DIR",
+        help="reports, renders and contact-sheet.png go here (default: ./bpywright-check)",
+    )
     blender = parser.add_argument_group("Blender versions")
-    blender.add_argument("--blender", action="append", default=[], metavar="PATH",
-                         help="a Blender executable, or `bpy` for the bpy wheel; repeat for a version matrix (default: the wheel)")  # fmt: skip
+    blender.add_argument(
+        "--blender",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="a Blender executable, or `bpy` for the bpy wheel; repeat for a version matrix (default: the wheel)",
+    )
     blender.add_argument("--version-matrix", action="store_true", help="also run on the bpy wheel and on every `blender` on PATH")
-    blender.add_argument("--blender-version", action="append", default=[], metavar="X.Y",
-                         help="an installed runtime (`bpywright blender list`); repeat for a matrix; `all`: every installed one")  # fmt: skip
+    blender.add_argument(
+        "--blender-version",
+        action="append",
+        default=[],
+        metavar="X.Y",
+        help="an installed runtime (`bpywright blender list`); repeat for a matrix; `all`: every installed one",
+    )
     gate = parser.add_argument_group("what fails the check")
     gate.add_argument(
-        "--lint", action=argparse.BooleanOptionalAction, default=True, help="lint each script against its target version's stubs (default: on)"
+        "--lint",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="lint each script against its target version's stubs (default: on)",
     )
-    gate.add_argument("--fail-on", choices=["blocking", "advisory", "never"],
-                      help="blocking (default): failed runs and blocking lint; advisory: also advisory lint, moved renders, "
-                           "unexpected passes; never: always exit 0")  # fmt: skip
+    gate.add_argument(
+        "--fail-on",
+        choices=["blocking", "advisory", "never"],
+        help="blocking (default): failed runs and blocking lint; advisory: also advisory lint, moved renders, "
+        "unexpected passes; never: always exit 0",
+    )
     gate.add_argument(
         "--baseline", type=Path, metavar="DIR", help="compare renders with this baseline (an earlier run's artifacts folder works)"
     )
@@ -58,8 +79,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     run.add_argument("--timeout", type=_positive(float), metavar="SECONDS", help="per script; overrides the config (default 60)")
     run.add_argument("--engine", choices=["workbench", "cycles", "eevee"], help="render engine (default: workbench)")
     run.add_argument("--resolution", type=int, metavar="PX", help="square render size (default 256)")
-    run.add_argument("--unsafe-no-sandbox", "--no-sandbox", dest="no_sandbox", action="store_true",
-                     help="UNSAFE: no bubblewrap (rlimits and a cleared environment still apply); only for code you trust")  # fmt: skip
+    run.add_argument(
+        "--unsafe-no-sandbox",
+        "--no-sandbox",
+        dest="no_sandbox",
+        action="store_true",
+        help="UNSAFE: no bubblewrap (rlimits and a cleared environment still apply); only for code you trust",
+    )
     cfg = parser.add_argument_group("config").add_mutually_exclusive_group()
     cfg.add_argument(
         "--config", type=Path, metavar="FILE", help="a bpywright.toml or pyproject.toml (default: found from the first PATH upward)"
@@ -119,19 +145,36 @@ def _plan(args: argparse.Namespace, settings: Settings):
 
     cluster = cluster_setting(args.cluster, settings.cluster)  # a malformed value raises ClusterSpecError, a ValueError: usage
     return config, CheckPlan(
-        scripts=scripts, root=root, targets=targets, config=config, artifacts=args.artifacts.resolve(), lint=args.lint,
-        jobs=args.jobs or (None if cluster else settings.workers), cluster=cluster, sandbox=settings.sandbox and not args.no_sandbox,
-        engine=args.engine or config.engine or "workbench", resolution=resolution, timeout=args.timeout,
+        scripts=scripts,
+        root=root,
+        targets=targets,
+        config=config,
+        artifacts=args.artifacts.resolve(),
+        lint=args.lint,
+        jobs=args.jobs or (None if cluster else settings.workers),
+        cluster=cluster,
+        sandbox=settings.sandbox and not args.no_sandbox,
+        engine=args.engine or config.engine or "workbench",
+        resolution=resolution,
+        timeout=args.timeout,
         baseline=args.baseline.resolve() if args.baseline else None,
         threshold=next(t for t in (args.hash_threshold, config.hash_threshold, DEFAULT_THRESHOLD) if t is not None),
-    )  # fmt: skip
+    )
 
 
 def _print_summary(summary) -> None:
     c = summary.counts
     parts = [f"{c.passed} passed", f"{c.failed} failed", f"{c.error} errors"]
-    parts += [f"{n} {label}" for n, label in ((c.xfail, "xfail"), (c.xpass, "xpass"), (c.visual_changed, "renders moved"),
-                                             (c.baseline_missing, "without baseline")) if n]  # fmt: skip
+    parts += [
+        f"{n} {label}"
+        for n, label in (
+            (c.xfail, "xfail"),
+            (c.xpass, "xpass"),
+            (c.visual_changed, "renders moved"),
+            (c.baseline_missing, "without baseline"),
+        )
+        if n
+    ]
     for case in summary.cases:
         if case.outcome in ("failed", "error") or case.advisory:
             where = f" (line {case.line})" if case.line else ""
@@ -173,10 +216,16 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         print(f"bpywright check: error: Blender did not start: {exc} (try `bpywright doctor`)", file=sys.stderr)
         return 1
     summary = CheckSummary(
-        root=str(plan.root), fail_on=fail_on, exit_code=exit_code(cases, fail_on), lint_stubs=", ".join(sorted({lint_version(t) for t in plan.targets})) if plan.lint else None,
-        targets=plan.targets, counts=Counts(), cases=cases, artifacts=str(plan.artifacts),
+        root=str(plan.root),
+        fail_on=fail_on,
+        exit_code=exit_code(cases, fail_on),
+        lint_stubs=", ".join(sorted({lint_version(t) for t in plan.targets})) if plan.lint else None,
+        targets=plan.targets,
+        counts=Counts(),
+        cases=cases,
+        artifacts=str(plan.artifacts),
         baseline=str(plan.baseline) if plan.baseline else None,
-    )  # fmt: skip
+    )
     summary.counts = summary.count()
     summary.contact_sheet = str(write_contact_sheet(cases, plan.artifacts / "contact-sheet.png", [t.label for t in plan.targets]))
     if args.update_baseline:

@@ -24,14 +24,24 @@ def _properties(parent: ET.Element, values: dict[str, object]) -> None:
 
 def _case_properties(case: CaseResult) -> dict[str, object]:
     values: dict[str, object] = {
-        "status": case.status, "outcome": case.outcome, "blender_version": case.blender_version,
-        "lint_applies": case.lint_applies, "lint_blocking": sum(f.severity == "blocking" for f in case.lint),
-        "lint_advisory": sum(f.severity == "advisory" for f in case.lint), "expected_failure": case.expected_failure,
-        "report": case.report, "render": case.render, "nonblank_fraction": case.nonblank_fraction,
-    }  # fmt: skip
+        "status": case.status,
+        "outcome": case.outcome,
+        "blender_version": case.blender_version,
+        "lint_applies": case.lint_applies,
+        "lint_blocking": sum(f.severity == "blocking" for f in case.lint),
+        "lint_advisory": sum(f.severity == "advisory" for f in case.lint),
+        "expected_failure": case.expected_failure,
+        "report": case.report,
+        "render": case.render,
+        "nonblank_fraction": case.nonblank_fraction,
+    }
     if case.visual is not None:
-        values |= {"visual_changed": case.visual.changed, "phash_distance": case.visual.phash_distance,
-                   "dhash_distance": case.visual.dhash_distance, "visual_note": case.visual.note}  # fmt: skip
+        values |= {
+            "visual_changed": case.visual.changed,
+            "phash_distance": case.visual.phash_distance,
+            "dhash_distance": case.visual.dhash_distance,
+            "visual_note": case.visual.note,
+        }
     for n, text in enumerate(case.advisory, 1):
         values[f"advisory_{n}"] = text
     return values
@@ -68,8 +78,9 @@ def _testcase(suite: ET.Element, case: CaseResult, fail_on: FailOn) -> str | Non
             body = "\n".join([*case.reasons, "", case.traceback]).strip()
             ET.SubElement(element, kind, type=kind_type, message=_message(case)).text = body
         else:
-            ET.SubElement(element, kind, type=case.outcome if case.outcome == "xpass" else "advisory",
-                          message=case.advisory[0]).text = "\n".join(case.advisory)  # fmt: skip
+            ET.SubElement(
+                element, kind, type=case.outcome if case.outcome == "xpass" else "advisory", message=case.advisory[0]
+            ).text = "\n".join(case.advisory)
     ET.SubElement(element, "system-out").text = case.summary
     return kind
 
@@ -82,8 +93,16 @@ def junit_tree(summary: CheckSummary) -> ET.ElementTree:
     for target in summary.targets:
         cases = [c for c in summary.cases if c.target == target.label]
         suite = ET.SubElement(root, "testsuite", name=target.label, timestamp=stamp, hostname=socket.gethostname())
-        _properties(suite, {"blender_version": target.version, "backend": target.backend, "executable": target.executable,
-                            "fail_on": summary.fail_on, "lint_stubs": summary.lint_stubs})  # fmt: skip
+        _properties(
+            suite,
+            {
+                "blender_version": target.version,
+                "backend": target.backend,
+                "executable": target.executable,
+                "fail_on": summary.fail_on,
+                "lint_stubs": summary.lint_stubs,
+            },
+        )
         counts = {"tests": len(cases), "failures": 0, "errors": 0, "skipped": 0}
         for case in cases:
             kind = _testcase(suite, case, summary.fail_on)

@@ -95,8 +95,16 @@ def _run_target(plan: CheckPlan, target: BlenderTarget, bar) -> list[RunReport]:
     python = Path(target.python) if target.python else None
 
     def one(pool: Pool, script: Script) -> RunReport:
-        options = RunOptions(render=True, engine=plan.engine, resolution=plan.resolution, timeout=plan.timeout_for(script),  # type: ignore[arg-type]
-                             sandbox=plan.sandbox, blender=executable, python=python, args=plan.args_for(script))  # fmt: skip
+        options = RunOptions(
+            render=True,
+            engine=plan.engine,
+            resolution=plan.resolution,
+            timeout=plan.timeout_for(script),  # type: ignore[arg-type]
+            sandbox=plan.sandbox,
+            blender=executable,
+            python=python,
+            args=plan.args_for(script),
+        )
         render_to = plan.artifact(target, script, ".png")
         render_to.unlink(missing_ok=True)  # never leave an earlier run's render beside a failed run
         report = pool.run(script.path, options, render_to=render_to)
@@ -129,12 +137,26 @@ def _case(plan: CheckPlan, target: BlenderTarget, script: Script, report: RunRep
     report_path.parent.mkdir(parents=True, exist_ok=True)
     report.write(report_path)
     return CaseResult(
-        script=script.rel, target=target.label, blender_version=report.blender_version, status=report.status, outcome=outcome,
-        message=message, line=line, traceback=report.exception.traceback if report.exception else "", reasons=reasons,
-        advisory=advisory, expected_failure=expected, lint_applies=applies, lint=lint_findings(lint), seconds=report.timings.total,
-        report=str(report_path), render=str(render) if render else None,
-        nonblank_fraction=report.render.nonblank_fraction if report.render else None, visual=visual, summary="\n".join(text),
-    )  # fmt: skip
+        script=script.rel,
+        target=target.label,
+        blender_version=report.blender_version,
+        status=report.status,
+        outcome=outcome,
+        message=message,
+        line=line,
+        traceback=report.exception.traceback if report.exception else "",
+        reasons=reasons,
+        advisory=advisory,
+        expected_failure=expected,
+        lint_applies=applies,
+        lint=lint_findings(lint),
+        seconds=report.timings.total,
+        report=str(report_path),
+        render=str(render) if render else None,
+        nonblank_fraction=report.render.nonblank_fraction if report.render else None,
+        visual=visual,
+        summary="\n".join(text),
+    )
 
 
 def run_check(plan: CheckPlan) -> list[CaseResult]:

@@ -60,11 +60,15 @@ def runtime_targets(versions: list[str], settings) -> list[BlenderTarget]:
     except (RuntimeMissing, VersionError) as exc:
         raise TargetError(str(exc)) from exc
     return [
-        BlenderTarget(label=f"blender-{r.blender_version.split()[0]}", version=r.blender_version,
-                      backend="blender-exe" if r.kind == "executable" else "bpy-module",
-                      executable=str(r.blender) if r.blender else None, python=str(r.python) if r.kind == "wheel" else None)
+        BlenderTarget(
+            label=f"blender-{r.blender_version.split()[0]}",
+            version=r.blender_version,
+            backend="blender-exe" if r.kind == "executable" else "bpy-module",
+            executable=str(r.blender) if r.blender else None,
+            python=str(r.python) if r.kind == "wheel" else None,
+        )
         for r in runtimes
-    ]  # fmt: skip
+    ]
 
 
 def resolve_targets(blenders: list[str], version_matrix: bool, default: Path | None) -> tuple[list[BlenderTarget], list[str]]:

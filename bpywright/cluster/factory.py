@@ -24,14 +24,24 @@ class Pool(Protocol):
     backend: Backend
 
     def run(
-        self, script: Path | None = None, options: RunOptions | None = None, *, source: str | None = None,
-        render_to: Path | None = None, linter: Linter | None = None,
-    ) -> RunReport: ...  # fmt: skip
+        self,
+        script: Path | None = None,
+        options: RunOptions | None = None,
+        *,
+        source: str | None = None,
+        render_to: Path | None = None,
+        linter: Linter | None = None,
+    ) -> RunReport: ...
 
     def map(
-        self, scripts: Sequence[Path], options: RunOptions | None = None, *, render_dir: Path | None = None,
-        on_done: Callable[[Path, RunReport], None] | None = None, linter: Linter | None = None,
-    ) -> list[RunReport]: ...  # fmt: skip
+        self,
+        scripts: Sequence[Path],
+        options: RunOptions | None = None,
+        *,
+        render_dir: Path | None = None,
+        on_done: Callable[[Path, RunReport], None] | None = None,
+        linter: Linter | None = None,
+    ) -> list[RunReport]: ...
 
     def close(self) -> None: ...
 

@@ -86,14 +86,21 @@ class LocalRayCluster:
 
     def start_head(self, cpus: int) -> None:
         """`ray start --head` with `cpus` CPUs and no dashboard."""
-        self._ray_start("--head", f"--num-cpus={cpus}", f"--port={self.gcs_port}", f"--ray-client-server-port={self.client_port}",
-                        "--include-dashboard=false", f"--temp-dir={self.root / 'head'}")  # fmt: skip
+        self._ray_start(
+            "--head",
+            f"--num-cpus={cpus}",
+            f"--port={self.gcs_port}",
+            f"--ray-client-server-port={self.client_port}",
+            "--include-dashboard=false",
+            f"--temp-dir={self.root / 'head'}",
+        )
 
     def add_node(self, cpus: int) -> int:
         """Join a node with `cpus` CPUs; returns its node-manager port (how its raylet is found again)."""
         port = free_port()
-        self._ray_start(f"--address={self.address}", f"--num-cpus={cpus}", f"--node-manager-port={port}",
-                        f"--temp-dir={self.root / f'node{port}'}")  # fmt: skip
+        self._ray_start(
+            f"--address={self.address}", f"--num-cpus={cpus}", f"--node-manager-port={port}", f"--temp-dir={self.root / f'node{port}'}"
+        )
         self.node_ports.append(port)
         return port
 

@@ -330,8 +330,13 @@ class RayPool:
 
     def _crash(self, job: _Job, kind: str, message: str) -> RunReport:
         sandbox = "bwrap" if self.options.sandbox else "rlimits-only"
-        return RunReport(status="crash", backend=self.backend.name, exception=ExceptionInfo(type=kind, message=message),
-                         sandbox=sandbox, script_path=job.origin)  # type: ignore[arg-type]  # fmt: skip
+        return RunReport(
+            status="crash",
+            backend=self.backend.name,
+            exception=ExceptionInfo(type=kind, message=message),
+            sandbox=sandbox,
+            script_path=job.origin,
+        )  # type: ignore[arg-type]
 
     def _lose(self, actor: _Actor, reason: str, replace: bool) -> None:
         self._actors.remove(actor)

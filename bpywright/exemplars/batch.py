@@ -51,8 +51,17 @@ def validate_items(items: list[tuple[str, str]], *, source: str, settings: Setti
                     return 2
             pool = open_pool(options, cluster=cluster, jobs=args.jobs, default_jobs=settings.workers, at_most=len(todo))
             with pool, tempfile.TemporaryDirectory(prefix="bpywright-exemplars-") as renders:
-                outcomes = validate_and_add(store, pool, todo, source=source, version=args.version, render_dir=Path(renders), on_done=done,
-                                            lint=not args.no_lint, resolution=args.resolution)  # fmt: skip
+                outcomes = validate_and_add(
+                    store,
+                    pool,
+                    todo,
+                    source=source,
+                    version=args.version,
+                    render_dir=Path(renders),
+                    on_done=done,
+                    lint=not args.no_lint,
+                    resolution=args.resolution,
+                )
             bar.close()
         added = [o for o in outcomes if isinstance(o, AddResult) and o.created]
         grouped = [o for o in added if o.duplicate_of]
@@ -62,8 +71,12 @@ def validate_items(items: list[tuple[str, str]], *, source: str, settings: Setti
             print(f"stored {added[0].exemplar.id}" + (f" (near-duplicate of {added[0].duplicate_of})" if grouped else ""))
         elif args.exemplars_command == "add" and already:
             print(f"already stored for Blender {args.version}: nothing to do")
-        parts = [f"{len(added)} added", f"{len(grouped)} of them near-duplicates (grouped)", f"{already} already stored",
-                 f"{len(failed)} failed validation (not stored)"]  # fmt: skip
+        parts = [
+            f"{len(added)} added",
+            f"{len(grouped)} of them near-duplicates (grouped)",
+            f"{already} already stored",
+            f"{len(failed)} failed validation (not stored)",
+        ]
         if skipped:
             parts.append(f"{skipped} rows without a prompt and a script skipped")
         print(", ".join(parts) + f" — store: {store.db_path}")

@@ -13,8 +13,13 @@ IMPORT_PROMPT_FIELDS = ("prompt", "instruction")  # BlendNet rows: {"instruction
 
 
 def _validation_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--blender-version", "--version", dest="version", metavar="X.Y",
-                   help="Blender version to validate on (its runtime) and store under (default: BPYWRIGHT_BLENDER_VERSION, else 4.5)")  # fmt: skip
+    p.add_argument(
+        "--blender-version",
+        "--version",
+        dest="version",
+        metavar="X.Y",
+        help="Blender version to validate on (its runtime) and store under (default: BPYWRIGHT_BLENDER_VERSION, else 4.5)",
+    )
     p.add_argument("--resolution", type=int, default=256, help="render size in pixels (default 256)")
     p.add_argument("--no-lint", action="store_true", help="skip the static checks (ruff/mypy/pyright) before each run")
     p.add_argument("--jobs", "-j", type=int, help="warm workers (default: BPYWRIGHT_WORKERS or cores)")

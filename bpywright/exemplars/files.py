@@ -52,4 +52,3 @@ class ContentFiles:
         if path == root or not path.is_relative_to(root):
             raise ValueError(f"path escapes the exemplar files directory: {relpath!r}")
         return path
-

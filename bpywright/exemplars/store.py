@@ -120,8 +120,17 @@ class ExemplarStore:
 
     # --- writing ----------------------------------------------------------------------------------
 
-    def add(self, *, script: str, prompt: str, report: RunReport, render: Path | None, source: str, blender_version: str,
-            symbols: list[str] | None = None) -> AddResult:  # fmt: skip
+    def add(
+        self,
+        *,
+        script: str,
+        prompt: str,
+        report: RunReport,
+        render: Path | None,
+        source: str,
+        blender_version: str,
+        symbols: list[str] | None = None,
+    ) -> AddResult:
         """Store a validated script with its render; a no-op for a script already stored for that version."""
         if source not in get_args(Source):
             raise ValueError(f"source must be one of {', '.join(get_args(Source))}, not {source!r}")
@@ -154,8 +163,9 @@ class ExemplarStore:
                     self._db.execute("ROLLBACK")
                     return AddResult(exemplar=self._get_locked(eid), created=False, duplicate_of=eid)  # type: ignore[arg-type]
                 group = ranking.near_duplicate_group(self._db, hashes)
-                seq = self._insert(eid, prompt, script, sha, blender_version, report, render_rel, thumb_rel, hashes, source,
-                                   group or eid, symbols, vector)  # fmt: skip
+                seq = self._insert(
+                    eid, prompt, script, sha, blender_version, report, render_rel, thumb_rel, hashes, source, group or eid, symbols, vector
+                )
                 self._db.execute("COMMIT")
             except BaseException:
                 self._db.execute("ROLLBACK")
@@ -165,15 +175,44 @@ class ExemplarStore:
                 self._dirty_index = True
             return AddResult(exemplar=self._get_locked(eid), created=True, duplicate_of=group)  # type: ignore[arg-type]
 
-    def _insert(self, eid: str, prompt: str, script: str, sha: str, version: str, report: RunReport, render_rel: str | None,
-                thumb_rel: str | None, hashes: dict[str, str], source: str, group: str, symbols: list[str],
-                vector: np.ndarray | None) -> int:  # fmt: skip
+    def _insert(
+        self,
+        eid: str,
+        prompt: str,
+        script: str,
+        sha: str,
+        version: str,
+        report: RunReport,
+        render_rel: str | None,
+        thumb_rel: str | None,
+        hashes: dict[str, str],
+        source: str,
+        group: str,
+        symbols: list[str],
+        vector: np.ndarray | None,
+    ) -> int:
         cursor = self._db.execute(
             """INSERT INTO exemplars (id, prompt, script, script_sha256, blender_version, status, report, render_path, thumbnail_path,
                phash, dhash, colour, source, group_id, created_at, trusted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
-            (eid, prompt, script, sha, version, report.status, report.model_dump_json(), render_rel, thumb_rel, hashes.get("phash"),
-             hashes.get("dhash"), hashes.get("colour"), source, group, datetime.now(UTC).isoformat(), int(source != "user")),
-        )  # fmt: skip
+            (
+                eid,
+                prompt,
+                script,
+                sha,
+                version,
+                report.status,
+                report.model_dump_json(),
+                render_rel,
+                thumb_rel,
+                hashes.get("phash"),
+                hashes.get("dhash"),
+                hashes.get("colour"),
+                source,
+                group,
+                datetime.now(UTC).isoformat(),
+                int(source != "user"),
+            ),
+        )
         seq = int(cursor.lastrowid or 0)
         self._db.executemany("INSERT OR IGNORE INTO exemplar_symbols (exemplar_id, symbol) VALUES (?, ?)", [(eid, s) for s in symbols])
         self._db.execute(
@@ -293,8 +332,11 @@ class ExemplarStore:
         if encoder is None:
             return 0
         with self._lock:
-            rows = self._db.execute("SELECT seq, render_path FROM exemplars e WHERE render_path IS NOT NULL AND NOT EXISTS "
-                                    "(SELECT 1 FROM clip_vectors v WHERE v.seq = e.seq AND v.model = ?)", (encoder.key,)).fetchall()  # fmt: skip
+            rows = self._db.execute(
+                "SELECT seq, render_path FROM exemplars e WHERE render_path IS NOT NULL AND NOT EXISTS "
+                "(SELECT 1 FROM clip_vectors v WHERE v.seq = e.seq AND v.model = ?)",
+                (encoder.key,),
+            ).fetchall()
         done = 0
         for seq, relpath in rows:
             path = self.files.resolve(relpath)

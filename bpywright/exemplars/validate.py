@@ -60,8 +60,15 @@ def validate_and_add(
             report = pool.run(source=script, options=options, render_to=render_to, linter=linter)
             if report.ok:
                 render = render_to if render_to.is_file() else None
-                outcome = store.add(script=script, prompt=prompt, report=report, render=render, source=source, blender_version=version,
-                                    symbols=symbols_used(script))  # fmt: skip
+                outcome = store.add(
+                    script=script,
+                    prompt=prompt,
+                    report=report,
+                    render=render,
+                    source=source,
+                    blender_version=version,
+                    symbols=symbols_used(script),
+                )
             else:
                 outcome = report
             render_to.unlink(missing_ok=True)  # the store keeps its own content-addressed copy

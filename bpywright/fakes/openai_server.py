@@ -105,24 +105,37 @@ class FakeOpenAIServer:
             inputs = body.get("input")
             texts = [inputs] if isinstance(inputs, str) else list(inputs or [])
             data = [{"object": "embedding", "index": i, "embedding": fake_embedding(t, self.embedding_dim)} for i, t in enumerate(texts)]
-            return 200, {"object": "list", "model": body.get("model", self.model), "data": data,
-                         "usage": {"prompt_tokens": sum(len(t.split()) for t in texts), "total_tokens": 0}}  # fmt: skip
+            return 200, {
+                "object": "list",
+                "model": body.get("model", self.model),
+                "data": data,
+                "usage": {"prompt_tokens": sum(len(t.split()) for t in texts), "total_tokens": 0},
+            }
         if path == "/v1/chat/completions":
             with self._lock:
                 failure = self.failures.popleft() if self.failures else None
             if failure is not None:
                 return failure, {"error": {"message": f"FAKE server: scripted HTTP {failure}", "type": "server_error"}}
             if self.reject_json_schema and (body.get("response_format") or {}).get("type") == "json_schema":
-                return 500, {"error": {"message": "FAKE server (llama.cpp-like): response_format.type Input should be 'text' or "
-                                                  "'json_object'", "type": "internal_server_error"}}  # fmt: skip
+                return 500, {
+                    "error": {
+                        "message": "FAKE server (llama.cpp-like): response_format.type Input should be 'text' or 'json_object'",
+                        "type": "internal_server_error",
+                    }
+                }
             problem = structured_output_problem(body.get("response_format"))
             if problem:
                 return 400, {"error": {"message": f"FAKE server: {problem}", "type": "invalid_request_error"}}
             texts = [self._next_reply(body) for _ in range(max(1, int(body.get("n") or 1)))]
             choices = [{"index": i, "message": {"role": "assistant", "content": t}, "finish_reason": "stop"} for i, t in enumerate(texts)]
-            return 200, {"id": f"fake-{len(self.requests)}", "object": "chat.completion", "created": int(time.time()),
-                         "model": body.get("model", self.model), "choices": choices,
-                         "usage": {"prompt_tokens": 0, "completion_tokens": sum(len(t.split()) for t in texts), "total_tokens": 0}}  # fmt: skip
+            return 200, {
+                "id": f"fake-{len(self.requests)}",
+                "object": "chat.completion",
+                "created": int(time.time()),
+                "model": body.get("model", self.model),
+                "choices": choices,
+                "usage": {"prompt_tokens": 0, "completion_tokens": sum(len(t.split()) for t in texts), "total_tokens": 0},
+            }
         return 404, {"error": {"message": f"FAKE server has no {path}", "type": "not_found"}}
 
 

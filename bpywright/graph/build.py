@@ -25,8 +25,16 @@ from .nodes.retrieve import retrieve
 from .nodes.validate import validate
 from .state import Attempt, ExemplarBrief, GenState, SymbolBrief
 
-NODES: dict[str, NodeFn] = {"retrieve": retrieve, "generate": generate, "validate": validate, "critic": critic, "heal": heal,
-                            "accept": accept, "give_up": give_up, "fallback": fallback}  # fmt: skip
+NODES: dict[str, NodeFn] = {
+    "retrieve": retrieve,
+    "generate": generate,
+    "validate": validate,
+    "critic": critic,
+    "heal": heal,
+    "accept": accept,
+    "give_up": give_up,
+    "fallback": fallback,
+}
 CHECKPOINT_TYPES = (Attempt, SymbolBrief, ExemplarBrief)  # the models stored as channel values
 
 

@@ -17,16 +17,23 @@ from ..config import Settings
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Define this subcommand's arguments (called when the CLI parser is built, so keep it import-light)."""
-    parser.epilog = ("exit codes: 0 accepted (or, with no LLM configured, a retrieved verified exemplar that ran here); "
-                     "1 not accepted or failed; 2 usage; 130 interrupted (continue with --resume THREAD_ID)")  # fmt: skip
+    parser.epilog = (
+        "exit codes: 0 accepted (or, with no LLM configured, a retrieved verified exemplar that ran here); "
+        "1 not accepted or failed; 2 usage; 130 interrupted (continue with --resume THREAD_ID)"
+    )
     parser.add_argument("prompt", nargs="?", help="what the script should build (not needed with --resume)")
     parser.add_argument("-o", "--output", type=Path, help="copy the final script here")
     parser.add_argument("--render", type=Path, help="copy the final render PNG here")
     parser.add_argument("--report", type=Path, help="copy the final RunReport JSON here")
     parser.add_argument("--n", type=int, default=1, help="candidates per generation, validated in parallel (default 1)")
     parser.add_argument("--max-rounds", type=int, help="heal rounds at most (default: BPYWRIGHT_MAX_HEAL_ROUNDS or 3)")
-    parser.add_argument("--blender-version", "--version", dest="version", metavar="X.Y",
-                        help="target Blender version, an installed runtime (default: BPYWRIGHT_BLENDER_VERSION, else 4.5)")  # fmt: skip
+    parser.add_argument(
+        "--blender-version",
+        "--version",
+        dest="version",
+        metavar="X.Y",
+        help="target Blender version, an installed runtime (default: BPYWRIGHT_BLENDER_VERSION, else 4.5)",
+    )
     parser.add_argument("--resolution", type=int, default=256, help="render size in pixels, square (default 256)")
     parser.add_argument("--json", action="store_true", help="print the GenerationResult as JSON on stdout")
     parser.add_argument("--resume", metavar="THREAD_ID", help="continue an interrupted run from its last checkpoint")
@@ -95,8 +102,18 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
                 print(f"model: {note or served.llm_model or served.llm_base_url}", file=sys.stderr)
             else:
                 print(f"note: no LLM configured ({note}): the nearest verified exemplar will be retrieved", file=sys.stderr)
-            result = generate(args.prompt or "", settings=served, version=args.version, n=args.n, max_rounds=args.max_rounds,
-                              thread_id=thread_id, resume=bool(args.resume), on_event=_show, pool=pool, store=store)  # fmt: skip
+            result = generate(
+                args.prompt or "",
+                settings=served,
+                version=args.version,
+                n=args.n,
+                max_rounds=args.max_rounds,
+                thread_id=thread_id,
+                resume=bool(args.resume),
+                on_event=_show,
+                pool=pool,
+                store=store,
+            )
     except RunNotFound as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -119,8 +136,11 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         label = {"accepted": "ACCEPTED", "retrieved": "RETRIEVED (not generated)", "best_attempt": "NOT ACCEPTED", "failed": "FAILED"}
         by = f" by {result.model}" if result.model else ""
         print(f"{label[result.outcome]}{by}: {result.message}")
-        for name, path, copy in (("script", result.script_path, args.output), ("report", result.report_path, args.report),
-                                 ("render", result.render_path, args.render)):  # fmt: skip
+        for name, path, copy in (
+            ("script", result.script_path, args.output),
+            ("report", result.report_path, args.report),
+            ("render", result.render_path, args.render),
+        ):
             if path:
                 print(f"  {name}: {copy or path}" + (f" (also {path})" if copy else ""))
     ran_ok = result.run_report is not None and result.run_report.ok

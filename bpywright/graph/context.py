@@ -71,6 +71,13 @@ class RunContext:
     def emit(self, node: str, *, attempt: int = 0, status: str = "", seconds: float = 0.0, detail: str = "") -> None:
         """Send one ProgressEvent to the caller's callback (exceptions it raises propagate: they interrupt the run)."""
         if self.on_event is not None:
-            event = ProgressEvent(thread_id=self.thread_id, node=node, attempt=attempt, status=status,
-                                  elapsed_s=round(time.monotonic() - self.clock_start, 3), seconds=round(seconds, 3), detail=detail)  # fmt: skip
+            event = ProgressEvent(
+                thread_id=self.thread_id,
+                node=node,
+                attempt=attempt,
+                status=status,
+                elapsed_s=round(time.monotonic() - self.clock_start, 3),
+                seconds=round(seconds, 3),
+                detail=detail,
+            )
             self.on_event(event)

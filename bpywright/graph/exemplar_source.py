@@ -96,5 +96,13 @@ class RecipeSource:
         script = recipe.source
         digest = hashlib.sha256(script.encode()).hexdigest()
         created = datetime.fromtimestamp(recipe.path.stat().st_mtime, tz=UTC)
-        return Exemplar(id=exemplar_id(digest, "4.5"), prompt=recipe.prompt, script=script, script_sha256=digest,
-                        blender_version="4.5", status="ok", source="recipe", created_at=created)  # fmt: skip
+        return Exemplar(
+            id=exemplar_id(digest, "4.5"),
+            prompt=recipe.prompt,
+            script=script,
+            script_sha256=digest,
+            blender_version="4.5",
+            status="ok",
+            source="recipe",
+            created_at=created,
+        )

@@ -8,22 +8,92 @@ from pydantic import BaseModel
 
 from ..harness.report import ObjectSummary, SceneSummary
 
-NUMBERS = {"a": 1, "an": 1, "one": 1, "single": 1, "two": 2, "pair": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-           "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}  # fmt: skip
+NUMBERS = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "single": 1,
+    "two": 2,
+    "pair": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+}
 # noun (singular and plural forms) → the kind it counts; mesh kinds match object names or a geometry signature
 NOUNS = {
-    "cube": "cube", "cubes": "cube", "box": "cube", "boxes": "cube",
-    "sphere": "sphere", "spheres": "sphere", "ball": "sphere", "balls": "sphere", "orb": "sphere", "orbs": "sphere",
-    "cylinder": "cylinder", "cylinders": "cylinder", "cone": "cone", "cones": "cone",
-    "torus": "torus", "tori": "torus", "toruses": "torus", "donut": "torus", "donuts": "torus",
-    "plane": "plane", "planes": "plane", "monkey": "monkey", "monkeys": "monkey", "suzanne": "monkey",
-    "light": "light", "lights": "light", "lamp": "light", "lamps": "light", "camera": "camera", "cameras": "camera",
-}  # fmt: skip
-NAME_WORDS = {"cube": ("cube", "box"), "sphere": ("sphere", "ball", "orb"), "cylinder": ("cylinder",), "cone": ("cone",),
-              "torus": ("torus", "donut"), "plane": ("plane", "ground", "floor"), "monkey": ("monkey", "suzanne")}  # fmt: skip
+    "cube": "cube",
+    "cubes": "cube",
+    "box": "cube",
+    "boxes": "cube",
+    "sphere": "sphere",
+    "spheres": "sphere",
+    "ball": "sphere",
+    "balls": "sphere",
+    "orb": "sphere",
+    "orbs": "sphere",
+    "cylinder": "cylinder",
+    "cylinders": "cylinder",
+    "cone": "cone",
+    "cones": "cone",
+    "torus": "torus",
+    "tori": "torus",
+    "toruses": "torus",
+    "donut": "torus",
+    "donuts": "torus",
+    "plane": "plane",
+    "planes": "plane",
+    "monkey": "monkey",
+    "monkeys": "monkey",
+    "suzanne": "monkey",
+    "light": "light",
+    "lights": "light",
+    "lamp": "light",
+    "lamps": "light",
+    "camera": "camera",
+    "cameras": "camera",
+}
+NAME_WORDS = {
+    "cube": ("cube", "box"),
+    "sphere": ("sphere", "ball", "orb"),
+    "cylinder": ("cylinder",),
+    "cone": ("cone",),
+    "torus": ("torus", "donut"),
+    "plane": ("plane", "ground", "floor"),
+    "monkey": ("monkey", "suzanne"),
+}
 SIGNATURES = {"cube": (8, 6), "plane": (4, 1)}  # (vertices, faces) of the default primitive
-COLOURS = ("red", "green", "blue", "yellow", "orange", "purple", "pink", "white", "black", "grey", "gray", "brown", "gold",
-           "golden", "silver", "copper", "cyan", "magenta", "metallic", "glass", "glossy", "wooden", "marble")  # fmt: skip
+COLOURS = (
+    "red",
+    "green",
+    "blue",
+    "yellow",
+    "orange",
+    "purple",
+    "pink",
+    "white",
+    "black",
+    "grey",
+    "gray",
+    "brown",
+    "gold",
+    "golden",
+    "silver",
+    "copper",
+    "cyan",
+    "magenta",
+    "metallic",
+    "glass",
+    "glossy",
+    "wooden",
+    "marble",
+)
 _COUNTED = re.compile(r"\b(\d+|" + "|".join(NUMBERS) + r")\s+(?:[a-z-]+\s+){0,2}?(" + "|".join(NOUNS) + r")\b")
 
 
@@ -80,6 +150,8 @@ def check_scene(prompt: str, scene: SceneSummary | None) -> tuple[dict[str, bool
         checks[exp.label] = have >= exp.count
         if have < exp.count:
             what = "objects with a material" if exp.kind == "material" else f"{exp.kind} object(s)"
-            reasons.append(f"the prompt asks for {'a material' if exp.kind == 'material' else f'{exp.count} {exp.kind}(s)'}; "
-                           f"the scene has {have} {what}")  # fmt: skip
+            reasons.append(
+                f"the prompt asks for {'a material' if exp.kind == 'material' else f'{exp.count} {exp.kind}(s)'}; "
+                f"the scene has {have} {what}"
+            )
     return checks, reasons

@@ -11,8 +11,10 @@ from pydantic import BaseModel
 
 from ..config import Settings
 
-HOW_TO_CONFIGURE = ("install a local model (`bpywright model install qwen2.5-coder-1.5b`), or start a server with `vllm serve MODEL` "
-                    "and set BPYWRIGHT_LLM_BASE_URL=http://HOST:8000/v1 BPYWRIGHT_LLM_MODEL=MODEL")  # fmt: skip
+HOW_TO_CONFIGURE = (
+    "install a local model (`bpywright model install qwen2.5-coder-1.5b`), or start a server with `vllm serve MODEL` "
+    "and set BPYWRIGHT_LLM_BASE_URL=http://HOST:8000/v1 BPYWRIGHT_LLM_MODEL=MODEL"
+)
 TRANSIENT_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504})
 MAX_TOKENS = 1536  # a whole script fits; a small model stuck repeating itself is cut off here instead of at the context's end
 
@@ -83,8 +85,13 @@ class LLMClient:
         """The configured client, or None when BPYWRIGHT_LLM_BASE_URL is unset (callers start a local model first: models.local)."""
         if not settings.llm_base_url:
             return None
-        return cls(settings.llm_base_url, settings.llm_model, api_key=settings.llm_api_key, timeout=settings.llm_timeout,
-                   critic_model=settings.llm_critic_model)  # fmt: skip
+        return cls(
+            settings.llm_base_url,
+            settings.llm_model,
+            api_key=settings.llm_api_key,
+            timeout=settings.llm_timeout,
+            critic_model=settings.llm_critic_model,
+        )
 
     @property
     def model(self) -> str:
@@ -100,8 +107,14 @@ class LLMClient:
     def _limits(self) -> dict[str, Any]:
         return {"max_tokens": self.max_tokens} if self.max_tokens else {}
 
-    def chat(self, messages: list[dict[str, str]], *, n: int = 1, temperature: float | None = None,
-             on_token: Callable[[str, CallStats], None] | None = None) -> list[str]:  # fmt: skip
+    def chat(
+        self,
+        messages: list[dict[str, str]],
+        *,
+        n: int = 1,
+        temperature: float | None = None,
+        on_token: Callable[[str, CallStats], None] | None = None,
+    ) -> list[str]:
         """n completions of the conversation (one request; topped up if the server returns fewer); one is streamed when on_token is given."""
         if on_token is not None and n == 1:
             return [self._stream(messages, temperature, on_token)]
@@ -117,8 +130,14 @@ class LLMClient:
             if not got:
                 raise LLMError(f"the LLM endpoint {self.base_url} returned no choices for model {self.model}")
             usage = getattr(response, "usage", None)
-            self.stats.append(CallStats(kind="chat", tokens=getattr(usage, "completion_tokens", 0) or 0, seconds=time.monotonic() - start,
-                                        prompt_tokens=getattr(usage, "prompt_tokens", None)))  # fmt: skip
+            self.stats.append(
+                CallStats(
+                    kind="chat",
+                    tokens=getattr(usage, "completion_tokens", 0) or 0,
+                    seconds=time.monotonic() - start,
+                    prompt_tokens=getattr(usage, "prompt_tokens", None),
+                )
+            )
             texts.extend(got[:want])
         return texts
 
@@ -163,7 +182,9 @@ class LLMClient:
             form = _SCHEMA_FORM.get(self.base_url, "json_schema")
         if form == "json_schema":
             try:
-                return self._structured(model, messages, {"type": "json_schema", "json_schema": {"name": name, "schema": schema, "strict": True}})
+                return self._structured(
+                    model, messages, {"type": "json_schema", "json_schema": {"name": name, "schema": schema, "strict": True}}
+                )
             except _Rejected:
                 with _SCHEMA_FORM_LOCK:
                     _SCHEMA_FORM[self.base_url] = "json_object"
@@ -172,12 +193,19 @@ class LLMClient:
     def _structured(self, model: str, messages: list[dict[str, str]], response_format: dict[str, Any]) -> str:
         start = time.monotonic()
         response = self._call(
-            lambda: self._client.chat.completions.create(model=model, messages=messages, response_format=response_format, temperature=0.0,  # type: ignore[arg-type]
-                                                         **self._limits()),  # fmt: skip
+            lambda: self._client.chat.completions.create(
+                model=model,
+                messages=messages,
+                response_format=response_format,
+                temperature=0.0,  # type: ignore[arg-type]
+                **self._limits(),
+            ),
             structured=response_format["type"] == "json_schema",
         )
         usage = getattr(response, "usage", None)
-        self.stats.append(CallStats(kind="structured", tokens=getattr(usage, "completion_tokens", 0) or 0, seconds=time.monotonic() - start))
+        self.stats.append(
+            CallStats(kind="structured", tokens=getattr(usage, "completion_tokens", 0) or 0, seconds=time.monotonic() - start)
+        )
         return (response.choices[0].message.content or "") if response.choices else ""
 
     def _call(self, request, *, structured: bool = False):
@@ -202,8 +230,10 @@ class LLMClient:
             if attempt < self.retries:
                 time.sleep(self.backoff_s * 2**attempt)
         kind = type(last).__name__
-        raise LLMError(f"cannot reach the LLM endpoint {self.base_url} after {self.retries + 1} tries ({kind}: {last}); "
-                       f"is the server running? {HOW_TO_CONFIGURE}")  # fmt: skip
+        raise LLMError(
+            f"cannot reach the LLM endpoint {self.base_url} after {self.retries + 1} tries ({kind}: {last}); "
+            f"is the server running? {HOW_TO_CONFIGURE}"
+        )
 
 
 def _message(exc: Any) -> str:

@@ -17,9 +17,13 @@ def _environment():
     import jinja2
 
     return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(PROMPTS_DIR)), undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-        keep_trailing_newline=False, autoescape=False,
-    )  # fmt: skip
+        loader=jinja2.FileSystemLoader(str(PROMPTS_DIR)),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=False,
+        autoescape=False,
+    )
 
 
 def render(name: str, **values: Any) -> str:
@@ -44,8 +48,16 @@ def heal_messages(
     prompt: str, version: str, script: str, *, failure: str, fix_block: str, critique: Critique | None, symbols: list[SymbolBrief]
 ) -> Messages:
     """Ask for a patch (diff or full script) from the failure, the lint findings and the docs of the symbols involved."""
-    user = render("heal_user", prompt=prompt, version=version, numbered=numbered(script), failure=failure, fix_block=fix_block,
-                  critique=critique, symbols=symbols)  # fmt: skip
+    user = render(
+        "heal_user",
+        prompt=prompt,
+        version=version,
+        numbered=numbered(script),
+        failure=failure,
+        fix_block=fix_block,
+        critique=critique,
+        symbols=symbols,
+    )
     return [{"role": "system", "content": render("heal_system", version=version)}, {"role": "user", "content": user}]
 
 
@@ -54,10 +66,19 @@ def replacement_request(reason: str) -> dict[str, str]:
     return {"role": "user", "content": render("heal_replace", reason=reason)}
 
 
-def critic_messages(prompt: str, script: str, checks: dict[str, bool], objective_reasons: list[str], scene: Any, render_info: str,
-                    threshold: float) -> Messages:  # fmt: skip
+def critic_messages(
+    prompt: str, script: str, checks: dict[str, bool], objective_reasons: list[str], scene: Any, render_info: str, threshold: float
+) -> Messages:
     """The rubric request: the prompt, the objective checks, the scene summary and the script."""
     objects = scene.objects if scene is not None else []
-    user = render("critic_user", prompt=prompt, checks=checks, objective_reasons=objective_reasons, objects=objects,
-                  object_count=scene.object_count if scene is not None else 0, render=render_info, script=script)  # fmt: skip
+    user = render(
+        "critic_user",
+        prompt=prompt,
+        checks=checks,
+        objective_reasons=objective_reasons,
+        objects=objects,
+        object_count=scene.object_count if scene is not None else 0,
+        render=render_info,
+        script=script,
+    )
     return [{"role": "system", "content": render("critic_system", threshold=threshold)}, {"role": "user", "content": user}]

@@ -58,7 +58,9 @@ def generate(
         raise ValueError("n must be >= 1")
     thread_id = thread_id or new_thread_id()
     llm = llm or LLMClient.from_settings(settings)
-    ctx = RunContext(settings=settings, thread_id=thread_id, pool=pool, store=store, llm=llm, on_event=on_event, index=index, version=version)
+    ctx = RunContext(
+        settings=settings, thread_id=thread_id, pool=pool, store=store, llm=llm, on_event=on_event, index=index, version=version
+    )
     db = checkpoint_db(settings)
     try:
         with sqlite_checkpointer(db) as saver:
@@ -76,8 +78,15 @@ def generate(
                 if snapshot.values:
                     raise RunNotFound(f"thread id {thread_id} is taken in {db}: resume it (--resume) or pick another")
                 rounds = settings.max_heal_rounds if max_rounds is None else max_rounds
-                start = GenState(prompt=prompt, version=version, n=n, max_rounds=max(0, rounds), budget_s=settings.budget_s,
-                                 llm=llm is not None, started_at=time.time())  # fmt: skip
+                start = GenState(
+                    prompt=prompt,
+                    version=version,
+                    n=n,
+                    max_rounds=max(0, rounds),
+                    budget_s=settings.budget_s,
+                    llm=llm is not None,
+                    started_at=time.time(),
+                )
                 graph.invoke(start, {**config, "recursion_limit": recursion_limit(start.max_rounds)}, context=ctx, durability="sync")
             final = GenState.model_validate(graph.get_state(config).values)
     finally:
@@ -98,10 +107,20 @@ def to_result(state: GenState, thread_id: str) -> GenerationResult:
     best = state.attempt(state.best)
     message = state.message or ("the run did not finish" if state.status == "running" else "")
     return GenerationResult(
-        thread_id=thread_id, outcome=OUTCOME[state.status], message=message, prompt=state.prompt, blender_version=state.version,  # type: ignore[arg-type]
-        script=best.script if best else None, run_report=best.run if best else None, lint_report=best.lint if best else None,
-        score=best.critique.score if best and best.critique else None, reasons=best.critique.reasons if best and best.critique else [],
-        attempts=len(state.attempts), script_path=state.script_path, report_path=state.report_path, render_path=state.render_path,
+        thread_id=thread_id,
+        outcome=OUTCOME[state.status],
+        message=message,
+        prompt=state.prompt,
+        blender_version=state.version,  # type: ignore[arg-type]
+        script=best.script if best else None,
+        run_report=best.run if best else None,
+        lint_report=best.lint if best else None,
+        score=best.critique.score if best and best.critique else None,
+        reasons=best.critique.reasons if best and best.critique else [],
+        attempts=len(state.attempts),
+        script_path=state.script_path,
+        report_path=state.report_path,
+        render_path=state.render_path,
         symbols=[s.name for s in state.symbols],
         model=state.model if best is not None and best.origin != "retrieved" else None,
-    )  # fmt: skip
+    )

@@ -40,9 +40,17 @@ class Backend:
         """argv that runs the in-Blender entry with entry_args."""
         if self.name == "blender-exe":
             return [
-                str(self.executable), "-b", "--factory-startup", "-noaudio",
-                "--python-exit-code", "1", "--python", str(ENTRY), "--", *entry_args,
-            ]  # fmt: skip
+                str(self.executable),
+                "-b",
+                "--factory-startup",
+                "-noaudio",
+                "--python-exit-code",
+                "1",
+                "--python",
+                str(ENTRY),
+                "--",
+                *entry_args,
+            ]
         return [str(self.executable), "-I", str(ENTRY), *entry_args]
 
     @property

@@ -40,20 +40,27 @@ class CheckerConfig:
         # The stubs build ships its own configs (stub path, errors inside stubs ignored, …): start from them.
         base = (stubs / "mypy.ini").read_text().replace("$MYPY_CONFIG_FILE_DIR", str(stubs)) if stubs else "[mypy]\n"
         head, _, sections = base.partition("\n[mypy-")
-        mypy = [head.rstrip(), "ignore_missing_imports = True", "check_untyped_defs = True", "warn_unused_ignores = False",
-                f"cache_dir = {cache or root / '.mypy_cache'}"]  # fmt: skip
+        mypy = [
+            head.rstrip(),
+            "ignore_missing_imports = True",
+            "check_untyped_defs = True",
+            "warn_unused_ignores = False",
+            f"cache_dir = {cache or root / '.mypy_cache'}",
+        ]
         if sections:
             mypy.append("\n[mypy-" + sections)
         (root / "mypy.ini").write_text("\n".join(mypy) + "\n")
         pyright = json.loads((stubs / "pyrightconfig.json").read_text()) if stubs else {}
-        pyright.update({
-            "pythonVersion": "3.11",
-            "typeCheckingMode": "basic",
-            "reportMissingModuleSource": "none",
-            "reportMissingImports": "warning",
-            "reportAttributeAccessIssue": "error",
-            "reportOptionalMemberAccess": "warning",
-        })  # fmt: skip
+        pyright.update(
+            {
+                "pythonVersion": "3.11",
+                "typeCheckingMode": "basic",
+                "reportMissingModuleSource": "none",
+                "reportMissingImports": "warning",
+                "reportAttributeAccessIssue": "error",
+                "reportOptionalMemberAccess": "warning",
+            }
+        )
         if stubs is not None:
             pyright["stubPath"] = str(stubs)
         (root / "pyrightconfig.json").write_text(json.dumps(pyright, indent=2))
@@ -61,13 +68,32 @@ class CheckerConfig:
 
     def ruff_argv(self, files: list[Path]) -> list[str]:
         """ruff check with our rule set, JSON output, no user config."""
-        return [str(BIN / "ruff"), "check", "--isolated", "--no-cache", "--output-format", "json",
-                "--select", RUFF_SELECT, "--target-version", "py311", *map(str, files)]  # fmt: skip
+        return [
+            str(BIN / "ruff"),
+            "check",
+            "--isolated",
+            "--no-cache",
+            "--output-format",
+            "json",
+            "--select",
+            RUFF_SELECT,
+            "--target-version",
+            "py311",
+            *map(str, files),
+        ]
 
     def mypy_flags(self) -> list[str]:
         """Flags shared by mypy and dmypy: our config, one parsable line per message."""
-        return ["--config-file", str(self.root / "mypy.ini"), "--show-column-numbers", "--show-error-codes",
-                "--no-error-summary", "--hide-error-context", "--no-pretty", "--no-color-output"]  # fmt: skip
+        return [
+            "--config-file",
+            str(self.root / "mypy.ini"),
+            "--show-column-numbers",
+            "--show-error-codes",
+            "--no-error-summary",
+            "--hide-error-context",
+            "--no-pretty",
+            "--no-color-output",
+        ]
 
     def mypy_argv(self, files: list[Path]) -> list[str]:
         """A cold mypy run over files."""
@@ -103,8 +129,15 @@ def parse_ruff(output: str) -> list[tuple[str, Diagnostic]]:
         blocking = tool == "syntax" or code in RUFF_BLOCKING
         fix = (item.get("fix") or {}).get("message")
         loc = item.get("location") or {}
-        diag = Diagnostic(tool=tool, code=code, severity="blocking" if blocking else "advisory",
-                          line=loc.get("row", 1), col=loc.get("column", 1), message=item["message"], fix=fix)  # fmt: skip
+        diag = Diagnostic(
+            tool=tool,
+            code=code,
+            severity="blocking" if blocking else "advisory",
+            line=loc.get("row", 1),
+            col=loc.get("column", 1),
+            message=item["message"],
+            fix=fix,
+        )
         found.append((item["filename"], diag))
     return found
 
@@ -118,14 +151,27 @@ def parse_mypy(output: str) -> list[tuple[str, Diagnostic]]:
             continue
         if m["sev"] == "note":
             last = found[-1] if found else None
-            if last and last[0] == m["file"] and last[1].line == int(m["line"]) and last[1].fix is None and m["msg"].startswith("Did you mean"):
+            if (
+                last
+                and last[0] == m["file"]
+                and last[1].line == int(m["line"])
+                and last[1].fix is None
+                and m["msg"].startswith("Did you mean")
+            ):
                 last[1].fix = m["msg"]
             continue
         code = m["code"] or "misc"
         msg = m["msg"]
         severity = classify_mypy(code, msg)
-        diag = Diagnostic(tool="mypy", code=code, severity=severity, line=int(m["line"]), col=int(m["col"]),
-                          message=msg + type_mismatch_note("mypy", code, msg, severity), fix=_maybe_hint(msg))  # fmt: skip
+        diag = Diagnostic(
+            tool="mypy",
+            code=code,
+            severity=severity,
+            line=int(m["line"]),
+            col=int(m["col"]),
+            message=msg + type_mismatch_note("mypy", code, msg, severity),
+            fix=_maybe_hint(msg),
+        )
         found.append((m["file"], diag))
     return found
 
@@ -142,8 +188,14 @@ def parse_pyright(items: list[dict], file_key: str = "file") -> list[tuple[str, 
         msg = re.sub(r"\s{2,}", " ", msg)
         start = item["range"]["start"]
         level = classify_pyright(str(rule), msg)
-        diag = Diagnostic(tool="pyright", code=str(rule), severity=level, line=start["line"] + 1, col=start["character"] + 1,
-                          message=msg + type_mismatch_note("pyright", str(rule), msg, level))  # fmt: skip
+        diag = Diagnostic(
+            tool="pyright",
+            code=str(rule),
+            severity=level,
+            line=start["line"] + 1,
+            col=start["character"] + 1,
+            message=msg + type_mismatch_note("pyright", str(rule), msg, level),
+        )
         found.append((item.get(file_key, ""), diag))
     return found
 
@@ -157,7 +209,7 @@ def _maybe_hint(message: str) -> str | None:
 
 
 def _about_none(message: str) -> bool:
-    return bool(re.match(r'(Item )?"None"', message)) or 'of "None"' in message or "is not a known attribute of \"None\"" in message
+    return bool(re.match(r'(Item )?"None"', message)) or 'of "None"' in message or 'is not a known attribute of "None"' in message
 
 
 def given_type(message: str) -> str | None:

@@ -41,9 +41,13 @@ def run_script(
     try:
         worker.start()
         job = worker.prepare(
-            text, options, name=as_file.name if as_file else "script.py", origin=str(script) if script else None, as_file=as_file,
+            text,
+            options,
+            name=as_file.name if as_file else "script.py",
+            origin=str(script) if script else None,
+            as_file=as_file,
             max_bytes=options.max_script_bytes,
-        )  # fmt: skip
+        )
         if job.rejected:
             return job.rejected_report(backend.name, worker.sandbox)
         return worker.run(job, render_to, outputs_to)

@@ -51,8 +51,9 @@ def syntax_diagnostics(source: str, name: str = "<script>") -> list[Diagnostic]:
     try:
         compile(source, name, "exec", dont_inherit=True)
     except SyntaxError as exc:
-        return [Diagnostic(tool="syntax", code="syntax-error", severity="blocking", line=exc.lineno or 1,
-                           col=exc.offset or 0, message=exc.msg)]  # fmt: skip
+        return [
+            Diagnostic(tool="syntax", code="syntax-error", severity="blocking", line=exc.lineno or 1, col=exc.offset or 0, message=exc.msg)
+        ]
     except ValueError as exc:  # e.g. NUL bytes
         return [Diagnostic(tool="syntax", code="syntax-error", severity="blocking", line=1, message=str(exc))]
     return []
@@ -64,7 +65,11 @@ def deduplicate(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
     for diag in sorted(diagnostics, key=lambda d: (d.line, TOOL_ORDER[d.tool], d.severity != "blocking")):
         subjects = set(QUOTED.findall(diag.message)) or {diag.message}
         for other in kept:
-            if other.line == diag.line and other.severity == diag.severity and subjects & (set(QUOTED.findall(other.message)) or {other.message}):
+            if (
+                other.line == diag.line
+                and other.severity == diag.severity
+                and subjects & (set(QUOTED.findall(other.message)) or {other.message})
+            ):
                 if diag.tool != other.tool and diag.tool not in other.also:
                     other.also.append(diag.tool)
                 if other.fix is None and diag.fix is not None:
@@ -123,14 +128,26 @@ def _second_opinion(diags: list[Diagnostic], statuses: list[ToolStatus]) -> list
 
 
 def _report(
-    diags: list[Diagnostic], statuses: list[ToolStatus], seconds: float, version: str, note: str, source: str = "", stubs: Path | None = None
+    diags: list[Diagnostic],
+    statuses: list[ToolStatus],
+    seconds: float,
+    version: str,
+    note: str,
+    source: str = "",
+    stubs: Path | None = None,
 ) -> LintReport:
     diags = refine(diags, source, version, stubs) if source else diags
     if note:
-        statuses = [s.model_copy(update={"detail": (s.detail + " " + note).strip()}) if s.tool in ("mypy", "pyright") else s for s in statuses]
+        statuses = [
+            s.model_copy(update={"detail": (s.detail + " " + note).strip()}) if s.tool in ("mypy", "pyright") else s for s in statuses
+        ]
     merged = _second_opinion(deduplicate(diags), statuses)
-    return LintReport(blender_version=version, diagnostics=sorted(merged, key=lambda d: (d.severity != "blocking", d.line, d.col)),
-                      tools=statuses, seconds=seconds)  # fmt: skip
+    return LintReport(
+        blender_version=version,
+        diagnostics=sorted(merged, key=lambda d: (d.severity != "blocking", d.line, d.col)),
+        tools=statuses,
+        seconds=seconds,
+    )
 
 
 def lint_files(
@@ -222,7 +239,9 @@ class Linter:
         proc = self._dmypy("check", str(self.snippet))
         if proc.returncode not in (0, 1):
             self._dmypy_started = False
-            return [], ToolStatus(tool="mypy", status="failed", seconds=time.perf_counter() - start, detail=(proc.stderr or proc.stdout)[-300:])
+            return [], ToolStatus(
+                tool="mypy", status="failed", seconds=time.perf_counter() - start, detail=(proc.stderr or proc.stdout)[-300:]
+            )
         diags = [d for name, d in parse_mypy(proc.stdout) if Path(name).name == self.snippet.name]
         return diags, ToolStatus(tool="mypy", status="ok", seconds=time.perf_counter() - start)
 

@@ -27,12 +27,15 @@ class LanguageServer:
         self._reader = threading.Thread(target=self._read_loop, daemon=True)
         self._reader.start()
         self._versions: dict[str, int] = {}
-        self.request("initialize", {
-            "processId": os.getpid(),
-            "rootUri": root.as_uri(),
-            "workspaceFolders": [{"uri": root.as_uri(), "name": root.name}],
-            "capabilities": {"textDocument": {"publishDiagnostics": {"versionSupport": True}}},
-        })  # fmt: skip
+        self.request(
+            "initialize",
+            {
+                "processId": os.getpid(),
+                "rootUri": root.as_uri(),
+                "workspaceFolders": [{"uri": root.as_uri(), "name": root.name}],
+                "capabilities": {"textDocument": {"publishDiagnostics": {"versionSupport": True}}},
+            },
+        )
         self.notify("initialized", {})
         self.notify("workspace/didChangeConfiguration", {"settings": {}})
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 class OverlayError(ValueError):
     """An overlay that cannot be merged (a misplaced directive, two overlays on the same lines)."""
 
+
 # Python 3.11's ast cannot parse PEP 695 headers (`class bpy_prop_collection[_GenericType1]:`); blank them for
 # parsing only, keeping line numbers, since edits are made on the original lines.
 _PEP695 = re.compile(r"^(\s*(?:class|def)\s+\w+)\[(?:[^\[\]\n]|\[[^\[\]\n]*\])*\](?=\s*[(:])", re.M)

@@ -18,6 +18,7 @@ from .worker import Worker, remove_leftovers
 if TYPE_CHECKING:
     from .lint import Linter
 
+
 class WorkerPool:
     """N warm Blender workers running jobs concurrently: `pool.run(script, options) -> RunReport`.
 
@@ -135,9 +136,13 @@ class WorkerPool:
             worker = self._acquire(root)
             try:
                 job = worker.prepare(
-                    text, options, name=as_file.name if as_file else "script.py", origin=str(script) if script else None,
-                    as_file=as_file, max_bytes=options.max_script_bytes,
-                )  # fmt: skip
+                    text,
+                    options,
+                    name=as_file.name if as_file else "script.py",
+                    origin=str(script) if script else None,
+                    as_file=as_file,
+                    max_bytes=options.max_script_bytes,
+                )
                 if job.rejected:
                     return job.rejected_report(self.backend.name, worker.sandbox)
                 return worker.run(job, render_to, outputs_to)

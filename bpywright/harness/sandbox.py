@@ -32,8 +32,21 @@ class SandboxUnavailable(RuntimeError):
 
 def _core_args(bwrap: str) -> list[str]:
     """Namespaces, an unprivileged uid without capabilities, and the system's read-only programs and libraries."""
-    args = [bwrap, "--unshare-all", "--unshare-user", "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID),
-            "--cap-drop", "ALL", "--die-with-parent", "--new-session", "--hostname", "sandbox"]  # fmt: skip
+    args = [
+        bwrap,
+        "--unshare-all",
+        "--unshare-user",
+        "--uid",
+        str(SANDBOX_UID),
+        "--gid",
+        str(SANDBOX_UID),
+        "--cap-drop",
+        "ALL",
+        "--die-with-parent",
+        "--new-session",
+        "--hostname",
+        "sandbox",
+    ]
     for name in _SYSTEM_DIRS:
         path = Path(name)
         if path.is_symlink():

@@ -78,9 +78,7 @@ class Worker:
         read_fd, write_fd = os.pipe()
         self._channel = ControlChannel(read_fd)
         try:
-            self._sandboxed = sandbox_command(
-                [], self.view(), use_bwrap=self.options.sandbox, limits=limits_of(self.options)
-            )
+            self._sandboxed = sandbox_command([], self.view(), use_bwrap=self.options.sandbox, limits=limits_of(self.options))
             extra: list[str] = ["--own-pid-namespace"] if self._sandboxed.kind == "bwrap" else []
             extra += ["--warm-render"] if self.options.render and self.options.engine == "workbench" else []
             self._sandboxed.argv += self.backend.command("--serve", "--control-fd", str(write_fd), *extra)
@@ -100,7 +98,9 @@ class Worker:
         """True while the zygote runs."""
         return self.proc is not None and self.proc.poll() is None
 
-    def prepare(self, source: str | bytes, options: RunOptions, *, name: str, origin: str | None, as_file: Path | None, max_bytes: int) -> Job:
+    def prepare(
+        self, source: str | bytes, options: RunOptions, *, name: str, origin: str | None, as_file: Path | None, max_bytes: int
+    ) -> Job:
         """A job in this worker's (empty) private dir."""
         empty_dir(self.dir)
         return Job.prepare(source, self.dir, options, name=name, origin=origin, as_file=as_file, max_bytes=max_bytes)

@@ -198,8 +198,15 @@ def check_source(source: str, api: ApiNames, others: dict[str, ApiNames] | None 
         elsewhere = [v for v, other in (others or {}).items() if other.known(expected)]
         fix = f"did you mean {hint.rsplit('.', 1)[1]!r} ({hint})?" if hint else None
         note = f"; it exists in Blender {', '.join(elsewhere)}" if elsewhere else ""
-        found[key] = Diagnostic(tool="rules", code="api-unknown", severity="blocking", line=node.lineno, col=node.col_offset + 1,
-                                message=f'"{parts[i]}" is not in Blender {api.version} ({written}){note}', fix=fix)  # fmt: skip
+        found[key] = Diagnostic(
+            tool="rules",
+            code="api-unknown",
+            severity="blocking",
+            line=node.lineno,
+            col=node.col_offset + 1,
+            message=f'"{parts[i]}" is not in Blender {api.version} ({written}){note}',
+            fix=fix,
+        )
     return sorted(found.values(), key=lambda d: (d.line, d.col))
 
 

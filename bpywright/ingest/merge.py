@@ -18,9 +18,17 @@ GENERIC_WORDS = {"data", "obj", "new", "item", "self", "ob"}  # receiver names t
 COLLECTION_API = re.compile(r"\((\w+)\)$")  # 'Collection of Modifier (ObjectModifiers)' → ObjectModifiers
 SWIZZLE = re.compile(r"[xyzw]{2,4}")  # mathutils.Vector.xzy … (hundreds of generated attributes)
 DIRECTIVE = re.compile(r"^\s*(?:\S+\s+)?(?:\.\. \w+:: )?[\w.]*?(\w+)\((.*)\)\s*$")
-ROLE_KIND: dict[str, Kind] = {"py:module": "module", "py:class": "class", "py:exception": "class", "py:data": "data",
-                              "py:attribute": "property", "py:function": "function", "py:method": "function",
-                              "py:classmethod": "function", "py:staticmethod": "function"}  # fmt: skip
+ROLE_KIND: dict[str, Kind] = {
+    "py:module": "module",
+    "py:class": "class",
+    "py:exception": "class",
+    "py:data": "data",
+    "py:attribute": "property",
+    "py:function": "function",
+    "py:method": "function",
+    "py:classmethod": "function",
+    "py:staticmethod": "function",
+}
 
 
 def number(value: float | int) -> str:
@@ -138,18 +146,33 @@ class SymbolTable:
 
     def add_property(self, owner: str, rec: dict, enums: list) -> None:
         """An RNA property of a struct."""
-        self.add(f"{owner}.{rec['id']}", "property", "py:attribute", owner, type=type_string(rec, enums), description=rec["description"],
-                 enum_items=enum_ids(rec, enums), readonly=bool(rec.get("readonly")), default=default_string(rec))  # fmt: skip
+        self.add(
+            f"{owner}.{rec['id']}",
+            "property",
+            "py:attribute",
+            owner,
+            type=type_string(rec, enums),
+            description=rec["description"],
+            enum_items=enum_ids(rec, enums),
+            readonly=bool(rec.get("readonly")),
+            default=default_string(rec),
+        )
 
     def add_function(self, owner: str, rec: dict, enums: list) -> None:
         """An RNA function of a struct (a method; static ones are classmethods)."""
         params = rec["params"]
         outputs = [type_string(p, enums) for p in params if p.get("output")]
         enum_params = [p for p in params if p["type"] == "ENUM" and not p.get("output")]
-        self.add(f"{owner}.{rec['id']}", "function", "py:classmethod" if rec.get("static") else "py:method", owner,
-                 signature=params_signature(params), type=", ".join(outputs) or None,
-                 description=rec["description"] + params_text(params, enums),
-                 enum_items=enum_ids(enum_params[0], enums) if len(enum_params) == 1 else [])  # fmt: skip
+        self.add(
+            f"{owner}.{rec['id']}",
+            "function",
+            "py:classmethod" if rec.get("static") else "py:method",
+            owner,
+            signature=params_signature(params),
+            type=", ".join(outputs) or None,
+            description=rec["description"] + params_text(params, enums),
+            enum_items=enum_ids(enum_params[0], enums) if len(enum_params) == 1 else [],
+        )
 
     def add_member(self, owner: str, rec: dict, in_class: bool) -> None:
         """A Python-level member of a module or (in_class) of a class, recursively."""
@@ -163,11 +186,21 @@ class SymbolTable:
                 if not (rec["id"] in ("Vector", "Color") and SWIZZLE.fullmatch(member["id"])):
                     self.add_member(name, member, True)
             return
-        kinds: dict[str, tuple[Kind, str]] = {"function": ("function", "py:method" if in_class else "py:function"),
-                                              "attribute": ("property", "py:attribute")}  # fmt: skip
+        kinds: dict[str, tuple[Kind, str]] = {
+            "function": ("function", "py:method" if in_class else "py:function"),
+            "attribute": ("property", "py:attribute"),
+        }
         kind, role = kinds.get(rec["kind"], ("data", "py:data"))
-        self.add(name, kind, role, owner, signature=signature if kind == "function" else None, type=type_,
-                 description=description, default=rec.get("value"))  # fmt: skip
+        self.add(
+            name,
+            kind,
+            role,
+            owner,
+            signature=signature if kind == "function" else None,
+            type=type_,
+            description=description,
+            default=rec.get("value"),
+        )
 
     def add_probe(self, probe: dict) -> None:
         """Every struct, operator and module member the probe found."""
@@ -192,14 +225,25 @@ class SymbolTable:
             module = f"bpy.ops.{op['module']}"
             self.add(module, "module", "py:module", "bpy.ops")
             props = op["properties"]
-            self.add(f"{module}.{op['id']}", "operator", "py:function", module, signature=params_signature(props),
-                     description=(op["description"] or op["name"]) + params_text(props, enums))  # fmt: skip
+            self.add(
+                f"{module}.{op['id']}",
+                "operator",
+                "py:function",
+                module,
+                signature=params_signature(props),
+                description=(op["description"] or op["name"]) + params_text(props, enums),
+            )
         self.add("bpy.context", "module", "py:module", "bpy")
         for name in probe.get("context", []):
             rna = self.by_name.get(f"bpy.types.Context.{name}")
             fields = rna.model_dump(include={"signature", "type", "description", "enum_items", "readonly"}) if rna else {}
-            self.add(f"bpy.context.{name}", "function" if rna and rna.kind == "function" else "data",
-                     "py:function" if rna and rna.kind == "function" else "py:data", "bpy.context", **fields)  # fmt: skip
+            self.add(
+                f"bpy.context.{name}",
+                "function" if rna and rna.kind == "function" else "data",
+                "py:function" if rna and rna.kind == "function" else "py:data",
+                "bpy.context",
+                **fields,
+            )
         for mod in probe.get("modules", []):
             parent = mod["id"].rsplit(".", 1)[0] if "." in mod["id"] else None
             self.add(mod["id"], "module", "py:module", parent, description=parse_doc(mod.get("doc", ""), "")[1])
@@ -233,8 +277,15 @@ class SymbolTable:
                     kind = "operator"
                 elif entry.name.startswith("bpy.types.") and kind in ("class", "data"):
                     kind = "struct" if kind == "class" else "property"  # read-only RNA properties are documented as py:data
-                self.by_name[entry.name] = Symbol(name=entry.name, kind=kind, role=entry.role, uri=entry.uri, parent=parent,
-                                                  blender_version=self.version, sources=["inventory"])  # fmt: skip
+                self.by_name[entry.name] = Symbol(
+                    name=entry.name,
+                    kind=kind,
+                    role=entry.role,
+                    uri=entry.uri,
+                    parent=parent,
+                    blender_version=self.version,
+                    sources=["inventory"],
+                )
                 added += 1
         return added
 
@@ -250,10 +301,18 @@ def recipe_lines(sources: Iterable[str]) -> Iterator[tuple[str, dict[str, str]]]
             tree = ast.parse(source)
         except SyntaxError:
             continue
-        prose = {n for node in ast.walk(tree) if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
-                 for n in range(node.lineno, (node.end_lineno or node.lineno) + 1)}  # fmt: skip
-        aliases = {a.asname or a.name: f"{node.module}.{a.name}" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
-                   and (node.module or "").split(".")[0] in ("mathutils", "bmesh") for a in node.names}  # fmt: skip
+        prose = {
+            n
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+            for n in range(node.lineno, (node.end_lineno or node.lineno) + 1)
+        }
+        aliases = {
+            a.asname or a.name: f"{node.module}.{a.name}"
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in ("mathutils", "bmesh")
+            for a in node.names
+        }
         for number, line in enumerate(source.splitlines(), 1):
             line = line.strip()
             if line and number not in prose and not line.startswith(("#", "import ", "from ")) and len(line) <= EXAMPLE_CHARS:

@@ -33,8 +33,14 @@ BATCH = 64
 # Tokenizer output for each model input the exporter may see: a model needing another input is not exported.
 _ENCODING_FIELDS = {"input_ids": "ids", "attention_mask": "attention_mask", "token_type_ids": "type_ids"}
 # Texts the export is checked on: short, punctuated, non-ASCII, empty-ish and one past the model's token limit.
-CHECK_TEXTS = ["bevel modifier", "a low-poly pine tree on a snowy ground", "Subdivision Surface, level 2!", "über-glänzendes Ölfass",
-               " ", "cube " * 400]  # fmt: skip
+CHECK_TEXTS = [
+    "bevel modifier",
+    "a low-poly pine tree on a snowy ground",
+    "Subdivision Surface, level 2!",
+    "über-glänzendes Ölfass",
+    " ",
+    "cube " * 400,
+]
 
 
 class EncoderMeta(BaseModel):
@@ -103,7 +109,9 @@ class OnnxQueryEncoder:
                 self._tokenizer = Tokenizer.from_file(str(self.directory / TOKENIZER_FILE))
                 self._session = onnxruntime.InferenceSession(str(self.directory / MODEL_FILE), options, providers=["CPUExecutionProvider"])
             except Exception as exc:  # a corrupt or truncated file: say which, the caller falls back to the model
-                raise EmbedderError(f"cannot open the query encoder in {self.directory} ({exc}): `bpywright ingest --force` re-exports it") from exc
+                raise EmbedderError(
+                    f"cannot open the query encoder in {self.directory} ({exc}): `bpywright ingest --force` re-exports it"
+                ) from exc
         return self
 
     def embed(self, texts: list[str]) -> np.ndarray:
@@ -188,8 +196,16 @@ def _export_graph(embedder: SentenceTransformerEmbedder, out: Path) -> tuple[lis
 
     axes = {name: {0: "batch", 1: "tokens"} for name in inputs} | {"sentence_embedding": {0: "batch"}}
     with torch.inference_mode(False), torch.no_grad():
-        torch.onnx.export(Pipeline().eval(), tuple(features[name] for name in inputs), str(out / "raw.onnx"), input_names=inputs,
-                          output_names=["sentence_embedding"], dynamic_axes=axes, opset_version=OPSET, dynamo=False)  # fmt: skip
+        torch.onnx.export(
+            Pipeline().eval(),
+            tuple(features[name] for name in inputs),
+            str(out / "raw.onnx"),
+            input_names=inputs,
+            output_names=["sentence_embedding"],
+            dynamic_axes=axes,
+            opset_version=OPSET,
+            dynamo=False,
+        )
     optimise(out / "raw.onnx", out / MODEL_FILE)
     (out / "raw.onnx").unlink()
     # The runtime tokenizer is the model's own, with the truncation and padding sentence-transformers applies per call.

@@ -116,8 +116,16 @@ def find_up_to_date(out_root: Path, inputs: dict[str, str]) -> IngestResult | No
         except (OSError, ValueError):
             continue
         if manifest.get("inputs") == inputs and (path.parent / SYMBOLS).is_file():
-            return IngestResult(manifest["version"], path.parent, manifest["blender_version"], manifest.get("inventory_version"),
-                                manifest["counts"], manifest["seconds"], True, manifest.get("warnings", []))  # fmt: skip
+            return IngestResult(
+                manifest["version"],
+                path.parent,
+                manifest["blender_version"],
+                manifest.get("inventory_version"),
+                manifest["counts"],
+                manifest["seconds"],
+                True,
+                manifest.get("warnings", []),
+            )
     return None
 
 
@@ -143,9 +151,16 @@ def install(staging: Path, target: Path) -> None:
 
 def write_manifest(directory: Path, result: IngestResult, inputs: dict[str, str]) -> None:
     """manifest.json: the input hashes that make a re-run a no-op, and what this run produced."""
-    record = {"schema_version": 1, "version": result.version, "blender_version": result.blender_version,
-              "inventory_version": result.inventory_version, "inputs": inputs, "counts": result.counts,
-              "seconds": result.seconds, "warnings": result.warnings}  # fmt: skip
+    record = {
+        "schema_version": 1,
+        "version": result.version,
+        "blender_version": result.blender_version,
+        "inventory_version": result.inventory_version,
+        "inputs": inputs,
+        "counts": result.counts,
+        "seconds": result.seconds,
+        "warnings": result.warnings,
+    }
     tmp = directory / f".{MANIFEST}.tmp"
     tmp.write_text(json.dumps(record, indent=2), encoding="utf-8")
     tmp.replace(directory / MANIFEST)
@@ -164,8 +179,10 @@ def build_symbols(probe: dict, inventory: Inventory | None, version: str, timer:
     if inventory is not None:
         same = inventory.version == version
         if not same:
-            warnings.append(f"the inventory describes Blender {inventory.version}, not {version}: its URLs point at the "
-                            f"{inventory.version} docs and names only it lists were not added where introspection is complete")  # fmt: skip
+            warnings.append(
+                f"the inventory describes Blender {inventory.version}, not {version}: its URLs point at the "
+                f"{inventory.version} docs and names only it lists were not added where introspection is complete"
+            )
         table.add_inventory(inventory.entries, new_names=same)
     timer["merge"] = time.perf_counter() - start
     start = time.perf_counter()
@@ -174,8 +191,17 @@ def build_symbols(probe: dict, inventory: Inventory | None, version: str, timer:
     return table, warnings
 
 
-def ingest(*, inventory: str | None = None, blender: Path | None = None, python: Path | None = None, out_root: Path, settings=None, force: bool = False,
-           progress: bool = False, timeout: float = 600) -> IngestResult:  # fmt: skip
+def ingest(
+    *,
+    inventory: str | None = None,
+    blender: Path | None = None,
+    python: Path | None = None,
+    out_root: Path,
+    settings=None,
+    force: bool = False,
+    progress: bool = False,
+    timeout: float = 600,
+) -> IngestResult:
     """Build out_root/<major.minor>/symbols.jsonl (+ manifest.json and the search index) from the introspected Blender."""
     from tqdm import tqdm
 
@@ -220,8 +246,9 @@ def ingest(*, inventory: str | None = None, blender: Path | None = None, python:
         bar.close()
 
 
-def write_and_index(table: SymbolTable, result: IngestResult, inputs: dict[str, str], settings, progress: bool,
-                    timer: dict[str, float]) -> None:  # fmt: skip
+def write_and_index(
+    table: SymbolTable, result: IngestResult, inputs: dict[str, str], settings, progress: bool, timer: dict[str, float]
+) -> None:
     """Write symbols.jsonl, the search index and manifest.json next to the live directory; swap them in only once complete."""
     from .index import build_index
 

@@ -18,10 +18,25 @@ DOC_CHARS = 1500
 OUT_PATH = os.path.join("out", "symbols.json")
 # Python modules walked with dir() + __doc__ (bpy.types and bpy.ops are walked through RNA instead).
 PY_MODULES = (
-    "mathutils", "mathutils.geometry", "mathutils.noise", "mathutils.bvhtree", "mathutils.kdtree", "mathutils.interpolate",
-    "bmesh", "bmesh.ops", "bmesh.types", "bmesh.utils", "bmesh.geometry",
-    "bpy.props", "bpy.utils", "bpy.path", "bpy.app", "bpy.app.handlers", "bpy.app.timers", "bpy.msgbus",
-)  # fmt: skip
+    "mathutils",
+    "mathutils.geometry",
+    "mathutils.noise",
+    "mathutils.bvhtree",
+    "mathutils.kdtree",
+    "mathutils.interpolate",
+    "bmesh",
+    "bmesh.ops",
+    "bmesh.types",
+    "bmesh.utils",
+    "bmesh.geometry",
+    "bpy.props",
+    "bpy.utils",
+    "bpy.path",
+    "bpy.app",
+    "bpy.app.handlers",
+    "bpy.app.timers",
+    "bpy.msgbus",
+)
 # Registered UI/operator classes in bpy.types (VIEW3D_PT_…, MESH_OT_…) are not API: operators come from bpy.ops.
 SKIPPED_BASES = ("Panel", "Menu", "Header", "Operator", "Macro", "Gizmo", "GizmoGroup")
 PLAIN_TYPES = (bool, int, float, str, tuple)
@@ -241,8 +256,16 @@ def probe_operators(enums, errors):
             try:
                 rna = getattr(getattr(bpy.ops, mod_name), op_name).get_rna_type()
                 props = [prop_record(p, enums) for p in rna.properties if p.identifier != "rna_type"]
-                operators.append({"module": mod_name, "id": op_name, "idname": rna.identifier, "name": rna.name,
-                                  "description": rna.description, "properties": props})  # fmt: skip
+                operators.append(
+                    {
+                        "module": mod_name,
+                        "id": op_name,
+                        "idname": rna.identifier,
+                        "name": rna.name,
+                        "description": rna.description,
+                        "properties": props,
+                    }
+                )
             except Exception as err:
                 errors.append([f"bpy.ops.{mod_name}.{op_name}", repr(err)])
     return operators

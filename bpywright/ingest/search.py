@@ -275,8 +275,10 @@ class SymbolIndex:
         return [(1.0, "", own)] + [(weight, p, self._phrase(p)[0][mode]) for p in modelling_phrases(query)]
 
     def _hits(self, merged: list[tuple[int, float, str, int]], field: str, k: int) -> list[Hit]:
-        return [Hit(symbol=self.symbols[i], score=round(score, 6), **{field: n}, reasons=[f"via {p!r} #{r}"] if p else [])
-                for n, (i, score, p, r) in enumerate(merged[:k], 1)]  # fmt: skip
+        return [
+            Hit(symbol=self.symbols[i], score=round(score, 6), **{field: n}, reasons=[f"via {p!r} #{r}"] if p else [])
+            for n, (i, score, p, r) in enumerate(merged[:k], 1)
+        ]
 
     def search_bm25(self, query: str, k: int = 10) -> list[Hit]:
         """BM25 alone (identifier-aware tokens), the query's modelling phrases merged in."""
@@ -301,7 +303,9 @@ class SymbolIndex:
             return self._search_hybrid(query, k, vector)
         ranked, context = self._ranked(query, vector)
         ranked = ranked[: max(k, USAGE_POOL)]
-        shares = {self.by_name[n]: x for n, x in self.usage.shares(query, None if vector is None else vector[0]).items() if n in self.by_name}
+        shares = {
+            self.by_name[n]: x for n, x in self.usage.shares(query, None if vector is None else vector[0]).items() if n in self.by_name
+        }
         fused = dict(shares)
         for rank, (i, *_) in enumerate(ranked):  # the query's own ranking, decaying: #1 adds QUERY_WEIGHT, #4 half of it
             fused[i] = fused.get(i, 0.0) + QUERY_WEIGHT / (1 + rank / 3)
@@ -332,8 +336,13 @@ class SymbolIndex:
         i, score, phrase, rank = item
         reasons, own_ranks = context
         why = reasons[i] if not phrase else [f"via {phrase!r} #{rank}", *self._phrase(phrase)[1][i]]
-        return Hit(symbol=self.symbols[i], score=round(score, 6), bm25_rank=own_ranks["bm25"].get(i),
-                   dense_rank=own_ranks["dense"].get(i), reasons=list(why))  # fmt: skip
+        return Hit(
+            symbol=self.symbols[i],
+            score=round(score, 6),
+            bm25_rank=own_ranks["bm25"].get(i),
+            dense_rank=own_ranks["dense"].get(i),
+            reasons=list(why),
+        )
 
     def _search_hybrid(self, query: str, k: int, vector: Any) -> list[Hit]:
         ranked, context = self._ranked(query, vector)

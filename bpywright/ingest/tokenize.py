@@ -19,8 +19,18 @@ STOPWORDS = frozenset(
     which while who whom why will with within would you your""".split()
 )
 # Plurals the s-stemmer gets wrong, common in the Blender API (vertices, indices, matrices).
-_IRREGULAR = {"vertices": "vertex", "indices": "index", "matrices": "matrix", "children": "child", "meshes": "mesh",
-              "boxes": "box", "brushes": "brush", "patches": "patch", "sketches": "sketch", "axes": "axis"}  # fmt: skip
+_IRREGULAR = {
+    "vertices": "vertex",
+    "indices": "index",
+    "matrices": "matrix",
+    "children": "child",
+    "meshes": "mesh",
+    "boxes": "box",
+    "brushes": "brush",
+    "patches": "patch",
+    "sketches": "sketch",
+    "axes": "axis",
+}
 
 
 def stem(word: str) -> str:

@@ -52,10 +52,24 @@ def run_result(report: RunReport, script: str) -> RunResult:
     """The compact, path-free view of a RunReport."""
     render = report.render
     return RunResult(
-        status=report.status, ok=report.ok, blender_version=report.blender_version, exception=report.exception,
-        failing_line=source_line(script, report.exception.line if report.exception else None), scene=report.scene,
-        render=RenderBrief(width=render.width, height=render.height, engine=render.engine, nonblank_fraction=render.nonblank_fraction,
-                           camera_light_added=report.camera_light_added) if render else None,
-        blender_errors=report.blender_errors[:20], stdout_tail=report.stdout[-TAIL_CHARS:], stderr_tail=report.stderr[-TAIL_CHARS:],
-        signal=report.exit.signal if report.exit else None, seconds=report.timings.total,
-    )  # fmt: skip
+        status=report.status,
+        ok=report.ok,
+        blender_version=report.blender_version,
+        exception=report.exception,
+        failing_line=source_line(script, report.exception.line if report.exception else None),
+        scene=report.scene,
+        render=RenderBrief(
+            width=render.width,
+            height=render.height,
+            engine=render.engine,
+            nonblank_fraction=render.nonblank_fraction,
+            camera_light_added=report.camera_light_added,
+        )
+        if render
+        else None,
+        blender_errors=report.blender_errors[:20],
+        stdout_tail=report.stdout[-TAIL_CHARS:],
+        stderr_tail=report.stderr[-TAIL_CHARS:],
+        signal=report.exit.signal if report.exit else None,
+        seconds=report.timings.total,
+    )

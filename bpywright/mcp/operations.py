@@ -173,10 +173,17 @@ class Operations:
         version, index = await self.index(version)
         hits = await anyio.to_thread.run_sync(functools.partial(index.search, query, k, usage=False))
         briefs = [
-            SymbolBrief(name=h.symbol.name, kind=h.symbol.kind, signature=h.symbol.signature, type=h.symbol.type,
-                        summary=first_sentence(h.symbol.description, 200), docs_url=h.symbol.uri, resource=symbol_uri(version, h.symbol.name))
+            SymbolBrief(
+                name=h.symbol.name,
+                kind=h.symbol.kind,
+                signature=h.symbol.signature,
+                type=h.symbol.type,
+                summary=first_sentence(h.symbol.description, 200),
+                docs_url=h.symbol.uri,
+                resource=symbol_uri(version, h.symbol.name),
+            )
             for h in hits
-        ]  # fmt: skip
+        ]
         result = SearchResult(version=version, query=query, hits=briefs)
         return answer(texts.search_text(result), result)
 
@@ -184,10 +191,20 @@ class Operations:
         """The full record of a symbol with the names under it."""
         members = [s.name for s in index.symbols if s.parent == symbol.name][:MAX_MEMBERS]
         return SymbolInfo(
-            name=symbol.name, kind=symbol.kind, version=version, signature=symbol.signature, type=symbol.type, description=symbol.description,
-            enum_items=symbol.enum_items, readonly=symbol.readonly, default=symbol.default, parent=symbol.parent, docs_url=symbol.uri,
-            usage=symbol.examples, members=members,
-        )  # fmt: skip
+            name=symbol.name,
+            kind=symbol.kind,
+            version=version,
+            signature=symbol.signature,
+            type=symbol.type,
+            description=symbol.description,
+            enum_items=symbol.enum_items,
+            readonly=symbol.readonly,
+            default=symbol.default,
+            parent=symbol.parent,
+            docs_url=symbol.uri,
+            usage=symbol.examples,
+            members=members,
+        )
 
     async def lookup(self, name: str, version: str | None) -> tuple[str, SymbolInfo]:
         """A symbol's record, or Refused naming the closest names."""
@@ -225,8 +242,13 @@ class Operations:
         self.check_script(script)
         version = await self.runtime_version(version)
         report = await anyio.to_thread.run_sync(self.linter(version).lint, script)
-        result = LintResult(version=version, ok=report.ok, blocking=report.blocking,
-                            advisory=[d for d in report.diagnostics if d.severity == "advisory"], tools=report.tools)  # fmt: skip
+        result = LintResult(
+            version=version,
+            ok=report.ok,
+            blocking=report.blocking,
+            advisory=[d for d in report.diagnostics if d.severity == "advisory"],
+            tools=report.tools,
+        )
         text = render_fix_block(script, report, include_advisory=True) if report.diagnostics else "No problems found."
         failed = [f"{t.tool}: {t.status} {t.detail}".strip() for t in report.tools if t.status == "failed"]
         if failed:
@@ -234,16 +256,18 @@ class Operations:
         return answer(f"{len(result.blocking)} blocking, {len(result.advisory)} advisory (Blender {version}).\n{text}", result)
 
     @returns_refusals
-    async def run_script(self, script: str, version: str | None, render: bool, resolution: int, engine: str, timeout: float,
-                         progress: Progress | None = None) -> CallToolResult:  # fmt: skip
+    async def run_script(
+        self, script: str, version: str | None, render: bool, resolution: int, engine: str, timeout: float, progress: Progress | None = None
+    ) -> CallToolResult:
         """Run (and render) a script in sandboxed headless Blender on the warm pool."""
         from ..service.schemas import ValidateRequest, ValidateResult
 
         self.check_script(script)
         version = await self.runtime_version(version)
         try:
-            req = ValidateRequest(script=script, blender_version=version, lint=False, render=render, resolution=resolution, engine=engine,
-                                  timeout=timeout)  # fmt: skip
+            req = ValidateRequest(
+                script=script, blender_version=version, lint=False, render=render, resolution=resolution, engine=engine, timeout=timeout
+            )
         except ValidationError as exc:
             raise Refused(_first_error(exc)) from exc
         job = await self.job("validate", lambda: validate_work(self.ctx, req), progress)
@@ -274,8 +298,19 @@ class Operations:
         briefs, images, lines = [], [], []
         for n, hit in enumerate(hits, 1):
             e = hit.exemplar
-            briefs.append(ExemplarBrief(id=e.id, prompt=e.prompt, script=e.script, blender_version=e.blender_version, status=e.status,
-                                        source=e.source, symbols=e.symbols, score=hit.score, resource=exemplar_uri(e.id)))  # fmt: skip
+            briefs.append(
+                ExemplarBrief(
+                    id=e.id,
+                    prompt=e.prompt,
+                    script=e.script,
+                    blender_version=e.blender_version,
+                    status=e.status,
+                    source=e.source,
+                    symbols=e.symbols,
+                    score=hit.score,
+                    resource=exemplar_uri(e.id),
+                )
+            )
             thumb = e.thumbnail_path or e.render_path
             images += read_image(store.file(thumb)) if thumb else []
             lines.append(
@@ -301,8 +336,17 @@ class Operations:
         result = job.result
         assert isinstance(result, GenerationResult)
         run = run_result(result.run_report, result.script or "") if result.run_report is not None else None
-        data = GenerateResult(thread_id=result.thread_id, outcome=result.outcome, message=result.message, blender_version=result.blender_version,
-                              script=result.script, score=result.score, reasons=result.reasons, attempts=result.attempts, run=run)  # fmt: skip
+        data = GenerateResult(
+            thread_id=result.thread_id,
+            outcome=result.outcome,
+            message=result.message,
+            blender_version=result.blender_version,
+            script=result.script,
+            score=result.score,
+            reasons=result.reasons,
+            attempts=result.attempts,
+            run=run,
+        )
         return answer(texts.generate_text(result), data, read_image(job.render_path), error=result.outcome == "failed" or not result.script)
 
     # -- resources --------------------------------------------------------------------------------------------------------
@@ -312,8 +356,9 @@ class Operations:
         exemplar = await anyio.to_thread.run_sync(self.ctx.store.get, exemplar_id)
         if exemplar is None:
             return None
-        data: dict[str, Any] = exemplar.model_dump(mode="json", include={"id", "prompt", "script", "blender_version", "status", "symbols",
-                                                                           "source", "group_id", "created_at"})  # fmt: skip
+        data: dict[str, Any] = exemplar.model_dump(
+            mode="json", include={"id", "prompt", "script", "blender_version", "status", "symbols", "source", "group_id", "created_at"}
+        )
         if exemplar.report is not None and exemplar.report.scene is not None:
             data["scene"] = exemplar.report.scene.model_dump(mode="json")
         return json.dumps(data, indent=1)

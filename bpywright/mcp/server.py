@@ -23,8 +23,13 @@ RUNS_CODE = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempot
 
 def build_server(ops: Operations) -> MCPServer:
     """A new MCPServer whose tools call `ops` (one per stdio process, or one per service app)."""
-    server = MCPServer("bpywright", title="bpywright: Blender Python scripts known to work", version=__version__,
-                       instructions=INSTRUCTIONS, log_level="WARNING")  # fmt: skip
+    server = MCPServer(
+        "bpywright",
+        title="bpywright: Blender Python scripts known to work",
+        version=__version__,
+        instructions=INSTRUCTIONS,
+        log_level="WARNING",
+    )
 
     async def relay(ctx: Context, n: int, message: str) -> None:
         await ctx.report_progress(n, None, message)

@@ -9,8 +9,12 @@ from ..rules.healer import HealOutcome
 from .answers import source_line
 from .models import SearchResult, SymbolInfo
 
-LABELS = {"retrieved": "RETRIEVED (not generated)", "accepted": "GENERATED and accepted",
-          "best_attempt": "GENERATED, best attempt (not accepted)", "failed": "FAILED"}  # fmt: skip
+LABELS = {
+    "retrieved": "RETRIEVED (not generated)",
+    "accepted": "GENERATED and accepted",
+    "best_attempt": "GENERATED, best attempt (not accepted)",
+    "failed": "FAILED",
+}
 
 
 def search_text(result: SearchResult) -> str:
@@ -54,9 +58,11 @@ def heal_text(outcome: HealOutcome, target: str) -> str:
     elif outcome.healed:
         lines.append(f"HEALED: the script runs on Blender {target} now. The healed script:\n```python\n{outcome.script}```")
     else:
-        lines.append(f"NOT HEALED: it still fails ({outcome.failure_after or outcome.status_after}); no rule fixes that. "
-                     f"Change the script by hand (search_api / get_symbol for the right API). The script as far as it was healed:\n"
-                     f"```python\n{outcome.script}```")  # fmt: skip
+        lines.append(
+            f"NOT HEALED: it still fails ({outcome.failure_after or outcome.status_after}); no rule fixes that. "
+            f"Change the script by hand (search_api / get_symbol for the right API). The script as far as it was healed:\n"
+            f"```python\n{outcome.script}```"
+        )
     return "\n".join(lines)
 
 

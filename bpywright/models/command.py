@@ -38,8 +38,17 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     try:
         if args.model_command == "list":
             have, answers = set(installed_models(settings)), describe(settings)
-            rows = [{"name": s.name, "title": s.title, "bytes": s.size, "installed": s.name in have,
-                     "answers": answers.kind == "local" and answers.model == s.name, "license": s.license} for s in CATALOGUE.values()]  # fmt: skip
+            rows = [
+                {
+                    "name": s.name,
+                    "title": s.title,
+                    "bytes": s.size,
+                    "installed": s.name in have,
+                    "answers": answers.kind == "local" and answers.model == s.name,
+                    "license": s.license,
+                }
+                for s in CATALOGUE.values()
+            ]
             if args.json:
                 print(json.dumps({"models": rows, "answerer": answers.model_dump()}, indent=2))
                 return 0
@@ -53,8 +62,10 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             spec = spec_for(args.name)
             start = time.monotonic()
             done = install(spec, settings, force=args.force, progress=say)
-            print(f"{done.name}: {done.path} ({done.size} bytes, sha256 {done.sha256[:12]}…, {done.general_name}, {done.license}) "
-                  f"in {time.monotonic() - start:.0f} s")  # fmt: skip
+            print(
+                f"{done.name}: {done.path} ({done.size} bytes, sha256 {done.sha256[:12]}…, {done.general_name}, {done.license}) "
+                f"in {time.monotonic() - start:.0f} s"
+            )
             return 0
         if args.model_command == "verify":
             spec = spec_for(args.name)
@@ -73,11 +84,15 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
                 say("error: no local model installed: `bpywright model install qwen2.5-coder-1.5b`")
                 return 1
             verify(spec, settings, full=False)
-            server = LocalServer(model_path(settings, spec), spec.name, log_path=settings.models_dir / "server.log", n_ctx=spec.n_ctx,
-                                 port=args.port)  # fmt: skip
+            server = LocalServer(
+                model_path(settings, spec), spec.name, log_path=settings.models_dir / "server.log", n_ctx=spec.n_ctx, port=args.port
+            )
             with server:
-                print(f"serving {spec.name} at {server.base_url} (BPYWRIGHT_LLM_BASE_URL={server.base_url} BPYWRIGHT_LLM_MODEL={spec.name}); "
-                      "Ctrl-C stops it", flush=True)  # fmt: skip
+                print(
+                    f"serving {spec.name} at {server.base_url} (BPYWRIGHT_LLM_BASE_URL={server.base_url} BPYWRIGHT_LLM_MODEL={spec.name}); "
+                    "Ctrl-C stops it",
+                    flush=True,
+                )
                 try:
                     while server.last_error is None:
                         time.sleep(1)

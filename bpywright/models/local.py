@@ -40,8 +40,12 @@ def chosen_local(settings: Settings) -> ModelSpec | None:
 def describe(settings: Settings) -> Answerer:
     """Who would answer a generate request now (does not start anything)."""
     if settings.llm_base_url:
-        return Answerer(kind="endpoint", model=settings.llm_model, base_url=settings.llm_base_url,
-                        detail=f"{settings.llm_model or 'the first model served'} at {settings.llm_base_url}")  # fmt: skip
+        return Answerer(
+            kind="endpoint",
+            model=settings.llm_model,
+            base_url=settings.llm_base_url,
+            detail=f"{settings.llm_model or 'the first model served'} at {settings.llm_base_url}",
+        )
     try:
         spec = chosen_local(settings)
     except KeyError as exc:
@@ -70,8 +74,13 @@ def start_local(settings: Settings) -> tuple[Settings, LocalServer | None, str]:
     installed = verify(spec, settings, full=False)
     server = LocalServer(model_path(settings, spec), spec.name, log_path=settings.models_dir / "server.log", n_ctx=spec.n_ctx).start()
     # One exemplar, not three: on 2 CPU cores reading a 3.5k-token prompt takes as long as writing the script.
-    served = dataclasses.replace(settings, llm_base_url=server.base_url, llm_model=spec.name, llm_critic_model=None,
-                                 prompt_exemplars=min(settings.prompt_exemplars, LOCAL_EXEMPLARS))  # fmt: skip
+    served = dataclasses.replace(
+        settings,
+        llm_base_url=server.base_url,
+        llm_model=spec.name,
+        llm_critic_model=None,
+        prompt_exemplars=min(settings.prompt_exemplars, LOCAL_EXEMPLARS),
+    )
     return served, server, f"local model {installed.name} ({spec.title}) on {server.base_url}"
 
 

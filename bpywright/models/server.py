@@ -49,8 +49,17 @@ def free_port() -> int:
 class LocalServer:
     """One `python -m llama_cpp.server` child serving model_path as `alias` on 127.0.0.1; restarted by a watchdog when it dies."""
 
-    def __init__(self, model_path: Path, alias: str, *, log_path: Path, n_ctx: int = 8192, threads: int | None = None,
-                 port: int | None = None, start_timeout_s: float = START_TIMEOUT_S) -> None:  # fmt: skip
+    def __init__(
+        self,
+        model_path: Path,
+        alias: str,
+        *,
+        log_path: Path,
+        n_ctx: int = 8192,
+        threads: int | None = None,
+        port: int | None = None,
+        start_timeout_s: float = START_TIMEOUT_S,
+    ) -> None:
         self.model_path, self.alias, self.log_path = model_path, alias, log_path
         self.n_ctx, self.threads = n_ctx, threads or max(1, os.cpu_count() or 1)
         self.port = port or free_port()
@@ -75,9 +84,27 @@ class LocalServer:
 
     def command(self) -> list[str]:
         """The server's command line (loopback only; the model's chat template formats prompts)."""
-        return [sys.executable, "-m", "llama_cpp.server", "--model", str(self.model_path), "--model_alias", self.alias,
-                "--host", "127.0.0.1", "--port", str(self.port), "--n_ctx", str(self.n_ctx), "--n_threads", str(self.threads),
-                "--n_threads_batch", str(self.threads), "--verbose", "false"]  # fmt: skip
+        return [
+            sys.executable,
+            "-m",
+            "llama_cpp.server",
+            "--model",
+            str(self.model_path),
+            "--model_alias",
+            self.alias,
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--n_ctx",
+            str(self.n_ctx),
+            "--n_threads",
+            str(self.threads),
+            "--n_threads_batch",
+            str(self.threads),
+            "--verbose",
+            "false",
+        ]
 
     def _spawn(self) -> None:
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
@@ -87,8 +114,15 @@ class LocalServer:
         # OMP_WAIT_POLICY=PASSIVE: llama.cpp's OpenMP threads otherwise spin at every barrier; on 2 cores shared with Blender
         # workers that made one answer 6.5x slower here (69 s vs 10.7 s for the same 64 tokens under load).
         env = {**os.environ, "OMP_WAIT_POLICY": "PASSIVE"}
-        self._proc = subprocess.Popen(self.command(), stdin=subprocess.DEVNULL, stdout=self._log, stderr=subprocess.STDOUT,
-                                      start_new_session=True, env=env, preexec_fn=_die_with_parent)  # fmt: skip
+        self._proc = subprocess.Popen(
+            self.command(),
+            stdin=subprocess.DEVNULL,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            env=env,
+            preexec_fn=_die_with_parent,
+        )
 
     def healthy(self, timeout: float = 2.0) -> bool:
         """True when the server answers GET /v1/models with 200."""
@@ -104,8 +138,10 @@ class LocalServer:
             proc = self._proc
             if proc is None or proc.poll() is not None:
                 code = proc.returncode if proc is not None else None
-                raise LocalServerError(f"the local model server exited (code {code}) while loading {self.model_path.name}: "
-                                       f"see {self.log_path}:\n{self.log_tail()}")  # fmt: skip
+                raise LocalServerError(
+                    f"the local model server exited (code {code}) while loading {self.model_path.name}: "
+                    f"see {self.log_path}:\n{self.log_tail()}"
+                )
             if self.healthy():
                 return
             time.sleep(0.25)
@@ -138,8 +174,10 @@ class LocalServer:
                 now = time.monotonic()
                 self.restarts = [t for t in self.restarts if now - t < RESTART_WINDOW_S]
                 if len(self.restarts) >= MAX_RESTARTS:
-                    self.last_error = (f"the local model server died {MAX_RESTARTS + 1} times in {RESTART_WINDOW_S:.0f} s "
-                                       f"(last exit code {proc.returncode}); left down: see {self.log_path}")  # fmt: skip
+                    self.last_error = (
+                        f"the local model server died {MAX_RESTARTS + 1} times in {RESTART_WINDOW_S:.0f} s "
+                        f"(last exit code {proc.returncode}); left down: see {self.log_path}"
+                    )
                     return
                 self.restarts.append(now)
                 try:

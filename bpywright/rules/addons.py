@@ -11,15 +11,36 @@ from .fragments import code, dotted, stmt
 from .rna import rna_table
 
 MENUS = {
-    "INFO_MT_file_import": "TOPBAR_MT_file_import", "INFO_MT_file_export": "TOPBAR_MT_file_export",
-    "INFO_MT_file": "TOPBAR_MT_file", "INFO_MT_help": "TOPBAR_MT_help", "INFO_MT_render": "TOPBAR_MT_render",
-    "INFO_MT_add": "VIEW3D_MT_add", "INFO_MT_mesh_add": "VIEW3D_MT_mesh_add", "INFO_MT_curve_add": "VIEW3D_MT_curve_add",
-    "INFO_MT_surface_add": "VIEW3D_MT_surface_add", "INFO_MT_armature_add": "VIEW3D_MT_armature_add",
-    "INFO_MT_metaball_add": "VIEW3D_MT_metaball_add", "INFO_MT_camera_add": "VIEW3D_MT_camera_add",
-    "VIEW3D_MT_object_specials": "VIEW3D_MT_object_context_menu", "VIEW3D_MT_edit_mesh_specials": "VIEW3D_MT_edit_mesh_context_menu",
-    "INFO_MT_edit_armature_add": "TOPBAR_MT_edit_armature_add", "INFO_MT_edit_curve_add": "TOPBAR_MT_edit_curve_add",
-}  # fmt: skip
-_BPY_TYPES = {"Operator", "Panel", "Menu", "PropertyGroup", "AddonPreferences", "UIList", "Header", "Macro", "Gizmo", "GizmoGroup", "KeyingSetInfo"}
+    "INFO_MT_file_import": "TOPBAR_MT_file_import",
+    "INFO_MT_file_export": "TOPBAR_MT_file_export",
+    "INFO_MT_file": "TOPBAR_MT_file",
+    "INFO_MT_help": "TOPBAR_MT_help",
+    "INFO_MT_render": "TOPBAR_MT_render",
+    "INFO_MT_add": "VIEW3D_MT_add",
+    "INFO_MT_mesh_add": "VIEW3D_MT_mesh_add",
+    "INFO_MT_curve_add": "VIEW3D_MT_curve_add",
+    "INFO_MT_surface_add": "VIEW3D_MT_surface_add",
+    "INFO_MT_armature_add": "VIEW3D_MT_armature_add",
+    "INFO_MT_metaball_add": "VIEW3D_MT_metaball_add",
+    "INFO_MT_camera_add": "VIEW3D_MT_camera_add",
+    "VIEW3D_MT_object_specials": "VIEW3D_MT_object_context_menu",
+    "VIEW3D_MT_edit_mesh_specials": "VIEW3D_MT_edit_mesh_context_menu",
+    "INFO_MT_edit_armature_add": "TOPBAR_MT_edit_armature_add",
+    "INFO_MT_edit_curve_add": "TOPBAR_MT_edit_curve_add",
+}
+_BPY_TYPES = {
+    "Operator",
+    "Panel",
+    "Menu",
+    "PropertyGroup",
+    "AddonPreferences",
+    "UIList",
+    "Header",
+    "Macro",
+    "Gizmo",
+    "GizmoGroup",
+    "KeyingSetInfo",
+}
 
 
 def _registrable(node: cst.ClassDef, known: set[str]) -> bool:
@@ -53,7 +74,9 @@ class _RegisterModule(RuleTransformer):
         undo = bool(found.group(1))
         names = ", ".join(self.classes) + ("," if len(self.classes) == 1 else "")
         loop = f"for _cls in {'reversed' if undo else ''}(({names})):\n    bpy.utils.{'un' if undo else ''}register_class(_cls)\n"
-        if not self.report(original, f"{chain} was removed in 2.80: register each class", loop.replace("\n   ", "") if self.classes else "remove"):
+        if not self.report(
+            original, f"{chain} was removed in 2.80: register each class", loop.replace("\n   ", "") if self.classes else "remove"
+        ):
             return updated
         return stmt(loop).with_changes(leading_lines=original.leading_lines) if self.classes else cst.RemovalSentinel.REMOVE
 
@@ -100,10 +123,34 @@ class _Annotations(RuleTransformer):
 
 
 RULES = (
-    DriftRule("register-module", "addons", "bpy.utils.register_module → register_class for each class", "2.80", "2.80", _RegisterModule,
-              (r"module 'bpy\.utils' has no attribute '(un)?register_module'",), needles=("register_module",)),
-    DriftRule("menu-renamed", "addons", "INFO_MT_* / *_specials menus renamed (TOPBAR_MT_*, VIEW3D_MT_*_context_menu)", "2.80", "2.80",
-              _Menus, (r"has no attribute '(INFO_MT_\w+|VIEW3D_MT_\w+_specials)'",), needles=("_MT_",)),
-    DriftRule("props-annotations", "addons", "class-level bpy.props assignments → annotations", "2.80", "2.80", _Annotations,
-              (r"_PropertyDeferred",), needles=("Property(",)),
-)  # fmt: skip
+    DriftRule(
+        "register-module",
+        "addons",
+        "bpy.utils.register_module → register_class for each class",
+        "2.80",
+        "2.80",
+        _RegisterModule,
+        (r"module 'bpy\.utils' has no attribute '(un)?register_module'",),
+        needles=("register_module",),
+    ),
+    DriftRule(
+        "menu-renamed",
+        "addons",
+        "INFO_MT_* / *_specials menus renamed (TOPBAR_MT_*, VIEW3D_MT_*_context_menu)",
+        "2.80",
+        "2.80",
+        _Menus,
+        (r"has no attribute '(INFO_MT_\w+|VIEW3D_MT_\w+_specials)'",),
+        needles=("_MT_",),
+    ),
+    DriftRule(
+        "props-annotations",
+        "addons",
+        "class-level bpy.props assignments → annotations",
+        "2.80",
+        "2.80",
+        _Annotations,
+        (r"_PropertyDeferred",),
+        needles=("Property(",),
+    ),
+)

@@ -13,19 +13,52 @@ from .rna import all_names, is_struct, struct_names
 
 # Old name → new name (a dotted path when the value moved into a nested struct).
 RENAMED = {
-    "draw_type": "display_type", "show_x_ray": "show_in_front", "dupli_type": "instance_type",
-    "dupli_group": "instance_collection", "dupli_faces_scale": "instance_faces_scale",
-    "use_dupli_faces_scale": "use_instance_faces_scale", "use_dupli_vertices_rotation": "use_instance_vertices_rotation",
-    "empty_draw_type": "empty_display_type", "empty_draw_size": "empty_display_size", "draw_bounds_type": "display_bounds_type",
-    "draw_size": "display_size", "uv_textures": "uv_layers", "user_preferences": "preferences", "tessfaces": "polygons",
-    "viewport_shade": "shading.type", "hide": "hide_viewport", "groups": "collections", "musgrave_type": "noise_type",
-    "active_uv_texture": "uv_layers.active", "faces": "polygons", "horizon_color": "color",
-}  # fmt: skip
-_SUBSTITUTIONS = (("draw_", "display_"), ("dupli_", "instance_"), ("dupli", "instance"), ("group", "collection"), ("lamp", "light"), ("x_ray", "in_front"))
+    "draw_type": "display_type",
+    "show_x_ray": "show_in_front",
+    "dupli_type": "instance_type",
+    "dupli_group": "instance_collection",
+    "dupli_faces_scale": "instance_faces_scale",
+    "use_dupli_faces_scale": "use_instance_faces_scale",
+    "use_dupli_vertices_rotation": "use_instance_vertices_rotation",
+    "empty_draw_type": "empty_display_type",
+    "empty_draw_size": "empty_display_size",
+    "draw_bounds_type": "display_bounds_type",
+    "draw_size": "display_size",
+    "uv_textures": "uv_layers",
+    "user_preferences": "preferences",
+    "tessfaces": "polygons",
+    "viewport_shade": "shading.type",
+    "hide": "hide_viewport",
+    "groups": "collections",
+    "musgrave_type": "noise_type",
+    "active_uv_texture": "uv_layers.active",
+    "faces": "polygons",
+    "horizon_color": "color",
+}
+_SUBSTITUTIONS = (
+    ("draw_", "display_"),
+    ("dupli_", "instance_"),
+    ("dupli", "instance"),
+    ("group", "collection"),
+    ("lamp", "light"),
+    ("x_ray", "in_front"),
+)
 # Old names that other (non-RNA) APIs still use: bmesh has faces, textures had musgrave_type.
 _RUNTIME_ONLY = {"faces", "musgrave_type"}
 # Names other rules own (their fix is not a plain rename).
-_OWNED = {"select", "layers", "cursor_location", "update", "active", "use_auto_smooth", "auto_smooth_angle", "lamps", "objects", "link", "unlink"}
+_OWNED = {
+    "select",
+    "layers",
+    "cursor_location",
+    "update",
+    "active",
+    "use_auto_smooth",
+    "auto_smooth_angle",
+    "lamps",
+    "objects",
+    "link",
+    "unlink",
+}
 _MISSING = re.compile(r"'(\w+)' object has no attribute '(\w+)'")
 
 
@@ -75,8 +108,15 @@ class _Renamed(RuleTransformer):
 
 
 # Settings structs reached from a scene, by attribute name.
-_SETTINGS = {"render": "RenderSettings", "eevee": "SceneEEVEE", "display": "SceneDisplay", "view_settings": "ColorManagedViewSettings",
-             "display_settings": "ColorManagedDisplaySettings", "unit_settings": "UnitSettings", "world": "World"}
+_SETTINGS = {
+    "render": "RenderSettings",
+    "eevee": "SceneEEVEE",
+    "display": "SceneDisplay",
+    "view_settings": "ColorManagedViewSettings",
+    "display_settings": "ColorManagedDisplaySettings",
+    "unit_settings": "UnitSettings",
+    "world": "World",
+}
 _NESTED = {"image_settings": "ImageFormatSettings", "light_settings": "WorldLighting", "shading": "View3DShading"}
 _DATA = {"materials": "Material", "worlds": "World", "cameras": "Camera", "meshes": "Mesh", "objects": "Object", "scenes": "Scene"}
 
@@ -165,7 +205,7 @@ class _MissingProperty(RuleTransformer):
             return updated  # a rename exists: the renamed-attribute rule fixes it
         new = moved(target, struct or "", small.value) if isinstance(small, cst.Assign) else None
         if new is not None:
-            if self.report(original, f'{struct}.{attr} moved in Blender {self.scope.target}', new, certain=sure or spread):
+            if self.report(original, f"{struct}.{attr} moved in Blender {self.scope.target}", new, certain=sure or spread):
                 return updated.with_changes(body=[cst.parse_statement(new + "\n").body[0]])  # type: ignore[attr-defined]
             return updated
         message = f'{struct} has no property "{attr}" in Blender {self.scope.target} (removed): the setting is dropped'
@@ -175,8 +215,11 @@ class _MissingProperty(RuleTransformer):
 
 
 # Settings that moved to another struct: (struct, name) → (attribute replacing the receiver's last one, new name).
-MOVED = {("SceneEEVEE", "use_motion_blur"): ("render", "use_motion_blur"), ("SceneEEVEE", "motion_blur_shutter"): ("render", "motion_blur_shutter"),
-         ("CyclesRenderSettings", "film_transparent"): ("render", "film_transparent")}  # fmt: skip
+MOVED = {
+    ("SceneEEVEE", "use_motion_blur"): ("render", "use_motion_blur"),
+    ("SceneEEVEE", "motion_blur_shutter"): ("render", "motion_blur_shutter"),
+    ("CyclesRenderSettings", "film_transparent"): ("render", "film_transparent"),
+}
 
 
 def moved(target: cst.Attribute, struct: str, value: cst.BaseExpression) -> str | None:
@@ -210,7 +253,10 @@ class _AutoSmooth(RuleTransformer):
     def leave_SimpleStatementLine(self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine):
         small = original.body[0] if len(original.body) == 1 else None
         target = small.targets[0].target if isinstance(small, cst.Assign) and len(small.targets) == 1 else None
-        if not (isinstance(small, cst.Assign) and isinstance(target, cst.Attribute)) or target.attr.value not in ("use_auto_smooth", "auto_smooth_angle"):
+        if not (isinstance(small, cst.Assign) and isinstance(target, cst.Attribute)) or target.attr.value not in (
+            "use_auto_smooth",
+            "auto_smooth_angle",
+        ):
             return updated
         mesh = code(target.value)
         if target.attr.value == "auto_smooth_angle":
@@ -219,7 +265,11 @@ class _AutoSmooth(RuleTransformer):
             new = ""
         else:
             new = f"{mesh}.set_sharp_from_angle(angle={_DEFAULT_ANGLE})"
-        if not self.report(original, f"Mesh.{target.attr.value} was removed in 4.1 (sharp edges by angle replace auto smooth)", new or "remove the assignment"):
+        if not self.report(
+            original,
+            f"Mesh.{target.attr.value} was removed in 4.1 (sharp edges by angle replace auto smooth)",
+            new or "remove the assignment",
+        ):
             return updated
         if not new:
             return cst.RemovalSentinel.REMOVE
@@ -227,12 +277,43 @@ class _AutoSmooth(RuleTransformer):
 
 
 RULES = (
-    DriftRule("renamed-attribute", "attributes", "renamed properties (draw_type → display_type, dupli_* → instance_* …)", "2.80", "2.80",
-              _Renamed, (r"'\w+' object has no attribute '\w+'",), needles=tuple(RENAMED)),
-    DriftRule("auto-smooth", "attributes", "use_auto_smooth/auto_smooth_angle → mesh.set_sharp_from_angle()", "4.1", "4.1",
-              _AutoSmooth, (r"'Mesh' object has no attribute '(use_auto_smooth|auto_smooth_angle)'",), needles=("auto_smooth",)),
-    DriftRule("missing-property", "attributes", "assignments to properties that no longer exist are dropped", "2.80", "2.80",
-              _MissingProperty, (r"'\w+' object has no attribute '\w+'",)),
-    DriftRule("removed-noop-call", "attributes", "removed no-op calls (calc_normals, calc_normals_split, calc_tessface)", "2.80", "2.80",
-              _NoopCalls, (r"'Mesh' object has no attribute '(calc_normals|calc_normals_split|create_normals_split|free_normals_split|calc_tessface)'",), needles=tuple(_NOOP_CALLS)),
-)  # fmt: skip
+    DriftRule(
+        "renamed-attribute",
+        "attributes",
+        "renamed properties (draw_type → display_type, dupli_* → instance_* …)",
+        "2.80",
+        "2.80",
+        _Renamed,
+        (r"'\w+' object has no attribute '\w+'",),
+        needles=tuple(RENAMED),
+    ),
+    DriftRule(
+        "auto-smooth",
+        "attributes",
+        "use_auto_smooth/auto_smooth_angle → mesh.set_sharp_from_angle()",
+        "4.1",
+        "4.1",
+        _AutoSmooth,
+        (r"'Mesh' object has no attribute '(use_auto_smooth|auto_smooth_angle)'",),
+        needles=("auto_smooth",),
+    ),
+    DriftRule(
+        "missing-property",
+        "attributes",
+        "assignments to properties that no longer exist are dropped",
+        "2.80",
+        "2.80",
+        _MissingProperty,
+        (r"'\w+' object has no attribute '\w+'",),
+    ),
+    DriftRule(
+        "removed-noop-call",
+        "attributes",
+        "removed no-op calls (calc_normals, calc_normals_split, calc_tessface)",
+        "2.80",
+        "2.80",
+        _NoopCalls,
+        (r"'Mesh' object has no attribute '(calc_normals|calc_normals_split|create_normals_split|free_normals_split|calc_tessface)'",),
+        needles=tuple(_NOOP_CALLS),
+    ),
+)

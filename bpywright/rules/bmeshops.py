@@ -25,12 +25,20 @@ class _Radius(RuleTransformer):
             names = {a.keyword.value for a in original.args if a.keyword}
             old = sorted(names & _RADIUS.keys())
             # The old 'diameter' already meant the radius (hence the rename): the value is kept.
-            if old and self.report(original, f"bmesh.ops.{chain.rsplit('.', 1)[-1]}: {', '.join(old)} became {', '.join(_RADIUS[o] for o in old)} in 2.80",
-                                   ", ".join(f"{_RADIUS[o]}=…" for o in old)):
-                return updated.with_changes(args=[renamed_kwarg(a, _RADIUS[a.keyword.value]) if a.keyword and a.keyword.value in _RADIUS else a
-                                                  for a in updated.args])
+            if old and self.report(
+                original,
+                f"bmesh.ops.{chain.rsplit('.', 1)[-1]}: {', '.join(old)} became {', '.join(_RADIUS[o] for o in old)} in 2.80",
+                ", ".join(f"{_RADIUS[o]}=…" for o in old),
+            ):
+                return updated.with_changes(
+                    args=[
+                        renamed_kwarg(a, _RADIUS[a.keyword.value]) if a.keyword and a.keyword.value in _RADIUS else a for a in updated.args
+                    ]
+                )
         if self.invalid and chain.endswith(f"ops.{self.invalid[0]}"):
-            if self.report(original, f'bmesh.ops.{self.invalid[0]} has no keyword "{self.invalid[1]}"', f"drop {self.invalid[1]}=…", certain=False):
+            if self.report(
+                original, f'bmesh.ops.{self.invalid[0]} has no keyword "{self.invalid[1]}"', f"drop {self.invalid[1]}=…", certain=False
+            ):
                 return without_args(updated, {self.invalid[1]})
         return updated
 
@@ -56,7 +64,9 @@ class _LookupTable(RuleTransformer):
         seqs = _Sequences()
         header.visit(seqs)
         calls = [f"{seq}.ensure_lookup_table()" for seq in seqs.found]
-        if calls and self.report(header, "bmesh sequences need ensure_lookup_table() before index access (since 2.73)", "; ".join(calls), certain=False):
+        if calls and self.report(
+            header, "bmesh sequences need ensure_lookup_table() before index access (since 2.73)", "; ".join(calls), certain=False
+        ):
             return cst.FlattenSentinel([*[stmt(c + "\n") for c in calls], original])
         return None
 
@@ -72,8 +82,24 @@ class _LookupTable(RuleTransformer):
 
 
 RULES = (
-    DriftRule("bmesh-radius", "bmesh", "bmesh.ops.create_icosphere/uvsphere/circle/cone: diameter → radius", "2.80", "2.80", _Radius,
-              (r'create_(icosphere|uvsphere|circle|cone): keyword "diameter\d?" is invalid', r'keyword "\w+" is invalid for this operator'), needles=("diameter",)),
-    DriftRule("bmesh-lookup-table", "bmesh", "index access to bm.verts/edges/faces needs ensure_lookup_table()", "2.73", "2.73",
-              _LookupTable, (r"outdated internal index table, run ensure_lookup_table\(\) first",), runtime_only=True),
-)  # fmt: skip
+    DriftRule(
+        "bmesh-radius",
+        "bmesh",
+        "bmesh.ops.create_icosphere/uvsphere/circle/cone: diameter → radius",
+        "2.80",
+        "2.80",
+        _Radius,
+        (r'create_(icosphere|uvsphere|circle|cone): keyword "diameter\d?" is invalid', r'keyword "\w+" is invalid for this operator'),
+        needles=("diameter",),
+    ),
+    DriftRule(
+        "bmesh-lookup-table",
+        "bmesh",
+        "index access to bm.verts/edges/faces needs ensure_lookup_table()",
+        "2.73",
+        "2.73",
+        _LookupTable,
+        (r"outdated internal index table, run ensure_lookup_table\(\) first",),
+        runtime_only=True,
+    ),
+)

@@ -108,9 +108,15 @@ class _OverrideDict(_InOverride):
         call = calls[0]
         override = next(a for a in call.args if a.keyword is None and not _literal(a.value))
         value = override.value
-        certain = isinstance(value, cst.Dict) or (dotted(value) or "").endswith("copy()") or (isinstance(value, cst.Name) and value.value in self.dicts)
+        certain = (
+            isinstance(value, cst.Dict)
+            or (dotted(value) or "").endswith("copy()")
+            or (isinstance(value, cst.Name) and value.value in self.dicts)
+        )
         fix = f"with bpy.context.temp_override(**{code(value)}): {code(call.func)}(…)"
-        if not self.report(call, "passing a context dict to an operator was removed in 4.0: use context.temp_override()", fix, certain=certain):
+        if not self.report(
+            call, "passing a context dict to an operator was removed in 4.0: use context.temp_override()", fix, certain=certain
+        ):
             return updated
         rest = [a for a in call.args if a is not override]
         if rest:
@@ -151,7 +157,11 @@ class _ViewportOperator(_InOverride):
         helper = [s.with_changes(leading_lines=blank) for s in cst.parse_module(HELPER_SOURCE).body]
         body = list(updated.body)
         at = imports_end(body)
-        spaced = [*blank[: 2 - sum(1 for line in body[at].leading_lines[:2] if line.comment is None)], *body[at].leading_lines] if at < len(body) else []
+        spaced = (
+            [*blank[: 2 - sum(1 for line in body[at].leading_lines[:2] if line.comment is None)], *body[at].leading_lines]
+            if at < len(body)
+            else []
+        )
         rest = [body[at].with_changes(leading_lines=spaced), *body[at + 1 :]] if at < len(body) else []
         return updated.with_changes(body=[*body[:at], *helper, *rest])
 
@@ -223,20 +233,64 @@ class _SpaceData(RuleTransformer):
         target = target or (small.value.func if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call) else None)
         chain = dotted(target) or ""
         if re.match(r"(bpy\.context|context|C)\.space_data\.", chain):
-            if self.report(original, "context.space_data is None when Blender runs headless (no editor): viewport-only setting dropped", "remove the statement"):
+            if self.report(
+                original,
+                "context.space_data is None when Blender runs headless (no editor): viewport-only setting dropped",
+                "remove the statement",
+            ):
                 return cst.RemovalSentinel.REMOVE
         return updated
 
 
 RULES = (
-    DriftRule("context-override-dict", "context", "bpy.ops.x(override_dict) → with bpy.context.temp_override(**override_dict)", "4.0", "3.2",
-              _OverrideDict, (r"1-2 args execution context is supported",), needles=lambda s: _POSITIONAL.search(s) is not None),
-    DriftRule("viewport-operator", "context", "viewport operators headless → run under a 3D viewport temp_override", "2.80", "3.2",
-              _ViewportOperator, (r"Operator bpy\.ops\.\w+\.\w+\.poll\(\) (failed, context is incorrect|expected a view3d region)",), needles=_calls_viewport_ops),
-    DriftRule("space-data-headless", "context", "viewport settings through context.space_data (None headless) are dropped", "2.50", "2.50",
-              _SpaceData, (r"'NoneType' object has no attribute",), needles=("space_data.",)),
-    DriftRule("active-object-missing", "context", "no active object → make the object created last active", "2.80", "2.80",
-              _ActiveObject, (r"Context missing active object", r"'NoneType' object has no attribute '\w+'"), runtime_only=True),
-    DriftRule("edit-mode-required", "context", "mesh/uv/curve operators called in object mode → enter edit mode around them", "2.80", "2.80",
-              _EditMode, (r"Operator bpy\.ops\.(mesh|uv|curve)\.\w+\.poll\(\) failed, context is incorrect",), runtime_only=True),
-)  # fmt: skip
+    DriftRule(
+        "context-override-dict",
+        "context",
+        "bpy.ops.x(override_dict) → with bpy.context.temp_override(**override_dict)",
+        "4.0",
+        "3.2",
+        _OverrideDict,
+        (r"1-2 args execution context is supported",),
+        needles=lambda s: _POSITIONAL.search(s) is not None,
+    ),
+    DriftRule(
+        "viewport-operator",
+        "context",
+        "viewport operators headless → run under a 3D viewport temp_override",
+        "2.80",
+        "3.2",
+        _ViewportOperator,
+        (r"Operator bpy\.ops\.\w+\.\w+\.poll\(\) (failed, context is incorrect|expected a view3d region)",),
+        needles=_calls_viewport_ops,
+    ),
+    DriftRule(
+        "space-data-headless",
+        "context",
+        "viewport settings through context.space_data (None headless) are dropped",
+        "2.50",
+        "2.50",
+        _SpaceData,
+        (r"'NoneType' object has no attribute",),
+        needles=("space_data.",),
+    ),
+    DriftRule(
+        "active-object-missing",
+        "context",
+        "no active object → make the object created last active",
+        "2.80",
+        "2.80",
+        _ActiveObject,
+        (r"Context missing active object", r"'NoneType' object has no attribute '\w+'"),
+        runtime_only=True,
+    ),
+    DriftRule(
+        "edit-mode-required",
+        "context",
+        "mesh/uv/curve operators called in object mode → enter edit mode around them",
+        "2.80",
+        "2.80",
+        _EditMode,
+        (r"Operator bpy\.ops\.(mesh|uv|curve)\.\w+\.poll\(\) failed, context is incorrect",),
+        runtime_only=True,
+    ),
+)

@@ -167,11 +167,15 @@ class _Layers(RuleTransformer):
             if layer is None or receiver is None or "grease" in receiver or "gpencil" in receiver:
                 return updated
             certain = _bools(small.value) or is_scene(receiver) or is_object(layer.value, set())
-            if self.report(original, "the 20 scene layers were removed in 2.80 (objects live in collections)", "remove the statement", certain=certain):
+            if self.report(
+                original, "the 20 scene layers were removed in 2.80 (objects live in collections)", "remove the statement", certain=certain
+            ):
                 return cst.RemovalSentinel.REMOVE
         if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
             chain = dotted(small.value.func) or ""
-            if chain in ("bpy.ops.object.move_to_layer", "bpy.ops.view3d.layers") and self.report(original, f"{chain} was removed in 2.80", "remove the call"):
+            if chain in ("bpy.ops.object.move_to_layer", "bpy.ops.view3d.layers") and self.report(
+                original, f"{chain} was removed in 2.80", "remove the call"
+            ):
                 return cst.RemovalSentinel.REMOVE
         return updated
 
@@ -212,7 +216,9 @@ class _RenderLayers(RuleTransformer):
         chain = dotted(original.value) or ""
         index = original.slice[0].slice if len(original.slice) == 1 else None
         if chain.endswith("render.layers") and isinstance(index, cst.Index) and isinstance(index.value, cst.SimpleString):
-            if index.value.evaluated_value == "RenderLayer" and self.report(original, 'the default "RenderLayer" is "ViewLayer" since 2.80', "'ViewLayer'"):
+            if index.value.evaluated_value == "RenderLayer" and self.report(
+                original, 'the default "RenderLayer" is "ViewLayer" since 2.80', "'ViewLayer'"
+            ):
                 return updated.with_changes(slice=[cst.SubscriptElement(cst.Index(cst.SimpleString("'ViewLayer'")))])
         return updated
 
@@ -230,21 +236,88 @@ class _Handlers(RuleTransformer):
 
 
 RULES = (
-    DriftRule("scene-objects-link", "2.80", "scene.objects.link/unlink → collection.objects", "2.80", "2.80", _ObjectsLink,
-              (r'bpy_prop_collection: attribute "(link|unlink)" not found',), needles=("objects.link", "objects.unlink")),
-    DriftRule("object-select", "2.80", "obj.select → select_set()/select_get()", "2.80", "2.80", _Select,
-              (r"'Object' object has no attribute 'select'",), needles=lambda s: re.search(r"\.select\b", s) is not None),
-    DriftRule("scene-objects-active", "2.80", "scene.objects.active → view_layer.objects.active", "2.80", "2.80", _ActiveObject,
-              (r'bpy_prop_collection: attribute "active" not found',), needles=("objects.active",)),
-    DriftRule("scene-update", "2.80", "scene.update() → view_layer.update()", "2.80", "2.80", _SceneUpdate,
-              (r"'Scene' object has no attribute 'update'",), needles=(".update()",)),
-    DriftRule("cursor-location", "2.80", "scene.cursor_location → scene.cursor.location", "2.80", "2.80", _CursorLocation,
-              (r"'Scene' object has no attribute 'cursor_location'",), needles=("cursor_location",)),
-    DriftRule("layers-removed", "2.80", "scene/object layers and select_by_layer → collections", "2.80", "2.80", _Layers,
-              (r"'(Object|Scene)' object has no attribute 'layers'", r'keyword "layers" unrecognized',
-               r'bpy\.ops\.(object\.select_by_layer|object\.move_to_layer|view3d\.layers)" error, could not be found'), needles=("layers",)),
-    DriftRule("render-layers", "2.80", "scene.render.layers → scene.view_layers", "2.80", "2.80", _RenderLayers,
-              (r"'RenderSettings' object has no attribute 'layers'",), needles=("render.layers",)),
-    DriftRule("handlers-renamed", "2.80", "scene_update_pre/post → depsgraph_update_pre/post", "2.80", "2.80", _Handlers,
-              (r"'bpy\.app\.handlers' object has no attribute 'scene_update_(pre|post)'",), needles=("scene_update_",)),
-)  # fmt: skip
+    DriftRule(
+        "scene-objects-link",
+        "2.80",
+        "scene.objects.link/unlink → collection.objects",
+        "2.80",
+        "2.80",
+        _ObjectsLink,
+        (r'bpy_prop_collection: attribute "(link|unlink)" not found',),
+        needles=("objects.link", "objects.unlink"),
+    ),
+    DriftRule(
+        "object-select",
+        "2.80",
+        "obj.select → select_set()/select_get()",
+        "2.80",
+        "2.80",
+        _Select,
+        (r"'Object' object has no attribute 'select'",),
+        needles=lambda s: re.search(r"\.select\b", s) is not None,
+    ),
+    DriftRule(
+        "scene-objects-active",
+        "2.80",
+        "scene.objects.active → view_layer.objects.active",
+        "2.80",
+        "2.80",
+        _ActiveObject,
+        (r'bpy_prop_collection: attribute "active" not found',),
+        needles=("objects.active",),
+    ),
+    DriftRule(
+        "scene-update",
+        "2.80",
+        "scene.update() → view_layer.update()",
+        "2.80",
+        "2.80",
+        _SceneUpdate,
+        (r"'Scene' object has no attribute 'update'",),
+        needles=(".update()",),
+    ),
+    DriftRule(
+        "cursor-location",
+        "2.80",
+        "scene.cursor_location → scene.cursor.location",
+        "2.80",
+        "2.80",
+        _CursorLocation,
+        (r"'Scene' object has no attribute 'cursor_location'",),
+        needles=("cursor_location",),
+    ),
+    DriftRule(
+        "layers-removed",
+        "2.80",
+        "scene/object layers and select_by_layer → collections",
+        "2.80",
+        "2.80",
+        _Layers,
+        (
+            r"'(Object|Scene)' object has no attribute 'layers'",
+            r'keyword "layers" unrecognized',
+            r'bpy\.ops\.(object\.select_by_layer|object\.move_to_layer|view3d\.layers)" error, could not be found',
+        ),
+        needles=("layers",),
+    ),
+    DriftRule(
+        "render-layers",
+        "2.80",
+        "scene.render.layers → scene.view_layers",
+        "2.80",
+        "2.80",
+        _RenderLayers,
+        (r"'RenderSettings' object has no attribute 'layers'",),
+        needles=("render.layers",),
+    ),
+    DriftRule(
+        "handlers-renamed",
+        "2.80",
+        "scene_update_pre/post → depsgraph_update_pre/post",
+        "2.80",
+        "2.80",
+        _Handlers,
+        (r"'bpy\.app\.handlers' object has no attribute 'scene_update_(pre|post)'",),
+        needles=("scene_update_",),
+    ),
+)

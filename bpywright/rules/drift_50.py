@@ -23,7 +23,9 @@ class _CyclesObjectFlags(RuleTransformer):
 
     def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
         owner = original.value
-        if original.attr.value not in ("is_shadow_catcher", "is_holdout") or not (isinstance(owner, cst.Attribute) and owner.attr.value == "cycles"):
+        if original.attr.value not in ("is_shadow_catcher", "is_holdout") or not (
+            isinstance(owner, cst.Attribute) and owner.attr.value == "cycles"
+        ):
             return updated
         new = f"{code(owner.value)}.{original.attr.value}"
         if self.report(original, f"Cycles' {original.attr.value} moved to the object (3.0) and the old one was removed in 5.0", new):
@@ -37,7 +39,9 @@ class _GreasePencilData(RuleTransformer):
     def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
         if original.attr.value != "grease_pencils_v3" or dotted(original.value) not in ("bpy.data", "D"):
             return updated
-        if self.report(original, "bpy.data.grease_pencils_v3 is bpy.data.grease_pencils since 5.0", f"{code(original.value)}.grease_pencils"):
+        if self.report(
+            original, "bpy.data.grease_pencils_v3 is bpy.data.grease_pencils since 5.0", f"{code(original.value)}.grease_pencils"
+        ):
             return updated.with_changes(attr=cst.Name("grease_pencils"))
         return updated
 
@@ -56,8 +60,12 @@ class _VseStrips(RuleTransformer):
         if new is None:
             return updated
         certain = (dotted(original.value) or "").endswith("sequence_editor")
-        if self.report(original, f'SequenceEditor.{original.attr.value} is "{new}" in Blender {self.scope.target}', f"{code(original.value)}.{new}",
-                       certain=certain):  # fmt: skip
+        if self.report(
+            original,
+            f'SequenceEditor.{original.attr.value} is "{new}" in Blender {self.scope.target}',
+            f"{code(original.value)}.{new}",
+            certain=certain,
+        ):
             return updated.with_changes(attr=cst.Name(new))
         return updated
 
@@ -76,7 +84,11 @@ class _BooleanSolver(RuleTransformer):
         if not (isinstance(target, cst.Attribute) and target.attr.value == "solver" and string_value(original.value) == self.OLD):
             return updated
         quote = original.value.quote if isinstance(original.value, cst.SimpleString) else "'"
-        if self.report(original, f"Boolean solver '{self.OLD}' is '{self.NEW}' in Blender {self.scope.target}", f"{code(target)} = {quote}{self.NEW}{quote}"):
+        if self.report(
+            original,
+            f"Boolean solver '{self.OLD}' is '{self.NEW}' in Blender {self.scope.target}",
+            f"{code(target)} = {quote}{self.NEW}{quote}",
+        ):
             return updated.with_changes(value=cst.SimpleString(f"{quote}{self.NEW}{quote}"))
         return updated
 
@@ -121,9 +133,11 @@ class _FactorBack(RuleTransformer):
 
 # Legacy colour nodes removed in 5.0 → (replacement, mode), and their socket names → the replacement's.
 LEGACY_COLOR_NODES = {
-    "ShaderNodeSeparateRGB": ("ShaderNodeSeparateColor", "RGB"), "ShaderNodeCombineRGB": ("ShaderNodeCombineColor", "RGB"),
-    "ShaderNodeSeparateHSV": ("ShaderNodeSeparateColor", "HSV"), "ShaderNodeCombineHSV": ("ShaderNodeCombineColor", "HSV"),
-}  # fmt: skip
+    "ShaderNodeSeparateRGB": ("ShaderNodeSeparateColor", "RGB"),
+    "ShaderNodeCombineRGB": ("ShaderNodeCombineColor", "RGB"),
+    "ShaderNodeSeparateHSV": ("ShaderNodeSeparateColor", "HSV"),
+    "ShaderNodeCombineHSV": ("ShaderNodeCombineColor", "HSV"),
+}
 COLOR_SOCKETS = {"R": "Red", "G": "Green", "B": "Blue", "H": "Red", "S": "Green", "V": "Blue", "Image": "Color"}
 
 
@@ -168,7 +182,9 @@ class _LegacyColorNodes(RuleTransformer):
         if found is None or not isinstance(found[0], cst.Name) or found[0].value not in self.legacy or found[2] not in COLOR_SOCKETS:
             return updated
         new = COLOR_SOCKETS[found[2]]
-        if self.report(original, f'socket "{found[2]}" of the legacy colour node is "{new}" on its replacement', f"{code(original.value)}['{new}']"):
+        if self.report(
+            original, f'socket "{found[2]}" of the legacy colour node is "{new}" on its replacement', f"{code(original.value)}['{new}']"
+        ):
             return updated.with_changes(slice=[cst.SubscriptElement(cst.Index(cst.SimpleString(repr(new))))])
         return updated
 
@@ -208,7 +224,9 @@ def _nodes_modifier(value: cst.BaseExpression) -> bool:
     """`X.modifiers.new(name, "NODES")` / `type="NODES"`: a Geometry Nodes modifier."""
     if not (isinstance(value, cst.Call) and (dotted(value.func) or "").endswith("modifiers.new")):
         return False
-    kinds = [a.value for a in value.args if (a.keyword is not None and a.keyword.value == "type")] or [a.value for a in value.args[1:2] if a.keyword is None]
+    kinds = [a.value for a in value.args if (a.keyword is not None and a.keyword.value == "type")] or [
+        a.value for a in value.args[1:2] if a.keyword is None
+    ]
     return any(string_value(k) == "NODES" for k in kinds)
 
 
@@ -235,11 +253,15 @@ class _GeometryNodesInputs(RuleTransformer):
         if len(original.slice) != 1 or not isinstance(original.slice[0].slice, cst.Index) or not isinstance(original.value, cst.Name):
             return updated
         certain = original.value.value in self.modifiers
-        if not (certain or "id properties not supported for this type" in self.scope.error or "doesn't support IDProperties" in self.scope.error):
+        if not (
+            certain or "id properties not supported for this type" in self.scope.error or "doesn't support IDProperties" in self.scope.error
+        ):
             return updated
         key = code(original.slice[0].slice.value)
         new = f"getattr({original.value.value}.properties.inputs, {key}).value"
-        if self.report(original, "Geometry Nodes modifier inputs are modifier.properties.inputs.<identifier>.value in 5.2", new, certain=certain):
+        if self.report(
+            original, "Geometry Nodes modifier inputs are modifier.properties.inputs.<identifier>.value in 5.2", new, certain=certain
+        ):
             return expr(new)
         return updated
 
@@ -252,8 +274,12 @@ class _GeometryNodesIdProps(RuleTransformer):
         if original.attr.value != "value" or not (isinstance(call, cst.Call) and dotted(call.func) == "getattr" and len(call.args) == 2):
             return updated
         inputs = call.args[0].value
-        if not (isinstance(inputs, cst.Attribute) and inputs.attr.value == "inputs" and isinstance(inputs.value, cst.Attribute)
-                and inputs.value.attr.value == "properties"):  # fmt: skip
+        if not (
+            isinstance(inputs, cst.Attribute)
+            and inputs.attr.value == "inputs"
+            and isinstance(inputs.value, cst.Attribute)
+            and inputs.value.attr.value == "properties"
+        ):
             return updated
         new = f"{code(inputs.value.value)}[{code(call.args[1].value)}]"
         if self.report(original, f"modifier.properties.inputs arrived in 5.2: modifier[identifier] in Blender {self.scope.target}", new):
@@ -263,12 +289,31 @@ class _GeometryNodesIdProps(RuleTransformer):
 
 # Standard-library modules Python 3.12/3.13 removed (Blender 5.1+ runs Python 3.13) → what replaces them.
 REMOVED_STDLIB = {
-    "imp": "importlib", "distutils": "setuptools / shutil / sysconfig", "imghdr": "reading the file header (or PIL)", "asyncore": "asyncio",
-    "asynchat": "asyncio", "smtpd": "aiosmtpd", "cgi": "urllib.parse / email.message", "cgitb": "traceback", "pipes": "shlex.quote",
-    "telnetlib": "a third-party telnet library", "crypt": "hashlib", "audioop": "numpy", "aifc": "soundfile", "sndhdr": "soundfile",
-    "sunau": "soundfile", "uu": "base64", "xdrlib": "struct", "nntplib": "a third-party NNTP library", "mailcap": "mimetypes",
-    "chunk": "struct", "spwd": "pwd", "nis": "a third-party NIS library", "ossaudiodev": "a sound library", "msilib": "nothing",
-}  # fmt: skip
+    "imp": "importlib",
+    "distutils": "setuptools / shutil / sysconfig",
+    "imghdr": "reading the file header (or PIL)",
+    "asyncore": "asyncio",
+    "asynchat": "asyncio",
+    "smtpd": "aiosmtpd",
+    "cgi": "urllib.parse / email.message",
+    "cgitb": "traceback",
+    "pipes": "shlex.quote",
+    "telnetlib": "a third-party telnet library",
+    "crypt": "hashlib",
+    "audioop": "numpy",
+    "aifc": "soundfile",
+    "sndhdr": "soundfile",
+    "sunau": "soundfile",
+    "uu": "base64",
+    "xdrlib": "struct",
+    "nntplib": "a third-party NNTP library",
+    "mailcap": "mimetypes",
+    "chunk": "struct",
+    "spwd": "pwd",
+    "nis": "a third-party NIS library",
+    "ossaudiodev": "a sound library",
+    "msilib": "nothing",
+}
 
 
 class _PythonModules(RuleTransformer):
@@ -293,7 +338,11 @@ class _PythonModules(RuleTransformer):
         top = self._name(original.module) if original.module is not None else ""
         if top not in REMOVED_STDLIB:
             return updated
-        imported = {a.name.value for a in original.names if isinstance(a.name, cst.Name)} if not isinstance(original.names, cst.ImportStar) else set()
+        imported = (
+            {a.name.value for a in original.names if isinstance(a.name, cst.Name)}
+            if not isinstance(original.names, cst.ImportStar)
+            else set()
+        )
         fixable = dotted(original.module) == "imp" and imported and imported <= {"reload", "import_module"}
         fix = f"from importlib import {', '.join(sorted(imported))}" if fixable else f"use {REMOVED_STDLIB[top]}"
         if self.report(original, f"module {top} was removed from Python (Blender 5.1+ runs Python 3.13)", fix) and fixable:
@@ -309,8 +358,8 @@ REMOVED_50 = {
     "collada_import": "Collada was removed in 5.0: import USD, OBJ or glTF instead",
     "CompositorNodeComposite": "the Composite node was removed in 5.0: the compositor node group's Group Output is the result",
     "node_tree": "Scene.node_tree was removed in 5.0: the compositor is a node group, "
-                 "scene.compositing_node_group = bpy.data.node_groups.new('Compositor', 'CompositorNodeTree')",
-}  # fmt: skip
+    "scene.compositing_node_group = bpy.data.node_groups.new('Compositor', 'CompositorNodeTree')",
+}
 
 
 class _Removed50(RuleTransformer):
@@ -325,8 +374,12 @@ class _Removed50(RuleTransformer):
         attr, chain = original.attr.value, dotted(original.value) or ""
         if attr in ("collada_export", "collada_import") and chain.endswith("ops.wm"):
             self.report(original, REMOVED_50[attr], "bpy.ops.wm.usd_export" if attr.endswith("export") else "bpy.ops.wm.usd_import")
-        elif attr == "node_tree" and ("'Scene' object has no attribute 'node_tree'" in self.scope.error or chain.endswith(("scene", "scenes[]"))):
-            self.report(original, REMOVED_50[attr], f"{code(original.value)}.compositing_node_group", certain=chain.endswith(("scene", "scenes[]")))
+        elif attr == "node_tree" and (
+            "'Scene' object has no attribute 'node_tree'" in self.scope.error or chain.endswith(("scene", "scenes[]"))
+        ):
+            self.report(
+                original, REMOVED_50[attr], f"{code(original.value)}.compositing_node_group", certain=chain.endswith(("scene", "scenes[]"))
+            )
         elif attr == "bindcode" and "image" in chain.lower():
             self.report(original, REMOVED_50[attr], "gpu.texture.from_image(image)")
         return updated
@@ -338,35 +391,144 @@ class _Removed50(RuleTransformer):
 
 
 RULES = (
-    DriftRule("cycles-object-flags", "5.x", "obj.cycles.is_shadow_catcher/is_holdout → obj.is_shadow_catcher/is_holdout (5.0)", "5.0", "3.0",
-              _CyclesObjectFlags, (r"'CyclesObjectSettings' object has no attribute '(is_shadow_catcher|is_holdout)'",),
-              needles=("is_shadow_catcher", "is_holdout")),
-    DriftRule("grease-pencil-v3-data", "5.x", "bpy.data.grease_pencils_v3 → bpy.data.grease_pencils (5.0)", "5.0", "5.0", _GreasePencilData,
-              (r"'BlendData' object has no attribute 'grease_pencils_v3'",), needles=("grease_pencils_v3",)),
-    DriftRule("vse-strips", "5.x", "sequence_editor.sequences(_all) → strips(_all) (4.4; sequences removed in 5.0)", "5.0", "4.4", _VseStrips,
-              (r"'SequenceEditor' object has no attribute 'sequences(_all)?'",), needles=("sequences",)),
-    DriftRule("vse-sequences", "5.x", "sequence_editor.strips(_all) → sequences(_all) before 4.4 (a newer script on an older Blender)",
-              "2.80", "2.80", _VseSequences, (r"'SequenceEditor' object has no attribute 'strips(_all)?'",), fails_until="4.4",
-              needles=("strips",)),
-    DriftRule("boolean-solver-float", "5.x", "Boolean solver 'FAST' → 'FLOAT' (5.0)", "5.0", "5.0", _BooleanSolver,
-              (r'enum "FAST" not found in \(\'FLOAT\'',), needles=("FAST",)),
-    DriftRule("boolean-solver-fast", "5.x", "Boolean solver 'FLOAT' → 'FAST' before 5.0 (a 5.x script on 4.x)", "2.91", "2.91",
-              _BooleanSolverBack, (r'enum "FLOAT" not found in \(\'FAST\'',), fails_until="5.0", needles=("FLOAT",)),
-    DriftRule("socket-factor-fac", "5.x", 'socket "Factor" → "Fac" before 5.0 (a 5.x script on 4.x)', "2.80", "2.80", _FactorBack,
-              (r'key "Factor" not found',), fails_until="5.0", needles=("Factor",)),
-    DriftRule("legacy-color-nodes", "5.x", "Separate/Combine RGB/HSV nodes → Separate/Combine Color (removed in 5.0)", "5.0", "3.3",
-              _LegacyColorNodes, (r"Node type ShaderNode(Separate|Combine)(RGB|HSV) undefined",), needles=tuple(LEGACY_COLOR_NODES)),
-    DriftRule("action-fcurves", "5.x", "action.fcurves → the slot's channelbag fcurves (layered actions, 5.0)", "5.0", "4.4", _ActionFcurves,
-              (r"'Action' object has no attribute 'fcurves'",), needles=(".fcurves",)),
-    DriftRule("gn-modifier-inputs", "5.x", "modifier[identifier] → modifier.properties.inputs.<identifier>.value (Geometry Nodes, 5.2)",
-              "5.2", "5.2", _GeometryNodesInputs, (r"id properties not supported for this type", r"doesn't support IDProperties"),
-              needles=("NODES", "[")),
-    DriftRule("gn-modifier-idprops", "5.x", "modifier.properties.inputs.<identifier>.value → modifier[identifier] before 5.2", "2.92", "2.92",
-              _GeometryNodesIdProps, (r"'NodesModifier' object has no attribute 'properties'",), fails_until="5.2", needles=(".properties.inputs",)),
-    DriftRule("python-313-modules", "5.x", "stdlib modules removed by Python 3.12/3.13 (imp → importlib) on Blender 5.1+", "5.1", "2.80",
-              _PythonModules, (rf"No module named '({'|'.join(REMOVED_STDLIB)})'",), needles=tuple(REMOVED_STDLIB)),
-    DriftRule("removed-in-5", "5.x", "5.0 removals that need rewriting by hand: bgl, Collada, Scene.node_tree, the Composite node", "5.0", "5.0",
-              _Removed50, (r"No module named 'bgl'", r"'Scene' object has no attribute 'node_tree'", r"collada_(ex|im)port",
-                           r"Node type CompositorNodeComposite undefined", r"'Image' object has no attribute 'bindcode'"),
-              needles=("bgl", "collada_", "node_tree", "CompositorNodeComposite", "bindcode")),
-)  # fmt: skip
+    DriftRule(
+        "cycles-object-flags",
+        "5.x",
+        "obj.cycles.is_shadow_catcher/is_holdout → obj.is_shadow_catcher/is_holdout (5.0)",
+        "5.0",
+        "3.0",
+        _CyclesObjectFlags,
+        (r"'CyclesObjectSettings' object has no attribute '(is_shadow_catcher|is_holdout)'",),
+        needles=("is_shadow_catcher", "is_holdout"),
+    ),
+    DriftRule(
+        "grease-pencil-v3-data",
+        "5.x",
+        "bpy.data.grease_pencils_v3 → bpy.data.grease_pencils (5.0)",
+        "5.0",
+        "5.0",
+        _GreasePencilData,
+        (r"'BlendData' object has no attribute 'grease_pencils_v3'",),
+        needles=("grease_pencils_v3",),
+    ),
+    DriftRule(
+        "vse-strips",
+        "5.x",
+        "sequence_editor.sequences(_all) → strips(_all) (4.4; sequences removed in 5.0)",
+        "5.0",
+        "4.4",
+        _VseStrips,
+        (r"'SequenceEditor' object has no attribute 'sequences(_all)?'",),
+        needles=("sequences",),
+    ),
+    DriftRule(
+        "vse-sequences",
+        "5.x",
+        "sequence_editor.strips(_all) → sequences(_all) before 4.4 (a newer script on an older Blender)",
+        "2.80",
+        "2.80",
+        _VseSequences,
+        (r"'SequenceEditor' object has no attribute 'strips(_all)?'",),
+        fails_until="4.4",
+        needles=("strips",),
+    ),
+    DriftRule(
+        "boolean-solver-float",
+        "5.x",
+        "Boolean solver 'FAST' → 'FLOAT' (5.0)",
+        "5.0",
+        "5.0",
+        _BooleanSolver,
+        (r'enum "FAST" not found in \(\'FLOAT\'',),
+        needles=("FAST",),
+    ),
+    DriftRule(
+        "boolean-solver-fast",
+        "5.x",
+        "Boolean solver 'FLOAT' → 'FAST' before 5.0 (a 5.x script on 4.x)",
+        "2.91",
+        "2.91",
+        _BooleanSolverBack,
+        (r'enum "FLOAT" not found in \(\'FAST\'',),
+        fails_until="5.0",
+        needles=("FLOAT",),
+    ),
+    DriftRule(
+        "socket-factor-fac",
+        "5.x",
+        'socket "Factor" → "Fac" before 5.0 (a 5.x script on 4.x)',
+        "2.80",
+        "2.80",
+        _FactorBack,
+        (r'key "Factor" not found',),
+        fails_until="5.0",
+        needles=("Factor",),
+    ),
+    DriftRule(
+        "legacy-color-nodes",
+        "5.x",
+        "Separate/Combine RGB/HSV nodes → Separate/Combine Color (removed in 5.0)",
+        "5.0",
+        "3.3",
+        _LegacyColorNodes,
+        (r"Node type ShaderNode(Separate|Combine)(RGB|HSV) undefined",),
+        needles=tuple(LEGACY_COLOR_NODES),
+    ),
+    DriftRule(
+        "action-fcurves",
+        "5.x",
+        "action.fcurves → the slot's channelbag fcurves (layered actions, 5.0)",
+        "5.0",
+        "4.4",
+        _ActionFcurves,
+        (r"'Action' object has no attribute 'fcurves'",),
+        needles=(".fcurves",),
+    ),
+    DriftRule(
+        "gn-modifier-inputs",
+        "5.x",
+        "modifier[identifier] → modifier.properties.inputs.<identifier>.value (Geometry Nodes, 5.2)",
+        "5.2",
+        "5.2",
+        _GeometryNodesInputs,
+        (r"id properties not supported for this type", r"doesn't support IDProperties"),
+        needles=("NODES", "["),
+    ),
+    DriftRule(
+        "gn-modifier-idprops",
+        "5.x",
+        "modifier.properties.inputs.<identifier>.value → modifier[identifier] before 5.2",
+        "2.92",
+        "2.92",
+        _GeometryNodesIdProps,
+        (r"'NodesModifier' object has no attribute 'properties'",),
+        fails_until="5.2",
+        needles=(".properties.inputs",),
+    ),
+    DriftRule(
+        "python-313-modules",
+        "5.x",
+        "stdlib modules removed by Python 3.12/3.13 (imp → importlib) on Blender 5.1+",
+        "5.1",
+        "2.80",
+        _PythonModules,
+        (rf"No module named '({'|'.join(REMOVED_STDLIB)})'",),
+        needles=tuple(REMOVED_STDLIB),
+    ),
+    DriftRule(
+        "removed-in-5",
+        "5.x",
+        "5.0 removals that need rewriting by hand: bgl, Collada, Scene.node_tree, the Composite node",
+        "5.0",
+        "5.0",
+        _Removed50,
+        (
+            r"No module named 'bgl'",
+            r"'Scene' object has no attribute 'node_tree'",
+            r"collada_(ex|im)port",
+            r"Node type CompositorNodeComposite undefined",
+            r"'Image' object has no attribute 'bindcode'",
+        ),
+        needles=("bgl", "collada_", "node_tree", "CompositorNodeComposite", "bindcode"),
+    ),
+)

@@ -199,7 +199,12 @@ def imports_end(body: Sequence[cst.CSTNode]) -> int:
     for i, statement in enumerate(body):
         if isinstance(statement, cst.SimpleStatementLine) and all(isinstance(s, cst.Import | cst.ImportFrom) for s in statement.body):
             at = i + 1
-        elif i == 0 and isinstance(statement, cst.SimpleStatementLine) and isinstance(statement.body[0], cst.Expr) and isinstance(statement.body[0].value, cst.SimpleString | cst.ConcatenatedString):
+        elif (
+            i == 0
+            and isinstance(statement, cst.SimpleStatementLine)
+            and isinstance(statement.body[0], cst.Expr)
+            and isinstance(statement.body[0].value, cst.SimpleString | cst.ConcatenatedString)
+        ):
             at = 1
         else:
             break

@@ -42,8 +42,15 @@ def heal_file(args: argparse.Namespace, settings: Settings) -> int:
     """Run the heal command for parsed CLI args; exit 0 only when the healed script passes."""
     source = args.script.read_text(encoding="utf-8")
     blender = args.blender or settings.blender
-    options = RunOptions(render=False, timeout=args.timeout, blender=blender, python=getattr(args, "python", None), sandbox=settings.sandbox and not getattr(args, "no_sandbox", False),
-                         root=getattr(args, "root", None), args=getattr(args, "script_args", []))  # fmt: skip
+    options = RunOptions(
+        render=False,
+        timeout=args.timeout,
+        blender=blender,
+        python=getattr(args, "python", None),
+        sandbox=settings.sandbox and not getattr(args, "no_sandbox", False),
+        root=getattr(args, "root", None),
+        args=getattr(args, "script_args", []),
+    )
     outcome = heal_source(source, target=args.target, max_rounds=args.max_rounds, options=options, as_file=args.script)
     if args.json:
         print(outcome.model_dump_json(indent=2))

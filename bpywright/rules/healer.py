@@ -174,14 +174,22 @@ def heal(
         verdict = compare(script, report, result.script, new_report)
         ids = [a.rule for a in result.applied]
         entry = HealRound(
-            round=len(rounds) + 1, applied=result.applied, diff=result.diff, explained=result.explained, status=new_report.status,
-            failure=failure_text(new_report) or None, line=new_report.exception.line if new_report.exception else None,
-        )  # fmt: skip
+            round=len(rounds) + 1,
+            applied=result.applied,
+            diff=result.diff,
+            explained=result.explained,
+            status=new_report.status,
+            failure=failure_text(new_report) or None,
+            line=new_report.exception.line if new_report.exception else None,
+        )
         if verdict == "worse":
             # Keep the rule that explains the failure for one more try on its own; drop the others (or it, if alone).
             keep = result.explained if result.explained and len(ids) > 1 else None
             excluded.update(i for i in ids if i != keep)
-            entry.reverted, entry.note = True, f"reverted: the fixed script failed earlier or worse; excluded {', '.join(i for i in ids if i != keep)}"
+            entry.reverted, entry.note = (
+                True,
+                f"reverted: the fixed script failed earlier or worse; excluded {', '.join(i for i in ids if i != keep)}",
+            )
             rounds.append(entry)
             continue
         if verdict == "same" and result.explained:
@@ -190,10 +198,17 @@ def heal(
         script, report = result.script, new_report
         rounds.append(entry)
     return HealOutcome(
-        target=target, healed=report.ok, status_before=first.status, failure_before=failure_text(first) or None,
-        status_after=report.status, failure_after=failure_text(report) or None, rounds=rounds, script=script,
-        diff=unified_diff(original, script), explained=any(r.explained for r in rounds if not r.reverted),
-    )  # fmt: skip
+        target=target,
+        healed=report.ok,
+        status_before=first.status,
+        failure_before=failure_text(first) or None,
+        status_after=report.status,
+        failure_after=failure_text(report) or None,
+        rounds=rounds,
+        script=script,
+        diff=unified_diff(original, script),
+        explained=any(r.explained for r in rounds if not r.reverted),
+    )
 
 
 def heal_cli(args, settings) -> int:

@@ -10,22 +10,78 @@ from libcst.metadata import PositionProvider, Scope, ScopeProvider
 from .base import DriftRule, RuleTransformer
 from .fragments import imports_end, stmt
 
-MODULES = {name: f"import {name}" for name in (
-    "math", "random", "bmesh", "mathutils", "os", "sys", "time", "json", "re", "colorsys", "itertools", "functools",
-    "copy", "string", "collections", "bpy", "bpy_extras", "addon_utils", "datetime",
-)}  # fmt: skip
+MODULES = {
+    name: f"import {name}"
+    for name in (
+        "math",
+        "random",
+        "bmesh",
+        "mathutils",
+        "os",
+        "sys",
+        "time",
+        "json",
+        "re",
+        "colorsys",
+        "itertools",
+        "functools",
+        "copy",
+        "string",
+        "collections",
+        "bpy",
+        "bpy_extras",
+        "addon_utils",
+        "datetime",
+    )
+}
 MODULES["np"] = "import numpy as np"
 FROM = {
     "mathutils": ("Vector", "Matrix", "Euler", "Quaternion", "Color", "noise", "kdtree", "bvhtree"),
-    "math": ("radians", "degrees", "pi", "sin", "cos", "tan", "sqrt", "atan2", "atan", "asin", "acos", "floor", "ceil", "tau",
-             "hypot", "fabs", "exp", "log", "log10", "isclose", "copysign", "fmod", "sinh", "cosh", "tanh", "trunc"),
+    "math": (
+        "radians",
+        "degrees",
+        "pi",
+        "sin",
+        "cos",
+        "tan",
+        "sqrt",
+        "atan2",
+        "atan",
+        "asin",
+        "acos",
+        "floor",
+        "ceil",
+        "tau",
+        "hypot",
+        "fabs",
+        "exp",
+        "log",
+        "log10",
+        "isclose",
+        "copysign",
+        "fmod",
+        "sinh",
+        "cosh",
+        "tanh",
+        "trunc",
+    ),
     "random": ("randint", "uniform", "choice", "shuffle", "gauss", "seed", "randrange", "sample", "choices"),
-    "bpy.props": ("FloatProperty", "IntProperty", "BoolProperty", "StringProperty", "EnumProperty", "PointerProperty",
-                  "CollectionProperty", "FloatVectorProperty", "IntVectorProperty", "BoolVectorProperty"),
+    "bpy.props": (
+        "FloatProperty",
+        "IntProperty",
+        "BoolProperty",
+        "StringProperty",
+        "EnumProperty",
+        "PointerProperty",
+        "CollectionProperty",
+        "FloatVectorProperty",
+        "IntVectorProperty",
+        "BoolVectorProperty",
+    ),
     "bpy.types": ("Operator", "Panel", "Menu", "PropertyGroup", "AddonPreferences", "UIList", "Header"),
     "bpy_extras.io_utils": ("ImportHelper", "ExportHelper"),
     "bpy_extras.object_utils": ("AddObjectHelper", "object_data_add"),
-}  # fmt: skip
+}
 IMPORTS = {**{n: f"from {m} import {n}" for m, names in FROM.items() for n in names}, **MODULES}
 CONSOLE = {"C": "C = bpy.context", "D": "D = bpy.data"}  # the Python console's shorthands
 
@@ -38,7 +94,10 @@ def may_miss_imports(source: str) -> bool:
     """Cheap pre-check: a known importable name is used and no line binds it by import, def, class or assignment."""
     used = set(_WORD.findall(_STRINGS.sub("", source))) & (IMPORTS.keys() | CONSOLE.keys())
     for name in used:
-        bound = re.search(rf"(import[^\n]*\b{name}\b|\b(def|class)\s+{name}\b|\b{name}\s*(,[^=\n]*)?=[^=]|\bfor\s[^\n]*\b{name}\b[^\n]*\bin\b|\bas\s+{name}\b)", source)
+        bound = re.search(
+            rf"(import[^\n]*\b{name}\b|\b(def|class)\s+{name}\b|\b{name}\s*(,[^=\n]*)?=[^=]|\bfor\s[^\n]*\b{name}\b[^\n]*\bin\b|\bas\s+{name}\b)",
+            source,
+        )
         if not bound:
             return True
     return False
@@ -98,6 +157,14 @@ def _binds_bpy(module: cst.Module) -> bool:
 
 
 RULES = (
-    DriftRule("missing-import", "imports", "names used but never imported (math, mathutils, bmesh, radians, Vector, console C/D …)", "2.50", "2.50",
-              _MissingImports, (r"name '\w+' is not defined",), needles=may_miss_imports),
-)  # fmt: skip
+    DriftRule(
+        "missing-import",
+        "imports",
+        "names used but never imported (math, mathutils, bmesh, radians, Vector, console C/D …)",
+        "2.50",
+        "2.50",
+        _MissingImports,
+        (r"name '\w+' is not defined",),
+        needles=may_miss_imports,
+    ),
+)

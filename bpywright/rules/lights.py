@@ -7,7 +7,14 @@ import libcst as cst
 from .base import DriftRule, RuleTransformer
 from .fragments import dotted, string_value
 
-TYPES = {"Lamp": "Light", "PointLamp": "PointLight", "SunLamp": "SunLight", "SpotLamp": "SpotLight", "AreaLamp": "AreaLight", "HemiLamp": "SunLight"}
+TYPES = {
+    "Lamp": "Light",
+    "PointLamp": "PointLight",
+    "SunLamp": "SunLight",
+    "SpotLamp": "SpotLight",
+    "AreaLamp": "AreaLight",
+    "HemiLamp": "SunLight",
+}
 _RENAMED_VALUES = {"LAMP": "LIGHT", "HEMI": "SUN"}
 
 
@@ -90,7 +97,19 @@ class _Lamps(RuleTransformer):
 
 
 RULES = (
-    DriftRule("lamps-to-lights", "2.80", "lamps → lights (bpy.data.lamps, *Lamp types, 'LAMP', 'HEMI')", "2.80", "2.80", _Lamps,
-              (r"'BlendData' object has no attribute 'lamps'", r'enum "(LAMP|HEMI)" not found', r'key "Lamp" not found',
-               r"has no attribute '(Lamp|PointLamp|SunLamp|SpotLamp|AreaLamp|HemiLamp)'"), needles=("lamp", "Lamp", "LAMP", "HEMI")),
-)  # fmt: skip
+    DriftRule(
+        "lamps-to-lights",
+        "2.80",
+        "lamps → lights (bpy.data.lamps, *Lamp types, 'LAMP', 'HEMI')",
+        "2.80",
+        "2.80",
+        _Lamps,
+        (
+            r"'BlendData' object has no attribute 'lamps'",
+            r'enum "(LAMP|HEMI)" not found',
+            r'key "Lamp" not found',
+            r"has no attribute '(Lamp|PointLamp|SunLamp|SpotLamp|AreaLamp|HemiLamp)'",
+        ),
+        needles=("lamp", "Lamp", "LAMP", "HEMI"),
+    ),
+)

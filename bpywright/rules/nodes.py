@@ -12,17 +12,24 @@ from .sockets import socket_table
 
 PRINCIPLED = "ShaderNodeBsdfPrincipled"
 RENAMED_INPUTS = {
-    "Subsurface": "Subsurface Weight", "Specular": "Specular IOR Level", "Clearcoat": "Coat Weight",
-    "Clearcoat Roughness": "Coat Roughness", "Clearcoat Normal": "Coat Normal", "Transmission": "Transmission Weight",
-    "Sheen": "Sheen Weight", "Emission": "Emission Color",
-}  # fmt: skip
+    "Subsurface": "Subsurface Weight",
+    "Specular": "Specular IOR Level",
+    "Clearcoat": "Coat Weight",
+    "Clearcoat Roughness": "Coat Roughness",
+    "Clearcoat Normal": "Coat Normal",
+    "Transmission": "Transmission Weight",
+    "Sheen": "Sheen Weight",
+    "Emission": "Emission Color",
+}
 REMOVED_INPUTS = {"Subsurface Color", "Transmission Roughness"}
 NOW_COLOURS = {"Specular Tint", "Sheen Tint"}  # floats before 4.0, colours after
 # Removed node type → (version it was removed in, replacement).
 REMOVED_NODES = {
-    "ShaderNodeTexMusgrave": ("4.1", "ShaderNodeTexNoise"), "ShaderNodeBsdfVelvet": ("4.0", "ShaderNodeBsdfSheen"),
-    "FunctionNodeCompareFloats": ("3.3", "FunctionNodeCompare"), "GeometryNodeAttributeRandomize": ("3.0", "FunctionNodeRandomValue"),
-}  # fmt: skip
+    "ShaderNodeTexMusgrave": ("4.1", "ShaderNodeTexNoise"),
+    "ShaderNodeBsdfVelvet": ("4.0", "ShaderNodeBsdfSheen"),
+    "FunctionNodeCompareFloats": ("3.3", "FunctionNodeCompare"),
+    "GeometryNodeAttributeRandomize": ("3.0", "FunctionNodeRandomValue"),
+}
 
 
 def _node_type(value: cst.BaseExpression | None, table: dict) -> str | None:
@@ -55,14 +62,24 @@ class _NodeNames(cst.CSTVisitor):
 
 def _socket_key(node: cst.CSTNode) -> tuple[cst.BaseExpression, str, cst.SimpleString] | None:
     """(node expression, socket name, the string literal) for `X.inputs['Name']` and `X.inputs.get('Name')`."""
-    if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Attribute) and node.value.attr.value == "inputs" and len(node.slice) == 1:
+    if (
+        isinstance(node, cst.Subscript)
+        and isinstance(node.value, cst.Attribute)
+        and node.value.attr.value == "inputs"
+        and len(node.slice) == 1
+    ):
         index = node.slice[0].slice
         if isinstance(index, cst.Index) and isinstance(index.value, cst.SimpleString) and string_value(index.value):
             return node.value.value, string_value(index.value) or "", index.value
     if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "get" and node.args:
         inputs = node.func.value
         first = node.args[0].value
-        if isinstance(inputs, cst.Attribute) and inputs.attr.value == "inputs" and isinstance(first, cst.SimpleString) and string_value(first):
+        if (
+            isinstance(inputs, cst.Attribute)
+            and inputs.attr.value == "inputs"
+            and isinstance(first, cst.SimpleString)
+            and string_value(first)
+        ):
             return inputs.value, string_value(first) or "", first
     return None
 
@@ -90,7 +107,9 @@ class _Principled(RuleTransformer):
         node_expr, name, _ = found
         certain = self._certainty(node_expr, name)
         new = RENAMED_INPUTS[name]
-        if certain is not None and self.report(original, f'Principled BSDF input "{name}" is "{new}" since 4.0', f'use "{new}"', certain=certain):
+        if certain is not None and self.report(
+            original, f'Principled BSDF input "{name}" is "{new}" since 4.0', f'use "{new}"', certain=certain
+        ):
             quoted = cst.SimpleString(repr(new))
             if isinstance(updated, cst.Subscript):
                 return updated.with_changes(slice=[cst.SubscriptElement(cst.Index(quoted))])
@@ -108,7 +127,9 @@ class _Principled(RuleTransformer):
         small = original.body[0] if len(original.body) == 1 else None
         for name, certain in self._removed_inputs(small):
             why = "was removed in 4.0" if name in REMOVED_INPUTS else "is a colour since 4.0 (its default is kept)"
-            if certain is not None and self.report(original, f'Principled BSDF input "{name}" {why}', "remove the statement", certain=certain):
+            if certain is not None and self.report(
+                original, f'Principled BSDF input "{name}" {why}', "remove the statement", certain=certain
+            ):
                 return cst.RemovalSentinel.REMOVE
         return updated
 
@@ -177,11 +198,38 @@ class _TreeInterface(RuleTransformer):
 
 _OLD = "|".join(sorted(RENAMED_INPUTS) + sorted(REMOVED_INPUTS))
 RULES = (
-    DriftRule("principled-sockets", "nodes", "Principled BSDF inputs renamed/removed in 4.0 (Specular → Specular IOR Level …)", "4.0", "4.0",
-              _Principled, (rf'key "({_OLD})" not found', r"'NoneType' object has no attribute 'default_value'",
-                            r"sequence expected at dimension 1, not 'float'"), needles=(*RENAMED_INPUTS, *REMOVED_INPUTS, *NOW_COLOURS)),
-    DriftRule("node-group-interface", "nodes", "node group inputs/outputs.new() → interface.new_socket() (4.0)", "4.0", "4.0", _TreeInterface,
-              (r"NodeTree' object has no attribute '(inputs|outputs)'",), needles=("inputs.new", "outputs.new")),
-    DriftRule("node-type-removed", "nodes", "removed node types (Musgrave → Noise, Velvet → Sheen …)", "3.0", "3.0", _RemovedNodes,
-              (r"Node type \w+ undefined",), needles=tuple(REMOVED_NODES)),
-)  # fmt: skip
+    DriftRule(
+        "principled-sockets",
+        "nodes",
+        "Principled BSDF inputs renamed/removed in 4.0 (Specular → Specular IOR Level …)",
+        "4.0",
+        "4.0",
+        _Principled,
+        (
+            rf'key "({_OLD})" not found',
+            r"'NoneType' object has no attribute 'default_value'",
+            r"sequence expected at dimension 1, not 'float'",
+        ),
+        needles=(*RENAMED_INPUTS, *REMOVED_INPUTS, *NOW_COLOURS),
+    ),
+    DriftRule(
+        "node-group-interface",
+        "nodes",
+        "node group inputs/outputs.new() → interface.new_socket() (4.0)",
+        "4.0",
+        "4.0",
+        _TreeInterface,
+        (r"NodeTree' object has no attribute '(inputs|outputs)'",),
+        needles=("inputs.new", "outputs.new"),
+    ),
+    DriftRule(
+        "node-type-removed",
+        "nodes",
+        "removed node types (Musgrave → Noise, Velvet → Sheen …)",
+        "3.0",
+        "3.0",
+        _RemovedNodes,
+        (r"Node type \w+ undefined",),
+        needles=tuple(REMOVED_NODES),
+    ),
+)

@@ -11,22 +11,38 @@ from .fragments import code, dotted, expr, keyword_arg, kwarg, number_value, ren
 from .rna import operator_params
 
 RENAMED_OPS = {
-    "object.lamp_add": "object.light_add", "object.select_name": "object.select_pattern",
-    "import_scene.obj": "wm.obj_import", "export_scene.obj": "wm.obj_export", "import_mesh.stl": "wm.stl_import",
-    "export_mesh.stl": "wm.stl_export", "import_mesh.ply": "wm.ply_import", "export_mesh.ply": "wm.ply_export",
-    "group.create": "collection.create", "object.group_link": "object.collection_link",
-    "group.objects_remove": "collection.objects_remove", "group.objects_add_active": "collection.objects_add_active",
-    "object.gpencil_add": "object.grease_pencil_add", "scene.render_layer_add": "scene.view_layer_add",
+    "object.lamp_add": "object.light_add",
+    "object.select_name": "object.select_pattern",
+    "import_scene.obj": "wm.obj_import",
+    "export_scene.obj": "wm.obj_export",
+    "import_mesh.stl": "wm.stl_import",
+    "export_mesh.stl": "wm.stl_export",
+    "import_mesh.ply": "wm.ply_import",
+    "export_mesh.ply": "wm.ply_export",
+    "group.create": "collection.create",
+    "object.group_link": "object.collection_link",
+    "group.objects_remove": "collection.objects_remove",
+    "group.objects_add_active": "collection.objects_add_active",
+    "object.gpencil_add": "object.grease_pencil_add",
+    "scene.render_layer_add": "scene.view_layer_add",
     "import_image.to_plane": "image.import_as_mesh_planes",
-}  # fmt: skip
+}
 # Keyword renames that keep the value (the IO operators' 4.0 names, select_name's pattern).
 SAME_VALUE = {
-    "constraint_orientation": "orient_type", "name": "pattern", "use_selection": "export_selected_objects",
-    "use_materials": "export_materials", "use_normals": "export_normals", "use_uvs": "export_uv",
-    "use_triangles": "export_triangulated_mesh", "use_mesh_modifiers": "apply_modifiers", "use_smooth_groups": "export_smooth_groups",
-    "use_ascii": "ascii_format", "ascii": "ascii_format", "use_vertex_groups": "export_vertex_groups",
+    "constraint_orientation": "orient_type",
+    "name": "pattern",
+    "use_selection": "export_selected_objects",
+    "use_materials": "export_materials",
+    "use_normals": "export_normals",
+    "use_uvs": "export_uv",
+    "use_triangles": "export_triangulated_mesh",
+    "use_mesh_modifiers": "apply_modifiers",
+    "use_smooth_groups": "export_smooth_groups",
+    "use_ascii": "ascii_format",
+    "ascii": "ascii_format",
+    "use_vertex_groups": "export_vertex_groups",
     "export_selected": "use_selection",
-}  # fmt: skip
+}
 _AXES = {"X": "X", "Y": "Y", "Z": "Z", "-X": "NEGATIVE_X", "-Y": "NEGATIVE_Y", "-Z": "NEGATIVE_Z"}
 _SIZES = ("size", "radius", "radius1", "major_radius")
 _HALF_SIZE = ("mesh.primitive_cube_add", "mesh.primitive_plane_add", "mesh.primitive_grid_add", "mesh.primitive_monkey_add")
@@ -109,8 +125,11 @@ class _OperatorKeywords(RuleTransformer):
         sub = op_name(name)
         if sub is None or not isinstance(arg.value, cst.Dict) or operator_params(self.scope.target, sub) is None:
             return arg
-        as_args = [cst.Arg(e.value, keyword=cst.Name(k)) for e in arg.value.elements
-                   if isinstance(e, cst.DictElement) and (k := string_value(e.key) or "").isidentifier()]  # fmt: skip
+        as_args = [
+            cst.Arg(e.value, keyword=cst.Name(k))
+            for e in arg.value.elements
+            if isinstance(e, cst.DictElement) and (k := string_value(e.key) or "").isidentifier()
+        ]
         fixed = self._fixed_args(sub, as_args, where)
         if fixed is None or len(as_args) != len(arg.value.elements):
             return arg
@@ -129,7 +148,12 @@ class _OperatorRenamed(RuleTransformer):
     def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
         op = op_name(dotted(original))
         new = RENAMED_OPS.get(op or "")
-        if op is None or new is None or operator_params(self.scope.target, op) is not None or operator_params(self.scope.target, new) is None:
+        if (
+            op is None
+            or new is None
+            or operator_params(self.scope.target, op) is not None
+            or operator_params(self.scope.target, new) is None
+        ):
             return updated
         if self.report(original, f"bpy.ops.{op} is bpy.ops.{new} in Blender {self.scope.target}", f"bpy.ops.{new}"):
             return expr(f"bpy.ops.{new}")
@@ -182,12 +206,44 @@ class _ToMesh(RuleTransformer):
 
 
 RULES = (
-    DriftRule("operator-renamed", "operators", "renamed operators (lamp_add → light_add, import_scene.obj → wm.obj_import …)", "2.80", "2.80",
-              _OperatorRenamed, (r'Calling operator "bpy\.ops\.[\w.]+" error, could not be found',), needles=tuple(RENAMED_OPS)),
-    DriftRule("operator-keywords", "operators", "changed operator keywords (size/radius/diameter, view_align, proportional …)", "2.80", "2.80",
-              _OperatorKeywords, (r'keyword "\w+" unrecognized',), needles=("bpy.ops",)),
-    DriftRule("function-keywords", "operators", "removed or keyword-only arguments of API functions", "2.80", "2.80",
-              _FunctionKeywords, (r"was called with invalid keyword argument", r"to be a keyword argument"), runtime_only=True),
-    DriftRule("object-to-mesh", "operators", "Object.to_mesh(scene, …) → bpy.data.meshes.new_from_object(evaluated object)", "2.80", "2.80",
-              _ToMesh, (r"Object\.to_mesh\(\): (takes at most|was called with)",), needles=("to_mesh(",)),
-)  # fmt: skip
+    DriftRule(
+        "operator-renamed",
+        "operators",
+        "renamed operators (lamp_add → light_add, import_scene.obj → wm.obj_import …)",
+        "2.80",
+        "2.80",
+        _OperatorRenamed,
+        (r'Calling operator "bpy\.ops\.[\w.]+" error, could not be found',),
+        needles=tuple(RENAMED_OPS),
+    ),
+    DriftRule(
+        "operator-keywords",
+        "operators",
+        "changed operator keywords (size/radius/diameter, view_align, proportional …)",
+        "2.80",
+        "2.80",
+        _OperatorKeywords,
+        (r'keyword "\w+" unrecognized',),
+        needles=("bpy.ops",),
+    ),
+    DriftRule(
+        "function-keywords",
+        "operators",
+        "removed or keyword-only arguments of API functions",
+        "2.80",
+        "2.80",
+        _FunctionKeywords,
+        (r"was called with invalid keyword argument", r"to be a keyword argument"),
+        runtime_only=True,
+    ),
+    DriftRule(
+        "object-to-mesh",
+        "operators",
+        "Object.to_mesh(scene, …) → bpy.data.meshes.new_from_object(evaluated object)",
+        "2.80",
+        "2.80",
+        _ToMesh,
+        (r"Object\.to_mesh\(\): (takes at most|was called with)",),
+        needles=("to_mesh(",),
+    ),
+)

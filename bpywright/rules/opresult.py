@@ -63,7 +63,14 @@ class _OperatorResult(RuleTransformer):
 
 
 RULES = (
-    DriftRule("operator-result-as-object", "operators", "operator results used as objects → bpy.context.active_object after the call",
-              "2.50", "2.50", _OperatorResult, (r"'set' object has no attribute", r"'set' object is not subscriptable"),
-              needles=("= bpy.ops.",)),
-)  # fmt: skip
+    DriftRule(
+        "operator-result-as-object",
+        "operators",
+        "operator results used as objects → bpy.context.active_object after the call",
+        "2.50",
+        "2.50",
+        _OperatorResult,
+        (r"'set' object has no attribute", r"'set' object is not subscriptable"),
+        needles=("= bpy.ops.",),
+    ),
+)

@@ -72,7 +72,15 @@ def fix_all(source: str, target: str = "4.5") -> tuple[str, list[Hit]]:
 def drift_check(source: str, version: str = "4.5") -> list[Diagnostic]:
     """The lint rule: each sure drift finding as a `rules` diagnostic with the concrete fix."""
     return [
-        Diagnostic(tool="rules", code=h.rule, severity="blocking" if h.blocking else "advisory", line=h.line, col=h.col, message=h.message, fix=h.fix)
+        Diagnostic(
+            tool="rules",
+            code=h.rule,
+            severity="blocking" if h.blocking else "advisory",
+            line=h.line,
+            col=h.col,
+            message=h.message,
+            fix=h.fix,
+        )
         for h in detect(source, version)
     ]
 

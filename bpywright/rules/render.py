@@ -41,10 +41,35 @@ class _Internal(_EngineId):
 
 
 RULES = (
-    DriftRule("eevee-next", "render", "BLENDER_EEVEE → BLENDER_EEVEE_NEXT (4.2 to 4.5)", "4.2", "4.2", _EeveeNext,
-              (r'enum "BLENDER_EEVEE" not found',), fails_until="5.0", needles=("BLENDER_EEVEE",)),
-    DriftRule("eevee-id-5", "render", "BLENDER_EEVEE_NEXT → BLENDER_EEVEE again (5.0)", "5.0", "2.80", _EeveeBack,
-              (r'enum "BLENDER_EEVEE_NEXT" not found',), needles=("BLENDER_EEVEE_NEXT",)),
-    DriftRule("engine-removed", "render", "Blender Internal/Game engines removed in 2.80 → EEVEE", "2.80", "2.80", _Internal,
-              (r'enum "BLENDER_(RENDER|GAME)" not found',), needles=("BLENDER_RENDER", "BLENDER_GAME")),
-)  # fmt: skip
+    DriftRule(
+        "eevee-next",
+        "render",
+        "BLENDER_EEVEE → BLENDER_EEVEE_NEXT (4.2 to 4.5)",
+        "4.2",
+        "4.2",
+        _EeveeNext,
+        (r'enum "BLENDER_EEVEE" not found',),
+        fails_until="5.0",
+        needles=("BLENDER_EEVEE",),
+    ),
+    DriftRule(
+        "eevee-id-5",
+        "render",
+        "BLENDER_EEVEE_NEXT → BLENDER_EEVEE again (5.0)",
+        "5.0",
+        "2.80",
+        _EeveeBack,
+        (r'enum "BLENDER_EEVEE_NEXT" not found',),
+        needles=("BLENDER_EEVEE_NEXT",),
+    ),
+    DriftRule(
+        "engine-removed",
+        "render",
+        "Blender Internal/Game engines removed in 2.80 → EEVEE",
+        "2.80",
+        "2.80",
+        _Internal,
+        (r'enum "BLENDER_(RENDER|GAME)" not found',),
+        needles=("BLENDER_RENDER", "BLENDER_GAME"),
+    ),
+)

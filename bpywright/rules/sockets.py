@@ -65,11 +65,17 @@ def _key(version: str) -> tuple[int, int]:
 
 # Principled BSDF inputs renamed in 4.0 (old name → new name), used as the first suggestion.
 RENAMED_4_0 = {
-    "Subsurface": "Subsurface Weight", "Subsurface Color": "Base Color", "Specular": "Specular IOR Level",
-    "Specular Tint": "Specular Tint", "Clearcoat": "Coat Weight", "Clearcoat Roughness": "Coat Roughness",
-    "Clearcoat Normal": "Coat Normal", "Transmission": "Transmission Weight", "Sheen": "Sheen Weight",
+    "Subsurface": "Subsurface Weight",
+    "Subsurface Color": "Base Color",
+    "Specular": "Specular IOR Level",
+    "Specular Tint": "Specular Tint",
+    "Clearcoat": "Coat Weight",
+    "Clearcoat Roughness": "Coat Roughness",
+    "Clearcoat Normal": "Coat Normal",
+    "Transmission": "Transmission Weight",
+    "Sheen": "Sheen Weight",
     "Emission": "Emission Color",
-}  # fmt: skip
+}
 
 
 class _NodeTypes(ast.NodeVisitor):
@@ -123,10 +129,17 @@ class _NodeTypes(ast.NodeVisitor):
         suggestion = RENAMED_4_0.get(name) if side == "inputs" and RENAMED_4_0.get(name) in names else None
         suggestion = suggestion or next(iter(difflib.get_close_matches(name, names, n=1, cutoff=0.5)), None)
         fix = f'use "{suggestion}"' if suggestion else f"{side} of {kind}: {', '.join(names[:12])}"
-        self.findings.append(Diagnostic(
-            tool="rules", code="node-socket", severity="blocking", line=node.lineno, col=node.col_offset + 1,
-            message=f'{kind} has no {side[:-1]} "{name}" in Blender {self.table["blender_version"].split()[0]}', fix=fix,
-        ))  # fmt: skip
+        self.findings.append(
+            Diagnostic(
+                tool="rules",
+                code="node-socket",
+                severity="blocking",
+                line=node.lineno,
+                col=node.col_offset + 1,
+                message=f'{kind} has no {side[:-1]} "{name}" in Blender {self.table["blender_version"].split()[0]}',
+                fix=fix,
+            )
+        )
 
 
 def check_node_sockets(source: str, version: str = "4.5") -> list[Diagnostic]:

@@ -77,13 +77,19 @@ class _MatMul(RuleTransformer):
         fix = f"{code(original.left)} @ {code(original.right)}"
         star = original.operator
         assert isinstance(star, cst.Multiply)
-        if self.report(original, "matrix/vector/quaternion products use @ since 2.80 (* is element-wise)", fix, certain=certain, blocking=fails):
-            return updated.with_changes(operator=cst.MatrixMultiply(whitespace_before=star.whitespace_before, whitespace_after=star.whitespace_after))
+        if self.report(
+            original, "matrix/vector/quaternion products use @ since 2.80 (* is element-wise)", fix, certain=certain, blocking=fails
+        ):
+            return updated.with_changes(
+                operator=cst.MatrixMultiply(whitespace_before=star.whitespace_before, whitespace_after=star.whitespace_after)
+            )
         return updated
 
     def leave_AugAssign(self, original: cst.AugAssign, updated: cst.AugAssign) -> cst.BaseSmallStatement:
         judged = self._judge(original.target, original.value) if isinstance(original.operator, cst.MultiplyAssign) else None
-        if judged and self.report(original, "matrix products use @= since 2.80", f"{code(original.target)} @= {code(original.value)}", certain=judged[0]):
+        if judged and self.report(
+            original, "matrix products use @= since 2.80", f"{code(original.target)} @= {code(original.value)}", certain=judged[0]
+        ):
             return updated.with_changes(operator=cst.MatrixMultiplyAssign())
         return updated
 
@@ -130,8 +136,12 @@ class _Rgba(RuleTransformer):
         else:
             return updated
         new = _resized(updated.value, want)
-        if new is not None and self.report(original, f"{code(target)} takes {want} values (RGBA since 2.80)" if want == 4
-                                           else f"{code(target)} takes 3 values", f"{code(target)} = {code(new)}", certain=certain):
+        if new is not None and self.report(
+            original,
+            f"{code(target)} takes {want} values (RGBA since 2.80)" if want == 4 else f"{code(target)} takes 3 values",
+            f"{code(target)} = {code(new)}",
+            certain=certain,
+        ):
             return updated.with_changes(value=new)
         return updated
 
@@ -187,16 +197,44 @@ class _EnumValue(RuleTransformer):
     def leave_SimpleString(self, original: cst.SimpleString, updated: cst.SimpleString) -> cst.BaseExpression:
         if self.new is None or string_value(original) != self.old or not (self.everywhere or self.on_failing_line(original)):
             return updated
-        if self.report(original, f'enum item "{self.old}" is "{self.new}" in Blender {self.scope.target}', f"'{self.new}'", certain=self.everywhere):
+        if self.report(
+            original, f'enum item "{self.old}" is "{self.new}" in Blender {self.scope.target}', f"'{self.new}'", certain=self.everywhere
+        ):
             return cst.SimpleString(original.quote + self.new + original.quote)
         return updated
 
 
 RULES = (
-    DriftRule("matrix-matmul", "values", "Matrix/Vector/Quaternion products: * → @", "2.80", "2.80", _MatMul,
-              (r"Element-wise multiplication: not supported between '(Matrix|Vector|Quaternion|Euler)' and '(Matrix|Vector|Quaternion|Euler)' types",), needles=("matrix", "Matrix", "quat", "Quaternion")),
-    DriftRule("rgba-length", "values", "3-value colours where RGBA (4 values) is required", "2.80", "2.80", _Rgba,
-              (r"sequences of dimension 0 should contain (4 items, not 3|3 items, not 4)",), needles=lambda s: _TRIPLE.search(s) is not None),
-    DriftRule("enum-value", "values", "enum items renamed or misspelt ('HEMI' → 'SUN', 'GROUP' → 'COLLECTION', 'SUBSURFACE' → 'SUBSURF')",
-              "2.80", "2.80", _EnumValue, (r'enum "\w+" not found in',), runtime_only=True),
-)  # fmt: skip
+    DriftRule(
+        "matrix-matmul",
+        "values",
+        "Matrix/Vector/Quaternion products: * → @",
+        "2.80",
+        "2.80",
+        _MatMul,
+        (
+            r"Element-wise multiplication: not supported between '(Matrix|Vector|Quaternion|Euler)' and '(Matrix|Vector|Quaternion|Euler)' types",
+        ),
+        needles=("matrix", "Matrix", "quat", "Quaternion"),
+    ),
+    DriftRule(
+        "rgba-length",
+        "values",
+        "3-value colours where RGBA (4 values) is required",
+        "2.80",
+        "2.80",
+        _Rgba,
+        (r"sequences of dimension 0 should contain (4 items, not 3|3 items, not 4)",),
+        needles=lambda s: _TRIPLE.search(s) is not None,
+    ),
+    DriftRule(
+        "enum-value",
+        "values",
+        "enum items renamed or misspelt ('HEMI' → 'SUN', 'GROUP' → 'COLLECTION', 'SUBSURFACE' → 'SUBSURF')",
+        "2.80",
+        "2.80",
+        _EnumValue,
+        (r'enum "\w+" not found in',),
+        runtime_only=True,
+    ),
+)

@@ -37,7 +37,9 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         if args.blender_command == "list":
             items = registry.list()
             if args.json:
-                print(json.dumps([record_json(r) if isinstance(r, Runtime) else {"version": r[0], "missing": r[1]} for r in items], indent=2))
+                print(
+                    json.dumps([record_json(r) if isinstance(r, Runtime) else {"version": r[0], "missing": r[1]} for r in items], indent=2)
+                )
                 return 0
             for item in items:
                 if isinstance(item, Runtime):

@@ -47,12 +47,16 @@ def runtime_health(settings) -> list[RuntimeHealth]:
         where = item.blender if item.kind == "executable" else item.python
         default = " (default target)" if item.version == settings.blender_version else ""
         if item.missing():
-            lines.append(RuntimeHealth(item.version, "fail", f"{item.kind}: {item.missing()}", f"bpywright blender add {item.version} --force"))
+            lines.append(
+                RuntimeHealth(item.version, "fail", f"{item.kind}: {item.missing()}", f"bpywright blender add {item.version} --force")
+            )
             continue
         lacks = _lacks(item, settings)
         detail = f"Blender {item.blender_version} ({item.kind}) at {where}{default}"
         if lacks:
-            lines.append(RuntimeHealth(item.version, "warn", f"{detail}; " + "; ".join(w for w, _ in lacks), " && ".join(f"`{c}`" for _, c in lacks)))
+            lines.append(
+                RuntimeHealth(item.version, "warn", f"{detail}; " + "; ".join(w for w, _ in lacks), " && ".join(f"`{c}`" for _, c in lacks))
+            )
         else:
             lines.append(RuntimeHealth(item.version, "ok", f"{detail}; stubs and index built"))
     pythons = None
@@ -62,8 +66,18 @@ def runtime_health(settings) -> list[RuntimeHealth]:
         pythons = find_pythons() if pythons is None else pythons
         wanted = WHEEL_PYTHON[version]
         if wanted in pythons:
-            lines.append(RuntimeHealth(version, "warn", f"not installed (CPython {wanted} found at {pythons[wanted]})", f"`bpywright blender add {version}`"))
+            lines.append(
+                RuntimeHealth(
+                    version, "warn", f"not installed (CPython {wanted} found at {pythons[wanted]})", f"`bpywright blender add {version}`"
+                )
+            )
         else:
-            lines.append(RuntimeHealth(version, "warn", f"not installed: its wheel needs CPython {wanted}, none found",
-                                       f"`pyenv install {wanted}` then `bpywright blender add {version}`, or `bpywright blender add /path/to/blender`"))  # fmt: skip
+            lines.append(
+                RuntimeHealth(
+                    version,
+                    "warn",
+                    f"not installed: its wheel needs CPython {wanted}, none found",
+                    f"`pyenv install {wanted}` then `bpywright blender add {version}`, or `bpywright blender add /path/to/blender`",
+                )
+            )
     return lines

@@ -18,8 +18,9 @@ _NAME = re.compile(r"^python(3\.\d+)$")
 def _minor_of(python: Path) -> str | None:
     """'3.13' of an interpreter, asked once (None when it does not start)."""
     try:
-        proc = subprocess.run([str(python), "-I", "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
-                              capture_output=True, text=True, timeout=30)  # fmt: skip
+        proc = subprocess.run(
+            [str(python), "-I", "-c", "import sys; print('%d.%d' % sys.version_info[:2])"], capture_output=True, text=True, timeout=30
+        )
     except (OSError, subprocess.TimeoutExpired):
         return None
     out = proc.stdout.strip()

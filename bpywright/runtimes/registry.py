@@ -165,8 +165,10 @@ class RuntimeRegistry:
             raise RuntimeInstallError(f"Blender {version} is the bundled bpy wheel ({bundled.python}); it needs no runtime")
         current = self.stored().get(version)
         if isinstance(current, Runtime) and not current.missing() and not force:
-            raise RuntimeInstallError(f"Blender {version} is already registered ({current.describe().split(None, 1)[1]}); "
-                                      f"`bpywright blender add {version} --force` replaces it")  # fmt: skip
+            raise RuntimeInstallError(
+                f"Blender {version} is already registered ({current.describe().split(None, 1)[1]}); "
+                f"`bpywright blender add {version} --force` replaces it"
+            )
         if current is not None:
             self._remove_files(version)
 

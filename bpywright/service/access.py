@@ -53,8 +53,13 @@ class AccessControl:
             return await _deny(send, 400, reason, path=scope.get("path", ""))
         if self.token is None or self._open(scope) or self._authorized(headers, scope):
             return await self.app(scope, receive, send)
-        return await _deny(send, 401, "this endpoint needs the service token: send `Authorization: Bearer $BPYWRIGHT_API_TOKEN` "
-                                      "(browsers: open /login)", {"www-authenticate": "Bearer"}, scope.get("path", ""))  # fmt: skip
+        return await _deny(
+            send,
+            401,
+            "this endpoint needs the service token: send `Authorization: Bearer $BPYWRIGHT_API_TOKEN` (browsers: open /login)",
+            {"www-authenticate": "Bearer"},
+            scope.get("path", ""),
+        )
 
     def _open(self, scope: Scope) -> bool:
         path = scope.get("path", "")
@@ -78,7 +83,9 @@ class AccessControl:
 
 async def _deny(send: Send, status: int, reason: str, extra: dict[str, str] | None = None, path: str = "") -> None:
     # MCP clients show a JSON-RPC error's message; everyone else gets {"detail": reason}
-    payload = {"jsonrpc": "2.0", "id": None, "error": {"code": -32001, "message": reason}} if path.startswith("/mcp") else {"detail": reason}
+    payload = (
+        {"jsonrpc": "2.0", "id": None, "error": {"code": -32001, "message": reason}} if path.startswith("/mcp") else {"detail": reason}
+    )
     body = json.dumps(payload).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     headers += [(k.encode(), v.encode()) for k, v in (extra or {}).items()]

@@ -35,9 +35,11 @@ def open_context(settings: Settings, pool: Any = None, store: Any = None) -> Ser
         from ..cluster.spec import parse_cluster
 
         # local workers start on first job; on a cluster (BPYWRIGHT_CLUSTER) one actor per CPU starts now
-        pool = open_pool(RunOptions(sandbox=settings.sandbox, blender=settings.blender, max_script_bytes=settings.max_request_bytes),
-                         cluster=parse_cluster(settings.cluster),
-                         default_jobs=settings.workers)  # fmt: skip
+        pool = open_pool(
+            RunOptions(sandbox=settings.sandbox, blender=settings.blender, max_script_bytes=settings.max_request_bytes),
+            cluster=parse_cluster(settings.cluster),
+            default_jobs=settings.workers,
+        )
     if store is None:
         from ..exemplars.store import ExemplarStore
 
@@ -46,8 +48,17 @@ def open_context(settings: Settings, pool: Any = None, store: Any = None) -> Ser
     scratch = Path(tempfile.mkdtemp(prefix="renders-", dir=settings.artifacts / "service"))
     jobs = JobQueue(concurrency=pool.size, waiting=settings.queue_size, scratch=scratch)
     served, local_llm, note = start_local_llm(settings)  # no endpoint configured: the installed local model, stopped with the app
-    return ServiceContext(settings=served, pool=pool, store=store, jobs=jobs, scratch=scratch, owns_pool=owns_pool, owns_store=owns_store,
-                          local_llm=local_llm, llm_note=note)  # fmt: skip
+    return ServiceContext(
+        settings=served,
+        pool=pool,
+        store=store,
+        jobs=jobs,
+        scratch=scratch,
+        owns_pool=owns_pool,
+        owns_store=owns_store,
+        local_llm=local_llm,
+        llm_note=note,
+    )
 
 
 def _validation_error(request: Request, exc: Exception) -> JSONResponse:
@@ -61,8 +72,9 @@ def _validation_error(request: Request, exc: Exception) -> JSONResponse:
 def _internal_error(request: Request, exc: Exception) -> JSONResponse:
     """500 that names the failure; the server keeps serving."""
     log.exception("unhandled error on %s %s", request.method, request.url.path)
-    return JSONResponse({"detail": f"internal error: {type(exc).__name__}: {exc} (a bpywright bug; the server log has the traceback)"},
-                        status_code=500)  # fmt: skip
+    return JSONResponse(
+        {"detail": f"internal error: {type(exc).__name__}: {exc} (a bpywright bug; the server log has the traceback)"}, status_code=500
+    )
 
 
 def create_app(settings: Settings, *, pool: Any = None, store: Any = None) -> FastAPI:

@@ -33,12 +33,24 @@ def service_status(ctx: ServiceContext) -> ServiceStatus:
     versions = ctx.index_versions()
     index_detail = f"indexes: {', '.join(versions)}" if versions else "no symbol index: run `bpywright ingest` (symbol search answers 503)"
     return ServiceStatus(
-        blender_version=blender, backend=ctx.pool.backend.name, sandbox=sandbox_status(ctx.settings.sandbox),
-        llm_configured=bool(ctx.settings.llm_base_url), llm_reachable=reachable, llm_detail=llm_detail, llm_model=ctx.settings.llm_model,
-        clip_enabled=store.clip_enabled, clip_reason=store.clip_reason, index_versions=versions, index_detail=index_detail,
-        pool_size=ctx.pool.size, running=ctx.jobs.running, queue_depth=ctx.jobs.depth, queue_capacity=ctx.jobs.waiting,
-        exemplar_count=store.count, exemplar_groups=store.groups,
-    )  # fmt: skip
+        blender_version=blender,
+        backend=ctx.pool.backend.name,
+        sandbox=sandbox_status(ctx.settings.sandbox),
+        llm_configured=bool(ctx.settings.llm_base_url),
+        llm_reachable=reachable,
+        llm_detail=llm_detail,
+        llm_model=ctx.settings.llm_model,
+        clip_enabled=store.clip_enabled,
+        clip_reason=store.clip_reason,
+        index_versions=versions,
+        index_detail=index_detail,
+        pool_size=ctx.pool.size,
+        running=ctx.jobs.running,
+        queue_depth=ctx.jobs.depth,
+        queue_capacity=ctx.jobs.waiting,
+        exemplar_count=store.count,
+        exemplar_groups=store.groups,
+    )
 
 
 @router.get("/status", response_model=ServiceStatus)
@@ -62,9 +74,22 @@ async def search_symbols(
 
     def search() -> SymbolResults:
         hits = ctx.symbol_index(target).search(q, k, usage=usage)
-        return SymbolResults(version=target, query=q, hits=[
-            SymbolHit(name=h.symbol.name, kind=h.symbol.kind, score=h.score, signature=h.symbol.signature, type=h.symbol.type,
-                      description=h.symbol.description or "", uri=h.symbol.uri) for h in hits])  # fmt: skip
+        return SymbolResults(
+            version=target,
+            query=q,
+            hits=[
+                SymbolHit(
+                    name=h.symbol.name,
+                    kind=h.symbol.kind,
+                    score=h.score,
+                    signature=h.symbol.signature,
+                    type=h.symbol.type,
+                    description=h.symbol.description or "",
+                    uri=h.symbol.uri,
+                )
+                for h in hits
+            ],
+        )
 
     try:
         return await run_in_threadpool(search)
@@ -115,8 +140,13 @@ def exemplar_detail(ctx: ServiceContext, exemplar_id: str, k: int = 8) -> Exempl
         return None
     similar = [h for h in ctx.store.similar(exemplar.id, k=k) if h.exemplar.id != exemplar.id]
     members = [e for e in ctx.store.members(exemplar.id) if e.id != exemplar.id]
-    return ExemplarDetail(exemplar=exemplar, render_url=file_url(exemplar.render_path), thumbnail_url=file_url(exemplar.thumbnail_path),
-                          group=[card(e) for e in members], similar=[card(h.exemplar, h) for h in similar])  # fmt: skip
+    return ExemplarDetail(
+        exemplar=exemplar,
+        render_url=file_url(exemplar.render_path),
+        thumbnail_url=file_url(exemplar.thumbnail_path),
+        group=[card(e) for e in members],
+        similar=[card(h.exemplar, h) for h in similar],
+    )
 
 
 @router.get("/exemplars/{exemplar_id}", response_model=ExemplarDetail)

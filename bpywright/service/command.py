@@ -34,12 +34,17 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     from .access import is_loopback
 
     if not is_loopback(args.host) and not settings.api_token:
-        print(f"error: refusing to serve on {args.host} without a token: anyone who reaches it could run code here. "
-              "Set BPYWRIGHT_API_TOKEN (e.g. `export BPYWRIGHT_API_TOKEN=$(python3 -c 'import secrets; print(secrets.token_urlsafe(32))')`) "
-              "or serve on 127.0.0.1", file=sys.stderr)  # fmt: skip
+        print(
+            f"error: refusing to serve on {args.host} without a token: anyone who reaches it could run code here. "
+            "Set BPYWRIGHT_API_TOKEN (e.g. `export BPYWRIGHT_API_TOKEN=$(python3 -c 'import secrets; print(secrets.token_urlsafe(32))')`) "
+            "or serve on 127.0.0.1",
+            file=sys.stderr,
+        )
         return 2
     if not is_loopback(args.host) and settings.allowed_hosts == LOOPBACK_HOSTS:
-        print("note: only requests to localhost are answered; add this machine's names to BPYWRIGHT_ALLOWED_HOSTS (or '*')", file=sys.stderr)
+        print(
+            "note: only requests to localhost are answered; add this machine's names to BPYWRIGHT_ALLOWED_HOSTS (or '*')", file=sys.stderr
+        )
     sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:

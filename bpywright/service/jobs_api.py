@@ -32,10 +32,18 @@ Ctx = Annotated[ServiceContext, Depends(context)]
 def view(job: Job) -> JobView:
     """The JSON view of a job."""
     return JobView(
-        id=job.id, kind=job.kind, state=job.state, created_at=job.created_at, started_at=job.started_at, finished_at=job.finished_at,
-        events=len(job.events), error=job.error, render_url=f"/api/v1/jobs/{job.id}/render" if job.render_path else None,
-        result=job.result, last_event=job.events[-1] if job.events else None,  # type: ignore[arg-type]
-    )  # fmt: skip
+        id=job.id,
+        kind=job.kind,
+        state=job.state,
+        created_at=job.created_at,
+        started_at=job.started_at,
+        finished_at=job.finished_at,
+        events=len(job.events),
+        error=job.error,
+        render_url=f"/api/v1/jobs/{job.id}/render" if job.render_path else None,
+        result=job.result,
+        last_event=job.events[-1] if job.events else None,  # type: ignore[arg-type]
+    )
 
 
 def accepted(job: Job) -> JSONResponse:

@@ -24,8 +24,10 @@ def banners(ctx: ServiceContext) -> list[str]:
     out = []
     if not ctx.settings.llm_base_url:
         why = f" ({ctx.llm_note})" if ctx.llm_note else ""
-        out.append(f"No LLM configured{why}: generation returns the nearest verified exemplar. `bpywright model install qwen2.5-coder-1.5b` "
-                   "serves one on this machine, or set BPYWRIGHT_LLM_BASE_URL (e.g. a `vllm serve` /v1).")  # fmt: skip
+        out.append(
+            f"No LLM configured{why}: generation returns the nearest verified exemplar. `bpywright model install qwen2.5-coder-1.5b` "
+            "serves one on this machine, or set BPYWRIGHT_LLM_BASE_URL (e.g. a `vllm serve` /v1)."
+        )
     else:
         out.append(f"Scripts are written by {ctx.answerer()}.")
     store = ctx.store.status()
@@ -69,8 +71,18 @@ async def gallery(
         "source": _choice(source, SOURCES) or "",
         "symbol": symbol,
     }
-    return _page(request, "gallery.html", listing=listing, page=number, query=urlencode({k: v for k, v in params.items() if v}), pages=pages, params=params, statuses=STATUSES, sources=SOURCES,
-                 banners=await run_in_threadpool(banners, ctx))  # fmt: skip
+    return _page(
+        request,
+        "gallery.html",
+        listing=listing,
+        page=number,
+        query=urlencode({k: v for k, v in params.items() if v}),
+        pages=pages,
+        params=params,
+        statuses=STATUSES,
+        sources=SOURCES,
+        banners=await run_in_threadpool(banners, ctx),
+    )
 
 
 @router.get("/exemplars/{exemplar_id}", response_class=HTMLResponse)

@@ -37,7 +37,9 @@ class GenerateRequest(_Strict):
     """A prompt to turn into a validated script."""
 
     prompt: str = Field(min_length=1, max_length=4000)
-    blender_version: str | None = Field(None, pattern=VERSION_PATTERN, description="Target Blender, an installed runtime (default: the service's).")
+    blender_version: str | None = Field(
+        None, pattern=VERSION_PATTERN, description="Target Blender, an installed runtime (default: the service's)."
+    )
     n: int = Field(1, ge=1, le=4, description="Candidates per round.")
     max_rounds: int | None = Field(None, ge=0, le=10, description="Heal rounds (default: settings.max_heal_rounds).")
 
@@ -47,7 +49,9 @@ class ValidateRequest(_Strict):
 
     script: str = Field(description="Python source (UTF-8, no NUL bytes, at most settings.max_request_bytes).")
     prompt: str = Field("", max_length=4000, description="What the script should build (kept with it in the gallery).")
-    blender_version: str | None = Field(None, pattern=VERSION_PATTERN, description="Target Blender: its runtime, stubs and rules (default: the service's).")
+    blender_version: str | None = Field(
+        None, pattern=VERSION_PATTERN, description="Target Blender: its runtime, stubs and rules (default: the service's)."
+    )
     lint: bool = True
     render: bool = True
     resolution: int = Field(256, ge=16, le=1024)
@@ -61,8 +65,12 @@ class HealRequest(_Strict):
     """A script to heal with the deterministic rule pack: run, fix, re-run."""
 
     script: str
-    target: str | None = Field(None, pattern=VERSION_PATTERN, validation_alias=AliasChoices("blender_version", "target"),
-                               description="Blender version to heal for, run on its runtime (also `blender_version`; default: the service's).")
+    target: str | None = Field(
+        None,
+        pattern=VERSION_PATTERN,
+        validation_alias=AliasChoices("blender_version", "target"),
+        description="Blender version to heal for, run on its runtime (also `blender_version`; default: the service's).",
+    )
     max_rounds: int = Field(3, ge=1, le=5)
     timeout: float = Field(60.0, gt=0, le=300)
     wait: bool = True
@@ -186,11 +194,18 @@ class ServiceStatus(BaseModel):
 def card(exemplar: Exemplar, hit: ExemplarHit | None = None) -> ExemplarCard:
     """The gallery card of an exemplar (file URLs go through /api/v1/files)."""
     return ExemplarCard(
-        id=exemplar.id, prompt=exemplar.prompt, status=exemplar.status, blender_version=exemplar.blender_version, source=exemplar.source,
-        group_id=exemplar.group_id, thumbnail_url=file_url(exemplar.thumbnail_path or exemplar.render_path),
-        render_url=file_url(exemplar.render_path), detail_url=f"/exemplars/{exemplar.id}",
-        score=hit.score if hit else None, why=hit.why if hit else None,
-    )  # fmt: skip
+        id=exemplar.id,
+        prompt=exemplar.prompt,
+        status=exemplar.status,
+        blender_version=exemplar.blender_version,
+        source=exemplar.source,
+        group_id=exemplar.group_id,
+        thumbnail_url=file_url(exemplar.thumbnail_path or exemplar.render_path),
+        render_url=file_url(exemplar.render_path),
+        detail_url=f"/exemplars/{exemplar.id}",
+        score=hit.score if hit else None,
+        why=hit.why if hit else None,
+    )
 
 
 def file_url(relpath: str | None) -> str | None:

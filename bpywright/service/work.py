@@ -72,8 +72,11 @@ def validate_work(ctx: ServiceContext, req: ValidateRequest) -> Work:
         if render_to is not None:
             render_to.parent.mkdir(parents=True, exist_ok=True)
         job.emit("run", "started", "lint + run + render" if req.lint else "run + render")
-        report = pool.run(source=req.script, options=_options(pool, render=req.render, timeout=req.timeout, resolution=req.resolution, engine=req.engine),  # type: ignore[attr-defined]
-                          render_to=render_to)  # fmt: skip
+        report = pool.run(
+            source=req.script,
+            options=_options(pool, render=req.render, timeout=req.timeout, resolution=req.resolution, engine=req.engine),  # type: ignore[attr-defined]
+            render_to=render_to,
+        )
         report.lint = ctx.linter_for(version).lint(req.script) if req.lint else None  # the target version's stubs and rules
         if report.lint is not None:
             blocking = len(report.lint.blocking)
@@ -85,8 +88,14 @@ def validate_work(ctx: ServiceContext, req: ValidateRequest) -> Work:
             ok=report.ok, lint=report.lint, run=report, render_url=f"/api/v1/jobs/{job.id}/render" if rendered else None
         )
         if req.add_to_gallery and report.ok:
-            added = ctx.store.add(script=req.script, prompt=req.prompt or "(submitted script)", report=report,
-                                  render=render_to if rendered else None, source="user", blender_version=major_minor(report.blender_version))  # fmt: skip
+            added = ctx.store.add(
+                script=req.script,
+                prompt=req.prompt or "(submitted script)",
+                report=report,
+                render=render_to if rendered else None,
+                source="user",
+                blender_version=major_minor(report.blender_version),
+            )
             result.exemplar_id, result.duplicate_of = added.exemplar.id, added.duplicate_of
             job.emit("accept", "added" if added.created else "already in the gallery", f"exemplar {added.exemplar.id}")
         job.emit("done", report.status)
@@ -131,8 +140,18 @@ def generate_work(ctx: ServiceContext, req: GenerateRequest) -> Work:
             index = ctx.symbol_index(version)  # loaded once per app, shared by requests
         except IndexMissing:
             index = None  # the retrieve node says so in its progress event
-        result = generate(req.prompt, settings=ctx.settings, version=version, n=req.n, max_rounds=req.max_rounds,
-                          thread_id=job.id, on_event=job.add, pool=pool, store=ctx.store, index=index)  # type: ignore[arg-type]  # fmt: skip
+        result = generate(
+            req.prompt,
+            settings=ctx.settings,
+            version=version,
+            n=req.n,
+            max_rounds=req.max_rounds,
+            thread_id=job.id,
+            on_event=job.add,
+            pool=pool,
+            store=ctx.store,
+            index=index,
+        )  # type: ignore[arg-type]
         if result.render_path and Path(result.render_path).is_file():
             job.render_path = Path(result.render_path)
         return result

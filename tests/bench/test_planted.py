@@ -150,10 +150,10 @@ def test_inserted_principled_input_adds_two_lines_after_diffuse_color() -> None:
     after = line_of("mat.diffuse_color")
     mutated = m.source.splitlines()
     assert m.category == planted.RENAMED_SOCKET and m.line == after + 2
-    assert mutated[after:after + 2] == [
+    assert mutated[after : after + 2] == [
         "mat.use_nodes = True",
         'mat.node_tree.nodes["Principled BSDF"].inputs["Specular"].default_value = 0.5',
-    ]  # fmt: skip
+    ]
     assert mutated[:after] + mutated[after + 2 :] == LINES
 
 

@@ -70,8 +70,22 @@ def folder_run(tmp_path_factory):
     """One real run (the console script in a subprocess) over the folder, --fail-on blocking."""
     root = tmp_path_factory.mktemp("check")
     scripts = write_tree(root / "scripts", SCRIPTS)
-    argv = [sys.executable, "-m", "bpywright", "check", str(scripts), *SMALL, "--timeout", "10",
-            "--junit", str(root / "out.xml"), "--json", str(root / "summary.json"), "--artifacts", str(root / "artifacts")]  # fmt: skip
+    argv = [
+        sys.executable,
+        "-m",
+        "bpywright",
+        "check",
+        str(scripts),
+        *SMALL,
+        "--timeout",
+        "10",
+        "--junit",
+        str(root / "out.xml"),
+        "--json",
+        str(root / "summary.json"),
+        "--artifacts",
+        str(root / "artifacts"),
+    ]
     proc = subprocess.run(argv, capture_output=True, text=True, timeout=900, cwd=root)
     return root, proc
 
@@ -128,7 +142,12 @@ def test_json_summary(folder_run) -> None:
     assert summary["lint_stubs"] == "4.5"
     assert summary["counts"]["total"] == 7
     assert {k: summary["counts"][k] for k in ("passed", "failed", "error", "xfail", "xpass")} == {
-        "passed": 3, "failed": 3, "error": 1, "xfail": 0, "xpass": 0}  # fmt: skip
+        "passed": 3,
+        "failed": 3,
+        "error": 1,
+        "xfail": 0,
+        "xpass": 0,
+    }
     by_name = {c["script"].removeprefix("scripts/"): c for c in summary["cases"]}
     assert all(c["script"].startswith("scripts/") for c in summary["cases"])  # relative to the working directory
     assert set(by_name) == {name for name in SCRIPTS if "/" not in name}

@@ -40,8 +40,14 @@ def _run_step(name: str, inputs: dict[str, str], tmp_path: Path, env: dict[str, 
     script = EXPRESSION.sub(lambda m: _evaluate(m[1], inputs, tmp_path), step["run"])
     step_env = {k: EXPRESSION.sub(lambda m: _evaluate(m[1], inputs, tmp_path), str(v)) for k, v in step.get("env", {}).items()}
     path = f"{Path(sys.executable).parent}:{os.environ['PATH']}"
-    return subprocess.run(["bash", "-e", "-c", script], env=os.environ | {"PATH": path} | env | step_env, cwd=tmp_path,
-                          capture_output=True, text=True, timeout=600)  # fmt: skip
+    return subprocess.run(
+        ["bash", "-e", "-c", script],
+        env=os.environ | {"PATH": path} | env | step_env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
 
 
 def test_action_check_step_builds_a_working_command_line(tmp_path: Path) -> None:

@@ -41,7 +41,11 @@ def test_config_drives_the_run(check, tmp_path: Path) -> None:
     run = check(str(project), "--no-lint", "--jobs", "1", "--junit", str(tmp_path / "out.xml"))
     assert run.rc == 1  # the slow scene timed out (an error); the expected failure does not fail the check
     assert sorted(c["script"] for c in run.summary["cases"]) == [
-        "scenes/known_broken.py", "scenes/nested/fixed.py", "scenes/ok.py", "scenes/slow_loop.py"]  # fmt: skip
+        "scenes/known_broken.py",
+        "scenes/nested/fixed.py",
+        "scenes/ok.py",
+        "scenes/slow_loop.py",
+    ]
     assert run.case("ok.py")["outcome"] == "passed"
     assert Path(run.case("ok.py")["render"]).is_file()
     from PIL import Image
@@ -96,10 +100,14 @@ def test_bpywright_toml_is_found_from_a_script_upward(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("text", "needle"),
-    [("[tool.bpywright]\nexlude = ['x']\n", "exlude"), ("[tool.bpywright]\nresolution = 4\n", "resolution"),
-     ("[tool.bpywright\n", "not valid TOML"), ("[tool.bpywright]\nengine = 'povray'\n", "engine"),
-     ("[tool.bpywright.timeouts]\n'a.py' = -1\n", "timeouts")],
-)  # fmt: skip
+    [
+        ("[tool.bpywright]\nexlude = ['x']\n", "exlude"),
+        ("[tool.bpywright]\nresolution = 4\n", "resolution"),
+        ("[tool.bpywright\n", "not valid TOML"),
+        ("[tool.bpywright]\nengine = 'povray'\n", "engine"),
+        ("[tool.bpywright.timeouts]\n'a.py' = -1\n", "timeouts"),
+    ],
+)
 def test_bad_config_says_which_file_and_key(tmp_path: Path, text: str, needle: str) -> None:
     path = tmp_path / "pyproject.toml"
     path.write_text(text)

@@ -76,8 +76,22 @@ def _wait_busy(pool: RayPool, origin: str, exclude: set[int] = frozenset(), time
 
 def test_cli_batch_through_ray_client_then_doctor_counts_nothing_left(cluster: LocalRayCluster, tmp_path: Path) -> None:
     scripts = _write(tmp_path / "s", {"a.py": SLOW.format(s=0), "b.py": "import bpy\nraise RuntimeError('boom')\n"})
-    cmd = [sys.executable, "-m", "bpywright", "run", *map(str, scripts), "--cluster", cluster.client_address, "--jobs", "1",
-           "--resolution", "32", "--out-dir", str(tmp_path / "out"), "--json"]  # fmt: skip
+    cmd = [
+        sys.executable,
+        "-m",
+        "bpywright",
+        "run",
+        *map(str, scripts),
+        "--cluster",
+        cluster.client_address,
+        "--jobs",
+        "1",
+        "--resolution",
+        "32",
+        "--out-dir",
+        str(tmp_path / "out"),
+        "--json",
+    ]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=400)
     assert proc.returncode == 1, proc.stderr[-3000:]  # b.py raised
     # the reports written beside the renders (Ray may print its own log lines on stdout under load)
@@ -124,8 +138,10 @@ def test_a_job_whose_actor_is_lost_twice_is_a_crash_naming_both(pool: RayPool, t
 
 def test_lost_node_mid_batch_every_job_once_same_statuses_as_local(cluster: LocalRayCluster, pool: RayPool, tmp_path: Path) -> None:
     sources = {f"n{i}.py": SLOW.format(s=3) for i in range(5)}
-    sources |= {"err.py": "import bpy\nbpy.data.objects['missing'].hide_render = True\n",
-                "segv.py": "import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)\n"}  # fmt: skip
+    sources |= {
+        "err.py": "import bpy\nbpy.data.objects['missing'].hide_render = True\n",
+        "segv.py": "import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)\n",
+    }
     scripts = _write(tmp_path / "s", sources)
     node_id = next(n["NodeID"] for n in ray.nodes() if n["Alive"] and n["NodeManagerPort"] == cluster.node_ports[0])
     seen: Counter[Path] = Counter()

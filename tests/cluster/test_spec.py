@@ -29,9 +29,22 @@ def test_cluster_addresses(text: str, client: bool) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["ray://", "ray://host", "ray://host:0", "ray://host:65536", "ray://host:port", "http://host:80", "host:80/path",
-     "ray://host:10001 --evil", "ray://-host:1", "ray://ho$t:1", "ray://host:1\nray://evil:2", "file:///etc/passwd", ":10001"],
-)  # fmt: skip
+    [
+        "ray://",
+        "ray://host",
+        "ray://host:0",
+        "ray://host:65536",
+        "ray://host:port",
+        "http://host:80",
+        "host:80/path",
+        "ray://host:10001 --evil",
+        "ray://-host:1",
+        "ray://ho$t:1",
+        "ray://host:1\nray://evil:2",
+        "file:///etc/passwd",
+        ":10001",
+    ],
+)
 def test_malformed_clusters_are_refused_with_an_example(text: str) -> None:
     with pytest.raises(ClusterSpecError, match="ray://10.0.0.5:10001"):
         parse_cluster(text)

@@ -53,8 +53,11 @@ def renders(render_pool: WorkerPool, tmp_path_factory: pytest.TempPathFactory) -
     """table, table_nudged (same scene, materials slightly lighter) and spiral (a different scene), rendered for real."""
     out = tmp_path_factory.mktemp("renders")
     table, spiral = recipe("wooden_table"), recipe("bezier_spiral")
-    scenes = {"table": (table.prompt, table.source), "table_nudged": (table.prompt + " (lighter)", table.source + NUDGE),
-              "spiral": (spiral.prompt, spiral.source)}  # fmt: skip
+    scenes = {
+        "table": (table.prompt, table.source),
+        "table_nudged": (table.prompt + " (lighter)", table.source + NUDGE),
+        "spiral": (spiral.prompt, spiral.source),
+    }
     found = {}
     for key, (prompt, script) in scenes.items():
         png = out / f"{key}.png"

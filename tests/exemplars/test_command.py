@@ -119,8 +119,13 @@ def test_jsonl_rows_need_a_prompt_and_a_script(tmp_path: Path) -> None:
     from bpywright.exemplars.command import _read_jsonl
 
     path = tmp_path / "rows.jsonl"
-    rows = [{"prompt": "a cube", "script": "import bpy"}, {"instruction": "a cone", "script": "import bpy\n"}, {"instruction": "no script"},
-            {"prompt": "empty", "script": "  "}, [1, 2]]  # fmt: skip
+    rows = [
+        {"prompt": "a cube", "script": "import bpy"},
+        {"instruction": "a cone", "script": "import bpy\n"},
+        {"instruction": "no script"},
+        {"prompt": "empty", "script": "  "},
+        [1, 2],
+    ]
     path.write_text("\n".join(json.dumps(r) for r in rows) + "\nnot json\n\n", encoding="utf-8")
     assert _read_jsonl(path, None) == ([("a cube", "import bpy"), ("a cone", "import bpy\n")], 4)
     assert _read_jsonl(path, 1) == ([("a cube", "import bpy")], 0)

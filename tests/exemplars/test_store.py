@@ -33,8 +33,14 @@ def fill(store: ExemplarStore) -> dict[str, str]:
     for key, (prompt, script) in SCRIPTS.items():
         source = "recipe" if key in {"cube", "monkey"} else "imported"
         version = "4.2" if key == "torus" else "4.5"
-        result = store.add(script=script, prompt=prompt, report=ok_report("error" if key == "broken" else "ok"), render=None, source=source,
-                           blender_version=version)  # fmt: skip
+        result = store.add(
+            script=script,
+            prompt=prompt,
+            report=ok_report("error" if key == "broken" else "ok"),
+            render=None,
+            source=source,
+            blender_version=version,
+        )
         assert result.created and result.duplicate_of is None
         ids[key] = result.exemplar.id
     return ids

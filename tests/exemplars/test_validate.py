@@ -15,8 +15,15 @@ BROKEN = "import bpy\nbpy.ops.mesh.primitive_cone_add(vertices=7)\nbpy.context.o
 
 def test_only_scripts_that_run_ok_enter(store: ExemplarStore, render_pool: WorkerPool, tmp_path: Path) -> None:
     seen: list[tuple[str, object]] = []
-    outcomes = validate_and_add(store, render_pool, [("a bevelled cone", GOOD), ("a broken cone", BROKEN)], source="user",
-                                render_dir=tmp_path / "renders", on_done=lambda p, o: seen.append((p, o)), resolution=64)  # fmt: skip
+    outcomes = validate_and_add(
+        store,
+        render_pool,
+        [("a bevelled cone", GOOD), ("a broken cone", BROKEN)],
+        source="user",
+        render_dir=tmp_path / "renders",
+        on_done=lambda p, o: seen.append((p, o)),
+        resolution=64,
+    )
     good, broken = outcomes
     assert isinstance(good, AddResult) and good.created
     exemplar = store.get(good.exemplar.id)

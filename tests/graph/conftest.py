@@ -32,8 +32,15 @@ def fake() -> Iterator[FakeLLM]:
 @pytest.fixture
 def settings(tmp_path: Path, fake: FakeLLM) -> Settings:
     """Artifacts under tmp_path, the FAKE LLM as endpoint, two heal rounds."""
-    return dataclasses.replace(Settings(), artifacts=tmp_path / "artifacts", llm_base_url=fake.base_url, llm_model="fake-coder",
-                               max_heal_rounds=2, budget_s=600.0, workers=1)  # fmt: skip
+    return dataclasses.replace(
+        Settings(),
+        artifacts=tmp_path / "artifacts",
+        llm_base_url=fake.base_url,
+        llm_model="fake-coder",
+        max_heal_rounds=2,
+        budget_s=600.0,
+        workers=1,
+    )
 
 
 @pytest.fixture

@@ -20,11 +20,30 @@ from .samples import PROMPT, THREE_CUBES, fenced
 
 def test_generate_command_writes_the_outputs_and_exits_0_when_accepted(tmp_path: Path, fake: FakeLLM) -> None:
     fake.script("generate", fenced(THREE_CUBES)).script("critic", critic_json(0.9, "three red cubes in a row"))
-    env = {**os.environ, "BPYWRIGHT_ARTIFACTS": str(tmp_path / "artifacts"), "BPYWRIGHT_LLM_BASE_URL": fake.base_url,
-           "BPYWRIGHT_LLM_MODEL": "fake-coder", "BPYWRIGHT_WORKERS": "1"}  # fmt: skip
+    env = {
+        **os.environ,
+        "BPYWRIGHT_ARTIFACTS": str(tmp_path / "artifacts"),
+        "BPYWRIGHT_LLM_BASE_URL": fake.base_url,
+        "BPYWRIGHT_LLM_MODEL": "fake-coder",
+        "BPYWRIGHT_WORKERS": "1",
+    }
     out = tmp_path / "out"
-    argv = [sys.executable, "-m", "bpywright", "generate", PROMPT, "-o", str(out / "cubes.py"), "--render", str(out / "cubes.png"),
-            "--report", str(out / "cubes.json"), "--resolution", "64", "--json"]  # fmt: skip
+    argv = [
+        sys.executable,
+        "-m",
+        "bpywright",
+        "generate",
+        PROMPT,
+        "-o",
+        str(out / "cubes.py"),
+        "--render",
+        str(out / "cubes.png"),
+        "--report",
+        str(out / "cubes.json"),
+        "--resolution",
+        "64",
+        "--json",
+    ]
     proc = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=400)
     assert proc.returncode == 0, proc.stderr[-2000:]
     result = json.loads(proc.stdout)
@@ -47,8 +66,9 @@ def keep_sigpipe() -> Iterator[None]:
     signal.signal(signal.SIGPIPE, previous)
 
 
-def test_generate_command_usage_errors_exit_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-                                              keep_sigpipe: None) -> None:  # fmt: skip
+def test_generate_command_usage_errors_exit_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], keep_sigpipe: None
+) -> None:
     monkeypatch.setenv("BPYWRIGHT_ARTIFACTS", str(tmp_path))
     monkeypatch.delenv("BPYWRIGHT_LLM_BASE_URL", raising=False)
     assert main(["generate"]) == 2

@@ -131,8 +131,18 @@ def small_index(settings) -> None:
         ("bpy.types.Material.diffuse_color", "property", "Diffuse color of the material", None),
         ("bpy.types.BlendDataMaterials.new", "function", "Add a new material to the main database", "(name)"),
     ]
-    symbols = [Symbol(name=n, kind=k, description=d, blender_version="4.5", signature=s, uri=f"{DOCS}{n.rsplit('.', 1)[0]}.html#{n}",
-                      parent=n.rsplit(".", 1)[0]) for n, k, d, s in rows]  # fmt: skip
+    symbols = [
+        Symbol(
+            name=n,
+            kind=k,
+            description=d,
+            blender_version="4.5",
+            signature=s,
+            uri=f"{DOCS}{n.rsplit('.', 1)[0]}.html#{n}",
+            parent=n.rsplit(".", 1)[0],
+        )
+        for n, k, d, s in rows
+    ]
     folder = settings.index_for("4.5")
     folder.mkdir(parents=True)
     write_symbols(symbols, folder / "symbols.jsonl")

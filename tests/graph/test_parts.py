@@ -59,9 +59,11 @@ def test_expectations_read_counts_kinds_and_materials() -> None:
 
 
 def test_scene_check_counts_by_name_and_primitive_geometry() -> None:
-    objects = [ObjectSummary(name="Box", type="MESH", vertices=8, faces=6, materials=["Red"]),
-               ObjectSummary(name="Cube.001", type="MESH", vertices=24, faces=6),
-               ObjectSummary(name="Key", type="LIGHT")]  # fmt: skip
+    objects = [
+        ObjectSummary(name="Box", type="MESH", vertices=8, faces=6, materials=["Red"]),
+        ObjectSummary(name="Cube.001", type="MESH", vertices=24, faces=6),
+        ObjectSummary(name="Key", type="LIGHT"),
+    ]
     scene = SceneSummary(object_count=3, objects=objects, bbox=None, camera=False, light=True)
     checks, reasons = check_scene("three red cubes and a light", scene)
     assert checks == {"scene: 3 cube": False, "scene: 1 light": True, "scene: a material": True}

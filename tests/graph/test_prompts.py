@@ -14,8 +14,13 @@ from bpywright.harness.report import ObjectSummary, SceneSummary
 from .samples import INDEX_BUG, THREE_CUBES
 
 SNAPSHOTS = Path(__file__).with_name("snapshots")
-CUBE = SymbolBrief(name="bpy.ops.mesh.primitive_cube_add", kind="operator", signature="(size=2.0, location=(0.0, 0.0, 0.0))",
-                   description="Construct a cube mesh", uri="https://docs.blender.org/api/4.5/bpy.ops.mesh.html#bpy.ops.mesh.primitive_cube_add")  # fmt: skip
+CUBE = SymbolBrief(
+    name="bpy.ops.mesh.primitive_cube_add",
+    kind="operator",
+    signature="(size=2.0, location=(0.0, 0.0, 0.0))",
+    description="Construct a cube mesh",
+    uri="https://docs.blender.org/api/4.5/bpy.ops.mesh.html#bpy.ops.mesh.primitive_cube_add",
+)
 COLOUR = SymbolBrief(
     name="bpy.types.Material.diffuse_color", kind="property", signature=": float array of 4 items", description="Diffuse color"
 )
@@ -46,21 +51,37 @@ def test_generator_prompt_without_symbols_or_exemplars() -> None:
 
 def test_heal_prompt_for_a_runtime_error() -> None:
     failure = 'IndexError: list index out of range (line 12)\nTraceback (most recent call last):\n  File "script.py", line 12'
-    check("heal_error", as_text(heal_messages("three red cubes in a row", "4.5", INDEX_BUG, failure=failure, fix_block="", critique=None,
-                                              symbols=[CUBE])))  # fmt: skip
+    check(
+        "heal_error",
+        as_text(heal_messages("three red cubes in a row", "4.5", INDEX_BUG, failure=failure, fix_block="", critique=None, symbols=[CUBE])),
+    )
 
 
 def test_heal_prompt_for_a_rejection_and_the_replacement_turn() -> None:
     critique = Critique(score=0.3, reasons=["the cubes are stacked"], suggested_fix="offset them along X")
-    messages = heal_messages("three red cubes in a row", "4.5", THREE_CUBES, failure="", fix_block="line 3: something [ruff F821, blocking]",
-                             critique=critique, symbols=[])  # fmt: skip
+    messages = heal_messages(
+        "three red cubes in a row",
+        "4.5",
+        THREE_CUBES,
+        failure="",
+        fix_block="line 3: something [ruff F821, blocking]",
+        critique=critique,
+        symbols=[],
+    )
     check("heal_rejected", as_text([*messages, replacement_request("hunk 1 (at line 5): its context/removed lines are not in the script")]))
 
 
 def test_critic_prompt() -> None:
-    scene = SceneSummary(object_count=2, objects=[ObjectSummary(name="Cube0", type="MESH", vertices=8, faces=6, materials=["Red"]),
-                                                  ObjectSummary(name="Cube1", type="MESH", vertices=8, faces=6, modifiers=["Bevel"])],
-                         bbox=None, camera=False, light=False)  # fmt: skip
+    scene = SceneSummary(
+        object_count=2,
+        objects=[
+            ObjectSummary(name="Cube0", type="MESH", vertices=8, faces=6, materials=["Red"]),
+            ObjectSummary(name="Cube1", type="MESH", vertices=8, faces=6, modifiers=["Bevel"]),
+        ],
+        bbox=None,
+        camera=False,
+        light=False,
+    )
     checks = {"run": True, "lint": True, "render": True, "scene: 3 cube": False}
     text = as_text(
         critic_messages("three red cubes", THREE_CUBES, checks, ["the scene has 2 cube object(s)"], scene, "64x64, 8% non-blank", 0.75)

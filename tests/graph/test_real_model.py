@@ -22,8 +22,9 @@ MAX_TOKENS = 160  # enough to see a script start, a diff or a rubric; the loop's
 
 def test_a_whole_generate_runs_the_loop_on_real_model_output(settings, smollm2, render_pool, events) -> None:
     # Short answers and no exemplars in the prompt: SmolLM2 on 2 shared cores reads ~30 tokens/s under load.
-    real = dataclasses.replace(settings, llm_base_url=smollm2.base_url, llm_model=smollm2.alias, max_heal_rounds=1, budget_s=900.0,
-                               prompt_exemplars=0)  # fmt: skip
+    real = dataclasses.replace(
+        settings, llm_base_url=smollm2.base_url, llm_model=smollm2.alias, max_heal_rounds=1, budget_s=900.0, prompt_exemplars=0
+    )
     client = LLMClient(smollm2.base_url, smollm2.alias, max_tokens=MAX_TOKENS)
     result = generate("a red cube on a grey floor", settings=real, pool=render_pool, on_event=events, llm=client)
     with sqlite_checkpointer(checkpoint_db(real)) as saver:
@@ -44,8 +45,9 @@ def test_a_whole_generate_runs_the_loop_on_real_model_output(settings, smollm2, 
 def test_the_critic_parses_a_real_servers_schema_constrained_reply(settings, smollm2, render_pool) -> None:
     llm_module._SCHEMA_FORM.pop(smollm2.base_url.rstrip("/"), None)
     client = LLMClient(smollm2.base_url, smollm2.alias, max_tokens=600)  # room for the longest rubric the schema allows
-    text = client.structured([{"role": "user", "content": "Rate this scene for 'three red cubes': three red cubes exist."}],
-                             "critique", RUBRIC_SCHEMA)  # fmt: skip
+    text = client.structured(
+        [{"role": "user", "content": "Rate this scene for 'three red cubes': three red cubes exist."}], "critique", RUBRIC_SCHEMA
+    )
     parsed = Rubric.model_validate(json.loads(text, strict=False))  # as the critic reads it
     assert 0.0 <= parsed.score <= 1.0 and len(parsed.reasons) <= 5
     assert llm_module._SCHEMA_FORM[smollm2.base_url.rstrip("/")] == "json_object"  # llama.cpp refused json_schema; learnt once
@@ -59,8 +61,12 @@ def test_an_llm_heal_turn_gets_a_real_reply(settings, smollm2, render_pool) -> N
     client = LLMClient(smollm2.base_url, smollm2.alias, max_tokens=MAX_TOKENS)
     ctx = RunContext(settings=settings, thread_id="heal-real", pool=render_pool, llm=client)
     broken = "import bpy\nsize = compute_size()\nbpy.ops.mesh.primitive_cube_add(size=size)\n"
-    failed = RunReport(status="error", backend="bpy-module", sandbox="bwrap",
-                       exception=ExceptionInfo(type="NameError", message="name 'compute_size' is not defined", line=2))  # fmt: skip
+    failed = RunReport(
+        status="error",
+        backend="bpy-module",
+        sandbox="bwrap",
+        exception=ExceptionInfo(type="NameError", message="name 'compute_size' is not defined", line=2),
+    )
     state = GenState(prompt="a cube", attempts=[Attempt(index=0, origin="generate", script=broken, run=failed, checked=True)], current=0)
     update = heal(state, ctx)
     new = update["attempts"][-1]

@@ -31,8 +31,13 @@ def _victim_png(path: Path) -> bytes:
 def test_forged_report_moves_no_host_file(tmp_path: Path) -> None:
     victim = tmp_path / "gallery-thumb.png"
     before = _victim_png(victim)
-    forged = {"schema_version": 1, "status": "ok", "backend": "bpy-module", "sandbox": "bwrap",
-              "render": {"path": str(victim), "width": 64, "height": 64, "engine": "X"}}  # fmt: skip
+    forged = {
+        "schema_version": 1,
+        "status": "ok",
+        "backend": "bpy-module",
+        "sandbox": "bwrap",
+        "render": {"path": str(victim), "width": 64, "height": 64, "engine": "X"},
+    }
     script = f"import json, os\njson.dump({forged!r}, open('../report.json', 'w'))\nos._exit(0)\n"
     report = run_script(source=script, options=RunOptions(resolution=64), render_to=tmp_path / "out.png")
     assert victim.read_bytes() == before  # still there, untouched
@@ -71,8 +76,13 @@ def test_render_must_be_a_sound_png_of_the_asked_size(tmp_path: Path, render, wh
         Image.new("RGB", (16, 16)).save(job_dir / "render.png")
     else:
         (job_dir / "render.png").write_bytes(render)
-    forged = {"job_id": job.job_id, "status": "ok", "backend": "bpy-module", "sandbox": "bwrap",
-              "render": {"path": "/etc/passwd", "width": 32, "height": 32, "engine": "BLENDER_WORKBENCH"}}  # fmt: skip
+    forged = {
+        "job_id": job.job_id,
+        "status": "ok",
+        "backend": "bpy-module",
+        "sandbox": "bwrap",
+        "render": {"path": "/etc/passwd", "width": 32, "height": 32, "engine": "BLENDER_WORKBENCH"},
+    }
     (job_dir / "report.json").write_text(json.dumps(forged))
     report = job.finish(backend="bpy-module", sandbox="bwrap", wall=0.1, outcome=JobOutcome(), render_to=tmp_path / "r.png")
     assert report.status == "error" and why in report.exception.message
@@ -185,7 +195,9 @@ def test_monkeypatches_do_not_survive_into_the_next_job(pool: WorkerPool) -> Non
         "bpy.ops.mesh.primitive_cube_add = lambda *a, **k: {'FINISHED'}\n"
     )
     pool.run(source=attack)
-    victim = pool.run(source="import bpy\nbpy.ops.mesh.primitive_cube_add(location=(3, 0, 0))\nprint('real print')\nraise RuntimeError('really failed')\n")
+    victim = pool.run(
+        source="import bpy\nbpy.ops.mesh.primitive_cube_add(location=(3, 0, 0))\nprint('real print')\nraise RuntimeError('really failed')\n"
+    )
     assert victim.status == "error" and victim.exception.type == "RuntimeError"
     assert victim.stdout.strip() == "real print"
     assert victim.scene is not None and victim.scene.object_count == 4  # factory cube, camera, light + the new cube
@@ -205,14 +217,18 @@ def test_daemons_are_killed_before_the_next_job(pool: WorkerPool) -> None:
         "time.sleep(0.3)\n"
     )
     pool.run(source=attack)
-    probe = pool.run(source="import os, time\ntime.sleep(0.3)\nprint(os.path.exists('/tmp/daemon-alive'), len([p for p in os.listdir('/proc') if p.isdigit()]))\n")
+    probe = pool.run(
+        source="import os, time\ntime.sleep(0.3)\nprint(os.path.exists('/tmp/daemon-alive'), len([p for p in os.listdir('/proc') if p.isdigit()]))\n"
+    )
     alive, processes = probe.stdout.split()
     assert alive == "False"
     assert int(processes) <= 3  # bwrap's init, the zygote and this job: nothing left by the attacker
 
 
 def test_tmp_files_do_not_survive_the_job(pool: WorkerPool) -> None:
-    pool.run(source="import os\nopen('/tmp/planted.py', 'w').write('x')\nopen('/dev/shm/planted', 'w').write('x')\nos.makedirs('/tmp/d/e')\n")
+    pool.run(
+        source="import os\nopen('/tmp/planted.py', 'w').write('x')\nopen('/dev/shm/planted', 'w').write('x')\nos.makedirs('/tmp/d/e')\n"
+    )
     probe = pool.run(source="import os\nprint(sorted(os.listdir('/tmp')), sorted(os.listdir('/dev/shm')))\n")
     assert "planted" not in probe.stdout and "'d'" not in probe.stdout
 

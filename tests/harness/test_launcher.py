@@ -121,7 +121,9 @@ def test_cycles_engine_renders(script, tmp_path: Path) -> None:
 
 
 def test_files_in_the_working_directory_are_collected(script, tmp_path: Path) -> None:
-    path = script("import os, json\nos.makedirs('sub', exist_ok=True)\njson.dump({'n': 3}, open('sub/data.json', 'w'))\nopen('a.txt', 'w').write('a')\n")
+    path = script(
+        "import os, json\nos.makedirs('sub', exist_ok=True)\njson.dump({'n': 3}, open('sub/data.json', 'w'))\nopen('a.txt', 'w').write('a')\n"
+    )
     report = run_script(path, FAST, outputs_to=tmp_path / "collected")
     assert report.status == "ok"
     assert (tmp_path / "collected" / "sub" / "data.json").read_text() == '{"n": 3}'

@@ -106,8 +106,12 @@ def test_pool_and_run_attach_the_lint_report(pool, tmp_path: Path) -> None:
     assert report.lint is not None and [d.line for d in report.lint.blocking] == [2]
     script = tmp_path / "s.py"
     script.write_text("import bpy\nimport math\nbpy.ops.mesh.primitive_cube_add()\n")
-    proc = subprocess.run([sys.executable, "-m", "bpywright", "run", str(script), "--lint", "--no-render", "--json"],
-                          capture_output=True, text=True, timeout=300)  # fmt: skip
+    proc = subprocess.run(
+        [sys.executable, "-m", "bpywright", "run", str(script), "--lint", "--no-render", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     data = json.loads(proc.stdout)
     assert proc.returncode == 0 and data["status"] == "ok"
     assert [d["code"] for d in data["lint"]["diagnostics"]] == ["F401"]

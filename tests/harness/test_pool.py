@@ -23,7 +23,8 @@ print({
 })
 """
 
-LEAK = """
+LEAK = (
+    """
 import bpy, sys, os, types
 bpy.ops.mesh.primitive_cube_add(location=(5, 0, 0))
 bpy.context.active_object.name = "LeakyObject"
@@ -49,7 +50,9 @@ class LEAKY_OT_op(bpy.types.Operator):
         return {"FINISHED"}
 
 bpy.utils.register_class(LEAKY_OT_op)
-""" + PROBE
+"""
+    + PROBE
+)
 
 
 def _probe(report) -> dict:
@@ -59,11 +62,29 @@ def _probe(report) -> dict:
 
 def test_no_leaks_between_jobs(pool: WorkerPool) -> None:
     leaked = _probe(pool.run(source=LEAK))
-    assert leaked == {"object": True, "material": True, "handlers": 2, "module": True, "env": True,
-                      "path": True, "operator": True, "cwd_file": True, "prefs": True}  # fmt: skip
+    assert leaked == {
+        "object": True,
+        "material": True,
+        "handlers": 2,
+        "module": True,
+        "env": True,
+        "path": True,
+        "operator": True,
+        "cwd_file": True,
+        "prefs": True,
+    }
     clean = _probe(pool.run(source=PROBE))
-    assert clean == {"object": False, "material": False, "handlers": 0, "module": False, "env": False,
-                     "path": False, "operator": False, "cwd_file": False, "prefs": False}  # fmt: skip
+    assert clean == {
+        "object": False,
+        "material": False,
+        "handlers": 0,
+        "module": False,
+        "env": False,
+        "path": False,
+        "operator": False,
+        "cwd_file": False,
+        "prefs": False,
+    }
 
 
 def test_every_job_starts_from_the_factory_scene(pool: WorkerPool) -> None:

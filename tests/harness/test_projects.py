@@ -87,7 +87,9 @@ def test_check_passes_project_scripts_with_configured_arguments(project: Path, t
     (project / "bpywright.toml").write_text('[args]\n"scenes/main.py" = ["5"]\n')
     (project / "scenes" / "utils.py").write_text((project / "scenes" / "utils.py").read_text())
     artifacts = tmp_path / "artifacts"
-    code = main(["check", str(project / "scenes" / "main.py"), "--artifacts", str(artifacts), "--no-lint", "--json", str(tmp_path / "s.json")])
+    code = main(
+        ["check", str(project / "scenes" / "main.py"), "--artifacts", str(artifacts), "--no-lint", "--json", str(tmp_path / "s.json")]
+    )
     summary = json.loads((tmp_path / "s.json").read_text())
     assert code == 0, summary
     reports = list(artifacts.rglob("main.json"))

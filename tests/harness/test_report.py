@@ -24,8 +24,7 @@ def test_schema_names_every_status_and_backend() -> None:
 
 
 def test_round_trip_and_validation() -> None:
-    report = RunReport(status="error", backend="bpy-module", sandbox="bwrap",
-                       exception={"type": "KeyError", "message": "x", "line": 4})  # fmt: skip
+    report = RunReport(status="error", backend="bpy-module", sandbox="bwrap", exception={"type": "KeyError", "message": "x", "line": 4})
     again = RunReport.model_validate_json(report.model_dump_json())
     assert again == report and again.exception.line == 4 and not again.ok
     with pytest.raises(ValidationError):

@@ -63,8 +63,9 @@ def test_fake_server_chat_is_fifo_then_default(server: FakeOpenAIServer) -> None
     import urllib.request
 
     def chat() -> str:
-        request = urllib.request.Request(f"{server.base_url}/chat/completions", data=json.dumps({"messages": []}).encode(),
-                                         headers={"Content-Type": "application/json"})  # fmt: skip
+        request = urllib.request.Request(
+            f"{server.base_url}/chat/completions", data=json.dumps({"messages": []}).encode(), headers={"Content-Type": "application/json"}
+        )
         with urllib.request.urlopen(request, timeout=5) as resp:
             return json.loads(resp.read())["choices"][0]["message"]["content"]
 

@@ -51,7 +51,10 @@ def test_probe_reports_structs_operators_and_modules(probe_45: dict) -> None:
     assert {"SUBSURF", "BEVEL", "ARRAY"} <= set(_enum_ids(probe_45, mod_type))
     new = next(f for f in _struct(probe_45, "ObjectModifiers")["functions"] if f["id"] == "new")
     assert [(p["id"], bool(p.get("required")), bool(p.get("output"))) for p in new["params"]] == [
-        ("name", True, False), ("type", True, False), ("modifier", False, True)]  # fmt: skip
+        ("name", True, False),
+        ("type", True, False),
+        ("modifier", False, True),
+    ]
     size = next(p for p in _operator(probe_45, "mesh", "primitive_cube_add")["properties"] if p["id"] == "size")
     assert size["default"] == 2.0
     members = {m["id"]: {x["id"] for x in m["members"]} for m in probe_45["modules"]}
@@ -129,4 +132,7 @@ def test_parse_doc() -> None:
     assert parse_doc(doc, "lerp") == ("(other, factor)", "Returns the interpolation of two vectors.", "Vector")
     assert parse_doc("Vector X axis.\n\n:type: float", "x") == (None, "Vector X axis.", "float")
     assert parse_doc("BMeshOpFunc bmesh.ops.create_cube(bmesh, size=0.0)\n  -> dict(verts=[])", "create_cube") == (
-        "(bmesh, size=0.0)", "", "dict(verts=[])")  # fmt: skip
+        "(bmesh, size=0.0)",
+        "",
+        "dict(verts=[])",
+    )

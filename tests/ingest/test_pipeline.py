@@ -129,15 +129,40 @@ def test_install_and_restore_after_a_kill_between_renames(tmp_path: Path) -> Non
 
 def test_examples_match_operator_calls_and_unambiguous_attributes() -> None:
     table = SymbolTable("4.5")
-    table.add_probe({
-        "structs": [
-            {"id": "Object", "name": "", "description": "", "base": "ID", "functions": [], "members": [],
-             "properties": [{"id": "modifiers", "name": "", "description": "", "type": "COLLECTION", "fixed_type": "Modifier", "srna": "ObjectModifiers"}]},
-            {"id": "ObjectModifiers", "name": "", "description": "", "base": None, "properties": [], "members": [],
-             "functions": [{"id": "new", "description": "", "params": []}]},
-        ],
-        "operators": [{"module": "mesh", "id": "primitive_cube_add", "idname": "", "name": "", "description": "", "properties": []}],
-    })  # fmt: skip
+    table.add_probe(
+        {
+            "structs": [
+                {
+                    "id": "Object",
+                    "name": "",
+                    "description": "",
+                    "base": "ID",
+                    "functions": [],
+                    "members": [],
+                    "properties": [
+                        {
+                            "id": "modifiers",
+                            "name": "",
+                            "description": "",
+                            "type": "COLLECTION",
+                            "fixed_type": "Modifier",
+                            "srna": "ObjectModifiers",
+                        }
+                    ],
+                },
+                {
+                    "id": "ObjectModifiers",
+                    "name": "",
+                    "description": "",
+                    "base": None,
+                    "properties": [],
+                    "members": [],
+                    "functions": [{"id": "new", "description": "", "params": []}],
+                },
+            ],
+            "operators": [{"module": "mesh", "id": "primitive_cube_add", "idname": "", "name": "", "description": "", "properties": []}],
+        }
+    )
     source = 'import bpy\n"""Docstring mentions bpy.ops.mesh.primitive_cube_add( only."""\nbpy.ops.mesh.primitive_cube_add(size=2)\nmod = obj.modifiers.new("S", "SUBSURF")\n'
     assert attach_examples(table, [source]) == 3
     assert table.by_name["bpy.ops.mesh.primitive_cube_add"].examples == ["bpy.ops.mesh.primitive_cube_add(size=2)"]

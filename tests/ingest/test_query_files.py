@@ -74,7 +74,9 @@ def test_a_search_with_the_export_imports_no_torch_transformers_bm25s_or_faiss(h
     assert "ONNX" in out[0] and out[1] == "True True True" and out[2] == "[]"  # dense ranks from the ONNX encoder, no heavy import
 
 
-def test_an_index_without_query_files_searches_alike_and_a_no_op_ingest_adds_them(copy_dir: Path, minilm: SentenceTransformerEmbedder) -> None:
+def test_an_index_without_query_files_searches_alike_and_a_no_op_ingest_adds_them(
+    copy_dir: Path, minilm: SentenceTransformerEmbedder
+) -> None:
     live = folder(copy_dir)
     expected = {q: top(SymbolIndex.load(copy_dir, settings=Settings()), q) for q in QUERIES}
     for name in (VECTORS, KNOWN):

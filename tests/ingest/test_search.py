@@ -228,8 +228,18 @@ def make_symbols() -> list[Symbol]:
     for name, kind, description, detail in ROWS:
         page = name.rsplit(".", 1)[0] if kind != "struct" else name
         field = {"signature": detail} if kind in ("operator", "function") else {"type": detail}
-        out.append(Symbol(name=name, kind=kind, description=description, blender_version="4.5", uri=f"{DOCS}{page}.html#{name}",
-                          parent=None if kind == "struct" else name.rsplit(".", 1)[0], enum_items=ENUMS.get(name, []), **field))  # fmt: skip
+        out.append(
+            Symbol(
+                name=name,
+                kind=kind,
+                description=description,
+                blender_version="4.5",
+                uri=f"{DOCS}{page}.html#{name}",
+                parent=None if kind == "struct" else name.rsplit(".", 1)[0],
+                enum_items=ENUMS.get(name, []),
+                **field,
+            )
+        )
     return out
 
 
@@ -257,7 +267,18 @@ def names(hits: list) -> list[str]:
 def test_tokenizer_splits_dotted_snake_and_camel_names() -> None:
     assert split_identifier("bpy.types.ObjectModifiers.new") == ["bpy", "types", "object", "modifiers", "objectmodifiers", "new"]
     assert tokenize("bpy.ops.mesh.primitive_uv_sphere_add") == [
-        "bpy", "ops", "mesh", "primitive", "uv", "sphere", "add", "primitiveuv", "uvsphere", "sphereadd", "primitiveuvsphereadd"]  # fmt: skip
+        "bpy",
+        "ops",
+        "mesh",
+        "primitive",
+        "uv",
+        "sphere",
+        "add",
+        "primitiveuv",
+        "uvsphere",
+        "sphereadd",
+        "primitiveuvsphereadd",
+    ]
     assert tokenize("ShaderNodeBsdfPrincipled")[:4] == ["shader", "node", "bsdf", "principled"]
     assert tokenize("VIEW3D_PT_tools")[:4] == ["view", "3d", "pt", "tool"]
     # prose: lowercased, stopwords and bare numbers dropped, plurals stemmed to match singular names

@@ -36,7 +36,7 @@ def table() -> dict[str, Symbol]:
         Symbol(name="bpy.ops.object.delete", kind="operator", blender_version="4.5", signature="(use_global=False)"),
         Symbol(
             name="bpy.types.BlendData.materials", kind="property", blender_version="4.5", type="Collection of Material (BlendDataMaterials)"
-        ),  # fmt: skip
+        ),
         Symbol(name="bpy.types.Material.diffuse_color", kind="property", blender_version="4.5", type="float array of 4"),
     ]
     return {s.name: s for s in [*make_symbols(), *extra]}
@@ -117,12 +117,21 @@ def test_the_index_learns_from_the_stores_verified_scripts(bm25_index: SymbolInd
     with ExemplarStore(tmp_path / "db.sqlite", tmp_path / "files") as store:
         added = [
             store.add(script=SCRIPT, prompt="a shiny red sphere", report=report("ok"), render=None, source="user", blender_version="4.5"),
-            store.add(script=SCRIPT + "\nbpy.ops.object.shade_smooth_by_angle()\n", prompt="a shiny red sphere, smooth", report=report("error"),
-                      render=None, source="user", blender_version="4.5"),
-            store.add(script=SCRIPT + "\n# 3.6\n", prompt="a red sphere", report=report("ok"), render=None, source="user", blender_version="3.6"),
-        ]  # fmt: skip
-        untrusted = store.add(script=SCRIPT + "\n# mine\n", prompt="a red ball", report=report("ok"), render=None, source="user",
-                              blender_version="4.5")  # fmt: skip
+            store.add(
+                script=SCRIPT + "\nbpy.ops.object.shade_smooth_by_angle()\n",
+                prompt="a shiny red sphere, smooth",
+                report=report("error"),
+                render=None,
+                source="user",
+                blender_version="4.5",
+            ),
+            store.add(
+                script=SCRIPT + "\n# 3.6\n", prompt="a red sphere", report=report("ok"), render=None, source="user", blender_version="3.6"
+            ),
+        ]
+        untrusted = store.add(
+            script=SCRIPT + "\n# mine\n", prompt="a red ball", report=report("ok"), render=None, source="user", blender_version="4.5"
+        )
         for result in added:  # user submissions teach generation only once an operator trusts them
             store.set_trusted(result.exemplar.id)
         assert untrusted.created

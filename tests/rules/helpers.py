@@ -26,8 +26,9 @@ def fixed(source: str, target: str = "4.5") -> str:
 
 def failed(kind: str, message: str, line: int) -> RunReport:
     """A RunReport of a script that raised `kind: message` at `line`."""
-    return RunReport(status="error", backend="bpy-module", sandbox="rlimits-only",
-                     exception=ExceptionInfo(type=kind, message=message, line=line))  # fmt: skip
+    return RunReport(
+        status="error", backend="bpy-module", sandbox="rlimits-only", exception=ExceptionInfo(type=kind, message=message, line=line)
+    )
 
 
 def healed_once(source: str, kind: str, message: str, line: int, target: str = "4.5") -> HealResult:

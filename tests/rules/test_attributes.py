@@ -17,8 +17,15 @@ def test_renamed_properties() -> None:
     grp = bpy.data.groups.new("G")
     prefs = bpy.context.user_preferences
     """)
-    for text in ("ob.display_type", "ob.show_in_front", "ob.instance_type", "ob.hide_viewport", "ob.data.uv_layers.new()",
-                 "bpy.data.collections.new", "bpy.context.preferences"):
+    for text in (
+        "ob.display_type",
+        "ob.show_in_front",
+        "ob.instance_type",
+        "ob.hide_viewport",
+        "ob.data.uv_layers.new()",
+        "bpy.data.collections.new",
+        "bpy.context.preferences",
+    ):
         assert text in new
 
 

@@ -52,7 +52,9 @@ def test_missing_active_object_and_edit_mode_from_runtime_errors() -> None:
     result = healed_once(old, "RuntimeError", "Operator bpy.ops.object.modifier_add.poll() Context missing active object", 5)
     assert "bpy.context.view_layer.objects.active = obj\nobj.select_set(True)\nbpy.ops.object.modifier_add" in result.script
     result = healed_once(old, "RuntimeError", "Operator bpy.ops.mesh.subdivide.poll() failed, context is incorrect", 6)
-    expected = "mode_set(mode='EDIT')\nbpy.ops.mesh.subdivide()\nbpy.ops.mesh.remove_doubles()\nbpy.ops.object.mode_set(mode='OBJECT')\nprint"
+    expected = (
+        "mode_set(mode='EDIT')\nbpy.ops.mesh.subdivide()\nbpy.ops.mesh.remove_doubles()\nbpy.ops.object.mode_set(mode='OBJECT')\nprint"
+    )
     assert expected in result.script
 
 
@@ -69,8 +71,14 @@ def test_missing_imports_are_added_after_the_existing_ones() -> None:
     assert "missing-import" in fired(old)
     new = fixed(old)
     head = new.split("\n\n")[0]
-    assert head.splitlines() == ["import bpy", "import math", "import random", "from math import radians",
-                                 "from mathutils import Vector", "C = bpy.context"]
+    assert head.splitlines() == [
+        "import bpy",
+        "import math",
+        "import random",
+        "from math import radians",
+        "from mathutils import Vector",
+        "C = bpy.context",
+    ]
 
 
 def test_defined_names_are_not_imported() -> None:

@@ -103,7 +103,7 @@ def test_lamps_become_lights() -> None:
     new = fixed(old)
     assert "bpy.data.lights.new(\"L\", type='SUN')" in new
     assert "bpy.ops.object.light_add(type='POINT')" in new
-    assert "o.type == 'LIGHT'" in new and "bpy.data.objects[\"Light\"]" in new
+    assert "o.type == 'LIGHT'" in new and 'bpy.data.objects["Light"]' in new
 
 
 def test_untouched_lines_stay_byte_identical() -> None:

@@ -190,6 +190,12 @@ def test_manual_removals_are_reported_without_a_rewrite() -> None:
 
 @pytest.mark.filterwarnings("ignore:drift rule:RuntimeWarning")  # the pack skips a rule that recurses too deep, by design
 def test_hostile_sources_do_not_break_the_rules() -> None:
-    for text in ("x = (", "import imp as", "\x00", "a.fcurves = 1\nb.animation_data.action.fcurves.x.y = 2\n", "import " + "a." * 400 + "b"):
+    for text in (
+        "x = (",
+        "import imp as",
+        "\x00",
+        "a.fcurves = 1\nb.animation_data.action.fcurves.x.y = 2\n",
+        "import " + "a." * 400 + "b",
+    ):
         detect(text, "5.2")
         fix_all(text, "4.5")

@@ -33,7 +33,10 @@ def test_recorded_279_operators() -> None:
     bpy.ops.object.modifier_apply(apply_as='DATA', modifier="Subdivision")
     """)
     assert "primitive_monkey_add(align='VIEW', enter_editmode=False)" in new
-    assert "transform.rotate(value=0.5, orient_axis='Z', orient_type='GLOBAL', use_proportional_edit=True, use_proportional_connected=True)" in new
+    assert (
+        "transform.rotate(value=0.5, orient_axis='Z', orient_type='GLOBAL', use_proportional_edit=True, use_proportional_connected=True)"
+        in new
+    )
     assert "TRANSFORM_OT_translate={'value': (0, 0, 1), 'orient_type': 'GLOBAL'" in new and "constraint_orientation" not in new
     assert 'modifier_apply(modifier="Subdivision")' in new
 

@@ -60,8 +60,12 @@ def test_colour_length_from_the_error_handles_variables_both_ways() -> None:
     """
     result = healed_once(old, "ValueError", "bpy_struct: item.attr = val: sequences of dimension 0 should contain 4 items, not 3", 3)
     assert "node.inputs[0].default_value = (*rgb, 1.0)" in result.script
-    result = healed_once("import bpy\nlight.color = (1, 1, 1, 1)\n", "ValueError",
-                         "bpy_struct: item.attr = val: sequences of dimension 0 should contain 3 items, not 4", 2)
+    result = healed_once(
+        "import bpy\nlight.color = (1, 1, 1, 1)\n",
+        "ValueError",
+        "bpy_struct: item.attr = val: sequences of dimension 0 should contain 3 items, not 4",
+        2,
+    )
     assert "light.color = (1, 1, 1)" in result.script
 
 

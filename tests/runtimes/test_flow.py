@@ -36,8 +36,23 @@ def test_check_matrix_gates_each_version_with_its_own_stubs(runtime, tmp_path: P
     runtime("5.2")
     (tmp_path / "solver.py").write_text(FAST_SOLVER)
     summary = tmp_path / "summary.json"
-    code = main(["check", str(tmp_path / "solver.py"), "--blender-version", "4.5", "--blender-version", "5.2", "--no-config",
-                 "--artifacts", str(tmp_path / "out"), "--json", str(summary), "-j", "1"])  # fmt: skip
+    code = main(
+        [
+            "check",
+            str(tmp_path / "solver.py"),
+            "--blender-version",
+            "4.5",
+            "--blender-version",
+            "5.2",
+            "--no-config",
+            "--artifacts",
+            str(tmp_path / "out"),
+            "--json",
+            str(summary),
+            "-j",
+            "1",
+        ]
+    )
     assert code == 1
     data = json.loads(summary.read_text())
     cases = {c["blender_version"][:3]: c for c in data["cases"]}

@@ -50,7 +50,11 @@ def test_a_wheel_needs_its_cpython(tmp_path: Path, monkeypatch) -> None:
 def test_blender_binary_registers_under_the_version_it_reports(tmp_path: Path, blender_exe: Path) -> None:
     registry = RuntimeRegistry(tmp_path)
     runtime = registry.add_executable(blender_exe)
-    assert runtime.kind == "executable" and runtime.version == major_minor(runtime.blender_version) and runtime.blender == blender_exe.resolve()
+    assert (
+        runtime.kind == "executable"
+        and runtime.version == major_minor(runtime.blender_version)
+        and runtime.blender == blender_exe.resolve()
+    )
     assert registry.get(runtime.version) == runtime.model_copy(update={"added_at": registry.get(runtime.version).added_at})
     with pytest.raises(RuntimeInstallError, match="already registered"):
         registry.add_executable(blender_exe)
@@ -76,10 +80,14 @@ def test_damaged_records_are_reported_not_trusted(tmp_path: Path) -> None:
     (tmp_path / "5.2").mkdir()
     (tmp_path / "5.2" / "runtime.json").write_text("{not json")
     (tmp_path / "5.0").mkdir()
-    (tmp_path / "5.0" / "runtime.json").write_text(json.dumps({"version": "4.5", "blender_version": "4.5", "kind": "wheel", "python": "/bin/sh"}))
+    (tmp_path / "5.0" / "runtime.json").write_text(
+        json.dumps({"version": "4.5", "blender_version": "4.5", "kind": "wheel", "python": "/bin/sh"})
+    )
     (tmp_path / "..evil").mkdir()
     (tmp_path / "4.2").mkdir()
-    (tmp_path / "4.2" / "runtime.json").write_text(json.dumps({"version": "4.2", "blender_version": "4.2.1", "kind": "wheel", "python": str(tmp_path / "gone")}))
+    (tmp_path / "4.2" / "runtime.json").write_text(
+        json.dumps({"version": "4.2", "blender_version": "4.2.1", "kind": "wheel", "python": str(tmp_path / "gone")})
+    )
     listed = {item[0] if isinstance(item, tuple) else item.version: item for item in registry.list()}
     assert isinstance(listed["5.2"], tuple) and isinstance(listed["5.0"], tuple)  # unreadable / for another version
     assert listed["4.2"].missing()

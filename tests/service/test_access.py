@@ -40,8 +40,12 @@ def test_running_code_needs_the_token(guarded: str) -> None:
 
 
 def test_malformed_body_with_the_token_is_a_422_not_a_crash(guarded: str) -> None:
-    bad = httpx.post(f"{guarded}/api/v1/validate", content=b"{not json", timeout=30,
-                     headers={"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"})  # fmt: skip
+    bad = httpx.post(
+        f"{guarded}/api/v1/validate",
+        content=b"{not json",
+        timeout=30,
+        headers={"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"},
+    )
     assert bad.status_code == 422
 
 

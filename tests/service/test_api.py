@@ -117,8 +117,9 @@ def test_validate_as_a_job_streams_progress_then_the_result(client: TestClient) 
 
 def test_validate_can_add_to_the_gallery(client: TestClient) -> None:
     script = "import bpy\nbpy.ops.mesh.primitive_torus_add()\n"
-    result = client.post("/api/v1/validate", json={"script": script, "prompt": "a torus", "resolution": RENDER_PX, "lint": False,
-                                                   "add_to_gallery": True}).json()  # fmt: skip
+    result = client.post(
+        "/api/v1/validate", json={"script": script, "prompt": "a torus", "resolution": RENDER_PX, "lint": False, "add_to_gallery": True}
+    ).json()
     assert result["ok"] and result["exemplar_id"]
     exemplar = client.get(f"/api/v1/exemplars/{result['exemplar_id']}").json()["exemplar"]
     assert exemplar["prompt"] == "a torus" and exemplar["source"] == "user" and exemplar["render_path"]

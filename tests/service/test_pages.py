@@ -60,9 +60,15 @@ def test_pagination_over_thousands_of_exemplars(settings, service_pool, tmp_path
     report = RunReport(status="ok", backend="bpy-module", sandbox="bwrap", blender_version="4.5.0")
     with ExemplarStore.open(own, clip=False) as store:
         for n in range(3000):
-            store.add(script=f"import bpy\n# exemplar {n}\nbpy.ops.mesh.primitive_cube_add(size={n})\n", prompt=f"cube number {n}",
-                      report=report, render=None, source="imported" if n % 3 else "generated", blender_version="4.5",
-                      symbols=["bpy.ops.mesh.primitive_cube_add"])  # fmt: skip
+            store.add(
+                script=f"import bpy\n# exemplar {n}\nbpy.ops.mesh.primitive_cube_add(size={n})\n",
+                prompt=f"cube number {n}",
+                report=report,
+                render=None,
+                source="imported" if n % 3 else "generated",
+                blender_version="4.5",
+                symbols=["bpy.ops.mesh.primitive_cube_add"],
+            )
         with TestClient(create_app(own, pool=service_pool, store=store), base_url="http://localhost") as client:
             first = client.get("/api/v1/exemplars", params={"limit": 200}).json()
             assert first["total"] == 3000 and len(first["items"]) == 200 and first["items"][0]["prompt"] == "cube number 2999"

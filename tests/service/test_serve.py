@@ -34,8 +34,13 @@ def test_app_starts_and_serves_pages_without_heavy_imports(tmp_path: Path) -> No
 
 def test_serve_prints_its_url_and_answers(tmp_path: Path) -> None:
     env = {**os.environ, "BPYWRIGHT_ARTIFACTS": str(tmp_path), "BPYWRIGHT_EMBEDDER": "none", "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen([sys.executable, "-m", "bpywright", "serve", "--port", "0", "--workers", "1", "--log-level", "warning"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)  # fmt: skip
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bpywright", "serve", "--port", "0", "--workers", "1", "--log-level", "warning"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     try:
         assert proc.stdout is not None
         line = proc.stdout.readline()

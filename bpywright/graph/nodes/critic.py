@@ -92,8 +92,9 @@ def critic(state: GenState, ctx: RunContext) -> dict[str, Any]:
         if passed and ctx.llm is not None:
             answer, why = rubric(state, ctx, a, checks, reasons)
             if answer is not None:
-                critique = critique.model_copy(update={"score": answer.score, "reasons": answer.reasons, "suggested_fix": answer.suggested_fix,
-                                                       "llm_scored": True})  # fmt: skip
+                critique = critique.model_copy(
+                    update={"score": answer.score, "reasons": answer.reasons, "suggested_fix": answer.suggested_fix, "llm_scored": True}
+                )
             else:
                 critique.reasons.append(why)
         critique.accepted = critique.objective_ok and critique.score >= ctx.settings.accept_threshold
@@ -102,6 +103,11 @@ def critic(state: GenState, ctx: RunContext) -> dict[str, Any]:
     attempts[a.index] = a
     assert a.critique is not None
     verdict = "accepted" if a.critique.accepted else "rejected"
-    ctx.emit("critic", attempt=a.index, status=f"score {a.critique.score:.2f} {verdict}", seconds=time.monotonic() - start,
-             detail="; ".join(a.critique.reasons[:4]))  # fmt: skip
+    ctx.emit(
+        "critic",
+        attempt=a.index,
+        status=f"score {a.critique.score:.2f} {verdict}",
+        seconds=time.monotonic() - start,
+        detail="; ".join(a.critique.reasons[:4]),
+    )
     return {"attempts": attempts, "best": best_of(attempts)}

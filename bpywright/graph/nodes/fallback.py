@@ -22,8 +22,16 @@ def rule_healed(a: Attempt, version: str, ctx: RunContext) -> Attempt | None:
     healed = heal_once(a.script, a.run, a.lint, version)
     if not healed.changed:
         return None
-    fixed = validate_one(Attempt(index=a.index + 1, origin="heal-rules", parent=a.index, script=healed.script,
-                                 note=f"{a.note}; rules: {', '.join(r.rule for r in healed.applied)}"), ctx)  # fmt: skip
+    fixed = validate_one(
+        Attempt(
+            index=a.index + 1,
+            origin="heal-rules",
+            parent=a.index,
+            script=healed.script,
+            note=f"{a.note}; rules: {', '.join(r.rule for r in healed.applied)}",
+        ),
+        ctx,
+    )
     ctx.emit("heal", attempt=fixed.index, status="rules", detail=fixed.note)
     return fixed
 
@@ -34,11 +42,23 @@ def fallback(state: GenState, ctx: RunContext) -> dict[str, Any]:
     attempts = list(state.attempts)
     chosen: Attempt | None = None
     for exemplar in state.exemplars:
-        a = validate_one(Attempt(index=len(attempts), origin="retrieved", script=exemplar.script,
-                                  note=f"{exemplar.source} exemplar {exemplar.id}: {exemplar.prompt}"), ctx)  # fmt: skip
+        a = validate_one(
+            Attempt(
+                index=len(attempts),
+                origin="retrieved",
+                script=exemplar.script,
+                note=f"{exemplar.source} exemplar {exemplar.id}: {exemplar.prompt}",
+            ),
+            ctx,
+        )
         attempts.append(a)
-        ctx.emit("run", attempt=a.index, status=a.run.status if a.run else "not run", seconds=a.run.timings.total if a.run else 0.0,
-                 detail=a.note)  # fmt: skip
+        ctx.emit(
+            "run",
+            attempt=a.index,
+            status=a.run.status if a.run else "not run",
+            seconds=a.run.timings.total if a.run else 0.0,
+            detail=a.note,
+        )
         if not a.ran_ok and a.script is not None:
             a = rule_healed(a, state.version, ctx) or a  # an exemplar stored for an older Blender may only need drift fixes
             if a.index == len(attempts):

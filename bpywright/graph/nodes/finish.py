@@ -56,7 +56,7 @@ def accept(state: GenState, ctx: RunContext) -> dict[str, Any]:
                 source="generated",
                 blender_version=state.version,
                 symbols=None,
-            )  # fmt: skip (the store extracts the names)
+            )  # symbols=None: the store extracts the names
             message += f"; stored as exemplar {stored_id(stored)}"
         except Exception as exc:  # the result stands even when the store cannot take it
             message += f"; not stored in the exemplar store ({type(exc).__name__}: {exc})"

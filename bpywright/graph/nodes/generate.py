@@ -21,13 +21,26 @@ def new_attempts(state: GenState, ctx: RunContext, *, round_: int, parent: int |
         raise LLMError(f"no LLM configured: {HOW_TO_CONFIGURE}")
     messages = generator_messages(state.prompt, state.version, state.symbols, state.exemplars)
     node = "generate" if round_ == 0 else "heal"
-    replies = ctx.llm.chat(messages, n=state.n, temperature=SAMPLE_TEMPERATURE if state.n > 1 else None,
-                           on_token=token_progress(ctx, node, len(state.attempts)) if state.n == 1 else None)  # fmt: skip
+    replies = ctx.llm.chat(
+        messages,
+        n=state.n,
+        temperature=SAMPLE_TEMPERATURE if state.n > 1 else None,
+        on_token=token_progress(ctx, node, len(state.attempts)) if state.n == 1 else None,
+    )
     attempts = []
     for i, reply in enumerate(replies):
         found = extract_script(reply)
-        attempts.append(Attempt(index=len(state.attempts) + i, origin="generate", round=round_, parent=parent, script=found.code,
-                                failure=found.failure, note=f"sample {i + 1}/{len(replies)}"))  # fmt: skip
+        attempts.append(
+            Attempt(
+                index=len(state.attempts) + i,
+                origin="generate",
+                round=round_,
+                parent=parent,
+                script=found.code,
+                failure=found.failure,
+                note=f"sample {i + 1}/{len(replies)}",
+            )
+        )
     return attempts
 
 

@@ -57,8 +57,15 @@ def llm_patch(state: GenState, ctx: RunContext, a: Attempt) -> tuple[str | None,
     failure = failure_of(a)
     fix_block = render_fix_block(a.script, a.lint) if a.lint is not None and a.lint.blocking else ""
     critique = a.critique if a.run is not None and a.run.ok else None
-    messages = heal_messages(state.prompt, state.version, a.script, failure=failure, fix_block=fix_block, critique=critique,
-                             symbols=involved_symbols(state, ctx, a, failure))  # fmt: skip
+    messages = heal_messages(
+        state.prompt,
+        state.version,
+        a.script,
+        failure=failure,
+        fix_block=fix_block,
+        critique=critique,
+        symbols=involved_symbols(state, ctx, a, failure),
+    )
     reply = ctx.llm.chat(messages, on_token=token_progress(ctx, "heal", len(state.attempts)))[0]
     found = extract_script(reply)
     if found.code is not None and found.failure is None:
@@ -68,8 +75,10 @@ def llm_patch(state: GenState, ctx: RunContext, a: Attempt) -> tuple[str | None,
             return apply_unified_diff(a.script, found.diff), "LLM patch: unified diff"
         except PatchError as exc:
             why = str(exc)
-        retry = ctx.llm.chat([*messages, {"role": "assistant", "content": reply}, replacement_request(why)],
-                             on_token=token_progress(ctx, "heal", len(state.attempts)))[0]  # fmt: skip
+        retry = ctx.llm.chat(
+            [*messages, {"role": "assistant", "content": reply}, replacement_request(why)],
+            on_token=token_progress(ctx, "heal", len(state.attempts)),
+        )[0]
         again = extract_script(retry)
         if again.code is not None and again.failure is None:
             return again.code, f"LLM patch: diff did not apply ({why}); full replacement"
@@ -97,15 +106,35 @@ def heal(state: GenState, ctx: RunContext) -> dict[str, Any]:
         if ruled.changed and ruled.script not in seen:
             ids = [r.rule for r in ruled.applied]
             how = f"rules: {', '.join(ids)}" + (f" (explains {failure_text(a.run)})" if ruled.explained else "")
-            new = [Attempt(index=index, origin="heal-rules", round=round_, parent=a.index, script=ruled.script, note=how,
-                           rules_applied=ids, rules_excluded=a.rules_excluded)]  # fmt: skip
+            new = [
+                Attempt(
+                    index=index,
+                    origin="heal-rules",
+                    round=round_,
+                    parent=a.index,
+                    script=ruled.script,
+                    note=how,
+                    rules_applied=ids,
+                    rules_excluded=a.rules_excluded,
+                )
+            ]
         else:
             try:
                 script, how = llm_patch(state, ctx, a)
             except LLMError as exc:
                 return {"rounds": round_, "error": str(exc)}
             failure = None if script is not None and script not in seen else (how if script is None else "the patch changed nothing")
-            new = [Attempt(index=index, origin="heal-llm", round=round_, parent=a.index, script=script if failure is None else None,
-                           failure=failure, note=how, rules_excluded=a.rules_excluded)]  # fmt: skip
+            new = [
+                Attempt(
+                    index=index,
+                    origin="heal-llm",
+                    round=round_,
+                    parent=a.index,
+                    script=script if failure is None else None,
+                    failure=failure,
+                    note=how,
+                    rules_excluded=a.rules_excluded,
+                )
+            ]
     ctx.emit("heal", attempt=new[0].index, status=how.split(":")[0], seconds=time.monotonic() - start, detail=how)
     return {"attempts": [*state.attempts, *new], "rounds": round_}

@@ -17,8 +17,13 @@ def brief(symbol: Any) -> SymbolBrief:
     """A Symbol cut down to what a prompt shows: name, signature/type, first sentence, URL."""
     from ...ingest.index import first_sentence
 
-    return SymbolBrief(name=symbol.name, kind=symbol.kind, signature=symbol.signature or (f": {symbol.type}" if symbol.type else None),
-                       description=first_sentence(symbol.description, 160), uri=symbol.uri)  # fmt: skip
+    return SymbolBrief(
+        name=symbol.name,
+        kind=symbol.kind,
+        signature=symbol.signature or (f": {symbol.type}" if symbol.type else None),
+        description=first_sentence(symbol.description, 160),
+        uri=symbol.uri,
+    )
 
 
 def load_index(ctx: RunContext, version: str) -> str:

@@ -42,8 +42,13 @@ def _event(ctx: RunContext, a: Attempt) -> None:
         ctx.emit("validate", attempt=a.index, status="unusable", detail=a.failure)
         return
     assert a.run is not None and a.lint is not None
-    ctx.emit("lint", attempt=a.index, status=f"{len(a.lint.blocking)} blocking", seconds=a.lint.seconds,
-             detail="; ".join(f"line {d.line}: {d.message}" for d in a.lint.blocking[:3]))  # fmt: skip
+    ctx.emit(
+        "lint",
+        attempt=a.index,
+        status=f"{len(a.lint.blocking)} blocking",
+        seconds=a.lint.seconds,
+        detail="; ".join(f"line {d.line}: {d.message}" for d in a.lint.blocking[:3]),
+    )
     failure = f"{a.run.exception.type}: {a.run.exception.message}" if a.run.exception else ""
     render = f"render {a.run.render.nonblank_fraction:.2f} non-blank" if a.run.render and a.run.render.nonblank_fraction is not None else ""
     ctx.emit("run", attempt=a.index, status=a.run.status, seconds=a.run.timings.total, detail=failure or render)

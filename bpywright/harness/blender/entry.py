@@ -160,7 +160,17 @@ def exception_info(exc, script_path):
 
 
 # errno values by which the sandbox refuses: read-only fs, file too large, no network, no more processes
-_DENIED_ERRNOS = {errno.EROFS, errno.EFBIG, errno.ENOSPC, errno.EDQUOT, errno.ENETUNREACH, errno.EAFNOSUPPORT, errno.EAGAIN, errno.EPERM, errno.EACCES}
+_DENIED_ERRNOS = {
+    errno.EROFS,
+    errno.EFBIG,
+    errno.ENOSPC,
+    errno.EDQUOT,
+    errno.ENETUNREACH,
+    errno.EAFNOSUPPORT,
+    errno.EAGAIN,
+    errno.EPERM,
+    errno.EACCES,
+}
 
 
 def sandbox_denied(exc):

@@ -1,4 +1,5 @@
 """A procedural generator in the style of real-world scripts (helper class, numpy, node builders, guards): it runs on 4.5."""
+
 import bpy
 import numpy as np
 from mathutils import Matrix, Vector
