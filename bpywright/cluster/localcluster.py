@@ -50,6 +50,15 @@ def _with_descendants(roots: set[int], table: dict[int, tuple[int, str]]) -> set
     return tree
 
 
+def kill_tree(roots: set[int]) -> None:
+    """SIGKILL these processes and every descendant of theirs (never this process)."""
+    for pid in _with_descendants(roots, _processes()) - {os.getpid()}:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
 @dataclass
 class LocalRayCluster:
     """A head and extra nodes started with `ray start`, in their own temp dirs, with the session's token."""
@@ -119,11 +128,6 @@ class LocalRayCluster:
         """Kill every process of this cluster (found by its temp dir and ports) and their children."""
         markers = [str(self.root), f":{self.gcs_port} ", f"--port={self.client_port} "]
         table = _processes()
-        mine = {pid for pid, (_, cmd) in table.items() if pid != os.getpid() and any(m in cmd + " " for m in markers)}
-        for pid in _with_descendants(mine, table) - {os.getpid()}:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+        kill_tree({pid for pid, (_, cmd) in table.items() if pid != os.getpid() and any(m in cmd + " " for m in markers)})
         time.sleep(0.5)
         subprocess.run(["rm", "-rf", str(self.root)], check=False)
