@@ -153,6 +153,7 @@ def _plan(args: argparse.Namespace, settings: Settings):
         lint=args.lint,
         jobs=args.jobs or (None if cluster else settings.workers),
         cluster=cluster,
+        index_root=settings.index_dir,
         sandbox=settings.sandbox and not args.no_sandbox,
         engine=args.engine or config.engine or "workbench",
         resolution=resolution,

@@ -46,6 +46,7 @@ class CheckPlan:
     baseline: Path | None = None
     threshold: int = 10
     cluster: ClusterSpec | None = None  # --cluster / BPYWRIGHT_CLUSTER: run on Ray instead of this machine
+    index_root: Path | None = None  # settings.index_dir: api-check joins the lint for each version indexed there
 
     def timeout_for(self, script: Script) -> float:
         """--timeout, else the config's per-script glob, else its timeout, else 60 s."""
@@ -78,11 +79,12 @@ def lint_version(target: BlenderTarget) -> str:
     return target.major_minor
 
 
-def _lint_all(scripts: list[Script], versions: list[str]) -> dict[str, dict[Path, LintReport]]:
-    """Every script linted once per stubs version: version → script → LintReport."""
+def _lint_all(scripts: list[Script], versions: list[str], index_root: Path | None = None) -> dict[str, dict[Path, LintReport]]:
+    """Every script linted once per stubs version (with that version's rule pack): version → script → LintReport."""
     from ..harness.lint import ALL_TOOLS, lint_files
+    from ..rules import rule_pack
 
-    return {version: lint_files([s.path for s in scripts], ALL_TOOLS, version) for version in versions}
+    return {version: lint_files([s.path for s in scripts], ALL_TOOLS, version, rule_pack(version, index_root)) for version in versions}
 
 
 def _run_target(plan: CheckPlan, target: BlenderTarget, bar) -> list[RunReport]:
@@ -166,7 +168,7 @@ def run_check(plan: CheckPlan) -> list[CaseResult]:
     total = len(plan.scripts) * len(plan.targets)
     with ThreadPoolExecutor(1) as background:
         versions = sorted({lint_version(t) for t in plan.targets})
-        linting = background.submit(_lint_all, plan.scripts, versions) if plan.lint else None
+        linting = background.submit(_lint_all, plan.scripts, versions, plan.index_root) if plan.lint else None
         with tqdm(total=total, unit="run", file=sys.stderr, disable=None, desc="bpywright check") as bar:
             runs = {target.label: _run_target(plan, target, bar) for target in plan.targets}
         by_version = linting.result() if linting is not None else {}

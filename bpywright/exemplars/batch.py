@@ -61,6 +61,7 @@ def validate_items(items: list[tuple[str, str]], *, source: str, settings: Setti
                     on_done=done,
                     lint=not args.no_lint,
                     resolution=args.resolution,
+                    index_root=settings.index_dir,
                 )
             bar.close()
         added = [o for o in outcomes if isinstance(o, AddResult) and o.created]

@@ -35,18 +35,21 @@ def validate_and_add(
     on_done: OnDone | None = None,
     lint: bool = True,
     resolution: int = RENDER_PX,
+    index_root: Path | None = None,
 ) -> list[Outcome]:
     """Validate each (prompt, script) and add it when its run is ok; failed runs come back as their RunReport (not stored).
 
-    Scripts already stored for `version` are not run again (their AddResult says created=False).
+    Scripts already stored for `version` are not run again (their AddResult says created=False). The lint uses
+    `version`'s rule pack, with api-check when index_root (settings.index_dir) holds that version's index.
     """
     render_dir.mkdir(parents=True, exist_ok=True)
     options = exemplar_options(pool, resolution)
     linter = None
     if lint:
         from ..harness.lint import Linter
+        from ..rules import rule_pack
 
-        linter = Linter(version=version)
+        linter = Linter(version=version, rules=rule_pack(version, index_root))
 
     def one(item: tuple[str, str]) -> Outcome:
         prompt, script = item

@@ -95,7 +95,11 @@ def sqlite_checkpointer(path: Path) -> Iterator[Any]:
 
 
 def make_graph(config: Any = None):
-    """Factory for langgraph.json (LangGraph Studio / `langgraph dev`): settings from the environment, the platform's persistence."""
+    """Factory for langgraph.json (LangGraph Studio / `langgraph dev`): settings from the environment, the platform's persistence.
+
+    The one Settings.from_env() below the CLI/service (tests/test_settings_layers.py allows it here only): LangGraph's
+    server imports this module-level factory itself and has no settings to pass it.
+    """
     from .llm import LLMClient
 
     settings = Settings.from_env()

@@ -30,7 +30,10 @@ Rule = Callable[[str], list[Diagnostic]]
 
 
 def default_rules(version: str) -> list[Rule]:
-    """The rule pack's static checks for a Blender version (node sockets, …)."""
+    """The rule pack's static checks for a Blender version (node sockets, drift), without api-check.
+
+    A caller that has settings passes rules=rule_pack(version, settings.index_dir) for api-check as well.
+    """
     from ..rules import rule_pack
 
     return rule_pack(version)

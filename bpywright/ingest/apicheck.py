@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..harness.diagnostics import Diagnostic, LintReport, ToolStatus
-from .search import IndexMissing
+from .search import missing_index
 from .symbols import read_symbols
 
 ROOTS = ("bpy", "bmesh", "mathutils")
@@ -78,7 +78,7 @@ def load_names(version_dir: Path) -> ApiNames:
     """Names of the index at version_dir (cached until symbols.jsonl changes)."""
     path = version_dir / "symbols.jsonl"
     if not path.is_file():
-        raise IndexMissing(f"no symbol index at {version_dir}: run `bpywright ingest`")
+        raise missing_index(version_dir)
     return _load(version_dir, path.stat().st_mtime)
 
 
@@ -210,11 +210,12 @@ def check_source(source: str, api: ApiNames, others: dict[str, ApiNames] | None 
     return sorted(found.values(), key=lambda d: (d.line, d.col))
 
 
-def api_check(source: str, *, version: str = "4.5", settings=None, index_root: Path | None = None) -> LintReport:
-    """The api-check report of a script for one version (other versions' indexes say where a name exists)."""
-    from ..config import Settings
+def api_check(source: str, *, version: str = "4.5", index_root: Path) -> LintReport:
+    """The api-check report of a script for one version (other versions' indexes say where a name exists).
 
-    root = index_root or (settings or Settings.from_env()).index_dir
+    index_root is the caller's settings.index_dir; IndexMissing names the command that builds a missing index.
+    """
+    root = index_root
     api = load_names(root / version)
     others = {}
     if root.is_dir():

@@ -21,6 +21,8 @@ from .tokenize import split_identifier, tokenize
 from .usage import SymbolResolver, read_used, script_key, write_used
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from ..config import Settings
     from .embedder import Embedder
 
@@ -149,7 +151,44 @@ def _write_bm25(symbols: list[Symbol], out: Path, progress: bool) -> None:
     retriever.save(str(out / "bm25"))
 
 
-def _write_dense(symbols: list[Symbol], embedder: Embedder, out: Path, max_dense: int, progress: bool) -> int:
+def sibling_vectors(version_dir: Path, embedder_name: str, wanted: set[str]) -> dict[str, np.ndarray]:
+    """Text → vector from the other versions' indexes (same embedder) beside version_dir, for the wanted texts only.
+
+    Most of one Blender version's API reads as another's, so a new version's index embeds only the texts no installed
+    index holds (4.2 next to 4.5 and 5.2: a few hundred texts instead of ~16k). Unreadable siblings are skipped.
+    """
+    import numpy as np
+
+    found: dict[str, np.ndarray] = {}
+    here = version_dir.resolve()
+    for manifest_path in sorted(version_dir.parent.glob(f"*/{MANIFEST}")):
+        sibling = manifest_path.parent
+        if sibling.resolve() == here or sibling.name.startswith(".") or len(found) == len(wanted):
+            continue
+        try:
+            manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+            if manifest.get("embedder") != embedder_name or not manifest.get("dense"):
+                continue
+            folder = sibling / manifest["dir"]
+            vectors = np.load(folder / VECTORS, mmap_mode="r")
+            rows = np.load(folder / "dense_rows.npy")
+            symbols = list(read_symbols(sibling / "symbols.jsonl"))
+            for j, i in enumerate(rows.tolist()):
+                text = dense_text(symbols[i])
+                if text in wanted and text not in found:
+                    found[text] = np.array(vectors[j], dtype=np.float32)
+        except (OSError, ValueError, KeyError, IndexError, TypeError):
+            continue
+    return found
+
+
+def _write_dense(
+    symbols: list[Symbol], embedder: Embedder, out: Path, max_dense: int, progress: bool, reuse_from: Path | None = None
+) -> tuple[int, int]:
+    """Embed the chosen symbols' texts into out; texts found in sibling indexes of reuse_from are not embedded again.
+
+    Returns (vectors written, vectors reused).
+    """
     import faiss
     import numpy as np
     from tqdm import tqdm
@@ -157,8 +196,14 @@ def _write_dense(symbols: list[Symbol], embedder: Embedder, out: Path, max_dense
     ranked = sorted((p, i) for i, s in enumerate(symbols) if (p := dense_priority(s)) is not None)
     rows = sorted(i for _, i in ranked[:max_dense])
     texts = [dense_text(symbols[i]) for i in rows]
-    order = sorted(range(len(texts)), key=lambda j: len(texts[j]))  # similar lengths per batch: less padding
     vectors = np.zeros((len(texts), embedder.dim), dtype=np.float32)
+    known = sibling_vectors(reuse_from, embedder.name, set(texts)) if reuse_from is not None else {}
+    known = {t: v for t, v in known.items() if v.shape == (embedder.dim,)}
+    for j, text in enumerate(texts):
+        if text in known:
+            vectors[j] = known[text]
+    missing = [j for j, text in enumerate(texts) if text not in known]
+    order = sorted(missing, key=lambda j: len(texts[j]))  # similar lengths per batch: less padding
     batch = 512
     for start in tqdm(range(0, len(order), batch), desc=f"embed ({embedder.name})", disable=not progress, unit="batch"):
         chunk = order[start : start + batch]
@@ -168,7 +213,7 @@ def _write_dense(symbols: list[Symbol], embedder: Embedder, out: Path, max_dense
     faiss.write_index(index, str(out / "dense.faiss"))
     np.save(out / VECTORS, vectors)  # the same rows, memory-mapped by a search that does not import faiss
     np.save(out / "dense_rows.npy", np.asarray(rows, dtype=np.int32))
-    return len(rows)
+    return len(rows), len(texts) - len(missing)
 
 
 def known_texts() -> list[str]:
@@ -235,15 +280,20 @@ def build_index(
     max_dense: int = MAX_DENSE,
     force: bool = False,
 ) -> IndexStats:
-    """Index version_dir/symbols.jsonl into version_dir (atomically); a no-op when symbols and embedder are unchanged."""
+    """Index version_dir/symbols.jsonl into version_dir (atomically); a no-op when symbols and embedder are unchanged.
+
+    The embedder is `embedder`, else the one `settings` configures (one of them is required: nothing here reads the
+    environment; Settings(embedder="none") builds BM25 only).
+    """
     symbols_path = version_dir / "symbols.jsonl"
     if not symbols_path.is_file():
-        raise FileNotFoundError(f"{symbols_path} is missing: run `bpywright ingest`")
+        raise FileNotFoundError(f"{symbols_path} is missing: run `bpywright ingest --blender-version {version_dir.name}`")
     if embedder is None:
-        from ..config import Settings
+        if settings is None:
+            raise TypeError("build_index needs settings or an embedder")
         from .embedder import make_embedder
 
-        embedder = make_embedder(settings or Settings.from_env())
+        embedder = make_embedder(settings)
     note = ""
     try:
         name = embedder.name if embedder is not None else None
@@ -277,8 +327,9 @@ def build_index(
     dense = 0
     if embedder is not None and symbols:
         try:
-            dense = _write_dense(symbols, embedder, tmp, max_dense, progress)
-            note = "; ".join(_query_files(tmp, embedder))
+            dense, reused = _write_dense(symbols, embedder, tmp, max_dense, progress, reuse_from=version_dir)
+            notes = [f"{reused} of {dense} vectors reused from other versions' indexes"] if reused else []
+            note = "; ".join(notes + _query_files(tmp, embedder))
         except EmbedderError as exc:
             note = f"no vectors: {exc}"
     if not dense:

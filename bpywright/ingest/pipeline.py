@@ -10,6 +10,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .. import __version__
 from .errors import IngestError
@@ -17,6 +18,9 @@ from .introspect import PROBE_PATH, introspect
 from .inventory import Inventory, load_inventory, major_minor
 from .merge import SymbolTable, attach_examples
 from .symbols import write_symbols
+
+if TYPE_CHECKING:
+    from ..config import Settings
 
 __all__ = ["IngestError", "IngestResult", "ingest"]
 
@@ -197,17 +201,17 @@ def ingest(
     blender: Path | None = None,
     python: Path | None = None,
     out_root: Path,
-    settings=None,
+    settings: Settings,
     force: bool = False,
     progress: bool = False,
     timeout: float = 600,
 ) -> IngestResult:
-    """Build out_root/<major.minor>/symbols.jsonl (+ manifest.json and the search index) from the introspected Blender."""
+    """Build out_root/<major.minor>/symbols.jsonl (+ manifest.json and the search index) from the introspected Blender.
+
+    settings (the caller's: the CLI reads them from the environment) give the sandbox, the embedder and the default Blender.
+    """
     from tqdm import tqdm
 
-    from ..config import Settings
-
-    settings = settings or Settings.from_env()
     blender = blender or settings.blender  # the Blender that runs scripts (BPYWRIGHT_BLENDER) unless told otherwise
     out_root.mkdir(parents=True, exist_ok=True)
     restore_interrupted(out_root)

@@ -48,6 +48,20 @@ class IndexMissing(RuntimeError):
     """No usable search index for a Blender version."""
 
 
+def ingest_command(version_dir: Path) -> str:
+    """The command that builds the index of version_dir (named after its Blender version, as index_for lays it out)."""
+    return f"bpywright ingest --blender-version {version_dir.name}"
+
+
+def missing_index(version_dir: Path) -> IndexMissing:
+    """IndexMissing for a version with no index, naming the command that builds it (and that installs its runtime)."""
+    version = version_dir.name
+    return IndexMissing(
+        f"no symbol index for Blender {version} in {version_dir}: run `{ingest_command(version_dir)}` "
+        f"(it introspects the {version} runtime: `bpywright blender add {version}` installs one if `bpywright blender list` lacks it)"
+    )
+
+
 class Hit(BaseModel):
     """One search result: the symbol, its fused score, where each retriever ranked it, and why it moved."""
 
@@ -160,22 +174,25 @@ class SymbolIndex:
 
     @classmethod
     def load(cls, version_dir: Path, *, settings: Settings | None = None, embedder: Embedder | None = None) -> SymbolIndex:
-        """Open the index `bpywright ingest` built in version_dir; the embedder (from settings unless given) loads once, here."""
+        """Open the index `bpywright ingest` built in version_dir; the embedder (from settings unless given) loads once, here.
+
+        With neither settings nor an embedder the index is searched BM25-only (nothing here reads the environment).
+        """
         manifest = read_manifest(version_dir)
         symbols_path = version_dir / "symbols.jsonl"
         if manifest is None or not symbols_path.is_file() or not (version_dir / manifest["dir"]).is_dir():
-            raise IndexMissing(f"no symbol index in {version_dir}: run `bpywright ingest` (BPYWRIGHT_ARTIFACTS sets where it goes)")
+            raise missing_index(version_dir)
         if manifest.get("symbols_sha256") != file_sha256(symbols_path):
-            raise IndexMissing(f"the index in {version_dir} is older than its symbols.jsonl: run `bpywright ingest` to rebuild it")
+            raise IndexMissing(
+                f"the index in {version_dir} is older than its symbols.jsonl: run `{ingest_command(version_dir)}` to rebuild it"
+            )
         folder = version_dir / manifest["dir"]
         symbols = SymbolRecords.read(symbols_path)
         bm25 = load_bm25(folder / "bm25")
-        if embedder is None and manifest.get("embedder"):
-            from ..config import Settings
-
-            embedder = query_embedder(settings or Settings.from_env(), folder)
+        if embedder is None and settings is not None and manifest.get("embedder"):
+            embedder = query_embedder(settings, folder)
         dense = rows = None
-        status = "no dense vectors in the index (BM25-only)"
+        status = "no dense vectors in the index (BM25-only)" if not manifest.get("embedder") else "no embedder given: BM25-only"
         if embedder is not None and manifest.get("embedder"):
             try:
                 if embedder.name == manifest["embedder"]:

@@ -14,23 +14,23 @@ Rule = Callable[[str], list[Diagnostic]]
 def rule_pack(version: str = "4.5", index_root: Path | None = None) -> list[Rule]:
     """Static rules for scripts targeting `version`: each takes source text, returns diagnostics.
 
-    The node-socket check and the drift rules always run; api-check joins when that version has a symbol index.
+    The node-socket check and the drift rules always run; api-check joins when index_root (the caller's
+    settings.index_dir) holds that version's symbol index. Without index_root there is no api-check: nothing here
+    reads the environment.
     """
     from .pack import drift_check
     from .sockets import check_node_sockets
 
     rules: list[Rule] = [functools.partial(check_node_sockets, version=version), functools.partial(drift_check, version=version)]
-    api = _api_check_rule(version, index_root)
+    api = _api_check_rule(version, index_root) if index_root is not None else None
     if api is not None:
         rules.append(api)
     return rules
 
 
-def _api_check_rule(version: str, index_root: Path | None) -> Rule | None:
-    from ..config import Settings
+def _api_check_rule(version: str, root: Path) -> Rule | None:
     from ..ingest.apicheck import check_source, load_names
 
-    root = index_root or Settings.from_env().index_dir
     if not (root / version / "symbols.jsonl").is_file():
         return None
     api = load_names(root / version)

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bpywright.ingest.apicheck import IndexMissing, api_check
+from bpywright.ingest.apicheck import api_check
+from bpywright.ingest.search import IndexMissing
 from bpywright.ingest.symbols import Symbol, write_symbols
 
 
@@ -98,5 +99,18 @@ def test_aliases_and_script_defined_names(index_root: Path) -> None:
 
 
 def test_missing_index_says_what_to_run(tmp_path: Path) -> None:
-    with pytest.raises(IndexMissing, match="bpywright ingest"):
+    with pytest.raises(IndexMissing, match="bpywright ingest --blender-version 4.5") as caught:
         api_check("import bpy\n", version="4.5", index_root=tmp_path)
+    assert "bpywright blender add 4.5" in str(caught.value)
+
+
+def test_rule_pack_has_api_check_only_with_an_index_root(index_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from bpywright.rules import rule_pack
+
+    source = "import bpy\nbpy.data.lamps.new('L', 'POINT')\n"
+    monkeypatch.setenv("BPYWRIGHT_ARTIFACTS", str(index_root.parent))  # never read: the caller passes the index root
+    without = [d.code for rule in rule_pack("4.5") for d in rule(source)]
+    found = [d for rule in rule_pack("4.5", index_root) for d in rule(source) if d.code == "api-unknown"]
+    assert "api-unknown" not in without
+    assert [d.line for d in found] == [2] and "it exists in Blender 3.4" in found[0].message
+    assert not [d for rule in rule_pack("5.0", index_root) for d in rule(source) if d.code == "api-unknown"]  # 5.0 not indexed there

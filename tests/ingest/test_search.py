@@ -388,6 +388,57 @@ def test_index_missing_says_how_to_fix(tmp_path: Path) -> None:
         SymbolIndex.load(tmp_path)
 
 
+class CountingEmbedder:
+    """A deterministic embedder (a hash of each text) that records what it was asked to embed."""
+
+    name = "test:hash"
+    dim = 8
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+
+    def embed(self, texts: list[str]):
+        import hashlib
+
+        import numpy as np
+
+        self.seen += texts
+        rows = [np.frombuffer(hashlib.sha256(t.encode()).digest()[:8], dtype=np.uint8).astype(np.float32) + 1 for t in texts]
+        vectors = np.asarray(rows, dtype=np.float32).reshape(len(texts), self.dim)
+        return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+
+
+def test_a_new_version_reuses_the_vectors_of_texts_another_version_indexed(tmp_path: Path) -> None:
+    import numpy as np
+
+    from bpywright.ingest.index import dense_text
+
+    symbols = make_symbols()
+    (tmp_path / "4.5").mkdir()
+    write_symbols(symbols, tmp_path / "4.5" / "symbols.jsonl")
+    first = CountingEmbedder()
+    build_index(tmp_path / "4.5", embedder=first, force=True)
+    texts = len(first.seen)
+    changed = symbols[0].model_copy(update={"description": "A description only the newer version has."})
+    (tmp_path / "5.0").mkdir()
+    write_symbols([changed, *symbols[1:]], tmp_path / "5.0" / "symbols.jsonl")
+    second = CountingEmbedder()
+    stats = build_index(tmp_path / "5.0", embedder=second)
+    new_texts = [t for t in second.seen if t not in set(first.seen)]
+    assert new_texts == [dense_text(changed)] and len(second.seen) < texts - 2  # the known texts of a fresh folder are embedded too
+    assert f"{stats.dense - 1} of {stats.dense} vectors reused" in stats.note
+    manifest = read_manifest(tmp_path / "5.0")
+    stored = np.load(tmp_path / "5.0" / manifest["dir"] / "dense.npy")
+    rows = np.load(tmp_path / "5.0" / manifest["dir"] / "dense_rows.npy").tolist()
+    fresh = CountingEmbedder().embed([dense_text([changed, *symbols[1:]][i]) for i in rows])
+    assert stored.shape == (stats.dense, 8) and np.allclose(stored, fresh, atol=1e-6)  # each reused vector on its own row
+    other = CountingEmbedder()
+    other.name = "test:other"  # another vector space: nothing to reuse
+    (tmp_path / "4.2").mkdir()
+    write_symbols(symbols, tmp_path / "4.2" / "symbols.jsonl")
+    assert "reused" not in build_index(tmp_path / "4.2", embedder=other).note
+
+
 def test_stale_index_is_reported(tmp_path: Path) -> None:
     write_symbols(make_symbols(), tmp_path / "symbols.jsonl")
     build_index(tmp_path, settings=Settings(embedder="none"))
