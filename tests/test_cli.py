@@ -26,7 +26,7 @@ def test_run_ok_exits_zero_and_writes_report_and_render(script, tmp_path: Path) 
 def test_run_failure_exits_one_and_shows_the_line(script) -> None:
     proc = cli("run", str(script("import bpy\nbpy.data.objects['Nope']\n")), "--no-render")
     assert proc.returncode == 1
-    assert "KeyError at line 2" in proc.stdout
+    assert "KeyError: " in proc.stdout and "(line 2)" in proc.stdout
     assert "2 | bpy.data.objects['Nope']" in proc.stdout
 
 

@@ -11,20 +11,6 @@ if TYPE_CHECKING:
     from ..harness.report import RunReport
 
 
-def failure_message(report: RunReport) -> tuple[str, int | None]:
-    """'ValueError: boom' (and the script line) of a failed run; timeouts and crashes say what happened."""
-    if report.exception is not None:
-        first = report.exception.message.strip().splitlines()[0] if report.exception.message.strip() else ""
-        return f"{report.exception.type}: {first}".rstrip(": "), report.exception.line
-    if report.status == "timeout":
-        return "timed out (the script or its render ran past the timeout)", None
-    if report.status == "crash":
-        signal = report.exit.signal if report.exit and report.exit.signal else None
-        code = report.exit.returncode if report.exit else None
-        return f"Blender crashed ({signal or f'exit code {code}'})", None
-    return report.status, None
-
-
 def lint_findings(lint: LintReport | None) -> list[LintFinding]:
     """The summary's view of a LintReport."""
     if lint is None:
@@ -37,7 +23,8 @@ def judge(
 ) -> tuple[Outcome, str, int | None, list[str], list[str]]:
     """(outcome, message, line, blocking reasons, advisory problems) of one case."""
     outcome: Outcome = OUTCOME_OF_STATUS[report.status]
-    message, line = failure_message(report) if outcome != "passed" else ("", None)
+    message = report.failure if outcome != "passed" else ""
+    line = report.exception.line if report.exception is not None and outcome != "passed" else None
     reasons = [message + (f" (line {line})" if line and f"line {line}" not in message else "")] if outcome != "passed" else []
     advisory: list[str] = []
     if lint is not None and lint_applies:

@@ -15,8 +15,7 @@ from .validate import Outcome, validate_and_add
 
 
 def _failure_line(prompt: str, report: RunReport) -> str:
-    where = f" at line {report.exception.line}" if report.exception and report.exception.line else ""
-    why = f"{report.exception.type}{where}: {report.exception.message[:120]}" if report.exception else report.stderr[-120:].strip()
+    why = report.failure_with_line[:160] if report.exception else report.stderr[-120:].strip() or report.failure
     return f"not stored ({report.status}): {prompt.splitlines()[0][:60]!r} — {why}"
 
 

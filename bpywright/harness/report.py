@@ -107,6 +107,27 @@ class RunReport(BaseModel):
         """True when the script ran cleanly (and rendered, when a render was asked for)."""
         return self.status == "ok"
 
+    @property
+    def failure(self) -> str:
+        """What went wrong, on one line: 'Type: message', or how the run ended without one; '' when it passed."""
+        if self.ok:
+            return ""
+        if self.exception is not None:
+            lines = self.exception.message.strip().splitlines()
+            return f"{self.exception.type}: {lines[0] if lines else ''}".rstrip(": ")
+        if self.status == "timeout":
+            return "timed out (the script or its render ran past the timeout)"
+        if self.status == "crash":
+            signal = self.exit.signal if self.exit and self.exit.signal else None
+            return f"Blender crashed ({signal or f'exit code {self.exit.returncode if self.exit else None}'})"
+        return self.status
+
+    @property
+    def failure_with_line(self) -> str:
+        """`failure` and the script line the exception points at: 'Type: message (line N)'."""
+        line = self.exception.line if self.exception is not None and not self.ok else None
+        return self.failure + (f" (line {line})" if line else "")
+
     def write(self, path: Path) -> None:
         """Write the report as indented JSON."""
         path.write_text(self.model_dump_json(indent=2), encoding="utf-8")

@@ -24,8 +24,7 @@ def one_line(report: RunReport, name: str) -> str:
     """`✔ ok    name  1.23s` plus the exception, for batch listings."""
     text = f"{MARK[report.status]} {report.status:<8} {name}  {report.timings.total:.2f}s"
     if report.exception is not None:
-        where = f" (line {report.exception.line})" if report.exception.line else ""
-        text += f"  {report.exception.type}{where}: {report.exception.message.splitlines()[0] if report.exception.message else ''}"[:200]
+        text += f"  {report.failure_with_line}"[:200]
     return text
 
 
@@ -54,12 +53,10 @@ def render_summary(report: RunReport, name: str | None = None) -> str:
         added = f" (added {' + '.join(report.camera_light_added)})" if report.camera_light_added else ""
         out.append(f"  render: {r.path} {r.width}×{r.height} {r.engine}, {frac}{added}")
     if report.exception is not None:
-        e = report.exception
-        where = f" at line {e.line}" if e.line else ""
-        out.append(f"  {e.type}{where}: {e.message}")
-        code = _source_line(report.script_path, e.line)
+        out.append(f"  {report.failure_with_line}")
+        code = _source_line(report.script_path, report.exception.line)
         if code is not None:
-            out.append(f"    {e.line} | {code}")
+            out.append(f"    {report.exception.line} | {code}")
     if report.exit is not None and report.exit.signal:
         out.append(f"  exit: signal {report.exit.signal}")
     for err in report.blender_errors[:5]:

@@ -10,6 +10,7 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..versions import VersionError, major_minor
 from .errors import IngestError
 
 DOCS_BASE = "https://docs.blender.org/api/{version}/"
@@ -35,12 +36,6 @@ class Inventory:
     base_url: str
     sha256: str
     entries: list[InventoryEntry]
-
-
-def major_minor(version: str) -> str | None:
-    """'4.5' from '4.5.15 LTS', 'Blender 4.4.3' or '4.4'; None when there is no version number."""
-    match = re.search(r"(\d+)\.(\d+)", version)
-    return f"{match[1]}.{match[2]}" if match else None
 
 
 def is_url(path_or_url: str) -> bool:
@@ -92,9 +87,10 @@ def parse_inventory(data: bytes, source: str, version: str | None = None) -> Inv
         inv = sphobjinv.Inventory(zlib=data) if compressed else sphobjinv.Inventory(plaintext=data)
     except Exception as exc:  # sphobjinv raises assorted errors (zlib.error, AttributeError, …) on bad data
         raise IngestError(f"{source} is a corrupt objects.inv ({type(exc).__name__}: {exc}); download it again") from exc
-    resolved = major_minor(version or inv.version or "")
-    if resolved is None:
-        raise IngestError(f"{source} names no Blender version ({inv.version!r}); pass the version explicitly")
+    try:
+        resolved = major_minor(version or inv.version)
+    except VersionError:
+        raise IngestError(f"{source} names no Blender version ({inv.version!r}); pass the version explicitly") from None
     base = base_url_for(source, resolved)
     entries = [InventoryEntry(obj.name, f"{obj.domain}:{obj.role}", base + obj.uri_expanded) for obj in inv.objects]
     return Inventory(source, resolved, base, hashlib.sha256(data).hexdigest(), entries)

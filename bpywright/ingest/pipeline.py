@@ -13,9 +13,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import __version__
+from ..versions import VersionError, major_minor
 from .errors import IngestError
 from .introspect import PROBE_PATH, introspect
-from .inventory import Inventory, load_inventory, major_minor
+from .inventory import Inventory, load_inventory
 from .merge import SymbolTable, attach_examples
 from .symbols import write_symbols
 
@@ -234,9 +235,10 @@ def ingest(
         start = time.perf_counter()
         probe = introspect(blender, timeout, sandbox=settings.sandbox, python=python)
         timer["introspect"] = time.perf_counter() - start
-        version = major_minor(probe.get("blender_version", ""))
-        if version is None:
-            raise IngestError(f"the introspected Blender reported no version ({probe.get('blender_version')!r})")
+        try:
+            version = major_minor(probe.get("blender_version"))
+        except VersionError:
+            raise IngestError(f"the introspected Blender reported no version ({probe.get('blender_version')!r})") from None
         bar.update(1)
         bar.set_postfix_str("merge")
         table, warnings = build_symbols(probe, inv, version, timer)

@@ -22,7 +22,8 @@ from ..harness.report import RunReport
 from ..ingest.index import first_sentence
 from ..rules.healer import HealOutcome
 from ..service.jobs import Job, JobKind, QueueFull, Work
-from ..service.work import generate_work, heal_work, major_minor, script_problem, validate_work
+from ..service.work import generate_work, heal_work, script_problem, validate_work
+from ..versions import major_minor
 from . import texts
 from .answers import answer, read_image, refusal, run_result
 from .models import ExemplarBrief, ExemplarResults, GenerateResult, LintResult, SearchResult, SymbolBrief, SymbolInfo

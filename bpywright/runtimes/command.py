@@ -29,7 +29,8 @@ def _is_path(text: str) -> bool:
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
     """Body of `bpywright blender`."""
-    from .models import Runtime, VersionError
+    from ..versions import VersionError
+    from .models import Runtime
     from .registry import RuntimeInstallError, RuntimeMissing, RuntimeRegistry, record_json
 
     registry = RuntimeRegistry.for_settings(settings)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
@@ -14,25 +13,6 @@ if TYPE_CHECKING:
 
 RuntimeKind = Literal["bundled", "wheel", "executable"]
 DEFAULT_VERSION = "4.5"  # the LTS whose wheel is pinned in the project's own venv: the default never depends on the machine
-_VERSION = re.compile(r"^\s*(?:Blender\s+)?(\d{1,2})\.(\d{1,2})(?:\.\d{1,3})?(?:\s+\w+)?\s*$")
-
-
-class VersionError(ValueError):
-    """A Blender version that cannot be parsed; the message shows the accepted form."""
-
-
-def major_minor(text: str) -> str:
-    """'5.2' from '5.2', '5.2.3' or '5.2.3 LTS'; anything else (paths, '../x', '') raises VersionError."""
-    match = _VERSION.match(text or "")
-    if match is None:
-        raise VersionError(f"not a Blender version: {text!r} (use MAJOR.MINOR, e.g. 4.5 or 5.2)")
-    return f"{int(match.group(1))}.{int(match.group(2))}"
-
-
-def version_tuple(text: str) -> tuple[int, int]:
-    """(5, 2) of '5.2.3 LTS', for ordering."""
-    major, minor = major_minor(text).split(".")
-    return int(major), int(minor)
 
 
 class Runtime(BaseModel):

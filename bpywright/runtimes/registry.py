@@ -15,7 +15,8 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from .models import Runtime, VersionError, major_minor, version_tuple
+from ..versions import VersionError, major_minor, version_tuple
+from .models import Runtime
 from .pythons import WHEEL_PYTHON, find_pythons, pythons_for
 
 Progress = Callable[[str], None]

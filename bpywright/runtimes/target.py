@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from .models import Runtime, major_minor
+from ..versions import major_minor
+from .models import Runtime
 from .registry import RuntimeRegistry
 
 

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from fastapi import HTTPException
 
 from ..harness.options import Engine, RunOptions
 from ..harness.report import RunReport
-from ..rules.healer import HealOutcome, failure_text, heal
+from ..rules.healer import HealOutcome, heal
 from .context import ServiceContext
 from .jobs import Job, Work
 from .schemas import GenerateRequest, HealRequest, ValidateRequest, ValidateResult
@@ -33,12 +32,6 @@ def check_script(script: str, limit: int) -> None:
     problem = script_problem(script, limit)
     if problem is not None:
         raise HTTPException(*problem)
-
-
-def major_minor(version: str | None, default: str = "4.5") -> str:
-    """'4.5' from '4.5.3 LTS' (the store keys exemplars by major.minor)."""
-    match = re.match(r"(\d+\.\d+)", version or "")
-    return match.group(1) if match else default
 
 
 def _options(pool, *, render: bool, timeout: float, resolution: int = 256, engine: Engine = "workbench") -> RunOptions:
@@ -81,7 +74,7 @@ def validate_work(ctx: ServiceContext, req: ValidateRequest) -> Work:
         if report.lint is not None:
             blocking = len(report.lint.blocking)
             job.emit("lint", "ok" if not blocking else f"{blocking} blocking", seconds=report.lint.seconds)
-        job.emit("run", report.status, failure_text(report), seconds=report.timings.total)
+        job.emit("run", report.status, report.failure, seconds=report.timings.total)
         rendered = render_to is not None and render_to.is_file()
         job.render_path = render_to if rendered else None
         result = ValidateResult(
@@ -94,7 +87,7 @@ def validate_work(ctx: ServiceContext, req: ValidateRequest) -> Work:
                 report=report,
                 render=render_to if rendered else None,
                 source="user",
-                blender_version=major_minor(report.blender_version),
+                blender_version=version,  # the store keys exemplars by MAJOR.MINOR: the target that ran it
             )
             result.exemplar_id, result.duplicate_of = added.exemplar.id, added.duplicate_of
             job.emit("accept", "added" if added.created else "already in the gallery", f"exemplar {added.exemplar.id}")
@@ -117,7 +110,7 @@ def heal_work(ctx: ServiceContext, req: HealRequest) -> Work:
             nonlocal runs
             runs += 1
             report = pool.run(source=source, options=options)  # type: ignore[attr-defined]
-            job.emit("run" if runs == 1 else "heal", report.status, failure_text(report), seconds=report.timings.total, attempt=runs - 1)
+            job.emit("run" if runs == 1 else "heal", report.status, report.failure, seconds=report.timings.total, attempt=runs - 1)
             return report
 
         outcome = heal(req.script, target=version, max_rounds=req.max_rounds, run=run)

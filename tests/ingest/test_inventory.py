@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from bpywright.ingest.errors import IngestError
-from bpywright.ingest.inventory import load_inventory, major_minor, read_inventory
+from bpywright.ingest.inventory import load_inventory, read_inventory
+from bpywright.versions import VersionError, major_minor
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "objects_inv"
 INV_42 = DATA / "blender_4.2_objects.inv"
@@ -74,4 +75,7 @@ def test_missing_corrupt_and_foreign_files_raise_clear_errors(tmp_path: Path) ->
 def test_major_minor() -> None:
     assert major_minor("4.5.15 LTS") == "4.5"
     assert major_minor("Blender 3.4.1") == "3.4"
-    assert major_minor("latest") is None
+    assert major_minor("5.0.0 Release Candidate") == "5.0"
+    for bad in ("latest", "", None, "../4.5"):
+        with pytest.raises(VersionError):
+            major_minor(bad)

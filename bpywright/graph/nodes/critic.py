@@ -47,8 +47,7 @@ def objective(prompt: str, a: Attempt) -> tuple[dict[str, bool], list[str]]:
     checks: dict[str, bool] = {"run": a.run.ok}
     reasons: list[str] = []
     if not a.run.ok:
-        exc = a.run.exception
-        reasons.append(f"the script did not run: {a.run.status}" + (f" ({exc.type}: {exc.message})" if exc else ""))
+        reasons.append(f"the script did not run: {a.run.status}" + (f" ({a.run.failure})" if a.run.exception else ""))
     blocking = len(a.lint.blocking) if a.lint is not None else 0
     checks["lint"] = blocking == 0
     if blocking:

@@ -7,7 +7,7 @@ import time
 from typing import Any
 
 from ...harness.lint import render_fix_block
-from ...rules.healer import failure_text, heal_once
+from ...rules.healer import heal_once
 from ..context import RunContext
 from ..extract import extract_script
 from ..llm import HOW_TO_CONFIGURE, LLMError
@@ -28,11 +28,9 @@ def failure_of(a: Attempt) -> str:
         return a.failure
     if a.run is None or a.run.ok:
         return ""
-    exc = a.run.exception
-    if exc is None:
-        return f"status {a.run.status}: {(a.run.stderr or '')[-600:]}"
-    where = f" (line {exc.line})" if exc.line else ""
-    return f"{exc.type}: {exc.message}{where}\n{exc.traceback[-1500:]}".rstrip()
+    if a.run.exception is None:
+        return f"{a.run.failure}: {(a.run.stderr or '')[-600:]}"
+    return f"{a.run.failure_with_line}\n{a.run.exception.traceback[-1500:]}".rstrip()
 
 
 def involved_symbols(state: GenState, ctx: RunContext, a: Attempt, failure: str) -> list[SymbolBrief]:
@@ -105,7 +103,7 @@ def heal(state: GenState, ctx: RunContext) -> dict[str, Any]:
         ruled = heal_once(a.script, a.run, a.lint, state.version, frozenset(a.rules_excluded))
         if ruled.changed and ruled.script not in seen:
             ids = [r.rule for r in ruled.applied]
-            how = f"rules: {', '.join(ids)}" + (f" (explains {failure_text(a.run)})" if ruled.explained else "")
+            how = f"rules: {', '.join(ids)}" + (f" (explains {a.run.failure})" if ruled.explained and a.run else "")
             new = [
                 Attempt(
                     index=index,

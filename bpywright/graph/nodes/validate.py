@@ -49,9 +49,8 @@ def _event(ctx: RunContext, a: Attempt) -> None:
         seconds=a.lint.seconds,
         detail="; ".join(f"line {d.line}: {d.message}" for d in a.lint.blocking[:3]),
     )
-    failure = f"{a.run.exception.type}: {a.run.exception.message}" if a.run.exception else ""
     render = f"render {a.run.render.nonblank_fraction:.2f} non-blank" if a.run.render and a.run.render.nonblank_fraction is not None else ""
-    ctx.emit("run", attempt=a.index, status=a.run.status, seconds=a.run.timings.total, detail=failure or render)
+    ctx.emit("run", attempt=a.index, status=a.run.status, seconds=a.run.timings.total, detail=a.run.failure or render)
 
 
 def validate(state: GenState, ctx: RunContext) -> dict[str, Any]:
