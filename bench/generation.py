@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/generation.py [--n 30] [--modes one-shot,retrieval,loop] [--base-url URL --model NAME]
                                          [--local qwen2.5-coder-1.5b] [--max-rounds 3] [--out artifacts/bench/generation]
+                                         [--first K] [--report-only]
 
 Without --base-url the installed local model is served on loopback (BPYWRIGHT_LOCAL_MODEL or the best installed); with it,
 any OpenAI-compatible endpoint (a GPU user's `vllm serve`) is used unchanged. The sample is fixed and seeded: 2/3 "Simulative",
@@ -160,12 +161,16 @@ def markdown(model: str, table: dict[str, dict[str, float]], results: dict[str, 
         )
     base = table.get("one-shot")
     if base:
-        lines += ["", "Ratios to one-shot (same prompts, same model, this run):"]
-        for mode, t in table.items():
-            if mode != "one-shot" and t["run_failure"] > 0:
-                lines.append(f"- {mode}: run failure {base['run_failure'] / t['run_failure']:.1f}× lower")
-            elif mode != "one-shot":
-                lines.append(f"- {mode}: run failure 0 % (one-shot {base['run_failure']:.1f} %)")
+        lines += ["", "Ratios to one-shot, on the prompts both modes finished (same prompts, same model):"]
+        one_shot = {r["id"]: r for r in results["one-shot"]}
+        for mode, rows in results.items():
+            paired = [(one_shot[r["id"]], r) for r in rows if mode != "one-shot" and r["id"] in one_shot]
+            if not paired:
+                continue
+            base_fail = 100 * sum(not b["ran"] for b, _ in paired) / len(paired)
+            fail = 100 * sum(not r["ran"] for _, r in paired) / len(paired)
+            ratio = f"{base_fail / fail:.1f}× lower" if fail else "0 %"
+            lines.append(f"- {mode}: run failure {fail:.1f} % vs one-shot {base_fail:.1f} % on {len(paired)} prompts ({ratio})")
     lines += ["", "CADBench's published E_syntax: " + ", ".join(f"{k} {v} %" for k, v in PUBLISHED.items()), "", "## Failures", ""]
     for mode, rows in results.items():
         for r in rows:
@@ -206,6 +211,9 @@ def main() -> int:
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--n", type=int, default=30, help="prompts (2/3 Simulative, 1/3 Wild; default 30)")
     parser.add_argument("--seed", type=int, default=14)
+    parser.add_argument(
+        "--first", type=int, help="only the first K prompts of the sample (paired partial runs; the sample itself is unchanged)"
+    )
     parser.add_argument("--modes", default=",".join(MODES))
     parser.add_argument("--base-url", help="an OpenAI-compatible /v1 (default: serve the local model)")
     parser.add_argument("--model", help="the model to ask for at --base-url (default: the first it serves)")
@@ -233,6 +241,8 @@ def main() -> int:
         max_heal_rounds=args.max_rounds,
     )
     items = sample(args.data, args.n, args.seed)
+    if args.first:
+        items = items[: args.first]
     with local_llm(base) as (settings, note):
         if not settings.llm_base_url:
             print(f"error: no model to benchmark ({note})", file=sys.stderr)
