@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import argparse
+import json
 import shutil
 import sys
-import urllib.error
-import urllib.request
 from dataclasses import dataclass
 from typing import Literal
 
@@ -148,6 +148,9 @@ def check_llm(settings: Settings) -> Check:
             "`bpywright model install qwen2.5-coder-1.5b` (CPU), or `vllm serve MODEL` and set "
             "BPYWRIGHT_LLM_BASE_URL=http://HOST:8000/v1 BPYWRIGHT_LLM_MODEL=MODEL",
         )
+    import urllib.error
+    import urllib.request  # here: http.client would slow every `bpywright --help`
+
     url = settings.llm_base_url.rstrip("/") + "/models"
     request = urllib.request.Request(url, headers={"Authorization": f"Bearer {settings.llm_api_key or 'none'}"})
     try:
@@ -229,3 +232,23 @@ def run_checks(settings: Settings) -> list[Check]:
         check_exemplars(settings),
         check_cluster(settings),
     ]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """`bpywright doctor`'s arguments (import-light: called whenever the CLI parser is built)."""
+    parser.add_argument("--json", action="store_true", help="print the checks as JSON")
+
+
+def run(args: argparse.Namespace, settings: Settings) -> int:
+    """`bpywright doctor`: what works here, and the command that fixes what does not; exit 1 when a check fails."""
+    checks = run_checks(settings)
+    if args.json:
+        print(json.dumps([c.__dict__ for c in checks], indent=2))
+    else:
+        width = max(len(c.name) for c in checks)
+        for c in checks:
+            mark = {"ok": "✔", "warn": "!", "fail": "✘"}[c.state]
+            print(f"{mark} {c.name:<{width}}  {c.detail}")
+            if c.fix and c.state != "ok":
+                print(f"  {'':<{width}}  fix: {c.fix}")
+    return 1 if any(c.state == "fail" for c in checks) else 0

@@ -29,6 +29,7 @@ class Pool(Protocol):
         options: RunOptions | None = None,
         *,
         source: str | None = None,
+        as_file: Path | None = None,
         render_to: Path | None = None,
         linter: Linter | None = None,
     ) -> RunReport: ...

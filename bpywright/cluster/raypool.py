@@ -153,10 +153,14 @@ class RayPool:
         options: RunOptions | None = None,
         *,
         source: str | None = None,
+        as_file: Path | None = None,
         render_to: Path | None = None,
         linter: Linter | None = None,
     ) -> RunReport:
-        """Run one script (a path, or source text) on an actor; blocks until its report is ready."""
+        """Run one script (a path, or source text) on an actor; blocks until its report is ready.
+
+        as_file is taken for the Pool interface and not used: a node has no project folder to run `source` in.
+        """
         if (script is None) == (source is None):
             raise ValueError("give exactly one of script or source")
         text = script.read_bytes() if script is not None else (source or "").encode("utf-8")

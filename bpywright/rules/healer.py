@@ -210,9 +210,3 @@ def heal(
         explained=any(r.explained for r in rounds if not r.reverted),
     )
 
-
-def heal_cli(args, settings) -> int:
-    """`bpywright heal`: heal a script file with a warm one-worker pool; exit 0 only if the healed script passes."""
-    from .healcli import heal_file
-
-    return heal_file(args, settings)

@@ -1,4 +1,4 @@
-"""`bpywright heal`: exit codes, --json, -o and --write."""
+"""`bpywright heal` (rules/command.py): exit codes, --json, -o and --write."""
 
 from __future__ import annotations
 
