@@ -32,7 +32,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--version",
         dest="version",
         metavar="X.Y",
-        help="target Blender version, an installed runtime (default: BPYWRIGHT_BLENDER_VERSION, else 4.5)",
+        help="target Blender version, an installed runtime (default: BPYWRIGHT_BLENDER_VERSION, else 4.5); "
+        "a resumed run keeps its own, and naming another one with --resume is an error",
     )
     parser.add_argument("--resolution", type=int, default=256, help="render size in pixels, square (default 256)")
     parser.add_argument("--json", action="store_true", help="print the GenerationResult as JSON on stdout")
@@ -79,10 +80,19 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     from ..models.install import ModelInstallError
     from ..models.local import local_llm
     from ..models.server import LocalServerError
-    from .run import RunNotFound, generate, new_thread_id
+    from .run import RunNotFound, VersionConflict, generate, new_thread_id, resumed_version
 
     thread_id = args.resume or new_thread_id()
     print(f"thread {thread_id}", file=sys.stderr)
+    if args.resume:  # the checkpoint's target wins (its runtime runs the pool); naming another one is an error
+        from ..runtimes import VersionError
+
+        try:
+            args.version = resumed_version(settings, args.resume, asked=args.version)
+        except (RunNotFound, VersionConflict, VersionError) as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        print(f"resuming on Blender {args.version} (the run's target)", file=sys.stderr)
     store = _open_store(settings)
     from ..runtimes import RuntimeMissing, RuntimeRegistry, VersionError, major_minor
 

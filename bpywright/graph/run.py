@@ -22,6 +22,10 @@ class RunNotFound(ValueError):
     """--resume names a thread id the checkpoint database does not hold (or a new run reuses one)."""
 
 
+class VersionConflict(ValueError):
+    """A resume asks for another target Blender than the one the run's checkpoint holds."""
+
+
 def new_thread_id() -> str:
     """A sortable, unique run id: UTC time plus random hex."""
     return time.strftime("%Y%m%d-%H%M%S", time.gmtime()) + "-" + secrets.token_hex(3)
@@ -31,7 +35,7 @@ def generate(
     prompt: str,
     *,
     settings: Settings,
-    version: str = "4.5",
+    version: str | None = None,
     n: int = 1,
     max_rounds: int | None = None,
     thread_id: str | None = None,
@@ -44,9 +48,13 @@ def generate(
 ) -> GenerationResult:
     """Prompt → validated script (or, with no LLM configured, the nearest verified exemplar); resume=True continues thread_id.
 
+    version: the target Blender of a new run (default settings.blender_version). A resumed run keeps the version in its
+    checkpoint: a different `version` raises VersionConflict (the caller's pool must be that version's: see
+    resumed_version()).
     A caller that serves many requests passes its loaded symbol index (of this version); otherwise it is loaded here.
     llm overrides the client made from settings (the benchmark passes its own to read its token counts).
     """
+    from ..runtimes import major_minor
     from .build import build_graph, checkpoint_db, sqlite_checkpointer
     from .context import RunContext
     from .llm import LLMClient
@@ -58,8 +66,16 @@ def generate(
         raise ValueError("n must be >= 1")
     thread_id = thread_id or new_thread_id()
     llm = llm or LLMClient.from_settings(settings)
+    asked = major_minor(version) if version is not None else None
     ctx = RunContext(
-        settings=settings, thread_id=thread_id, pool=pool, store=store, llm=llm, on_event=on_event, index=index, version=version
+        settings=settings,
+        thread_id=thread_id,
+        pool=pool,
+        store=store,
+        llm=llm,
+        on_event=on_event,
+        index=index,
+        version=asked or major_minor(settings.blender_version),
     )
     db = checkpoint_db(settings)
     try:
@@ -71,6 +87,8 @@ def generate(
                 if not snapshot.values:
                     raise RunNotFound(f"no run with thread id {thread_id} in {db}")
                 state = GenState.model_validate(snapshot.values)
+                if asked is not None and asked != state.version:
+                    raise VersionConflict(conflict_message(thread_id, state.version, asked))
                 ctx.version = state.version  # a resumed run keeps its target
                 if snapshot.next:
                     graph.invoke(None, {**config, "recursion_limit": recursion_limit(state.max_rounds)}, context=ctx, durability="sync")
@@ -80,7 +98,7 @@ def generate(
                 rounds = settings.max_heal_rounds if max_rounds is None else max_rounds
                 start = GenState(
                     prompt=prompt,
-                    version=version,
+                    version=ctx.version,
                     n=n,
                     max_rounds=max(0, rounds),
                     budget_s=settings.budget_s,
@@ -97,6 +115,35 @@ def generate(
     result = to_result(final, thread_id)
     ctx.emit("done", attempt=final.best or 0, status=result.outcome, detail=result.message)
     return result
+
+
+def conflict_message(thread_id: str, stored: str, asked: str) -> str:
+    """Why a resume with another target version is refused, and the two ways on."""
+    return (
+        f"run {thread_id} targets Blender {stored} (its checkpoint), not {asked}: a run's attempts, lint and heals are "
+        f"{stored}'s. Resume it without --blender-version, or start a new run with --blender-version {asked}"
+    )
+
+
+def resumed_version(settings: Settings, thread_id: str, asked: str | None = None) -> str:
+    """The target Blender stored in thread_id's checkpoint, read before anything is built for the run (its pool's runtime).
+
+    RunNotFound when there is no such run; VersionConflict when `asked` (a version the user named) differs.
+    """
+    from ..runtimes import major_minor
+    from .build import build_graph, checkpoint_db, sqlite_checkpointer
+
+    db = checkpoint_db(settings)
+    if not db.is_file():
+        raise RunNotFound(f"no run with thread id {thread_id} in {db}")
+    with sqlite_checkpointer(db) as saver:
+        snapshot = build_graph(checkpointer=saver).get_state({"configurable": {"thread_id": thread_id}})
+    if not snapshot.values:
+        raise RunNotFound(f"no run with thread id {thread_id} in {db}")
+    stored = GenState.model_validate(snapshot.values).version
+    if asked is not None and major_minor(asked) != stored:
+        raise VersionConflict(conflict_message(thread_id, stored, major_minor(asked)))
+    return stored
 
 
 OUTCOME = {"accepted": "accepted", "best_attempt": "best_attempt", "retrieved": "retrieved", "failed": "failed", "running": "failed"}

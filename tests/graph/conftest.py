@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -62,3 +62,28 @@ class Events(list):
 @pytest.fixture
 def events() -> Events:
     return Events()
+
+
+class Interrupted(Exception):
+    """Raised from on_event to stop a run mid-way, like a killed process."""
+
+
+@pytest.fixture
+def interrupted_run(fake: FakeLLM, render_pool: WorkerPool) -> Callable[..., None]:
+    """Start a run that targets `version` and stop it at its first script run: a checkpoint to resume."""
+    from bpywright.graph.fake_llm import critic_json
+    from bpywright.graph.run import generate
+
+    from .samples import PROMPT, THREE_CUBES, fenced
+
+    def start(settings: Settings, thread_id: str, version: str) -> None:
+        fake.script("generate", fenced(THREE_CUBES)).script("critic", critic_json(0.9))
+
+        def stop_at_first_run(event: ProgressEvent) -> None:
+            if event.node == "run":
+                raise Interrupted
+
+        with pytest.raises(Interrupted):
+            generate(PROMPT, settings=settings, pool=render_pool, on_event=stop_at_first_run, thread_id=thread_id, version=version)
+
+    return start

@@ -75,5 +75,30 @@ def test_generate_command_usage_errors_exit_2(
     assert "--resume THREAD_ID" in capsys.readouterr().err
     assert main(["generate", "--resume", "no-such-run"]) == 2
     err = capsys.readouterr().err
-    assert "no run with thread id no-such-run" in err and "no LLM configured" in err
+    assert "no run with thread id no-such-run" in err and "local model" not in err  # refused before a model starts
     assert main(["generate", "a cube", "--n", "0"]) == 2
+
+
+def test_generate_resume_takes_the_version_of_the_checkpoint(
+    tmp_path: Path,
+    settings,
+    interrupted_run,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    keep_sigpipe: None,
+) -> None:
+    interrupted_run(settings, "t-42", version="4.2")
+    monkeypatch.setenv("BPYWRIGHT_ARTIFACTS", str(settings.artifacts))  # no runtimes here: only the bundled 4.5
+    monkeypatch.setenv("BPYWRIGHT_BLENDER_VERSION", "4.5")
+    monkeypatch.delenv("BPYWRIGHT_LLM_BASE_URL", raising=False)
+    assert main(["generate", "--resume", "t-42", "--blender-version", "4.5"]) == 2
+    err = capsys.readouterr().err
+    assert "error: run t-42 targets Blender 4.2 (its checkpoint), not 4.5" in err and "Resume it without --blender-version" in err
+    assert "local model" not in err  # refused before anything started
+    # without the flag the checkpoint's 4.2 is the target (not BPYWRIGHT_BLENDER_VERSION's 4.5): its runtime is asked for
+    assert main(["generate", "--resume", "t-42"]) == 2
+    err = capsys.readouterr().err
+    assert "resuming on Blender 4.2 (the run's target)" in err and "Blender 4.2 is not installed" in err
+    assert "bpywright blender add 4.2" in err
+    assert main(["generate", "--resume", "t-42", "--blender-version", "4.2.23"]) == 2  # the same version, spelt fully: no conflict
+    assert "Blender 4.2 is not installed" in capsys.readouterr().err

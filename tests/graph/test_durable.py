@@ -58,6 +58,26 @@ def test_resume_of_an_unknown_thread_and_reuse_of_a_taken_one_are_refused(settin
         generate(PROMPT, settings=settings, pool=render_pool, thread_id="taken")
 
 
+def test_a_resumed_run_keeps_the_version_of_its_checkpoint(settings, render_pool, interrupted_run, events) -> None:
+    from bpywright.graph.run import VersionConflict, resumed_version
+
+    interrupted_run(settings, "t-52", version="5.2")  # the 4.5 pool runs it: only the target is under test
+    elsewhere = dataclasses.replace(settings, blender_version="4.5")  # e.g. BPYWRIGHT_BLENDER_VERSION differs on resume
+    assert resumed_version(elsewhere, "t-52") == "5.2" and resumed_version(elsewhere, "t-52", asked="5.2.3") == "5.2"
+    with pytest.raises(VersionConflict, match="targets Blender 5.2 .*not 4.2.* without --blender-version"):
+        resumed_version(elsewhere, "t-52", asked="4.2")
+    with pytest.raises(VersionConflict, match="start a new run with --blender-version 4.5"):
+        generate("", settings=elsewhere, pool=render_pool, thread_id="t-52", resume=True, version="4.5", on_event=events)
+    assert events.nodes() == []  # refused before any node ran
+    with pytest.raises(RunNotFound, match="no run with thread id nope"):
+        resumed_version(elsewhere, "nope")
+
+    result = generate("", settings=elsewhere, pool=render_pool, thread_id="t-52", resume=True, on_event=events)
+    assert result.outcome == "accepted" and result.blender_version == "5.2"
+    assert events.nodes()[:2] == ["lint", "run"] and result.lint_report is not None
+    assert result.lint_report.blender_version.startswith("5.2")  # the resumed lint used the run's target, not settings'
+
+
 def test_offline_returns_a_validated_recipe_labelled_retrieved(offline_settings, render_pool, events) -> None:
     result = generate("a low-poly pine tree on a snowy ground", settings=offline_settings, pool=render_pool, on_event=events)
     pine = next(r for r in all_recipes() if r.name == "low_poly_pine")
