@@ -116,9 +116,11 @@ def _main(argv: list[str] | None) -> int:
     from .cluster.spec import ClusterError
     from .harness.job import RootError
     from .harness.sandbox import SandboxUnavailable
+    from .stdout_guard import json_stdout
 
     try:
-        return COMMANDS[args.command](args, settings)
+        with json_stdout(enabled=getattr(args, "json", False) is True):  # --json: stdout is the one JSON document
+            return COMMANDS[args.command](args, settings)
     except (UsageError, RootError) as exc:
         parser.error(str(exc))  # exits 2
     except SandboxUnavailable as exc:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
+from contextlib import redirect_stdout
 
 from .actor import ACTOR_NAMESPACE
 from .spec import ClusterError, ClusterSpec
@@ -34,7 +36,8 @@ def connect(spec: ClusterSpec) -> bool:
     if ray.is_initialized():
         return False
     try:
-        ray.init(address=spec.address, namespace=ACTOR_NAMESPACE, log_to_driver=False, logging_level=logging.WARNING)
+        with redirect_stdout(sys.stderr):  # stdout may be a --json document: whatever Ray says while joining goes to stderr
+            ray.init(address=spec.address, namespace=ACTOR_NAMESPACE, log_to_driver=False, logging_level=logging.WARNING)
     except Exception as exc:  # Ray raises ConnectionError, AuthenticationError, RuntimeError, ValueError…
         if spec.address == "auto" and "Could not find any running Ray instance" in str(exc):
             raise ClusterError(
@@ -44,6 +47,12 @@ def connect(spec: ClusterSpec) -> bool:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise ClusterError(f"cannot connect to the Ray cluster at {spec.address}: {first}. Is it up (`ray status`)? {TOKEN_HINT}") from exc
     return True
+
+
+def disconnect() -> None:
+    """ray.shutdown(), anything Ray prints meanwhile on stderr."""
+    with redirect_stdout(sys.stderr):
+        import_ray().shutdown()
 
 
 def describe(spec: ClusterSpec) -> tuple[str, str, str]:
@@ -60,7 +69,7 @@ def describe(spec: ClusterSpec) -> tuple[str, str, str]:
         actors = sum(1 for a in ray.util.list_named_actors(all_namespaces=True) if a.get("namespace") == ACTOR_NAMESPACE)
     finally:
         if owned:
-            ray.shutdown()
+            disconnect()
     auth = os.environ.get("RAY_AUTH_MODE", "token")
     detail = f"{spec.address}: {len(nodes)} node(s), {total:g} CPUs ({free:g} free), {actors} bpywright worker actor(s), auth {auth}"
     if auth != "token":

@@ -17,7 +17,7 @@ from ..harness.backend import Backend, BackendError
 from ..harness.options import RunOptions
 from ..harness.report import ExceptionInfo, RunReport
 from .actor import ACTOR_NAMESPACE, BlenderActor
-from .connect import connect, import_ray
+from .connect import connect, disconnect, import_ray
 from .renders import RenderRejected, check_png, default_render_path, write_render
 from .spec import ClusterError, ClusterSpec
 
@@ -212,7 +212,7 @@ class RayPool:
         self._inbox.put(None)
         self._thread.join()
         if self._owns_connection:
-            self.ray.shutdown()
+            disconnect()
 
     def actor_info(self) -> list[dict]:
         """Where each live actor runs and what it is running (for status pages and tests)."""
