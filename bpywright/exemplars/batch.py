@@ -10,7 +10,8 @@ from pathlib import Path
 
 from ..config import Settings
 from ..harness.report import RunReport
-from .store import AddResult, ExemplarStore, exemplar_id
+from .models import exemplar_id
+from .store import AddResult, ExemplarStore
 from .validate import Outcome, validate_and_add
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from datetime import datetime
 from typing import Literal
 
@@ -14,11 +15,16 @@ SCHEMA_VERSION = 1
 Source = Literal["recipe", "generated", "imported", "user"]
 
 
+def exemplar_id(script_sha256: str, blender_version: str) -> str:
+    """The Exemplar contract's id: the first 16 hex digits of sha256(script_sha256 + ":" + blender_version)."""
+    return hashlib.sha256(f"{script_sha256}:{blender_version}".encode()).hexdigest()[:16]
+
+
 class Exemplar(BaseModel):
     """A script that ran (status and report included), its render, perceptual hashes and provenance."""
 
     schema_version: int = SCHEMA_VERSION
-    id: str  # first 16 hex digits of sha256(script_sha256 + ":" + blender_version)
+    id: str  # exemplar_id(script_sha256, blender_version)
     prompt: str
     script: str
     script_sha256: str

@@ -17,7 +17,7 @@ from ..harness.report import RunReport
 from . import features, ranking
 from .clip import ClipSlot
 from .files import ContentFiles
-from .models import Exemplar, ExemplarHit, Source
+from .models import Exemplar, ExemplarHit, Source, exemplar_id
 from .query import Filters, fts_query, where_clause
 from .schema import SELECT_COLUMNS, exemplar_of, migrate
 
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from .clip import ClipEncoder
     from .vectors import ClipIndex
 
-__all__ = ["AddResult", "ExemplarStore", "Filters", "Page", "StoreStatus", "exemplar_id"]
+__all__ = ["AddResult", "ExemplarStore", "Filters", "Page", "StoreStatus"]
 
 
 class Page(BaseModel):
@@ -56,11 +56,6 @@ class StoreStatus(BaseModel):
     clip_enabled: bool
     clip_reason: str
     db_path: str
-
-
-def exemplar_id(script_sha256: str, blender_version: str) -> str:
-    """First 16 hex digits of sha256(script_sha256 + ":" + blender_version)."""
-    return hashlib.sha256(f"{script_sha256}:{blender_version}".encode()).hexdigest()[:16]
 
 
 class ExemplarStore:

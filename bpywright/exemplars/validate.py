@@ -10,7 +10,8 @@ from pathlib import Path
 from ..harness.options import RunOptions
 from ..harness.pool import WorkerPool
 from ..harness.report import RunReport
-from .store import AddResult, ExemplarStore, exemplar_id
+from .models import exemplar_id
+from .store import AddResult, ExemplarStore
 from .symbols_used import symbols_used
 
 RENDER_PX = 256  # exemplar renders: small workbench images (thumbnails are made from them)

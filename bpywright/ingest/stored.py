@@ -27,23 +27,53 @@ class StoredFormatError(ValueError):
 
 
 class Bm25Matrix:
-    """A bm25s index folder read as its per-token score columns (CSC): get_scores gives bm25s.BM25.get_scores's scores."""
+    """BM25 as per-token score columns (CSC), the layout bm25s writes: get_scores gives bm25s.BM25.get_scores's scores."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, vocab_dict: dict[str, int], data: np.ndarray, indices: np.ndarray, indptr: np.ndarray, num_docs: int) -> None:
+        self.vocab_dict = vocab_dict
+        self.data, self.indices, self.indptr = data, indices, indptr
+        self.num_docs = num_docs
+        self.dtype = data.dtype
+
+    @classmethod
+    def read(cls, folder: Path) -> Bm25Matrix:
+        """A bm25s index folder, memory-mapped."""
         import numpy as np
 
         try:
             params = json.loads((folder / "params.index.json").read_text(encoding="utf-8"))
-            self.vocab_dict: dict[str, int] = json.loads((folder / "vocab.index.json").read_text(encoding="utf-8"))
-            self.data = np.load(folder / "data.csc.index.npy", mmap_mode="r")
-            self.indices = np.load(folder / "indices.csc.index.npy", mmap_mode="r")
-            self.indptr = np.load(folder / "indptr.csc.index.npy", mmap_mode="r")
+            vocab_dict: dict[str, int] = json.loads((folder / "vocab.index.json").read_text(encoding="utf-8"))
+            data = np.load(folder / "data.csc.index.npy", mmap_mode="r")
+            indices = np.load(folder / "indices.csc.index.npy", mmap_mode="r")
+            indptr = np.load(folder / "indptr.csc.index.npy", mmap_mode="r")
         except (OSError, ValueError) as exc:
             raise StoredFormatError(f"unreadable BM25 files in {folder}: {exc}") from exc
         if params.get("method", "lucene") not in _COLUMN_METHODS or not isinstance(params.get("num_docs"), int):
             raise StoredFormatError(f"BM25 method {params.get('method')!r} in {folder} needs bm25s to score")
-        self.num_docs: int = params["num_docs"]
-        self.dtype = np.dtype(params.get("dtype", "float32"))
+        return cls(vocab_dict, data.astype(params.get("dtype", "float32"), copy=False), indices, indptr, params["num_docs"])
+
+    @classmethod
+    def from_corpus(cls, corpus: Sequence[Sequence[str]], k1: float = 1.5, b: float = 0.75) -> Bm25Matrix:
+        """A small corpus (the recipes) scored in memory as bm25s.BM25() would: Lucene idf, Robertson term frequency."""
+        import math
+        from collections import Counter
+
+        import numpy as np
+
+        counts = [Counter(doc) for doc in corpus]
+        df = Counter(t for c in counts for t in c)
+        vocab = {t: i for i, t in enumerate(sorted(df))}
+        avg = sum(len(doc) for doc in corpus) / max(1, len(corpus)) or 1.0
+        columns: list[list[tuple[int, float]]] = [[] for _ in vocab]
+        for d, (doc, c) in enumerate(zip(corpus, counts)):
+            norm = k1 * ((1 - b) + b * len(doc) / avg)
+            for t, tf in c.items():
+                idf = math.log(1 + (len(corpus) - df[t] + 0.5) / (df[t] + 0.5))
+                columns[vocab[t]].append((d, idf * tf / (norm + tf)))
+        indptr = np.cumsum([0, *(len(col) for col in columns)])
+        indices = np.array([d for col in columns for d, _ in col], dtype=np.int32)
+        data = np.array([s for col in columns for _, s in col], dtype=np.float32)
+        return cls(vocab, data, indices, indptr, len(corpus))
 
     def get_scores(self, tokens: list[str]) -> np.ndarray:
         """One score per document: the sum of the query tokens' columns (tokens outside the vocabulary add nothing)."""
@@ -161,7 +191,7 @@ def write_known(folder: Path, embedder_name: str, texts: list[str], vectors: np.
 def load_bm25(folder: Path) -> Any:
     """The BM25 index in folder: the score matrix read with numpy, or bm25s itself for a layout it alone knows."""
     try:
-        return Bm25Matrix(folder)
+        return Bm25Matrix.read(folder)
     except StoredFormatError:
         import bm25s
 

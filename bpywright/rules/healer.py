@@ -66,15 +66,6 @@ class HealOutcome(BaseModel):
     explained: bool = False
 
 
-def failure_text(report: RunReport | None) -> str:
-    """'Type: message' of a failed run ('' for a pass or no report)."""
-    if report is None or report.ok:
-        return ""
-    if report.exception is not None:
-        return f"{report.exception.type}: {report.exception.message}"
-    return report.status
-
-
 def unified_diff(old: str, new: str, name: str = "script.py") -> str:
     """A unified diff between two versions of a script."""
     return "".join(difflib.unified_diff(old.splitlines(True), new.splitlines(True), f"a/{name}", f"b/{name}"))
@@ -98,7 +89,11 @@ def heal_once(
     module = parse(script)
     if module is None:
         return HealResult(script=script)
-    error = failure_text(run_report) if run_report is not None and run_report.status == "error" else ""
+    error = ""
+    if run_report is not None and run_report.status == "error":
+        exc = run_report.exception
+        # Rules match the whole message (an operator's wrapped Python error names the real one on a later line).
+        error = f"{exc.type}: {exc.message}" if exc is not None else run_report.failure
     failing = statement_lines(module, run_report.exception.line if error and run_report and run_report.exception else None)
     lint_lines = _lint_lines(lint_report)
     rules = [r for r in rules_for(target) if r.id not in exclude]
@@ -150,7 +145,7 @@ def compare(old_script: str, old: RunReport, new_script: str, new: RunReport) ->
             return "worse"
         if after > before:
             return "better"
-    return "same" if failure_text(old) == failure_text(new) else "better"
+    return "same" if old.failure == new.failure else "better"
 
 
 def heal(
@@ -179,7 +174,7 @@ def heal(
             diff=result.diff,
             explained=result.explained,
             status=new_report.status,
-            failure=failure_text(new_report) or None,
+            failure=new_report.failure or None,
             line=new_report.exception.line if new_report.exception else None,
         )
         if verdict == "worse":
@@ -201,12 +196,11 @@ def heal(
         target=target,
         healed=report.ok,
         status_before=first.status,
-        failure_before=failure_text(first) or None,
+        failure_before=first.failure or None,
         status_after=report.status,
-        failure_after=failure_text(report) or None,
+        failure_after=report.failure or None,
         rounds=rounds,
         script=script,
         diff=unified_diff(original, script),
         explained=any(r.explained for r in rounds if not r.reverted),
     )
-

@@ -118,12 +118,23 @@ def test_bm25_matrix_scores_are_bm25s_scores(tmp_path: Path) -> None:
     import bm25s
 
     _write_bm25(make_symbols(), tmp_path, progress=False)
-    ours, theirs = Bm25Matrix(tmp_path / "bm25"), bm25s.BM25.load(str(tmp_path / "bm25"))
+    ours, theirs = Bm25Matrix.read(tmp_path / "bm25"), bm25s.BM25.load(str(tmp_path / "bm25"))
     assert ours.vocab_dict == theirs.vocab_dict
     for tokens in (["sphere"], ["uv", "sphere", "uvsphere"], ["mesh", "mesh", "add"], ["location", "nosuchtoken"]):
         known = [t for t in tokens if t in theirs.vocab_dict]
         assert np.array_equal(ours.get_scores(tokens), theirs.get_scores(known))
     assert not ours.get_scores(["nosuchtoken"]).any()
+
+
+def test_bm25_matrix_of_a_small_corpus_scores_as_bm25s_does() -> None:
+    import bm25s
+
+    corpus = [["red", "cube", "cube", "table"], ["wooden", "table", "legs"], ["snowy", "pine", "tree"], ["red", "lamp"]]
+    ours, theirs = Bm25Matrix.from_corpus(corpus), bm25s.BM25()
+    theirs.index(corpus, show_progress=False)
+    for tokens in (["table"], ["red", "cube"], ["cube", "cube", "legs"], ["pine", "nosuchtoken"]):
+        known = [t for t in tokens if t in theirs.vocab_dict]
+        assert np.allclose(ours.get_scores(tokens), theirs.get_scores(known))
 
 
 def test_bm25_files_of_another_layout_are_refused(tmp_path: Path) -> None:
@@ -133,10 +144,10 @@ def test_bm25_files_of_another_layout_are_refused(tmp_path: Path) -> None:
     params = tmp_path / "bm25" / "params.index.json"
     params.write_text(json.dumps({**json.loads(params.read_text()), "method": "bm25+"}), encoding="utf-8")
     with pytest.raises(StoredFormatError, match="needs bm25s"):
-        Bm25Matrix(tmp_path / "bm25")
+        Bm25Matrix.read(tmp_path / "bm25")
     (tmp_path / "bm25" / "data.csc.index.npy").write_bytes(b"garbage")
     with pytest.raises(StoredFormatError, match="unreadable"):
-        Bm25Matrix(tmp_path / "bm25")
+        Bm25Matrix.read(tmp_path / "bm25")
 
 
 def test_flat_vectors_answer_like_faiss() -> None:
