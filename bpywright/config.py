@@ -38,6 +38,9 @@ def _project_blender_version(start: Path | None = None) -> str | None:
     return None
 
 
+DEFAULT_BUDGET_S = 300.0  # one generate request against an endpoint (vLLM on a GPU)
+LOCAL_BUDGET_S = 900.0  # against the local model on CPU: a heal round is minutes there
+
 LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1")  # names and addresses only this machine can reach
 
 
@@ -61,7 +64,8 @@ class Settings:
     llm_timeout: float = 120.0  # seconds per LLM request
     accept_threshold: float = 0.75  # critic score needed to accept a script
     max_heal_rounds: int = 3
-    budget_s: float = 300.0  # wall-clock budget of one generate request
+    # wall-clock budget of one generate request; None: DEFAULT_BUDGET_S for an endpoint, LOCAL_BUDGET_S for the local CPU model
+    budget_s: float | None = None
     clip_model: str = "ViT-B-32"  # open_clip architecture
     clip_pretrained: str | None = None  # an open_clip pretrained tag (needs its weights in the local cache)
     queue_size: int = 8  # service: jobs waiting for the pool before 429
@@ -94,7 +98,7 @@ class Settings:
             llm_timeout=float(os.environ.get("BPYWRIGHT_LLM_TIMEOUT") or 120.0),
             accept_threshold=float(os.environ.get("BPYWRIGHT_ACCEPT_THRESHOLD") or 0.75),
             max_heal_rounds=int(os.environ.get("BPYWRIGHT_MAX_HEAL_ROUNDS") or 3),
-            budget_s=float(os.environ.get("BPYWRIGHT_BUDGET_S") or 300.0),
+            budget_s=float(os.environ["BPYWRIGHT_BUDGET_S"]) if os.environ.get("BPYWRIGHT_BUDGET_S") else None,
             clip_model=os.environ.get("BPYWRIGHT_CLIP_MODEL") or "ViT-B-32",
             clip_pretrained=os.environ.get("BPYWRIGHT_CLIP_PRETRAINED") or None,
             queue_size=int(os.environ.get("BPYWRIGHT_QUEUE_SIZE") or 8),

@@ -8,7 +8,7 @@ from contextlib import contextmanager
 
 from pydantic import BaseModel
 
-from ..config import Settings
+from ..config import LOCAL_BUDGET_S, Settings
 from .catalogue import CATALOGUE, PREFERENCE, ModelSpec, spec_for
 from .install import ModelInstallError, installed_models, model_path, verify
 from .server import LocalServer, llama_cpp_available
@@ -73,13 +73,15 @@ def start_local(settings: Settings) -> tuple[Settings, LocalServer | None, str]:
         return settings, None, describe(settings).detail
     installed = verify(spec, settings, full=False)
     server = LocalServer(model_path(settings, spec), spec.name, log_path=settings.models_dir / "server.log", n_ctx=spec.n_ctx).start()
-    # One exemplar, not three: on 2 CPU cores reading a 3.5k-token prompt takes as long as writing the script.
+    # One exemplar, not three: on 2 CPU cores reading a 3.5k-token prompt takes as long as writing the script;
+    # and a budget in minutes (unless one is set): one heal round there is a minute or two.
     served = dataclasses.replace(
         settings,
         llm_base_url=server.base_url,
         llm_model=spec.name,
         llm_critic_model=None,
         prompt_exemplars=min(settings.prompt_exemplars, LOCAL_EXEMPLARS),
+        budget_s=settings.budget_s or LOCAL_BUDGET_S,
     )
     return served, server, f"local model {installed.name} ({spec.title}) on {server.base_url}"
 

@@ -92,3 +92,23 @@ def test_critic_prompt() -> None:
 @pytest.mark.parametrize("name", ["generate", "generate_bare", "heal_error", "heal_rejected", "critic"])
 def test_snapshots_are_committed_text(name: str) -> None:
     assert (SNAPSHOTS / f"{name}.txt").read_text(encoding="utf-8").strip()
+
+
+@pytest.mark.parametrize("version", ["4.5", "5.2"])
+def test_the_system_prompts_example_runs_on_its_version(version: str, runtime, tmp_path: Path) -> None:
+    """The calls the generator is told exist must run on the version it is told they run on (a small model copies them)."""
+    import re
+
+    from bpywright.harness.options import RunOptions
+    from bpywright.harness.pool import WorkerPool
+
+    system = generator_messages("a red chair", version, [], [])[0]["content"]
+    found = re.search(r"```python\n(.*?)```", system, re.S)
+    assert found is not None and f"Blender {version}" in system
+    script = tmp_path / "example.py"
+    script.write_text(found.group(1), encoding="utf-8")
+    options = runtime(version).run_options(RunOptions(render=False, timeout=60))
+    with WorkerPool(1, options) as pool:
+        report = pool.run(script)
+    assert report.ok, report.failure_with_line
+    assert report.scene is not None and report.scene.object_count == 4

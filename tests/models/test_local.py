@@ -6,7 +6,7 @@ import dataclasses
 import json
 from pathlib import Path
 
-from bpywright.config import Settings
+from bpywright.config import DEFAULT_BUDGET_S, LOCAL_BUDGET_S, Settings
 from bpywright.models.catalogue import CATALOGUE
 from bpywright.models.install import model_path
 from bpywright.models.local import describe, local_llm
@@ -16,11 +16,14 @@ from ..real_llm import model_settings
 
 
 def test_the_local_model_is_served_on_loopback_and_stopped_after(smollm2) -> None:
-    settings = dataclasses.replace(model_settings(), local_model="smollm2-135m", llm_base_url=None)
+    settings = dataclasses.replace(model_settings(), local_model="smollm2-135m", llm_base_url=None, budget_s=None)
     assert describe(settings).kind == "local"
     with local_llm(settings) as (served, note):
         assert served.llm_base_url is not None and served.llm_base_url.startswith("http://127.0.0.1:")
         assert served.llm_model == "smollm2-135m" and served.prompt_exemplars == 1 and "smollm2-135m" in note
+        assert served.budget_s == LOCAL_BUDGET_S > DEFAULT_BUDGET_S  # a CPU model gets minutes unless a budget is set
+    with local_llm(dataclasses.replace(settings, budget_s=42.0)) as (served, _):
+        assert served.budget_s == 42.0
         import urllib.request
 
         with urllib.request.urlopen(f"{served.llm_base_url}/models", timeout=5) as resp:
