@@ -7,12 +7,12 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ..config import Settings
+from ..config import DEFAULT_BUDGET_S, Settings
 from .events import GenerationResult, ProgressEvent
 from .state import GenState
 
 if TYPE_CHECKING:
-    from ..harness.pool import WorkerPool
+    from ..cluster.factory import Pool
     from ..ingest.search import SymbolIndex
     from .exemplar_source import ExemplarStoreLike
     from .llm import LLMClient
@@ -41,7 +41,7 @@ def generate(
     thread_id: str | None = None,
     resume: bool = False,
     on_event: Callable[[ProgressEvent], None] | None = None,
-    pool: WorkerPool | None = None,
+    pool: Pool | None = None,  # a WorkerPool or RayPool (cluster.factory.open_pool); else one is made for the run
     store: ExemplarStoreLike | None = None,
     index: SymbolIndex | None = None,
     llm: LLMClient | None = None,
@@ -101,7 +101,7 @@ def generate(
                     version=ctx.version,
                     n=n,
                     max_rounds=max(0, rounds),
-                    budget_s=settings.budget_s,
+                    budget_s=settings.budget_s or DEFAULT_BUDGET_S,
                     llm=llm is not None,
                     started_at=time.time(),
                 )
