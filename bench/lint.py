@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bpywright.harness.lint import Linter, lint_source  # noqa: E402
+from bpywright.rules import rule_pack  # noqa: E402
 
 DEFAULT_DATA = ROOT.parent / "shared" / "data" / "blendnet" / "BlendNetHuman.dev.jsonl"
 
@@ -47,10 +48,11 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     args = parser.parse_args()
     items = snippets(args.data, max(args.cold, args.warm))
-    cold = timed(lambda s: lint_source(s, shared_cache=False), items[: args.cold])
-    lint_source(items[0])  # fill the shared mypy cache once
-    cached = timed(lambda s: lint_source(s), items[: args.cold])
-    with Linter() as linter:
+    rules = rule_pack("4.5")  # the drift rules and node-socket check (no api-check: no index root)
+    cold = timed(lambda s: lint_source(s, rules=rules, shared_cache=False), items[: args.cold])
+    lint_source(items[0], rules=rules)  # fill the shared mypy cache once
+    cached = timed(lambda s: lint_source(s, rules=rules), items[: args.cold])
+    with Linter(rules=rules) as linter:
         start = time.perf_counter()
         linter.lint(items[0])
         startup = time.perf_counter() - start

@@ -44,6 +44,7 @@ from bpywright.harness.lint import lint_files  # noqa: E402
 from bpywright.harness.options import RunOptions  # noqa: E402
 from bpywright.harness.pool import WorkerPool  # noqa: E402
 from bpywright.harness.report import RunReport  # noqa: E402
+from bpywright.rules import rule_pack  # noqa: E402
 
 DEFAULT_DATA = BLENDNET
 DEMOTED = "(advisory: "  # the precision pass's mark on a finding it demoted
@@ -235,7 +236,7 @@ def measure(name: str, scripts: Sequence[Script], pool: WorkerPool, tmp: Path, c
     blender = next((r.blender_version for r in runs if r.blender_version), "?")
 
     start = time.perf_counter()
-    lint = lint_files([paths[i] for i in passing], tools=TOOLS) if passing else {}
+    lint = lint_files([paths[i] for i in passing], tools=TOOLS, rules=rule_pack()) if passing else {}
     timings["lint_originals"] = time.perf_counter() - start
     originals = [lint[paths[i]] for i in passing]
     fp = false_positives([paths[i].name for i in passing], [sources[i] for i in passing], originals)
@@ -250,7 +251,7 @@ def measure(name: str, scripts: Sequence[Script], pool: WorkerPool, tmp: Path, c
     failing = [i for i, r in enumerate(mutant_runs) if not r.ok]
 
     start = time.perf_counter()
-    mutant_lint = lint_files([mutant_paths[i] for i in failing], tools=TOOLS) if failing else {}
+    mutant_lint = lint_files([mutant_paths[i] for i in failing], tools=TOOLS, rules=rule_pack()) if failing else {}
     timings["lint_mutants"] = time.perf_counter() - start
 
     kept = [planted[i] for i in failing]

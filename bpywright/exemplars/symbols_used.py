@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from ..ingest.apicheck import ROOTS, _Aliases, _chain
+from ..ingest.apicheck import ROOTS, ImportAliases, attribute_chain
 
 MAX_SYMBOLS = 300
 
@@ -15,13 +15,13 @@ def symbols_used(source: str) -> list[str]:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
         return []
-    aliases = _Aliases()
+    aliases = ImportAliases()
     aliases.visit(tree)
     inner = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
     names: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and id(node) not in inner:
-            chain = _chain(node)
+            chain = attribute_chain(node)
         elif isinstance(node, ast.Name) and id(node) not in inner and node.id in aliases.alias:
             chain = [node.id]
         else:

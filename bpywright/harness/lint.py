@@ -26,17 +26,7 @@ ALL_TOOLS: tuple[Tool, ...] = ("ruff", "mypy", "pyright")
 TOOL_ORDER = {"syntax": 0, "rules": 1, "ruff": 2, "pyright": 3, "mypy": 4}
 TIMEOUT = 300
 
-Rule = Callable[[str], list[Diagnostic]]
-
-
-def default_rules(version: str) -> list[Rule]:
-    """The rule pack's static checks for a Blender version (node sockets, drift), without api-check.
-
-    A caller that has settings passes rules=rule_pack(version, settings.index_dir) for api-check as well.
-    """
-    from ..rules import rule_pack
-
-    return rule_pack(version)
+Rule = Callable[[str], list[Diagnostic]]  # a static check beside the tools; callers pass bpywright.rules.rule_pack(version, …)
 
 
 def stubs_dir(version: str = "4.5") -> tuple[Path | None, str]:
@@ -157,17 +147,17 @@ def lint_files(
     paths: Sequence[Path],
     tools: Sequence[Tool] = ALL_TOOLS,
     version: str = "4.5",
-    rules: Sequence[Rule] | None = None,
+    rules: Sequence[Rule] = (),
     *,
     shared_cache: bool = True,
 ) -> dict[Path, LintReport]:
     """Lint many scripts with one CLI run per tool (the batch path: CI checks, benchmarks).
 
+    rules: the caller's rule pack for `version` (none by default: the harness does not import bpywright.rules).
     shared_cache keeps mypy's cache between calls (later runs take a fraction of a second);
     False measures a truly cold run.
     """
     stubs, note = stubs_dir(version)
-    rules = default_rules(version) if rules is None else rules
     with tempfile.TemporaryDirectory(prefix="bpywright-lint-") as tmp:
         config = CheckerConfig.write(Path(tmp), stubs, shared_mypy_cache(stubs) if shared_cache else None)
         copies: dict[Path, Path] = {}
@@ -196,7 +186,7 @@ def lint_files(
 
 
 def lint_source(
-    source: str, tools: Sequence[Tool] = ALL_TOOLS, version: str = "4.5", rules: Sequence[Rule] | None = None, *, shared_cache: bool = True
+    source: str, tools: Sequence[Tool] = ALL_TOOLS, version: str = "4.5", rules: Sequence[Rule] = (), *, shared_cache: bool = True
 ) -> LintReport:
     """Lint one script with CLI runs (seconds: pyright starts cold every time; mypy reuses its cache)."""
     with tempfile.TemporaryDirectory(prefix="bpywright-snippet-") as tmp:
@@ -206,12 +196,12 @@ def lint_source(
 
 
 class Linter:
-    """Warm checkers for many snippets: ruff per call, dmypy and pyright-langserver kept running."""
+    """Warm checkers for many snippets: ruff per call, dmypy and pyright-langserver kept running (rules: the caller's rule pack)."""
 
-    def __init__(self, tools: Sequence[Tool] = ALL_TOOLS, version: str = "4.5", rules: Sequence[Rule] | None = None):
+    def __init__(self, tools: Sequence[Tool] = ALL_TOOLS, version: str = "4.5", rules: Sequence[Rule] = ()):
         self.tools = tuple(tools)
         self.version = version
-        self.rules = tuple(default_rules(version) if rules is None else rules)
+        self.rules = tuple(rules)
         self._tmp = Path(tempfile.mkdtemp(prefix="bpywright-linter-"))
         self._stubs, self._note = stubs_dir(version)
         stubs = self._stubs

@@ -82,7 +82,7 @@ def load_names(version_dir: Path) -> ApiNames:
     return _load(version_dir, path.stat().st_mtime)
 
 
-def _chain(node: ast.expr) -> list[str] | None:
+def attribute_chain(node: ast.expr) -> list[str] | None:
     """['bpy', 'context', 'scene'] for bpy.context.scene; None when the chain does not start at a name."""
     parts = []
     while isinstance(node, ast.Attribute):
@@ -93,7 +93,7 @@ def _chain(node: ast.expr) -> list[str] | None:
     return None
 
 
-class _Aliases(ast.NodeVisitor):
+class ImportAliases(ast.NodeVisitor):
     """import bpy / import bmesh as bm / from mathutils import Vector / from bpy import ops → canonical prefixes."""
 
     def __init__(self) -> None:
@@ -114,7 +114,7 @@ class _Aliases(ast.NodeVisitor):
     def visit_Assign(self, node: ast.Assign) -> None:
         # bpy.types.Scene.my_prop = bpy.props.FloatProperty(...): the script defines that name
         for target in node.targets:
-            chain = _chain(target) if isinstance(target, ast.Attribute) else None
+            chain = attribute_chain(target) if isinstance(target, ast.Attribute) else None
             full = ".".join([self.alias[chain[0]], *chain[1:]]) if chain and chain[0] in self.alias else ""
             if full.startswith("bpy.types."):
                 self.script_defined.add(full)
@@ -174,13 +174,13 @@ def check_source(source: str, api: ApiNames, others: dict[str, ApiNames] | None 
         tree = ast.parse(source)
     except SyntaxError:
         return []
-    aliases = _Aliases()
+    aliases = ImportAliases()
     aliases.visit(tree)
     found: dict[tuple[int, str], Diagnostic] = {}
     for node in ast.walk(tree):
         if not isinstance(node, ast.Attribute):
             continue
-        chain = _chain(node)
+        chain = attribute_chain(node)
         if not chain or chain[0] not in aliases.alias:
             continue
         parts = aliases.alias[chain[0]].split(".") + chain[1:]

@@ -48,12 +48,9 @@ class ServiceContext:
         """The symbol index of a Blender version, loaded on first use; raises IndexMissing with the fix."""
         with self._index_lock:
             if version not in self._indexes:
-                from ..graph.nodes.retrieve import teach_usage
-                from ..ingest.search import SymbolIndex
+                from ..exemplars.teach import load_taught_index
 
-                index = SymbolIndex.load(self.settings.index_for(version), settings=self.settings)
-                teach_usage(index, self.store, version)
-                self._indexes[version] = index
+                self._indexes[version] = load_taught_index(self.settings, self.store, version)
             return self._indexes[version]
 
     def target(self, version: str | None) -> str:

@@ -12,6 +12,7 @@ import pytest
 
 from bpywright.harness.lint import Linter, lint_files, lint_source, render_fix_block
 from bpywright.recipes import all_recipes
+from bpywright.rules import rule_pack
 
 BROKEN = textwrap.dedent(
     """
@@ -35,7 +36,7 @@ EXPECTED_BLOCKING_LINES = {5, 6, 7, 8, 9, 13}
 
 @pytest.fixture(scope="module")
 def broken_report():
-    return lint_source(BROKEN)
+    return lint_source(BROKEN, rules=rule_pack("4.5"))  # the drift rules and node-socket check, as callers pass them
 
 
 def test_blocking_findings_on_the_right_lines(broken_report) -> None:
@@ -63,13 +64,13 @@ def test_syntax_error_is_one_blocking_finding() -> None:
 
 
 def test_recipes_have_no_blocking_findings() -> None:
-    reports = lint_files([r.path for r in all_recipes()])
+    reports = lint_files([r.path for r in all_recipes()], rules=rule_pack("4.5"))
     flagged = {p.name: [(d.line, d.message) for d in r.blocking] for p, r in reports.items() if r.blocking}
     assert not flagged
 
 
 def test_warm_linter_agrees_with_cold(broken_report) -> None:
-    with Linter() as linter:
+    with Linter(rules=rule_pack("4.5")) as linter:
         first = linter.lint(BROKEN)
         second = linter.lint(BROKEN.replace("locaton", "location"))
     key = lambda r: sorted((d.line, d.severity) for d in r.diagnostics)  # noqa: E731
@@ -100,7 +101,7 @@ def test_cli_lint_exit_codes_and_json(tmp_path: Path) -> None:
 def test_pool_and_run_attach_the_lint_report(pool, tmp_path: Path) -> None:
     from bpywright.harness.lint import Linter
 
-    with Linter(version="4.5") as linter:  # the caller's linter, built for the target version
+    with Linter(version="4.5", rules=rule_pack("4.5")) as linter:  # the caller's linter, built for the target version
         report = pool.run(source="import bpy\nbpy.data.objects['Cube'].locaton = (0, 0, 0)\n", linter=linter)
     assert report.status == "error" and report.exception.line == 2
     assert report.lint is not None and [d.line for d in report.lint.blocking] == [2]

@@ -9,6 +9,7 @@ import pytest
 
 from bpywright.harness.lint import Linter
 from bpywright.harness.severity import attribute_subject, receiver_class
+from bpywright.rules import rule_pack
 
 CASES = {
     "numpy_assignment": """
@@ -109,7 +110,7 @@ def _src(name: str) -> str:
 
 @pytest.fixture(scope="module")
 def linter():
-    with Linter() as warm:  # one warm pyright server and dmypy for every case
+    with Linter(rules=rule_pack("4.5")) as warm:  # one warm pyright server and dmypy for every case
         yield warm
 
 

@@ -108,7 +108,7 @@ def test_search_keeps_the_query_hits_on_top_and_adds_what_similar_scripts_use(bm
 
 def test_the_index_learns_from_the_stores_verified_scripts(bm25_index: SymbolIndex, tmp_path: Path) -> None:
     from bpywright.exemplars.store import ExemplarStore
-    from bpywright.graph.nodes.retrieve import teach_usage
+    from bpywright.exemplars.teach import teach_usage
     from bpywright.harness.report import RunReport
 
     def report(status: str) -> RunReport:

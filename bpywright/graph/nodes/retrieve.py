@@ -30,28 +30,14 @@ def load_index(ctx: RunContext, version: str) -> str:
     """Load the version's symbol index into the context; '' or the reason it is unavailable."""
     if ctx.index is not None:
         return ""
-    from ...ingest.search import IndexMissing, SymbolIndex
+    from ...exemplars.teach import load_taught_index
+    from ...ingest.search import IndexMissing
 
     try:
-        ctx.index = SymbolIndex.load(ctx.settings.index_for(version), settings=ctx.settings)
+        ctx.index = load_taught_index(ctx.settings, ctx.store, version)
     except IndexMissing as exc:
         return str(exc)
-    teach_usage(ctx.index, ctx.store, version)
     return ""
-
-
-USAGE_TEACH = 1000  # newest verified exemplars the symbol index's usage prior learns from
-
-
-def teach_usage(index: Any, store: Any, version: str) -> int:
-    """Teach the index's usage prior the store's verified scripts of this version (what similar prompts used)."""
-    listing = getattr(store, "list", None)
-    if listing is None:
-        return 0
-    from ...exemplars.store import Filters
-
-    page = listing(filters=Filters(status="ok", blender_version=version, trusted=True), limit=USAGE_TEACH)
-    return index.add_usage((e.prompt, e.script) for e in page.items)
 
 
 def nearest_exemplars(ctx: RunContext, prompt: str, version: str, k: int) -> list[ExemplarBrief]:
