@@ -74,7 +74,7 @@ def find_baseline(baseline_dir: Path, target: BlenderTarget, rel: str) -> Path |
     return None
 
 
-def compare(render: Path | None, baseline_dir: Path, target: BlenderTarget, rel: str, threshold: int) -> VisualCheck | None:
+def compare_to_baseline(render: Path | None, baseline_dir: Path, target: BlenderTarget, rel: str, threshold: int) -> VisualCheck | None:
     """The visual check of one case; None when the run made no render (it failed: nothing to compare)."""
     if render is None or not render.is_file():
         return None

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .baseline import compare, render_name
+from .baseline import compare_to_baseline, render_name
 from .discovery import Script
 from .models import BlenderTarget, CaseResult
 from .project_config import CheckConfig
@@ -125,7 +125,7 @@ def _case(plan: CheckPlan, target: BlenderTarget, script: Script, report: RunRep
 
     applies = lint is not None and lint.blender_version == target.major_minor
     render = Path(report.render.path) if report.render is not None else None
-    visual = compare(render, plan.baseline, target, script.rel, plan.threshold) if plan.baseline is not None else None
+    visual = compare_to_baseline(render, plan.baseline, target, script.rel, plan.threshold) if plan.baseline is not None else None
     expected = plan.expected_failure(script)
     outcome, message, line, reasons, advisory = judge(report, lint, applies, expected, visual)
     text = [render_summary(report, script.rel)]

@@ -106,7 +106,7 @@ def check_root(root: Path, script: Path | None) -> Path:
 
 
 @dataclass
-class Job:
+class PreparedRun:
     """One script prepared for a run in `job_dir` (a worker's private dir, the only place its Blender may write).
 
     Layout: a copy of the script and the harness files at the top, the script's working directory (its
@@ -133,7 +133,7 @@ class Job:
         origin: str | None = None,
         as_file: Path | None = None,
         max_bytes: int = MAX_SCRIPT_BYTES,
-    ) -> Job:
+    ) -> PreparedRun:
         """Fill the (empty) job dir: out/ and a copy of the script, which runs as `as_file` when given."""
         job_id = uuid.uuid4().hex[:12]
         (job_dir / OUT_DIR).mkdir(parents=True, exist_ok=True)

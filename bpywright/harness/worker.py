@@ -12,7 +12,7 @@ from pathlib import Path
 
 from .backend import ENTRY, Backend, BackendError
 from .channel import ChannelClosed, ControlChannel
-from .job import Job, JobOutcome, empty_dir, read_tail, usage_bytes
+from .job import JobOutcome, PreparedRun, empty_dir, read_tail, usage_bytes
 from .options import RunOptions
 from .report import ExitInfo, RunReport
 from .sandbox import (
@@ -100,12 +100,12 @@ class Worker:
 
     def prepare(
         self, source: str | bytes, options: RunOptions, *, name: str, origin: str | None, as_file: Path | None, max_bytes: int
-    ) -> Job:
+    ) -> PreparedRun:
         """A job in this worker's (empty) private dir."""
         empty_dir(self.dir)
-        return Job.prepare(source, self.dir, options, name=name, origin=origin, as_file=as_file, max_bytes=max_bytes)
+        return PreparedRun.prepare(source, self.dir, options, name=name, origin=origin, as_file=as_file, max_bytes=max_bytes)
 
-    def run(self, job: Job, render_to: Path | None, outputs_to: Path | None = None) -> RunReport:
+    def run(self, job: PreparedRun, render_to: Path | None, outputs_to: Path | None = None) -> RunReport:
         """Run one prepared job; the zygote survives script failures and timeouts, the pool replaces it otherwise."""
         assert self.proc is not None and self.proc.stdin is not None and self._channel is not None
         start = time.perf_counter()
@@ -127,7 +127,7 @@ class Worker:
         finally:
             empty_dir(self.dir)
 
-    def _exchange(self, job: Job) -> JobOutcome:
+    def _exchange(self, job: PreparedRun) -> JobOutcome:
         """Send the job and wait for the zygote's verdict, enforcing the disk quota meanwhile."""
         assert self.proc is not None and self.proc.stdin is not None and self._channel is not None
         line = (json.dumps(job.payload(self.sandbox)) + "\n").encode()

@@ -62,7 +62,7 @@ def missing_index(version_dir: Path) -> IndexMissing:
     )
 
 
-class Hit(BaseModel):
+class ScoredSymbol(BaseModel):
     """One search result: the symbol, its fused score, where each retriever ranked it, and why it moved."""
 
     symbol: Symbol
@@ -291,23 +291,23 @@ class SymbolIndex:
         weight = PROSE_PHRASE_WEIGHT if len(tokenize(query)) > PROSE_TOKENS else PHRASE_WEIGHT
         return [(1.0, "", own)] + [(weight, p, self._phrase(p)[0][mode]) for p in modelling_phrases(query)]
 
-    def _hits(self, merged: list[tuple[int, float, str, int]], field: str, k: int) -> list[Hit]:
+    def _hits(self, merged: list[tuple[int, float, str, int]], field: str, k: int) -> list[ScoredSymbol]:
         return [
-            Hit(symbol=self.symbols[i], score=round(score, 6), **{field: n}, reasons=[f"via {p!r} #{r}"] if p else [])
+            ScoredSymbol(symbol=self.symbols[i], score=round(score, 6), **{field: n}, reasons=[f"via {p!r} #{r}"] if p else [])
             for n, (i, score, p, r) in enumerate(merged[:k], 1)
         ]
 
-    def search_bm25(self, query: str, k: int = 10) -> list[Hit]:
+    def search_bm25(self, query: str, k: int = 10) -> list[ScoredSymbol]:
         """BM25 alone (identifier-aware tokens), the query's modelling phrases merged in."""
         return self._hits(union(self._needs(query, "bm25", self._bm25(query, POOL))), "bm25_rank", k)
 
-    def search_dense(self, query: str, k: int = 10) -> list[Hit]:
+    def search_dense(self, query: str, k: int = 10) -> list[ScoredSymbol]:
         """Dense vectors alone, the query's modelling phrases merged in; empty when the index has none."""
         if self.dense is None:
             return []
         return self._hits(union(self._needs(query, "dense", self._own_dense(query))), "dense_rank", k)
 
-    def search(self, query: str, k: int = 10, *, usage: bool = True) -> list[Hit]:
+    def search(self, query: str, k: int = 10, *, usage: bool = True) -> list[ScoredSymbol]:
         """Hybrid: per need (the query, each modelling phrase), BM25 + dense fused by RRF and re-ranked; needs merged.
 
         With usage=True (what a generator needs), the hybrid ranking is fused with the usage prior: the share of the
@@ -331,14 +331,14 @@ class SymbolIndex:
         own = {item[0]: item for item in ranked}
         hits = []
         for i in order[:k]:
-            hit = self._hit(own[i], context) if i in own else Hit(symbol=self.symbols[i], score=0.0)
+            hit = self._hit(own[i], context) if i in own else ScoredSymbol(symbol=self.symbols[i], score=0.0)
             if i in shares:
                 hit.reasons.insert(0, f"used by {shares[i]:.0%} of the verified scripts for similar prompts")
             hit.score = round(fused[i], 6)
             hits.append(hit)
         return hits
 
-    def search_hybrid(self, query: str, k: int = 10) -> list[Hit]:
+    def search_hybrid(self, query: str, k: int = 10) -> list[ScoredSymbol]:
         """Hybrid search on the query's own words, without the usage prior."""
         return self._search_hybrid(query, k, self._query_vector(query))
 
@@ -349,11 +349,11 @@ class SymbolIndex:
         own_ranks = {name: {i: n for n, (i, _) in enumerate(ranked, 1)} for name, ranked in (("bm25", lexical), ("dense", dense))}
         return union(self._needs(query, "hybrid", hybrid)), (reasons, own_ranks)
 
-    def _hit(self, item: tuple[int, float, str, int], context: tuple) -> Hit:
+    def _hit(self, item: tuple[int, float, str, int], context: tuple) -> ScoredSymbol:
         i, score, phrase, rank = item
         reasons, own_ranks = context
         why = reasons[i] if not phrase else [f"via {phrase!r} #{rank}", *self._phrase(phrase)[1][i]]
-        return Hit(
+        return ScoredSymbol(
             symbol=self.symbols[i],
             score=round(score, 6),
             bm25_rank=own_ranks["bm25"].get(i),
@@ -361,7 +361,7 @@ class SymbolIndex:
             reasons=list(why),
         )
 
-    def _search_hybrid(self, query: str, k: int, vector: Any) -> list[Hit]:
+    def _search_hybrid(self, query: str, k: int, vector: Any) -> list[ScoredSymbol]:
         ranked, context = self._ranked(query, vector)
         return [self._hit(item, context) for item in ranked[:k]]
 

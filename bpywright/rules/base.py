@@ -19,7 +19,7 @@ def version_key(text: str) -> Version:
 
 
 @dataclass(frozen=True)
-class Hit:
+class RuleHit:
     """One place where a rule found the old form (and, when fixing, replaced it)."""
 
     rule: str
@@ -41,7 +41,7 @@ class FixScope:
 
 
 class RuleTransformer(cst.CSTTransformer):
-    """Base of every rule's transformer: finds the old form, records a Hit, rewrites it when allowed."""
+    """Base of every rule's transformer: finds the old form, records a RuleHit, rewrites it when allowed."""
 
     METADATA_DEPENDENCIES = (PositionProvider,)
 
@@ -49,7 +49,7 @@ class RuleTransformer(cst.CSTTransformer):
         super().__init__()
         self.rule = rule
         self.scope = scope
-        self.hits: list[Hit] = []
+        self.hits: list[RuleHit] = []
 
     def span(self, node: cst.CSTNode) -> CodeRange:
         """Where a node of the original module sits (1-based lines)."""
@@ -65,7 +65,7 @@ class RuleTransformer(cst.CSTTransformer):
         if not (certain or self.on_failing_line(node)):
             return False
         r = self.span(node)
-        self.hits.append(Hit(self.rule.id, r.start.line, r.start.column + 1, message, fix, certain, blocking))
+        self.hits.append(RuleHit(self.rule.id, r.start.line, r.start.column + 1, message, fix, certain, blocking))
         return True
 
 
@@ -107,7 +107,7 @@ class DriftRule:
             return self.needles(source)
         return not self.needles or any(n in source for n in self.needles)
 
-    def run(self, module: cst.Module, scope: FixScope, wrapper: MetadataWrapper | None = None) -> tuple[cst.Module, list[Hit]]:
+    def run(self, module: cst.Module, scope: FixScope, wrapper: MetadataWrapper | None = None) -> tuple[cst.Module, list[RuleHit]]:
         """Apply the rule's transformer: the rewritten module and the hits (pass a wrapper to share metadata)."""
         transformer = self.transformer(self, scope)
         new = (wrapper or MetadataWrapper(module, unsafe_skip_copy=True)).visit(transformer)

@@ -131,7 +131,7 @@ def progress_point(report: RunReport) -> tuple[int, ...] | None:
 _RANK = {"ok": 3, "error": 2, "timeout": 1, "crash": 1, "rejected": 0}
 
 
-def compare(old_script: str, old: RunReport, new_script: str, new: RunReport) -> str:
+def compare_runs(old_script: str, old: RunReport, new_script: str, new: RunReport) -> str:
     """'better', 'same' or 'worse': a failure earlier in the script, or crash/timeout instead of an error, is worse."""
     if _RANK[new.status] != _RANK[old.status]:
         return "better" if _RANK[new.status] > _RANK[old.status] else "worse"
@@ -166,7 +166,7 @@ def heal(
         if not result.changed:
             break
         new_report = run(result.script)
-        verdict = compare(script, report, result.script, new_report)
+        verdict = compare_runs(script, report, result.script, new_report)
         ids = [a.rule for a in result.applied]
         entry = HealRound(
             round=len(rounds) + 1,

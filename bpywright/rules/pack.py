@@ -13,7 +13,7 @@ from libcst.metadata import MetadataWrapper
 
 from ..harness.diagnostics import Diagnostic
 from . import addons, attributes, bmeshops, context, drift_28, drift_50, imports, lights, nodes, operators, opresult, render, values
-from .base import DriftRule, FixScope, Hit
+from .base import DriftRule, FixScope, RuleHit
 
 FAMILIES: dict[str, tuple[DriftRule, ...]] = {
     "2.80": drift_28.RULES + lights.RULES,
@@ -46,12 +46,12 @@ def parse(source: str) -> cst.Module | None:
         return None
 
 
-def detect(source: str, target: str = "4.5") -> list[Hit]:
+def detect(source: str, target: str = "4.5") -> list[RuleHit]:
     """Sure findings of every rule for the target version, by line."""
     module = parse(source)
     if module is None:
         return []
-    hits: list[Hit] = []
+    hits: list[RuleHit] = []
     scope = FixScope(target)
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
     for rule in rules_for(target):
@@ -64,7 +64,7 @@ def detect(source: str, target: str = "4.5") -> list[Hit]:
     return sorted(hits, key=lambda h: (h.line, h.col))
 
 
-def fix_all(source: str, target: str = "4.5") -> tuple[str, list[Hit]]:
+def fix_all(source: str, target: str = "4.5") -> tuple[str, list[RuleHit]]:
     """Every sure fix of every rule for the target version (no runtime evidence needed)."""
     return apply_rules(source, [(rule, FixScope(target)) for rule in rules_for(target)])
 
@@ -110,7 +110,7 @@ def remap(lines: frozenset[int], old: str, new: str) -> frozenset[int]:
     return frozenset(map_line(line, mapping) for line in lines)
 
 
-def apply_rules(source: str, plan: Sequence[tuple[DriftRule, FixScope]]) -> tuple[str, list[Hit]]:
+def apply_rules(source: str, plan: Sequence[tuple[DriftRule, FixScope]]) -> tuple[str, list[RuleHit]]:
     """Apply rules in order, each on the previous one's output and with its own scope (lines of `source`).
 
     Returns the new source and the hits, with line numbers of `source`.
@@ -118,7 +118,7 @@ def apply_rules(source: str, plan: Sequence[tuple[DriftRule, FixScope]]) -> tupl
     module = parse(source)
     if module is None:
         return source, []
-    hits: list[Hit] = []
+    hits: list[RuleHit] = []
     text = source
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
     for rule, scope in plan:

@@ -67,11 +67,11 @@ def test_forged_report_with_the_stolen_job_id_still_takes_no_host_path(tmp_path:
     [(b"not a png", "not a PNG"), ("small", "expected 32x32"), (b"\x89PNG\r\n\x1a\n" + b"\0" * 40, "damaged")],
 )
 def test_render_must_be_a_sound_png_of_the_asked_size(tmp_path: Path, render, why) -> None:
-    from bpywright.harness.job import Job, JobOutcome
+    from bpywright.harness.job import JobOutcome, PreparedRun
 
     job_dir = tmp_path / "job"
     job_dir.mkdir()
-    job = Job.prepare("print(1)\n", job_dir, RunOptions(resolution=32))
+    job = PreparedRun.prepare("print(1)\n", job_dir, RunOptions(resolution=32))
     if render == "small":
         Image.new("RGB", (16, 16)).save(job_dir / "render.png")
     else:

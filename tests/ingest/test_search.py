@@ -12,7 +12,7 @@ from bpywright.config import Settings
 from bpywright.ingest import search as search_module
 from bpywright.ingest.embedder import SentenceTransformerEmbedder
 from bpywright.ingest.index import bm25_tokens, build_index, read_manifest
-from bpywright.ingest.search import Hit, IndexMissing, SymbolIndex
+from bpywright.ingest.search import IndexMissing, ScoredSymbol, SymbolIndex
 from bpywright.ingest.symbols import Symbol, write_symbols
 from bpywright.ingest.tokenize import split_identifier, tokenize
 
@@ -311,7 +311,7 @@ def test_hybrid_ranks_the_sphere_operator_top_3(index: SymbolIndex, query: str) 
     assert hit.dense_rank is not None and hit.reasons
 
 
-def _plain_and_boosted(index: SymbolIndex, query: str, monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], list[Hit]]:
+def _plain_and_boosted(index: SymbolIndex, query: str, monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], list[ScoredSymbol]]:
     """Rankings without and with the structural re-rank (the modelling thesaurus off in both, to isolate it)."""
     monkeypatch.setattr(search_module, "modelling_phrases", lambda query: [])
     boosted = index.search_hybrid(query, k=10)

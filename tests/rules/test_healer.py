@@ -7,7 +7,7 @@ import pytest
 from bpywright.harness.diagnostics import Diagnostic, LintReport
 from bpywright.harness.options import RunOptions
 from bpywright.harness.pool import WorkerPool
-from bpywright.rules.healer import compare, heal, heal_once
+from bpywright.rules.healer import compare_runs, heal, heal_once
 
 from .helpers import failed, src
 
@@ -101,10 +101,10 @@ def test_lint_findings_point_guesses_at_their_lines() -> None:
 
 def test_compare_orders_failures_by_how_far_the_script_got() -> None:
     old = failed("NameError", "name 'x' is not defined", 5)
-    assert compare("a\nb\nc\nd\ne\n", old, "a\nb\nc\nd\ne\n", failed("KeyError", "k", 3)) == "worse"
-    assert compare("a\nb\nc\nd\ne\n", old, "a\nb\nc\nd\ne\n", failed("KeyError", "k", 5)) == "better"
-    assert compare("a\nb\nc\nd\ne\n", old, "a\nb\nc\nd\ne\n", failed("NameError", "name 'x' is not defined", 5)) == "same"
+    assert compare_runs("a\nb\nc\nd\ne\n", old, "a\nb\nc\nd\ne\n", failed("KeyError", "k", 3)) == "worse"
+    assert compare_runs("a\nb\nc\nd\ne\n", old, "a\nb\nc\nd\ne\n", failed("KeyError", "k", 5)) == "better"
+    assert compare_runs("a\nb\nc\nd\ne\n", old, "a\nb\nc\nd\ne\n", failed("NameError", "name 'x' is not defined", 5)) == "same"
     # an inserted import shifts lines: the same statement is still line 5 of the old script
-    assert compare("a\nb\nc\nd\ne\n", old, "import math\na\nb\nc\nd\ne\n", failed("KeyError", "k", 6)) == "better"
+    assert compare_runs("a\nb\nc\nd\ne\n", old, "import math\na\nb\nc\nd\ne\n", failed("KeyError", "k", 6)) == "better"
     crash = old.model_copy(update={"status": "crash", "exception": None})
-    assert compare("a\n", old, "a\n", crash) == "worse"
+    assert compare_runs("a\n", old, "a\n", crash) == "worse"

@@ -6,7 +6,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from ...harness.options import RunOptions
-from ...rules.healer import compare
+from ...rules.healer import compare_runs
 from ..context import RunContext
 from ..state import Attempt, GenState
 from .ranking import rank
@@ -30,7 +30,7 @@ def worse_than_parent(attempt: Attempt, parent: Attempt) -> str | None:
         return None
     if attempt.run is None:
         return f"discarded: {attempt.failure or 'nothing ran'} (the attempt it patched ran)"
-    if compare(parent.script or "", parent.run, attempt.script or "", attempt.run) == "worse":
+    if compare_runs(parent.script or "", parent.run, attempt.script or "", attempt.run) == "worse":
         return f"discarded: it fails earlier or worse ({attempt.run.status}) than attempt #{parent.index}"
     if parent.run.ok and attempt.run.ok and parent.lint and attempt.lint and len(attempt.lint.blocking) > len(parent.lint.blocking):
         return f"discarded: more blocking lint findings than attempt #{parent.index}"
