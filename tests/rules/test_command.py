@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from bpywright.cli import main
 
 HEALABLE = "import bpy\nob = bpy.data.objects['Cube']\nob.select = True\nbpy.context.scene.update()\n"
@@ -43,3 +45,41 @@ def test_passing_script_needs_no_heal(tmp_path: Path, capsys) -> None:
     script.write_text("import bpy\nprint(len(bpy.data.objects))\n")
     assert main(["heal", str(script)]) == 0
     assert "nothing to heal" in capsys.readouterr().out
+
+
+def test_heal_opens_its_pool_through_the_factory_on_the_cluster_asked(tmp_path: Path, monkeypatch, capsys) -> None:
+    from bpywright.cluster.spec import ClusterSpec
+    from bpywright.harness.report import RunReport
+
+    opened: list[tuple] = []
+
+    class OnePool:  # what open_pool hands back: the heal only runs (lint is the caller's, passed as linter=)
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc) -> None:
+            pass
+
+        def run(self, script=None, options=None, *, source=None, as_file=None, render_to=None, linter=None) -> RunReport:
+            assert source is not None and as_file == script_path and linter is None
+            return RunReport(status="ok", backend="bpy-module", sandbox="rlimits-only", blender_version="4.5.0")  # type: ignore[arg-type]
+
+    def open_pool(options, *, cluster=None, jobs=None, default_jobs=None, at_most=None):
+        opened.append((cluster, jobs, at_most, options.render))
+        return OnePool()
+
+    monkeypatch.setattr("bpywright.cluster.factory.open_pool", open_pool)
+    script_path = tmp_path / "fine.py"
+    script_path.write_text("import bpy\n")
+    assert main(["heal", str(script_path), "--cluster", "ray://10.0.0.5:10001"]) == 0
+    assert opened == [(ClusterSpec("ray://10.0.0.5:10001"), 1, 1, False)]
+    assert "nothing to heal" in capsys.readouterr().out
+
+
+def test_heal_refuses_a_malformed_cluster(tmp_path: Path, capsys) -> None:
+    script = tmp_path / "fine.py"
+    script.write_text("import bpy\n")
+    with pytest.raises(SystemExit) as exited:
+        main(["heal", str(script), "--cluster", "http://x/y"])
+    assert exited.value.code == 2
+    assert "expected auto, ray://HOST:PORT" in capsys.readouterr().err
