@@ -290,12 +290,13 @@ class Operations:
         return answer(texts.heal_text(outcome, target), outcome, error=not (outcome.healed or outcome.status_before == "ok"))
 
     @returns_refusals
-    async def find_exemplars(self, query: str, k: int) -> CallToolResult:
-        """Verified prompt/script pairs from the exemplar store that match a query, with their thumbnails."""
+    async def find_exemplars(self, query: str, k: int, version: str | None = None) -> CallToolResult:
+        """Verified prompt/script pairs from the exemplar store that match a query (of one Blender version when given), with thumbnails."""
         from ..exemplars.store import Filters
 
         store = self.ctx.store
-        hits = await anyio.to_thread.run_sync(functools.partial(store.search, query, filters=Filters(status="ok"), k=k))
+        filters = Filters(status="ok", blender_version=version)
+        hits = await anyio.to_thread.run_sync(functools.partial(store.search, query, filters=filters, k=k))
         briefs, images, lines = [], [], []
         for n, hit in enumerate(hits, 1):
             e = hit.exemplar
@@ -317,9 +318,10 @@ class Operations:
             lines.append(
                 f"{n}. {e.prompt!r} (exemplar {e.id}, Blender {e.blender_version}, ran {e.status})\n```python\n{e.script.rstrip()}\n```"
             )
-        head = f"{len(briefs)} verified exemplar(s) for {query!r}" + (" (thumbnails attached in this order):" if images else ":")
+        on = f" on Blender {version}" if version else ""
+        head = f"{len(briefs)} verified exemplar(s){on} for {query!r}" + (" (thumbnails attached in this order):" if images else ":")
         if not briefs:
-            head = f"No verified exemplar matches {query!r}; try other words, or search_api for the calls you need."
+            head = f"No verified exemplar{on} matches {query!r}; try other words, or search_api for the calls you need."
         return answer("\n".join([head, *lines]), ExemplarResults(query=query, exemplars=briefs), images)
 
     @returns_refusals

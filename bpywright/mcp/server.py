@@ -84,9 +84,13 @@ def build_server(ops: Operations) -> MCPServer:
     async def find_exemplars(
         query: Annotated[str, Field(min_length=1, max_length=500, description="What the scene should show, e.g. 'a low-poly tree'.")],
         k: Annotated[int, Field(ge=1, le=10, description="How many exemplars.")] = 3,
+        version: Annotated[
+            str | None,
+            Field(pattern=r"^\d{1,2}\.\d{1,2}$", description="Only exemplars verified on this Blender version, MAJOR.MINOR; default: all"),
+        ] = None,
     ) -> Annotated[CallToolResult, ExemplarResults]:
-        """Find verified prompt/script pairs similar to a task, with their render thumbnails: scripts known to run, to start from."""
-        return await ops.find_exemplars(query, k)
+        """Find verified prompt/script pairs similar to a task, with their render thumbnails: scripts known to run (each on the Blender version it shows), to start from."""
+        return await ops.find_exemplars(query, k, version)
 
     @server.tool(annotations=RUNS_CODE)
     async def generate_script(

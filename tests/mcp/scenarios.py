@@ -103,6 +103,12 @@ async def check_every_tool(client: Client, resolution: int = 96) -> None:
     items = exemplars.structured_content["exemplars"]
     assert items and items[0]["prompt"].lower().find("pine") >= 0 and "import bpy" in items[0]["script"]
     assert len(image_sizes(exemplars, "WEBP")) == len(items)
+    assert all(i["blender_version"] == "4.5" for i in items)
+    elsewhere = await client.call_tool("find_exemplars", {"query": "a low-poly pine tree", "version": "5.2"})
+    assert not elsewhere.is_error and elsewhere.structured_content["exemplars"] == []  # the store holds only 4.5-verified scripts
+    assert text_of(elsewhere).startswith("No verified exemplar on Blender 5.2 matches")
+    same = await client.call_tool("find_exemplars", {"query": "a low-poly pine tree", "k": 2, "version": "4.5"})
+    assert [i["id"] for i in same.structured_content["exemplars"]] == [i["id"] for i in items]
     record = await client.read_resource(items[0]["resource"])
     assert '"script"' in record.contents[0].text and items[0]["id"] in record.contents[0].text
     symbol_record = await client.read_resource("bpywright://symbol/4.5/bpy.types.Object.location")
