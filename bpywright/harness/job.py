@@ -105,6 +105,27 @@ def check_root(root: Path, script: Path | None) -> Path:
     return root
 
 
+@dataclass(frozen=True)
+class ScriptInput:
+    """A script to run: its text, the path it was read from, the project file it runs as, the project root shown to it."""
+
+    text: str | bytes
+    origin: str | None
+    as_file: Path | None
+    root: Path | None
+
+
+def script_input(script: Path | None, source: str | bytes | None, as_file: Path | None, options: RunOptions) -> ScriptInput:
+    """What a run of `script` (a path) or `source` (text; exactly one of them) reads, runs as, and shows of its project."""
+    if (script is None) == (source is None):
+        raise ValueError("give exactly one of script or source")
+    text = script.read_bytes() if script is not None else source
+    assert text is not None
+    as_file = script if script is not None else as_file
+    root = check_root(options.root or project_root(as_file), as_file) if as_file is not None else None
+    return ScriptInput(text, str(script) if script is not None else None, as_file, root)
+
+
 @dataclass
 class PreparedRun:
     """One script prepared for a run in `job_dir` (a worker's private dir, the only place its Blender may write).

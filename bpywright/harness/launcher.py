@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .backend import Backend
-from .job import check_root, project_root
+from .job import script_input
 from .options import RunOptions
 from .report import RunReport
 from .worker import STARTUP_BUDGET, Worker, limits_of, remove_leftovers
@@ -29,27 +29,12 @@ def run_script(
     directory are copied to outputs_to.
     """
     options = options or RunOptions()
-    if (script is None) == (source is None):
-        raise ValueError("give exactly one of script or source")
+    given = script_input(script, source, as_file, options)
     backend = Backend.resolve(options.blender, options.python)
-    text = script.read_bytes() if script is not None else source
-    assert text is not None
-    as_file = script if script is not None else as_file
-    root = check_root(options.root or project_root(as_file), as_file) if as_file is not None else None
     remove_leftovers(workdir)
-    worker = Worker(backend, options, root, 0, workdir)
+    worker = Worker(backend, options, given.root, 0, workdir)
     try:
         worker.start()
-        job = worker.prepare(
-            text,
-            options,
-            name=as_file.name if as_file else "script.py",
-            origin=str(script) if script else None,
-            as_file=as_file,
-            max_bytes=options.max_script_bytes,
-        )
-        if job.rejected:
-            return job.rejected_report(backend.name, worker.sandbox)
-        return worker.run(job, render_to, outputs_to)
+        return worker.run_script(given, options, render_to, outputs_to)
     finally:
         worker.discard()

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .backend import Backend
-from .job import check_root, project_root
+from .job import ScriptInput, script_input
 from .options import RunOptions
 from .report import RunReport
 from .worker import Worker, remove_leftovers
@@ -110,42 +110,19 @@ class WorkerPool:
         """
         if self._closed:
             raise RuntimeError("WorkerPool is closed")
-        if (script is None) == (source is None):
-            raise ValueError("give exactly one of script or source")
         options = options or self.options
-        text = script.read_bytes() if script is not None else source
-        assert text is not None
-        as_file = script if script is not None else as_file
-        root = check_root(options.root or project_root(as_file), as_file) if as_file is not None else None
+        given = script_input(script, source, as_file, options)
+        text = given.text
         lint_report = linter.lint(text.decode("utf-8", "replace") if isinstance(text, bytes) else text) if linter else None
-        report = self._run_on_worker(text, script, as_file, root, options, render_to, outputs_to)
+        report = self._run_on_worker(given, options, render_to, outputs_to)
         report.lint = lint_report
         return report
 
-    def _run_on_worker(
-        self,
-        text: str | bytes,
-        script: Path | None,
-        as_file: Path | None,
-        root: Path | None,
-        options: RunOptions,
-        render_to: Path | None,
-        outputs_to: Path | None,
-    ) -> RunReport:
+    def _run_on_worker(self, given: ScriptInput, options: RunOptions, render_to: Path | None, outputs_to: Path | None) -> RunReport:
         with self._slots:
-            worker = self._acquire(root)
+            worker = self._acquire(given.root)
             try:
-                job = worker.prepare(
-                    text,
-                    options,
-                    name=as_file.name if as_file else "script.py",
-                    origin=str(script) if script else None,
-                    as_file=as_file,
-                    max_bytes=options.max_script_bytes,
-                )
-                if job.rejected:
-                    return job.rejected_report(self.backend.name, worker.sandbox)
-                return worker.run(job, render_to, outputs_to)
+                return worker.run_script(given, options, render_to, outputs_to)
             finally:
                 if worker.alive and worker.jobs_done < self.recycle_after and not self._closed:
                     with self._lock:

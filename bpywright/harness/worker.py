@@ -12,7 +12,7 @@ from pathlib import Path
 
 from .backend import ENTRY, Backend, BackendError
 from .channel import ChannelClosed, ControlChannel
-from .job import JobOutcome, PreparedRun, empty_dir, read_tail, usage_bytes
+from .job import JobOutcome, PreparedRun, ScriptInput, empty_dir, read_tail, usage_bytes
 from .options import RunOptions
 from .report import ExitInfo, RunReport
 from .sandbox import (
@@ -98,12 +98,16 @@ class Worker:
         """True while the zygote runs."""
         return self.proc is not None and self.proc.poll() is None
 
-    def prepare(
-        self, source: str | bytes, options: RunOptions, *, name: str, origin: str | None, as_file: Path | None, max_bytes: int
-    ) -> PreparedRun:
-        """A job in this worker's (empty) private dir."""
+    def run_script(self, script: ScriptInput, options: RunOptions, render_to: Path | None, outputs_to: Path | None) -> RunReport:
+        """Prepare one script in this worker's (emptied) private dir and run it; a rejected one never reaches Blender."""
         empty_dir(self.dir)
-        return PreparedRun.prepare(source, self.dir, options, name=name, origin=origin, as_file=as_file, max_bytes=max_bytes)
+        name = script.as_file.name if script.as_file else "script.py"
+        job = PreparedRun.prepare(
+            script.text, self.dir, options, name=name, origin=script.origin, as_file=script.as_file, max_bytes=options.max_script_bytes
+        )
+        if job.rejected:
+            return job.rejected_report(self.backend.name, self.sandbox)
+        return self.run(job, render_to, outputs_to)
 
     def run(self, job: PreparedRun, render_to: Path | None, outputs_to: Path | None = None) -> RunReport:
         """Run one prepared job; the zygote survives script failures and timeouts, the pool replaces it otherwise."""
