@@ -38,6 +38,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--resolution", type=int, default=256, help="render size in pixels, square (default 256)")
     parser.add_argument("--json", action="store_true", help="print the GenerationResult as JSON on stdout")
     parser.add_argument("--resume", metavar="THREAD_ID", help="continue an interrupted run from its last checkpoint")
+    from ..cluster.spec import CLUSTER_HELP
+
+    parser.add_argument("--cluster", metavar="auto|ray://HOST:PORT", help="the candidates' validation runs: " + CLUSTER_HELP)
 
 
 def _open_store(settings: Settings):
@@ -75,8 +78,15 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     if args.n < 1 or (args.max_rounds is not None and args.max_rounds < 0) or not 16 <= args.resolution <= 4096:
         print("error: --n must be >= 1, --max-rounds >= 0 and --resolution between 16 and 4096", file=sys.stderr)
         return 2
+    from ..cluster.spec import ClusterSpecError, cluster_setting
+
+    try:
+        cluster = cluster_setting(getattr(args, "cluster", None), settings.cluster)
+    except ClusterSpecError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    from ..cluster.factory import open_pool
     from ..harness.options import RunOptions
-    from ..harness.pool import WorkerPool
     from ..models.install import ModelInstallError
     from ..models.local import local_llm
     from ..models.server import LocalServerError
@@ -107,7 +117,10 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     try:
         if not settings.llm_base_url:
             print("starting the local model server (if one is installed)…", file=sys.stderr, flush=True)
-        with local_llm(settings) as (served, note), WorkerPool(max(1, min(args.n, settings.workers)), options) as pool:
+        with (
+            local_llm(settings) as (served, note),
+            open_pool(options, cluster=cluster, default_jobs=settings.workers, at_most=args.n) as pool,
+        ):  # on a cluster: an actor per candidate, up to one per CPU
             if served.llm_base_url:
                 print(f"model: {note or served.llm_model or served.llm_base_url}", file=sys.stderr)
             else:

@@ -12,9 +12,9 @@ from ..config import Settings
 from .events import ProgressEvent
 
 if TYPE_CHECKING:
+    from ..cluster.factory import Pool
     from ..harness.lint import Linter
     from ..harness.options import RunOptions
-    from ..harness.pool import WorkerPool
     from ..ingest.search import SymbolIndex
     from .exemplar_source import ExemplarStoreLike
     from .llm import LLMClient
@@ -26,7 +26,7 @@ class RunContext:
 
     settings: Settings
     thread_id: str
-    pool: WorkerPool | None = None
+    pool: Pool | None = None  # a WorkerPool or a RayPool
     store: ExemplarStoreLike | None = None
     llm: LLMClient | None = None
     on_event: Callable[[ProgressEvent], None] | None = None
@@ -41,18 +41,24 @@ class RunContext:
         """This request's files: attempt renders, the final script, report and render."""
         return self.settings.runs_dir / self.thread_id
 
-    def worker_pool(self) -> WorkerPool:
-        """The pool given by the caller, or one made (and later closed by generate()) on first use."""
+    def worker_pool(self) -> Pool:
+        """The pool given by the caller, or one made (and later closed by generate()) on first use.
+
+        Made here: on the Ray cluster settings.cluster names (BPYWRIGHT_CLUSTER), else local; a few workers either way
+        (the candidates of one run, not a batch).
+        """
         if self.pool is None:
+            from ..cluster.factory import open_pool
+            from ..cluster.spec import parse_cluster
             from ..harness.options import RunOptions
-            from ..harness.pool import WorkerPool
 
             options = RunOptions(render=True, sandbox=self.settings.sandbox, blender=self.settings.blender)
             if self.settings.blender is None:  # the target version's runtime (RuntimeMissing names the install command)
                 from ..runtimes import RuntimeRegistry
 
                 options = RuntimeRegistry.for_settings(self.settings).get(self.version).run_options(options)
-            self.pool, self.owns_pool = WorkerPool(max(1, min(self.settings.workers, 4)), options), True
+            jobs = max(1, min(self.settings.workers, 4))
+            self.pool, self.owns_pool = open_pool(options, cluster=parse_cluster(self.settings.cluster), jobs=jobs), True
         return self.pool
 
     def version_linter(self) -> Linter:
