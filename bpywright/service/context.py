@@ -16,8 +16,8 @@ from ..config import Settings
 from .jobs import JobQueue
 
 if TYPE_CHECKING:
+    from ..cluster.factory import Pool
     from ..harness.lint import Linter
-    from ..harness.pool import WorkerPool
     from ..ingest.search import SymbolIndex
 
 log = logging.getLogger("bpywright.service")
@@ -29,7 +29,7 @@ class ServiceContext:
     """Held in app.state.ctx for the app's lifetime; nothing here is a module global."""
 
     settings: Settings
-    pool: WorkerPool
+    pool: Pool  # a WorkerPool, or a RayPool when BPYWRIGHT_CLUSTER names a cluster
     store: Any  # bpywright.exemplars.store.ExemplarStore (imported lazily: it may pull image features)
     jobs: JobQueue
     scratch: Path  # this process's job renders: they live as long as the jobs that point at them
@@ -59,18 +59,20 @@ class ServiceContext:
 
         return major_minor(version or self.settings.blender_version)
 
-    def pool_for(self, version: str | None) -> WorkerPool:
+    def pool_for(self, version: str | None) -> Pool:
         """The pool of a target version: the app's own for the default, else one on that runtime (RuntimeMissing names the fix)."""
         key = self.target(version)
         if key == self.target(None):
             return self.pool
         with self._runtime_lock:
             if key not in self._pools:
-                from ..harness.pool import WorkerPool
+                from ..cluster.factory import open_pool
+                from ..cluster.spec import parse_cluster
                 from ..runtimes import RuntimeRegistry
 
                 runtime = RuntimeRegistry.for_settings(self.settings).get(key)
-                self._pools[key] = WorkerPool(max(1, self.pool.size // 2), runtime.run_options(self.pool.options))
+                options = runtime.run_options(self.pool.options)  # on the cluster too when BPYWRIGHT_CLUSTER names one
+                self._pools[key] = open_pool(options, cluster=parse_cluster(self.settings.cluster), jobs=max(1, self.pool.size // 2))
             return self._pools[key]
 
     def linter_for(self, version: str | None) -> Linter:
@@ -131,8 +133,10 @@ class ServiceContext:
         shutil.rmtree(self.scratch, ignore_errors=True)
         if self.owns_pool:
             self.pool.close()
-        for other in [*self._pools.values(), *self._linters.values()]:
-            other.close()
+        for pool in self._pools.values():
+            pool.close()
+        for linter in self._linters.values():
+            linter.close()
         if self.owns_store and self.store is not None:
             self.store.close()
 
