@@ -20,7 +20,12 @@ def major_minor(text: str | None) -> str:
     return f"{int(match.group(1))}.{int(match.group(2))}"
 
 
+def version_key(text: str) -> tuple[int, int]:
+    """(major, minor) of '4.5', '4.5.15' or '4.5.15 LTS', for comparing versions; lenient (a missing minor is 0)."""
+    parts = (text.split() or ["0"])[0].split(".")
+    return int(parts[0]), int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 0
+
+
 def version_tuple(text: str) -> tuple[int, int]:
     """(5, 2) of '5.2.3 LTS', for ordering."""
-    major, minor = major_minor(text).split(".")
-    return int(major), int(minor)
+    return version_key(major_minor(text))

@@ -9,13 +9,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
-Version = tuple[int, int]
-
-
-def version_key(text: str) -> Version:
-    """(major, minor) of '4.5', '4.5.15' or '4.5.15 LTS'."""
-    parts = (text.split() or ["0"])[0].split(".")
-    return int(parts[0]), int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 0
+from ..versions import version_key
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from .base import DriftRule, RuleTransformer, version_key
+from ..versions import version_key
+from .base import DriftRule, RuleTransformer
 from .fragments import code, dotted, expr, imports_end, stmt, string_value
 from .nodes import _NodeNames
 from .sockets import socket_table

@@ -6,21 +6,13 @@ import re
 
 import libcst as cst
 
-from .base import DriftRule, RuleTransformer, version_key
+from ..versions import version_key
+from .base import DriftRule, RuleTransformer
 from .fragments import code, dotted, expr, number_value, string_value
-from .sockets import socket_table
+from .sockets import PRINCIPLED_RENAMED_4_0, socket_table
 
 PRINCIPLED = "ShaderNodeBsdfPrincipled"
-RENAMED_INPUTS = {
-    "Subsurface": "Subsurface Weight",
-    "Specular": "Specular IOR Level",
-    "Clearcoat": "Coat Weight",
-    "Clearcoat Roughness": "Coat Roughness",
-    "Clearcoat Normal": "Coat Normal",
-    "Transmission": "Transmission Weight",
-    "Sheen": "Sheen Weight",
-    "Emission": "Emission Color",
-}
+RENAMED_INPUTS = PRINCIPLED_RENAMED_4_0
 REMOVED_INPUTS = {"Subsurface Color", "Transmission Roughness"}
 NOW_COLOURS = {"Specular Tint", "Sheen Tint"}  # floats before 4.0, colours after
 # Removed node type → (version it was removed in, replacement).

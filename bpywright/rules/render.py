@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from .base import DriftRule, RuleTransformer, version_key
+from ..versions import version_key
+from .base import DriftRule, RuleTransformer
 from .fragments import string_value
 
 

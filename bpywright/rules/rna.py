@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-DATA = Path(__file__).with_name("data")
+from .tables import closest_table
 
 # Runs inside Blender (bpy module): dumps what the rules need to tell old API from new.
 GENERATOR = r"""
@@ -101,17 +101,10 @@ def generate_rna_table(out: Path, python: str = sys.executable) -> dict:
     return json.loads(out.read_text())
 
 
-def _key(version: str) -> tuple[int, int]:
-    major, minor, *_ = (version.split() or ["0"])[0].split(".") + ["0"]
-    return int(major), int(minor)
-
-
 @functools.cache
 def rna_table(version: str = "4.5") -> dict:
     """The committed table closest to `version` (the newest one not newer; else the oldest)."""
-    tables = sorted(DATA.glob("rna-*.json"), key=lambda p: _key(p.stem.removeprefix("rna-")))
-    fitting = [p for p in tables if _key(p.stem.removeprefix("rna-")) <= _key(version)]
-    return json.loads((fitting or tables)[-1].read_text())
+    return closest_table("rna", version)
 
 
 @functools.cache

@@ -11,8 +11,7 @@ import sys
 from pathlib import Path
 
 from ..harness.diagnostics import Diagnostic
-
-DATA = Path(__file__).with_name("data")
+from .tables import closest_table
 
 # Runs inside Blender: every shader/geometry/compositor/texture node type with its sockets and default name.
 GENERATOR = r"""
@@ -52,23 +51,13 @@ def generate_socket_table(out: Path, python: str = sys.executable) -> dict:
 @functools.cache
 def socket_table(version: str = "4.5") -> dict:
     """The committed table closest to a Blender version (major.minor): the newest one not newer, else the oldest."""
-    key = _key(version)
-    tables = sorted(DATA.glob("sockets-*.json"), key=lambda p: _key(p.stem.removeprefix("sockets-")))
-    fitting = [p for p in tables if _key(p.stem.removeprefix("sockets-")) <= key]
-    return json.loads((fitting or tables)[-1].read_text())
+    return closest_table("sockets", version)
 
 
-def _key(version: str) -> tuple[int, int]:
-    major, minor, *_ = (version.split() or ["0"])[0].split(".") + ["0"]
-    return int(major), int(minor)
-
-
-# Principled BSDF inputs renamed in 4.0 (old name → new name), used as the first suggestion.
-RENAMED_4_0 = {
+# Principled BSDF inputs renamed in 4.0 (old name → new name); the node-inputs drift rule rewrites them.
+PRINCIPLED_RENAMED_4_0 = {
     "Subsurface": "Subsurface Weight",
-    "Subsurface Color": "Base Color",
     "Specular": "Specular IOR Level",
-    "Specular Tint": "Specular Tint",
     "Clearcoat": "Coat Weight",
     "Clearcoat Roughness": "Coat Roughness",
     "Clearcoat Normal": "Coat Normal",
@@ -76,6 +65,8 @@ RENAMED_4_0 = {
     "Sheen": "Sheen Weight",
     "Emission": "Emission Color",
 }
+# The first suggestion for an unknown input: the renames, and where a removed or retyped input's value went.
+SUGGESTED_4_0 = {**PRINCIPLED_RENAMED_4_0, "Subsurface Color": "Base Color", "Specular Tint": "Specular Tint"}
 
 
 class _NodeTypes(ast.NodeVisitor):
@@ -126,7 +117,7 @@ class _NodeTypes(ast.NodeVisitor):
         names = self.table["nodes"][kind][side]
         if name in names or "__extend__" in names:
             return  # "__extend__" marks nodes whose sockets the script defines (group I/O, zones, captures)
-        suggestion = RENAMED_4_0.get(name) if side == "inputs" and RENAMED_4_0.get(name) in names else None
+        suggestion = SUGGESTED_4_0.get(name) if side == "inputs" and SUGGESTED_4_0.get(name) in names else None
         suggestion = suggestion or next(iter(difflib.get_close_matches(name, names, n=1, cutoff=0.5)), None)
         fix = f'use "{suggestion}"' if suggestion else f"{side} of {kind}: {', '.join(names[:12])}"
         self.findings.append(
