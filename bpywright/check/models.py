@@ -6,6 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from ..versions import major_minor
+
 SCHEMA_VERSION = 1
 
 FailOn = Literal["blocking", "advisory", "never"]
@@ -26,7 +28,7 @@ class BlenderTarget(BaseModel):
     @property
     def major_minor(self) -> str:
         """'4.5' of '4.5.15 LTS'."""
-        return ".".join(self.version.split()[0].split(".")[:2])
+        return major_minor(self.version)
 
 
 class VisualCheck(BaseModel):

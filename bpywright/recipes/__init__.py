@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..versions import version_key
+
 RECIPES_DIR = Path(__file__).parent
 
 
@@ -38,7 +40,7 @@ _BOUND = re.compile(r"^\s*(>=|<=|<|>|==)\s*(\d+)\.(\d+)\s*$")
 
 def versions_match(spec: str, version: str) -> bool:
     """Whether '5.2.3' satisfies '>=4.4,<5.2' (an empty spec matches everything; a malformed bound raises ValueError)."""
-    key = tuple(int(x) for x in re.findall(r"\d+", version)[:2])
+    key = version_key(version)
     for bound in filter(None, (b.strip() for b in spec.split(","))):
         found = _BOUND.match(bound)
         if found is None:
