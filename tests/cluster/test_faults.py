@@ -94,9 +94,9 @@ def test_cli_batch_through_ray_client_then_doctor_counts_nothing_left(cluster: L
     ]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=400)
     assert proc.returncode == 1, proc.stderr[-3000:]  # b.py raised
-    # the reports written beside the renders (Ray may print its own log lines on stdout under load)
-    reports = [json.loads((tmp_path / "out" / f"{name}.json").read_text()) for name in ("a", "b")]
+    reports = json.loads(proc.stdout)  # stdout is the one JSON document, whatever Ray prints (stdout_guard)
     assert [r["status"] for r in reports] == ["ok", "error"]
+    assert [json.loads((tmp_path / "out" / f"{name}.json").read_text())["status"] for name in ("a", "b")] == ["ok", "error"]
     assert Image.open(tmp_path / "out" / "a.png").size == (32, 32)
     assert (tmp_path / "out" / "b.json").is_file()
 

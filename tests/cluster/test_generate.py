@@ -114,3 +114,37 @@ def test_generate_command_cluster_flag(
     assert isinstance(pool, RayPool) and pool.size == 2  # an actor per candidate, at most one per CPU of the cluster
     assert main(["generate", PROMPT, "--cluster", "ray://nowhere"]) == 2  # a malformed address is a usage error
     assert "expected auto, ray://HOST:PORT" in capsys.readouterr().err
+
+
+def test_service_generate_runs_on_the_cluster_bpywright_cluster_names(local_ray, tmp_path: Path) -> None:
+    """BPYWRIGHT_CLUSTER (settings.cluster) set: the app's pool is a RayPool and a generate job's candidates run there."""
+    from fastapi.testclient import TestClient
+
+    from bpywright.exemplars.store import ExemplarStore
+    from bpywright.service.app import create_app
+    from tests.service.test_api import read_sse
+
+    with FakeLLM() as fake:
+        settings = dataclasses.replace(_settings(tmp_path, _scripted(fake), "auto"), embedder="none", max_request_bytes=100_000)
+        with (
+            ExemplarStore.open(settings, clip=False) as store,
+            TestClient(create_app(settings, store=store), base_url="http://localhost") as client,
+        ):
+            pool = client.app.state.ctx.pool  # type: ignore[attr-defined]
+            assert isinstance(pool, RayPool) and pool.size == 2  # one actor per CPU of the cluster
+            ran: list[str] = []
+            run = pool.run
+
+            def counted(*args, **kwargs):
+                ran.append(kwargs.get("source") or "")
+                return run(*args, **kwargs)
+
+            pool.run = counted  # type: ignore[method-assign]
+            job = client.post("/api/v1/generate", json={"prompt": PROMPT, "n": 3, "max_rounds": 1})
+            assert job.status_code == 202, job.text
+            with client.stream("GET", job.json()["events_url"]) as stream:
+                events = read_sse(stream.iter_lines())
+            assert sorted(ran) == sorted(CANDIDATES)  # the three candidates ran on the RayPool
+        assert pool._closed  # closed with the app
+    result = events[-1][1]["result"]
+    assert result["outcome"] == "accepted" and result["script"] == THREE_CUBES and result["attempts"] == 3, result["message"]
