@@ -135,9 +135,9 @@ class ExemplarStore:
         if existing is not None:
             return AddResult(exemplar=existing, created=False, duplicate_of=eid)
         if symbols is None:
-            from .symbols_used import symbols_used
+            from .api_names import api_names
 
-            symbols = symbols_used(script)
+            symbols = api_names(script)
         render_rel = thumb_rel = None
         hashes: dict[str, str] = {}
         vector = None

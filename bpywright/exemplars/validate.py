@@ -10,9 +10,9 @@ from pathlib import Path
 from ..harness.options import RunOptions
 from ..harness.pool import WorkerPool
 from ..harness.report import RunReport
+from .api_names import api_names
 from .models import exemplar_id
 from .store import AddResult, ExemplarStore
-from .symbols_used import symbols_used
 
 RENDER_PX = 256  # exemplar renders: small workbench images (thumbnails are made from them)
 
@@ -71,7 +71,7 @@ def validate_and_add(
                     render=render,
                     source=source,
                     blender_version=version,
-                    symbols=symbols_used(script),
+                    symbols=api_names(script),
                 )
             else:
                 outcome = report

@@ -9,7 +9,7 @@ from ..ingest.apicheck import ROOTS, ImportAliases, attribute_chain
 MAX_SYMBOLS = 300
 
 
-def symbols_used(source: str) -> list[str]:
+def api_names(source: str) -> list[str]:
     """Sorted full names like `bpy.ops.mesh.primitive_cube_add` or `mathutils.Vector`; [] when it does not parse."""
     try:
         tree = ast.parse(source)
