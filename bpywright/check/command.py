@@ -7,19 +7,10 @@ import sys
 import time
 from pathlib import Path
 
+from ..cliargs import positive_float, positive_int
 from ..config import Settings
 
 USAGE = 2
-
-
-def _positive(kind):
-    def parse(text: str):
-        value = kind(text)
-        if value <= 0:
-            raise argparse.ArgumentTypeError("must be > 0")
-        return value
-
-    return parse
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -72,11 +63,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--hash-threshold", type=int, metavar="BITS", help="perceptual-hash distance (of 64) above which a render moved (default 10)"
     )
     run = parser.add_argument_group("running")
-    run.add_argument("--jobs", "-j", type=_positive(int), metavar="N", help="warm Blender workers per version (default: cores)")
+    run.add_argument("--jobs", "-j", type=positive_int, metavar="N", help="warm Blender workers per version (default: cores)")
     from ..cluster.spec import CLUSTER_HELP
 
     run.add_argument("--cluster", metavar="auto|ray://HOST:PORT", help=CLUSTER_HELP)
-    run.add_argument("--timeout", type=_positive(float), metavar="SECONDS", help="per script; overrides the config (default 60)")
+    run.add_argument("--timeout", type=positive_float, metavar="SECONDS", help="per script; overrides the config (default 60)")
     run.add_argument("--engine", choices=["workbench", "cycles", "eevee"], help="render engine (default: workbench)")
     run.add_argument("--resolution", type=int, metavar="PX", help="square render size (default 256)")
     run.add_argument(

@@ -7,12 +7,13 @@ import dataclasses
 import sys
 import threading
 
+from ..cliargs import positive_int
 from ..config import Settings
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Define mcp's arguments (called when the CLI parser is built, so keep it import-light)."""
-    parser.add_argument("--workers", type=int, help="warm Blender workers (default: BPYWRIGHT_WORKERS or cores)")
+    parser.add_argument("--workers", type=positive_int, help="warm Blender workers (default: BPYWRIGHT_WORKERS or cores)")
     parser.add_argument("--no-warm", action="store_true", help="start Blender workers and the linter on first use, not at startup")
 
 
@@ -33,9 +34,6 @@ def warm_up(ops, pool) -> None:
 def run(args: argparse.Namespace, settings: Settings) -> int:
     """Serve MCP on stdin/stdout until the client closes stdin; everything else bpywright prints goes to stderr."""
     if args.workers is not None:
-        if args.workers < 1:
-            print("error: --workers must be at least 1", file=sys.stderr)
-            return 2
         settings = dataclasses.replace(settings, workers=args.workers)
     import anyio
 

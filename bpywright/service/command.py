@@ -6,6 +6,7 @@ import argparse
 import dataclasses
 import sys
 
+from ..cliargs import positive_int
 from ..config import Settings
 
 
@@ -13,7 +14,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Define serve's arguments (called when the CLI parser is built, so keep it import-light)."""
     parser.add_argument("--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1; 0.0.0.0 for all)")
     parser.add_argument("--port", type=int, default=8000, help="TCP port (default 8000; 0 picks a free one)")
-    parser.add_argument("--workers", type=int, help="warm Blender workers in the pool (default: BPYWRIGHT_WORKERS or cores)")
+    parser.add_argument("--workers", type=positive_int, help="warm Blender workers in the pool (default: BPYWRIGHT_WORKERS or cores)")
     parser.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
 
 
@@ -26,9 +27,6 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     from .app import create_app
 
     if args.workers is not None:
-        if args.workers < 1:
-            print("error: --workers must be at least 1", file=sys.stderr)
-            return 2
         settings = dataclasses.replace(settings, workers=args.workers)
     from ..config import LOOPBACK_HOSTS
     from .access import is_loopback
