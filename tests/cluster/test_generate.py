@@ -75,7 +75,8 @@ def _settings(tmp_path: Path, fake: FakeLLM, cluster: str | None) -> Settings:
 def test_n_candidates_on_ray_end_as_on_the_local_pool(local_ray, pools_made: list, tmp_path: Path) -> None:
     outcomes = {}
     for cluster in (None, "auto"):  # auto: this process's Ray instance (ray.init above)
-        with FakeLLM() as fake:
+        fake = FakeLLM()
+        with fake:
             result = generate(PROMPT, settings=_settings(tmp_path / str(cluster), _scripted(fake), cluster), n=3)
             assert fake.chat_requests[0]["n"] == 3
         outcomes[cluster] = _outcome(result)
@@ -95,7 +96,8 @@ def keep_sigpipe() -> Iterator[None]:
 def test_generate_command_cluster_flag(
     local_ray, pools_made: list, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], keep_sigpipe: None
 ) -> None:
-    with FakeLLM() as fake:
+    fake = FakeLLM()
+    with fake:
         _scripted(fake)
         for name, value in {
             "BPYWRIGHT_ARTIFACTS": str(tmp_path / "artifacts"),
@@ -124,7 +126,8 @@ def test_service_generate_runs_on_the_cluster_bpywright_cluster_names(local_ray,
     from bpywright.service.app import create_app
     from tests.service.test_api import read_sse
 
-    with FakeLLM() as fake:
+    fake = FakeLLM()
+    with fake:
         settings = dataclasses.replace(_settings(tmp_path, _scripted(fake), "auto"), embedder="none", max_request_bytes=100_000)
         with (
             ExemplarStore.open(settings, clip=False) as store,

@@ -37,7 +37,7 @@ def cluster() -> Iterator[LocalRayCluster]:
 def _push_errors_until(cluster: LocalRayCluster, stop: threading.Event) -> None:
     """Publish an error for all drivers (nil job id) every 0.2 s: each driver's error listener prints it."""
     from ray._private.utils import publish_error_to_driver
-    from ray._raylet import GcsClient
+    from ray._raylet import GcsClient  # type: ignore[attr-defined]
 
     gcs = GcsClient(address=cluster.address)
     i = 0
