@@ -21,6 +21,17 @@ QUOTED = re.compile(r'"([^"]+)"')
 STR_LITERAL = re.compile(r"Literal\['[^']*'\]")
 GIVEN_TYPE = re.compile(r'(?:Argument of type|incompatible type|expression has type|\bType) "([^"]+)"')
 ONLY_STR_LITERALS = re.compile(r"^Literal\['[^']*'(?:, '[^']*')*\]$")
+PLAIN_MISMATCH = re.compile(r'^Cannot assign to attribute "[^"]+" for class "[^"]+"\s+"([^"]+)" is not assignable to "[^"]+"')
+EXPECTED_TYPE = re.compile(r'(?:of type|to type|variable has type|is not assignable to) "([^"]+)"')
+_LITERAL_ITEM = r"(?:'[^']*'|-?\d+|True|False)"
+SCALAR = re.compile(rf"^(?:str|int|float|bool|Literal\[{_LITERAL_ITEM}(?:, {_LITERAL_ITEM})*\])$")
+STRING = re.compile(r"^(?:str|Literal\['[^']*'(?:, '[^']*')*\])$")
+# What a vector/matrix/array property's setter takes (typings/overlays: measured in Blender): sequences, numpy
+# arrays, mathutils values. A str or a number given there raises (measured: "sequence expected", "expected
+# sequence items of type float, not str").
+SEQUENCE_LIKE = re.compile(
+    r"^(?:(?:collections\.abc\.)?(?:Sequence|Iterable|MutableSequence)\[|NDArray\b|ndarray\[|bpy_prop_array\[|tuple\[|list\[|Vector$|Matrix$|Euler$|Quaternion$|Color$)"
+)
 
 
 @dataclass(frozen=True)
@@ -230,6 +241,37 @@ def _wrong_string_literal(message: str) -> bool:
     return "Literal[" in rest or "Items" in rest
 
 
+def _union_members(text: str) -> list[str]:
+    """The members of a union type's text, split at top-level `|`."""
+    members, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += ch == "["
+        depth -= ch == "]"
+        if ch == "|" and depth == 0:
+            members.append(text[start:i].strip())
+            start = i + 1
+    members.append(text[start:].strip())
+    return members
+
+
+def _proved_wrong_type(message: str) -> bool:
+    """A str or a number assigned to an attribute that takes only sequences (a vector property), or a str to one that
+    takes only numbers: Blender raises on both (measured). Any other mismatch (numpy scalars, unions) may be a value
+    Blender converts. pyright's attribute messages only: mypy's cannot tell an attribute from a re-bound variable;
+    severity.py demotes the script's own classes."""
+    plain = PLAIN_MISMATCH.search(message)  # pyright on a plain attribute: "Literal['a']" is not assignable to "float"
+    given = given_type(message) or (plain.group(1) if plain else None)
+    if not message.startswith("Cannot assign to attribute") or given is None or not SCALAR.match(given):
+        return False
+    m = EXPECTED_TYPE.search(message, message.find(given) + len(given))
+    if m is None:
+        return False
+    expected = _union_members(m.group(1))
+    if all(SEQUENCE_LIKE.match(t) for t in expected):
+        return True
+    return bool(STRING.match(given)) and all(t in ("float", "int") for t in expected)
+
+
 def type_mismatch_note(tool: Tool, code: str, message: str, severity: str) -> str:
     """The reason a type-compatibility finding is advisory (" (advisory: ...)"), or "" when it is not one.
 
@@ -243,7 +285,7 @@ def type_mismatch_note(tool: Tool, code: str, message: str, severity: str) -> st
         if to_enum:
             return " (advisory: the value is not a string literal, so no wrong enum item is proved)"
         if code == "reportAttributeAccessIssue" and " is not assignable to " in message:
-            return " (advisory: a value of another type; Blender converts sequences, numpy arrays and numbers)"
+            return " (advisory: a value of another type; Blender converts numbers such as numpy scalars)"
     return ""
 
 
@@ -272,7 +314,7 @@ def classify_pyright(rule: str, message: str) -> str:
         if _about_none(message):
             return "advisory"
         if " is not assignable to " in message:  # a value of another type assigned to a known attribute
-            return "blocking" if _wrong_string_literal(message) else "advisory"
+            return "blocking" if _wrong_string_literal(message) or _proved_wrong_type(message) else "advisory"
         return "blocking"
     if rule == "reportCallIssue" and message.startswith("No parameter named"):
         return "blocking"

@@ -2,7 +2,9 @@
 
 A checker's attribute error proves a failure only when no class the value could be has the attribute: an
 attribute reached through a base class (`Node.color_ramp`), one of the script's own classes or properties it
-registers, or a receiver the stubs mistype (a mathutils result typed `float`, `tuple[Unknown, ...]`) is advisory.
+registers, or a receiver the checker cannot type (`tuple[Unknown, ...]`, Unknown) is advisory. What bpy accepts and returns
+(numpy arrays for vector properties, mathutils operators, the node class behind `nodes.new(str)`) is stub truth:
+typings/overlays, measured in Blender, not a case here.
 Findings inside a guard that tests for the API (hasattr, try/except AttributeError, a bpy.app.version branch
 that does not run on the target) or on a path that never runs (a helper nothing calls, code after `return`)
 are advisory too. Undefined names stay blocking, with a note when the path looks unreachable.
@@ -19,8 +21,6 @@ from .members import MemberIndex, member_index
 from .scriptfacts import ScriptFacts, rebound_before_use, script_facts
 
 UNDEFINED = {"F821", "F822", "reportUndefinedVariable", "name-defined"}
-MATHUTILS = ("Vector", "Matrix", "Quaternion", "Euler", "Color")
-PRIMITIVES = {"float", "int"}
 ATTRIBUTE_PATTERNS = (
     re.compile(r'^Cannot (?:access|assign to|delete) attribute "(?P<attr>[^"]+)" for class "(?P<cls>.+?)"(?= Attribute| \w|$)'),
     re.compile(r'^"(?P<attr>[^"]+)" is not a known attribute of module "(?P<module>[^"]+)"'),
@@ -30,6 +30,7 @@ ATTRIBUTE_PATTERNS = (
     re.compile(r'^(?P<cls>\w+) has no property "(?P<attr>[^"]+)"'),
 )
 API_UNKNOWN = re.compile(r'^"(?P<attr>[^"]+)" is not in Blender [\d.]+ \((?P<path>[^)]*)\)')
+ASSIGNED_CLASS = re.compile(r'^Cannot assign to attribute "[^"]+" for class "([^"]+)"')
 OP_RESULT = re.compile(r"yet (?P<name>\w+) is used as an object")
 
 
@@ -50,10 +51,6 @@ def attribute_subject(message: str) -> tuple[str, str | None, str | None] | None
             groups = m.groupdict()
             return groups["attr"], groups.get("cls"), groups.get("module")
     return None
-
-
-def _mathutils_member(index: MemberIndex | None, attr: str) -> bool:
-    return index is not None and any(attr in index.members.get(c, ()) for c in MATHUTILS)
 
 
 def _api_check_reason(diag: Diagnostic, facts: ScriptFacts, index: MemberIndex | None) -> str | None:
@@ -88,9 +85,17 @@ def why_not_proved(diag: Diagnostic, facts: ScriptFacts, index: MemberIndex | No
         if reason is not None:
             return reason
     subject = attribute_subject(diag.message)
-    if subject is None or " is not assignable" in diag.message:  # a value's type, not a missing attribute
+    if subject is None:
         return None
     attr, cls_text, module = subject
+    if " is not assignable" in diag.message:  # a value's type, not a missing attribute (checkers.py: proved wrong)
+        owner = ASSIGNED_CLASS.match(diag.message)
+        cls = receiver_class(owner.group(1)) if owner else None
+        if cls in facts.classes:
+            return f'"{cls}" is the script\'s own class: Python does not check the types of its attributes'
+        if cls is not None and index is not None and not index.knows(cls):
+            return f'"{cls}" is not a Blender class'
+        return None
     if attr in facts.registered:
         return f'the script registers "{attr}" itself'
     if module is not None:
@@ -112,8 +117,6 @@ def why_not_proved(diag: Diagnostic, facts: ScriptFacts, index: MemberIndex | No
         return f"the checker does not know the value's type ({cls_text})" if index.anywhere(attr) else None
     if cls == "tuple" and index.anywhere(attr):  # helpers that return one node on some paths and several on others
         return f'the checker saw a tuple ({cls_text}) where the script may hold a single item with "{attr}"'
-    if cls in PRIMITIVES and _mathutils_member(index, attr):
-        return f'the stubs type a mathutils result as "{cls_text}"; "{attr}" is a mathutils member'
     return None
 
 

@@ -66,6 +66,11 @@ class _AnyInterfaceItem(NodeTreeInterfacePanel, NodeTreeInterfaceSocketBool, Nod
     max_value: typing.Any
     min_value: typing.Any
 
+class _AnyAttribute(BoolAttribute, ByteColorAttribute, ByteIntAttribute, Float2Attribute, Float4x4Attribute, FloatAttribute, FloatColorAttribute, FloatVectorAttribute, Int2Attribute, IntAttribute, QuaternionAttribute, Short2Attribute, StringAttribute):
+    """A geometry attribute of any data type (Blender knows which: check attr.data_type)."""
+
+    data: typing.Any
+
 class Object:
     @property
     def data(self) -> _AnyObjectData | None: ...
@@ -475,6 +480,216 @@ class NodeTreeInterface:
                 :return: Socket, New socket
         """
 
+class AttributeGroupCurves(bpy_prop_collection[_AnyAttribute], bpy_struct):
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["BOOLEAN"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> BoolAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["BYTE_COLOR"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> ByteColorAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["INT8"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> ByteIntAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["FLOAT2"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> Float2Attribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["FLOAT4X4"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> Float4x4Attribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["FLOAT"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> FloatAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["FLOAT_COLOR"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> FloatColorAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["FLOAT_VECTOR"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> FloatVectorAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["INT32_2D"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> Int2Attribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["INT"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> IntAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["QUATERNION"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> QuaternionAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["INT16_2D"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> Short2Attribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["STRING"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> StringAttribute: ...
+    @typing.overload
+    def new(
+        self,
+        name: str,
+        type: bpy.stub_internal.rna_enums.AttributeTypeItems | None,
+        domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None,
+    ) -> _AnyAttribute:
+        """Add attribute to geometry
+
+        :param name: Name, Name of geometry attribute
+        :param type: Type, Attribute type
+        :param domain: Domain, Type of element that attribute is stored on
+        :return: New geometry attribute
+        """
+
+class AttributeGroupGreasePencil(bpy_prop_collection[_AnyAttribute], bpy_struct):
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["BOOLEAN"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> BoolAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["BYTE_COLOR"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> ByteColorAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["INT8"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> ByteIntAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["FLOAT2"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> Float2Attribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["FLOAT4X4"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> Float4x4Attribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["FLOAT"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> FloatAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["FLOAT_COLOR"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> FloatColorAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["FLOAT_VECTOR"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> FloatVectorAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["INT32_2D"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> Int2Attribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["INT"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> IntAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["QUATERNION"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> QuaternionAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["INT16_2D"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> Short2Attribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["STRING"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> StringAttribute: ...
+    @typing.overload
+    def new(
+        self,
+        name: str,
+        type: bpy.stub_internal.rna_enums.AttributeTypeItems | None,
+        domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None,
+    ) -> _AnyAttribute:
+        """Add attribute to geometry
+
+        :param name: Name, Name of geometry attribute
+        :param type: Type, Attribute type
+        :param domain: Domain, Type of element that attribute is stored on
+        :return: New geometry attribute
+        """
+
+class AttributeGroupGreasePencilDrawing(bpy_prop_collection[_AnyAttribute], bpy_struct):
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["BOOLEAN"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> BoolAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["BYTE_COLOR"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> ByteColorAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["INT8"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> ByteIntAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["FLOAT2"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> Float2Attribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["FLOAT4X4"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> Float4x4Attribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["FLOAT"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> FloatAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["FLOAT_COLOR"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> FloatColorAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["FLOAT_VECTOR"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> FloatVectorAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["INT32_2D"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> Int2Attribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["INT"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> IntAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["QUATERNION"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> QuaternionAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["INT16_2D"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> Short2Attribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["STRING"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> StringAttribute: ...
+    @typing.overload
+    def new(
+        self,
+        name: str,
+        type: bpy.stub_internal.rna_enums.AttributeTypeItems | None,
+        domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None,
+    ) -> _AnyAttribute:
+        """Add attribute to geometry
+
+        :param name: Name, Name of geometry attribute
+        :param type: Type, Attribute type
+        :param domain: Domain, Type of element that attribute is stored on
+        :return: New geometry attribute
+        """
+
+class AttributeGroupMesh(bpy_prop_collection[_AnyAttribute], bpy_struct):
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["BOOLEAN"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> BoolAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["BYTE_COLOR"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> ByteColorAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["INT8"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> ByteIntAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["FLOAT2"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> Float2Attribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["FLOAT4X4"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> Float4x4Attribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["FLOAT"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> FloatAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["FLOAT_COLOR"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> FloatColorAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["FLOAT_VECTOR"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> FloatVectorAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["INT32_2D"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> Int2Attribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["INT"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> IntAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["QUATERNION"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> QuaternionAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["INT16_2D"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> Short2Attribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["STRING"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> StringAttribute: ...
+    @typing.overload
+    def new(
+        self,
+        name: str,
+        type: bpy.stub_internal.rna_enums.AttributeTypeItems | None,
+        domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None,
+    ) -> _AnyAttribute:
+        """Add attribute to geometry
+
+        :param name: Name, Name of geometry attribute
+        :param type: Type, Attribute type
+        :param domain: Domain, Type of element that attribute is stored on
+        :return: New geometry attribute
+        """
+
+class AttributeGroupPointCloud(bpy_prop_collection[_AnyAttribute], bpy_struct):
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["BOOLEAN"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> BoolAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["BYTE_COLOR"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> ByteColorAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["INT8"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> ByteIntAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["FLOAT2"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> Float2Attribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["FLOAT4X4"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> Float4x4Attribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["FLOAT"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> FloatAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["FLOAT_COLOR"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> FloatColorAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["FLOAT_VECTOR"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> FloatVectorAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["INT32_2D"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> Int2Attribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["INT"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> IntAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["QUATERNION"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> QuaternionAttribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["INT16_2D"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> Short2Attribute: ...
+    @typing.overload
+    def new(self, name: str, type: typing.Literal["STRING"], domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None) -> StringAttribute: ...
+    @typing.overload
+    def new(
+        self,
+        name: str,
+        type: bpy.stub_internal.rna_enums.AttributeTypeItems | None,
+        domain: bpy.stub_internal.rna_enums.AttributeDomainItems | None,
+    ) -> _AnyAttribute:
+        """Add attribute to geometry
+
+        :param name: Name, Name of geometry attribute
+        :param type: Type, Attribute type
+        :param domain: Domain, Type of element that attribute is stored on
+        :return: New geometry attribute
+        """
+
 class FCurveModifiers:
     @typing.overload
     def new(self, type: typing.Literal["ENVELOPE"]) -> FModifierEnvelope: ...
@@ -592,8 +807,34 @@ class BlendDataNodeTrees:
                 :return: New node tree data-block
         """
 
-# A node type held in a str variable: only Blender knows the class.
-class Nodes:
+class _AnyNode(CompositorNodeAlphaOver, CompositorNodeAntiAliasing, CompositorNodeBilateralblur, CompositorNodeBlur, CompositorNodeBokehBlur, CompositorNodeBokehImage, CompositorNodeBoxMask, CompositorNodeBrightContrast, CompositorNodeChannelMatte, CompositorNodeChromaMatte, CompositorNodeColorBalance, CompositorNodeColorCorrection, CompositorNodeColorMatte, CompositorNodeColorSpill, CompositorNodeCombineColor, CompositorNodeConvertColorSpace, CompositorNodeConvertToDisplay, CompositorNodeConvolve, CompositorNodeCornerPin, CompositorNodeCrop, CompositorNodeCryptomatte, CompositorNodeCryptomatteV2, CompositorNodeCurveRGB, CompositorNodeDBlur, CompositorNodeDefocus, CompositorNodeDenoise, CompositorNodeDespeckle, CompositorNodeDiffMatte, CompositorNodeDilateErode, CompositorNodeDisplace, CompositorNodeDistanceMatte, CompositorNodeDoubleEdgeMask, CompositorNodeEllipseMask, CompositorNodeExposure, CompositorNodeFilter, CompositorNodeFlip, CompositorNodeGlare, CompositorNodeGroup, CompositorNodeHueCorrect, CompositorNodeHueSat, CompositorNodeIDMask, CompositorNodeImage, CompositorNodeImageCoordinates, CompositorNodeImageInfo, CompositorNodeInpaint, CompositorNodeInvert, CompositorNodeKeying, CompositorNodeKeyingScreen, CompositorNodeKuwahara, CompositorNodeLensdist, CompositorNodeLevels, CompositorNodeLumaMatte, CompositorNodeMapUV, CompositorNodeMask, CompositorNodeMovieClip, CompositorNodeMovieDistortion, CompositorNodeNormal, CompositorNodeNormalize, CompositorNodeOutputFile, CompositorNodePixelate, CompositorNodePlaneTrackDeform, CompositorNodePosterize, CompositorNodePremulKey, CompositorNodeRGB, CompositorNodeRGBToBW, CompositorNodeRLayers, CompositorNodeRelativeToPixel, CompositorNodeRotate, CompositorNodeScale, CompositorNodeSceneTime, CompositorNodeSeparateColor, CompositorNodeSetAlpha, CompositorNodeSplit, CompositorNodeStabilize, CompositorNodeSwitch, CompositorNodeSwitchView, CompositorNodeTime, CompositorNodeTonemap, CompositorNodeTrackPos, CompositorNodeTransform, CompositorNodeTranslate, CompositorNodeVecBlur, CompositorNodeViewer, CompositorNodeZcombine, FunctionNodeAlignEulerToVector, FunctionNodeAlignRotationToVector, FunctionNodeAxesToRotation, FunctionNodeAxisAngleToRotation, FunctionNodeBitMath, FunctionNodeBooleanMath, FunctionNodeCombineColor, FunctionNodeCombineMatrix, FunctionNodeCombineTransform, FunctionNodeCompare, FunctionNodeEulerToRotation, FunctionNodeFindInString, FunctionNodeFloatToInt, FunctionNodeFormatString, FunctionNodeHashValue, FunctionNodeInputBool, FunctionNodeInputColor, FunctionNodeInputInt, FunctionNodeInputRotation, FunctionNodeInputSpecialCharacters, FunctionNodeInputString, FunctionNodeInputVector, FunctionNodeIntegerMath, FunctionNodeInvertMatrix, FunctionNodeInvertRotation, FunctionNodeMatchString, FunctionNodeMatrixDeterminant, FunctionNodeMatrixMultiply, FunctionNodeProjectPoint, FunctionNodeQuaternionToRotation, FunctionNodeRandomValue, FunctionNodeReplaceString, FunctionNodeRotateEuler, FunctionNodeRotateRotation, FunctionNodeRotateVector, FunctionNodeRotationToAxisAngle, FunctionNodeRotationToEuler, FunctionNodeRotationToQuaternion, FunctionNodeSeparateColor, FunctionNodeSeparateMatrix, FunctionNodeSeparateTransform, FunctionNodeSliceString, FunctionNodeStringLength, FunctionNodeStringToValue, FunctionNodeTransformDirection, FunctionNodeTransformPoint, FunctionNodeTransposeMatrix, FunctionNodeValueToString, GeometryNodeAccumulateField, GeometryNodeAttributeDomainSize, GeometryNodeAttributeStatistic, GeometryNodeBake, GeometryNodeBlurAttribute, GeometryNodeBoundBox, GeometryNodeCameraInfo, GeometryNodeCaptureAttribute, GeometryNodeCollectionInfo, GeometryNodeConvexHull, GeometryNodeCornersOfEdge, GeometryNodeCornersOfFace, GeometryNodeCornersOfVertex, GeometryNodeCurveArc, GeometryNodeCurveEndpointSelection, GeometryNodeCurveHandleTypeSelection, GeometryNodeCurveLength, GeometryNodeCurveOfPoint, GeometryNodeCurvePrimitiveBezierSegment, GeometryNodeCurvePrimitiveCircle, GeometryNodeCurvePrimitiveLine, GeometryNodeCurvePrimitiveQuadrilateral, GeometryNodeCurveQuadraticBezier, GeometryNodeCurveSetHandles, GeometryNodeCurveSpiral, GeometryNodeCurveSplineType, GeometryNodeCurveStar, GeometryNodeCurveToMesh, GeometryNodeCurveToPoints, GeometryNodeCurvesToGreasePencil, GeometryNodeDeformCurvesOnSurface, GeometryNodeDeleteGeometry, GeometryNodeDistributePointsInGrid, GeometryNodeDistributePointsInVolume, GeometryNodeDistributePointsOnFaces, GeometryNodeDualMesh, GeometryNodeDuplicateElements, GeometryNodeEdgePathsToCurves, GeometryNodeEdgePathsToSelection, GeometryNodeEdgesOfCorner, GeometryNodeEdgesOfVertex, GeometryNodeEdgesToFaceGroups, GeometryNodeExtrudeMesh, GeometryNodeFaceOfCorner, GeometryNodeFieldAtIndex, GeometryNodeFieldAverage, GeometryNodeFieldMinAndMax, GeometryNodeFieldOnDomain, GeometryNodeFieldToGrid, GeometryNodeFieldVariance, GeometryNodeFillCurve, GeometryNodeFilletCurve, GeometryNodeFlipFaces, GeometryNodeForeachGeometryElementInput, GeometryNodeForeachGeometryElementOutput, GeometryNodeGeometryToInstance, GeometryNodeGetNamedGrid, GeometryNodeGizmoDial, GeometryNodeGizmoLinear, GeometryNodeGizmoTransform, GeometryNodeGreasePencilToCurves, GeometryNodeGridAdvect, GeometryNodeGridCurl, GeometryNodeGridDivergence, GeometryNodeGridGradient, GeometryNodeGridInfo, GeometryNodeGridLaplacian, GeometryNodeGridPrune, GeometryNodeGridToMesh, GeometryNodeGridVoxelize, GeometryNodeGroup, GeometryNodeImageInfo, GeometryNodeImageTexture, GeometryNodeImportCSV, GeometryNodeImportOBJ, GeometryNodeImportPLY, GeometryNodeImportSTL, GeometryNodeImportText, GeometryNodeImportVDB, GeometryNodeIndexOfNearest, GeometryNodeIndexSwitch, GeometryNodeInputActiveCamera, GeometryNodeInputCollection, GeometryNodeInputCurveHandlePositions, GeometryNodeInputCurveTilt, GeometryNodeInputEdgeSmooth, GeometryNodeInputID, GeometryNodeInputImage, GeometryNodeInputIndex, GeometryNodeInputInstanceBounds, GeometryNodeInputInstanceRotation, GeometryNodeInputInstanceScale, GeometryNodeInputMaterial, GeometryNodeInputMaterialIndex, GeometryNodeInputMeshEdgeAngle, GeometryNodeInputMeshEdgeNeighbors, GeometryNodeInputMeshEdgeVertices, GeometryNodeInputMeshFaceArea, GeometryNodeInputMeshFaceIsPlanar, GeometryNodeInputMeshFaceNeighbors, GeometryNodeInputMeshIsland, GeometryNodeInputMeshVertexNeighbors, GeometryNodeInputNamedAttribute, GeometryNodeInputNamedLayerSelection, GeometryNodeInputNormal, GeometryNodeInputObject, GeometryNodeInputPosition, GeometryNodeInputRadius, GeometryNodeInputSceneTime, GeometryNodeInputShadeSmooth, GeometryNodeInputShortestEdgePaths, GeometryNodeInputSplineCyclic, GeometryNodeInputSplineResolution, GeometryNodeInputTangent, GeometryNodeInputVoxelIndex, GeometryNodeInstanceOnPoints, GeometryNodeInstanceTransform, GeometryNodeInstancesToPoints, GeometryNodeInterpolateCurves, GeometryNodeIsViewport, GeometryNodeJoinGeometry, GeometryNodeList, GeometryNodeListGetItem, GeometryNodeListLength, GeometryNodeMaterialSelection, GeometryNodeMenuSwitch, GeometryNodeMergeByDistance, GeometryNodeMergeLayers, GeometryNodeMeshBoolean, GeometryNodeMeshCircle, GeometryNodeMeshCone, GeometryNodeMeshCube, GeometryNodeMeshCylinder, GeometryNodeMeshFaceSetBoundaries, GeometryNodeMeshGrid, GeometryNodeMeshIcoSphere, GeometryNodeMeshLine, GeometryNodeMeshToCurve, GeometryNodeMeshToDensityGrid, GeometryNodeMeshToPoints, GeometryNodeMeshToSDFGrid, GeometryNodeMeshToVolume, GeometryNodeMeshUVSphere, GeometryNodeObjectInfo, GeometryNodeOffsetCornerInFace, GeometryNodeOffsetPointInCurve, GeometryNodePoints, GeometryNodePointsOfCurve, GeometryNodePointsToCurves, GeometryNodePointsToSDFGrid, GeometryNodePointsToVertices, GeometryNodePointsToVolume, GeometryNodeProximity, GeometryNodeRaycast, GeometryNodeRealizeInstances, GeometryNodeRemoveAttribute, GeometryNodeRepeatInput, GeometryNodeRepeatOutput, GeometryNodeReplaceMaterial, GeometryNodeResampleCurve, GeometryNodeReverseCurve, GeometryNodeRotateInstances, GeometryNodeSDFGridBoolean, GeometryNodeSDFGridFillet, GeometryNodeSDFGridLaplacian, GeometryNodeSDFGridMean, GeometryNodeSDFGridMeanCurvature, GeometryNodeSDFGridMedian, GeometryNodeSDFGridOffset, GeometryNodeSampleCurve, GeometryNodeSampleGrid, GeometryNodeSampleGridIndex, GeometryNodeSampleIndex, GeometryNodeSampleNearest, GeometryNodeSampleNearestSurface, GeometryNodeSampleUVSurface, GeometryNodeScaleElements, GeometryNodeScaleInstances, GeometryNodeSelfObject, GeometryNodeSeparateComponents, GeometryNodeSeparateGeometry, GeometryNodeSetCurveHandlePositions, GeometryNodeSetCurveNormal, GeometryNodeSetCurveRadius, GeometryNodeSetCurveTilt, GeometryNodeSetGeometryName, GeometryNodeSetGreasePencilColor, GeometryNodeSetGreasePencilDepth, GeometryNodeSetGreasePencilSoftness, GeometryNodeSetGridBackground, GeometryNodeSetGridTransform, GeometryNodeSetID, GeometryNodeSetInstanceTransform, GeometryNodeSetMaterial, GeometryNodeSetMaterialIndex, GeometryNodeSetMeshNormal, GeometryNodeSetPointRadius, GeometryNodeSetPosition, GeometryNodeSetShadeSmooth, GeometryNodeSetSplineCyclic, GeometryNodeSetSplineResolution, GeometryNodeSimulationInput, GeometryNodeSimulationOutput, GeometryNodeSortElements, GeometryNodeSplineLength, GeometryNodeSplineParameter, GeometryNodeSplitEdges, GeometryNodeSplitToInstances, GeometryNodeStoreNamedAttribute, GeometryNodeStoreNamedGrid, GeometryNodeStringJoin, GeometryNodeStringToCurves, GeometryNodeSubdivideCurve, GeometryNodeSubdivideMesh, GeometryNodeSubdivisionSurface, GeometryNodeSwitch, GeometryNodeTool3DCursor, GeometryNodeToolActiveElement, GeometryNodeToolFaceSet, GeometryNodeToolMousePosition, GeometryNodeToolSelection, GeometryNodeToolSetFaceSet, GeometryNodeToolSetSelection, GeometryNodeTransform, GeometryNodeTranslateInstances, GeometryNodeTriangulate, GeometryNodeTrimCurve, GeometryNodeUVPackIslands, GeometryNodeUVTangent, GeometryNodeUVUnwrap, GeometryNodeVertexOfCorner, GeometryNodeViewer, GeometryNodeViewportTransform, GeometryNodeVolumeCube, GeometryNodeVolumeToMesh, GeometryNodeWarning, NodeClosureInput, NodeClosureOutput, NodeCombineBundle, NodeEnableOutput, NodeEvaluateClosure, NodeFrame, NodeGroupInput, NodeGroupOutput, NodeJoinBundle, NodeReroute, NodeSeparateBundle, ShaderNodeAddShader, ShaderNodeAmbientOcclusion, ShaderNodeAttribute, ShaderNodeBackground, ShaderNodeBevel, ShaderNodeBlackbody, ShaderNodeBrightContrast, ShaderNodeBsdfAnisotropic, ShaderNodeBsdfDiffuse, ShaderNodeBsdfGlass, ShaderNodeBsdfHair, ShaderNodeBsdfHairPrincipled, ShaderNodeBsdfMetallic, ShaderNodeBsdfPrincipled, ShaderNodeBsdfRayPortal, ShaderNodeBsdfRefraction, ShaderNodeBsdfSheen, ShaderNodeBsdfToon, ShaderNodeBsdfTranslucent, ShaderNodeBsdfTransparent, ShaderNodeBump, ShaderNodeCameraData, ShaderNodeClamp, ShaderNodeCombineColor, ShaderNodeCombineXYZ, ShaderNodeDisplacement, ShaderNodeEeveeSpecular, ShaderNodeEmission, ShaderNodeFloatCurve, ShaderNodeFresnel, ShaderNodeGamma, ShaderNodeGroup, ShaderNodeHairInfo, ShaderNodeHoldout, ShaderNodeHueSaturation, ShaderNodeInvert, ShaderNodeLayerWeight, ShaderNodeLightFalloff, ShaderNodeLightPath, ShaderNodeMapRange, ShaderNodeMapping, ShaderNodeMath, ShaderNodeMix, ShaderNodeMixRGB, ShaderNodeMixShader, ShaderNodeNewGeometry, ShaderNodeNormal, ShaderNodeNormalMap, ShaderNodeObjectInfo, ShaderNodeOutputAOV, ShaderNodeOutputLight, ShaderNodeOutputLineStyle, ShaderNodeOutputMaterial, ShaderNodeOutputWorld, ShaderNodeParticleInfo, ShaderNodePointInfo, ShaderNodeRGB, ShaderNodeRGBCurve, ShaderNodeRGBToBW, ShaderNodeRadialTiling, ShaderNodeScript, ShaderNodeSeparateColor, ShaderNodeSeparateXYZ, ShaderNodeShaderToRGB, ShaderNodeSqueeze, ShaderNodeSubsurfaceScattering, ShaderNodeTangent, ShaderNodeTexBrick, ShaderNodeTexChecker, ShaderNodeTexCoord, ShaderNodeTexEnvironment, ShaderNodeTexGabor, ShaderNodeTexGradient, ShaderNodeTexIES, ShaderNodeTexImage, ShaderNodeTexMagic, ShaderNodeTexNoise, ShaderNodeTexSky, ShaderNodeTexVoronoi, ShaderNodeTexWave, ShaderNodeTexWhiteNoise, ShaderNodeUVAlongStroke, ShaderNodeUVMap, ShaderNodeValToRGB, ShaderNodeValue, ShaderNodeVectorCurve, ShaderNodeVectorDisplacement, ShaderNodeVectorMath, ShaderNodeVectorRotate, ShaderNodeVectorTransform, ShaderNodeVertexColor, ShaderNodeVolumeAbsorption, ShaderNodeVolumeCoefficients, ShaderNodeVolumeInfo, ShaderNodeVolumePrincipled, ShaderNodeVolumeScatter, ShaderNodeWavelength, ShaderNodeWireframe, TextureNodeAt, TextureNodeBricks, TextureNodeChecker, TextureNodeCombineColor, TextureNodeCoordinates, TextureNodeCurveRGB, TextureNodeCurveTime, TextureNodeDistance, TextureNodeGroup, TextureNodeHueSaturation, TextureNodeImage, TextureNodeInvert, TextureNodeMath, TextureNodeMixRGB, TextureNodeOutput, TextureNodeRGBToBW, TextureNodeRotate, TextureNodeScale, TextureNodeSeparateColor, TextureNodeTexBlend, TextureNodeTexClouds, TextureNodeTexDistNoise, TextureNodeTexMagic, TextureNodeTexMarble, TextureNodeTexMusgrave, TextureNodeTexNoise, TextureNodeTexStucci, TextureNodeTexVoronoi, TextureNodeTexWood, TextureNodeTexture, TextureNodeTranslate, TextureNodeValToNor, TextureNodeValToRGB, TextureNodeViewer):
+    """A node of any type Blender creates (Blender knows which: check node.bl_idname)."""
+
+    active_item: typing.Any
+    bundle_items: typing.Any
+    component: typing.Any
+    data_type: typing.Any
+    distribution: typing.Any
+    domain: typing.Any
+    image_user: typing.Any
+    input_items: typing.Any
+    @property
+    def inputs(self) -> NodeInputs: ...
+    interpolation: typing.Any
+    layer_name: typing.Any
+    mode: typing.Any
+    node_tree: typing.Any
+    operation: typing.Any
+    output_items: typing.Any
+    @property
+    def outputs(self) -> NodeOutputs: ...
+    projection: typing.Any
+    rotation_type: typing.Any
+    space: typing.Any
+    vector_type: typing.Any
+
+# A node type held in a str variable, a node looked up by name: any node class Blender creates.
+class Nodes(bpy_prop_collection[_AnyNode], bpy_struct):
     @typing.overload
     def new(self, type: typing.Literal["CompositorNodeAlphaOver"]) -> CompositorNodeAlphaOver: ...
     @typing.overload
@@ -1617,7 +1858,7 @@ class Nodes:
     @typing.overload
     def new(self, type: typing.Literal["TextureNodeViewer"]) -> TextureNodeViewer: ...
     @typing.overload
-    def new(self, type: str) -> typing.Any:
+    def new(self, type: str) -> _AnyNode:
         """Add a node to this node tree
 
         :param type: Type, Type of node to add (Warning: should be same as node.bl_idname, not node.type!)
