@@ -14,7 +14,9 @@ Robustness: each pool is measured in a child process (its own Ray driver) under 
 written to --state at once, and --resume skips the phases already there (same -n, --cpus, data). The Ray processes
 this bench starts live in their own temp dir and ports and are killed when a side ends, on a timeout, on SIGTERM/SIGINT,
 and — if this process itself was killed — at the start of the next run. The machine's load average is sampled during
-every phase and kept with its figure (the bench shares the machine with whatever else runs).
+every phase and kept with its figure (the bench shares the machine with whatever else runs), and so are the CPU
+seconds each side used (this driver and its workers, or the driver and every process of the Ray cluster): unlike
+wall time they hardly depend on the load, so they are what to project from.
 """
 
 from __future__ import annotations
@@ -93,8 +95,26 @@ class LoadSampler:
 # ---- the child: one side, phase by phase --------------------------------------------------------------------------
 
 
-def timed_batch(pool, scripts: list[Path], options, render_dir: Path | None) -> dict:
-    """Seconds for pool.map over the scripts (workers already warm), the status counts and the load meanwhile."""
+def cpu_seconds(marker: str | None) -> float:
+    """CPU seconds used so far by this process, the processes whose command line holds `marker` (the Ray cluster's
+    temp dir) and all their descendants — live ones, and the exited ones their parents reaped (cutime/cstime)."""
+    from bpywright.cluster.localcluster import _processes, _with_descendants
+
+    table = _processes()
+    roots = {os.getpid()} | ({pid for pid, (_, cmd) in table.items() if marker in cmd} if marker else set())
+    ticks = 0
+    for pid in _with_descendants(roots, table):
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        ticks += sum(int(f) for f in fields[11:15])  # utime stime cutime cstime
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def timed_batch(pool, scripts: list[Path], options, render_dir: Path | None, marker: str | None = None) -> dict:
+    """Seconds for pool.map over the scripts (workers already warm), the status counts, the CPU seconds the side used
+    (this driver, its workers or the whole Ray cluster: load-independent) and the load meanwhile."""
     done = [0]
 
     def progress(_script, _report) -> None:
@@ -103,15 +123,17 @@ def timed_batch(pool, scripts: list[Path], options, render_dir: Path | None) -> 
             print(f"    {done[0]}/{len(scripts)}", flush=True)
 
     with LoadSampler() as load:
+        cpu = cpu_seconds(marker)
         start = time.perf_counter()
         reports = pool.map(scripts, options, render_dir=render_dir, on_done=progress)
         seconds = time.perf_counter() - start
+        cpu = cpu_seconds(marker) - cpu
     counts: dict[str, int] = {}
     for r in reports:
         counts[r.status] = counts.get(r.status, 0) + 1
     if render_dir is not None:
         counts["renders"] = sum(1 for r in reports if r.render is not None and Path(r.render.path).is_file())
-    return {"seconds": seconds, "counts": counts, **load.summary()}
+    return {"seconds": seconds, "counts": counts, "cpu_s": cpu, **load.summary()}
 
 
 def trivial_latency(pool, options, n: int = 30) -> dict:
@@ -180,10 +202,10 @@ def child(args: argparse.Namespace) -> None:
                 pool.warm()
                 if "norender" in todo:
                     print(f"  {label}: no render, {len(scripts)} scripts", flush=True)
-                    record("norender", timed_batch(pool, scripts, plain, None))
+                    record("norender", timed_batch(pool, scripts, plain, None, args.ray_root))
                 if "render" in todo:
                     print(f"  {label}: 128² renders, {len(scripts)} scripts", flush=True)
-                    result = timed_batch(pool, scripts, render, tmp / "renders")
+                    result = timed_batch(pool, scripts, render, tmp / "renders", args.ray_root)
                     if label != "local pool":
                         result["accept_ms"] = driver_cost(tmp / "renders", tmp) * 1000
                     record("render", result)
@@ -228,7 +250,7 @@ def run_side(args: argparse.Namespace, label: str, state: dict) -> bool:
             cluster.start_head(cpus=layout[0])
             for cpus in layout[1:]:
                 cluster.add_node(cpus=cpus)
-            command += ["--address", cluster.address]
+            command += ["--address", cluster.address, "--ray-root", str(cluster.root)]
         proc = subprocess.Popen(command, start_new_session=True)
         try:
             rc = proc.wait(timeout=deadline)
@@ -288,15 +310,19 @@ def table(state: dict) -> None:
             if phase in side and phase in base:
                 per_job = (side[phase]["seconds"] - base[phase]["seconds"]) / n * cpus * 1000
                 parts.append(f"{per_job:+.0f} ms/job {words} (actor time, from the batches)")
+                if "cpu_s" in side[phase] and "cpu_s" in base[phase]:
+                    extra = (side[phase]["cpu_s"] - base[phase]["cpu_s"]) / n * 1000
+                    parts.append(f"{extra:+.0f} CPU-ms/job {words} (driver + the whole Ray cluster, against the local pool)")
         if parts:
             print(f"{label}: Ray's cost per job " + "; ".join(parts))
         if "render" in side and "accept_ms" in side["render"]:
             print(f"{label}: driver accepting one 128² answer (validate report, check PNG, write it): {side['render']['accept_ms']:.2f} ms")
     for label in SIDES:
         for phase in ("norender", "render"):
-            counts = results.get(label, {}).get(phase, {}).get("counts")
-            if counts:
-                print(f"  {label} {phase}: {counts}")
+            got = results.get(label, {}).get(phase, {})
+            if got.get("counts"):
+                cpu = f", {got['cpu_s'] / n * 1000:.0f} CPU-ms/script" if "cpu_s" in got else ""
+                print(f"  {label} {phase}: {got['counts']}{cpu}")
 
 
 def main() -> None:
@@ -310,6 +336,7 @@ def main() -> None:
     parser.add_argument("--table", action="store_true", help="print the kept figures and exit")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--address", help=argparse.SUPPRESS)
+    parser.add_argument("--ray-root", help=argparse.SUPPRESS)
     args = parser.parse_args()
     args.state = args.state.resolve()
     args.data = args.data.resolve()
