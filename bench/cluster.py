@@ -123,17 +123,51 @@ def timed_batch(pool, scripts: list[Path], options, render_dir: Path | None, mar
             print(f"    {done[0]}/{len(scripts)}", flush=True)
 
     with LoadSampler() as load:
-        cpu = cpu_seconds(marker)
+        cpu, driver = cpu_seconds(marker), time.process_time()
         start = time.perf_counter()
         reports = pool.map(scripts, options, render_dir=render_dir, on_done=progress)
         seconds = time.perf_counter() - start
-        cpu = cpu_seconds(marker) - cpu
+        cpu, driver = cpu_seconds(marker) - cpu, time.process_time() - driver
     counts: dict[str, int] = {}
     for r in reports:
         counts[r.status] = counts.get(r.status, 0) + 1
     if render_dir is not None:
         counts["renders"] = sum(1 for r in reports if r.render is not None and Path(r.render.path).is_file())
-    return {"seconds": seconds, "counts": counts, "cpu_s": cpu, **load.summary()}
+    longest = max((r.timings.total for r in reports), default=0.0)
+    out = {"seconds": seconds, "counts": counts, "cpu_s": cpu, "driver_cpu_s": driver, "longest_job_s": longest, **load.summary()}
+    if render_dir is not None:
+        sizes = [Path(r.render.path).stat().st_size for r in reports if r.render is not None and Path(r.render.path).is_file()]
+        out["png_bytes_mean"] = sum(sizes) / max(1, len(sizes))
+        out["store_add_ms"] = store_cost(scripts, reports)
+    return out
+
+
+def store_cost(scripts: list[Path], reports, k: int = 40) -> dict:
+    """Wall and CPU ms of ExemplarStore.add (features, thumbnail, SQLite row) for up to k rendered ok reports."""
+    import dataclasses
+
+    from bpywright.config import Settings
+    from bpywright.exemplars.store import ExemplarStore
+
+    done = [(s, r) for s, r in zip(scripts, reports) if r.ok and r.render is not None and Path(r.render.path).is_file()][:k]
+    if not done:
+        return {}
+    with tempfile.TemporaryDirectory(prefix="bpywright-bench-store-") as root:
+        settings = dataclasses.replace(Settings(), artifacts=Path(root))
+        with ExemplarStore.open(settings, clip=False) as store:
+            wall, cpu = time.perf_counter(), time.process_time()
+            for script, report in done:
+                source = script.read_text()
+                store.add(
+                    script=source,
+                    prompt=script.stem,
+                    report=report,
+                    render=Path(report.render.path),
+                    source="imported",
+                    blender_version="4.5",
+                )
+            wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    return {"wall": wall / len(done) * 1000, "cpu": cpu / len(done) * 1000, "n": len(done)}
 
 
 def trivial_latency(pool, options, n: int = 30) -> dict:
@@ -148,8 +182,8 @@ def trivial_latency(pool, options, n: int = 30) -> dict:
     return {"seconds": sorted(times)[len(times) // 2], **load.summary()}
 
 
-def driver_cost(render_dir: Path, tmp: Path, n: int = 200) -> float:
-    """Seconds this process spends accepting one rendered answer (report validation, PNG checks, the write)."""
+def driver_cost(render_dir: Path, tmp: Path, n: int = 200) -> tuple[float, float]:
+    """(wall, CPU) seconds this process spends accepting one rendered answer (report validation, PNG checks, the write)."""
     from PIL import Image
 
     from bpywright.cluster.raypool import accept_answer
@@ -160,10 +194,10 @@ def driver_cost(render_dir: Path, tmp: Path, n: int = 200) -> float:
     width, height = Image.open(png_path).size
     info = RenderInfo(path="/node/render.png", width=width, height=height, engine="BLENDER_WORKBENCH")
     answer = RunReport(status="ok", backend="bpy-module", sandbox="bwrap", render=info).model_dump_json()  # type: ignore[arg-type]
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     for i in range(n):
         accept_answer(answer, png, None, tmp / "accept" / f"{i}.png")
-    return (time.perf_counter() - start) / n
+    return (time.perf_counter() - start) / n, (time.process_time() - cpu) / n
 
 
 def child(args: argparse.Namespace) -> None:
@@ -207,7 +241,8 @@ def child(args: argparse.Namespace) -> None:
                     print(f"  {label}: 128² renders, {len(scripts)} scripts", flush=True)
                     result = timed_batch(pool, scripts, render, tmp / "renders", args.ray_root)
                     if label != "local pool":
-                        result["accept_ms"] = driver_cost(tmp / "renders", tmp) * 1000
+                        wall, cpu = driver_cost(tmp / "renders", tmp)
+                        result["accept_ms"], result["accept_cpu_ms"] = wall * 1000, cpu * 1000
                     record("render", result)
         if "trivial" in todo:
             with make_pool(1, plain) as single:
@@ -321,8 +356,18 @@ def table(state: dict) -> None:
         for phase in ("norender", "render"):
             got = results.get(label, {}).get(phase, {})
             if got.get("counts"):
-                cpu = f", {got['cpu_s'] / n * 1000:.0f} CPU-ms/script" if "cpu_s" in got else ""
-                print(f"  {label} {phase}: {got['counts']}{cpu}")
+                extra = ""
+                if "cpu_s" in got:
+                    extra += f", {got['cpu_s'] / n * 1000:.0f} CPU-ms/script in all, driver {got['driver_cpu_s'] / n * 1000:.1f}"
+                    extra += f", longest job {got['longest_job_s']:.0f} s"
+                if got.get("png_bytes_mean"):
+                    extra += f", PNG {got['png_bytes_mean'] / 1024:.1f} KiB"
+                if got.get("store_add_ms"):
+                    add = got["store_add_ms"]
+                    extra += f", store add {add['wall']:.1f} ms ({add['cpu']:.1f} CPU-ms)"
+                if "accept_cpu_ms" in got:
+                    extra += f", accept {got['accept_cpu_ms']:.2f} CPU-ms"
+                print(f"  {label} {phase}: {got['counts']}{extra}")
 
 
 def main() -> None:
