@@ -65,7 +65,7 @@ def check_runtimes(settings: Settings) -> list[Check]:
     """A line per Blender runtime (`bpywright blender list`) with what it lacks, and per LTS target not installed."""
     from .runtimes.health import runtime_health
 
-    return [Check(f"blender {h.version}", h.state, h.detail, h.fix) for h in runtime_health(settings)]  # type: ignore[arg-type]
+    return [Check(f"blender {h.version}", h.state, h.detail, h.fix) for h in runtime_health(settings)]
 
 
 def check_sandbox(settings: Settings) -> Check:

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import threading
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from torch.library import Library
 
 _lock = threading.Lock()
-_library = None  # keeps the op definitions alive for the life of the process
+_library: bool | Library | None = None  # True: torchvision defines the ops; else the Library keeping ours alive
 
 
 def prepare_torchvision() -> None:

@@ -125,7 +125,7 @@ def _plan(args: argparse.Namespace, settings: Settings):
     if versions:
         from .targets import runtime_targets
 
-        targets, notes = runtime_targets(versions, settings), []
+        targets = runtime_targets(versions, settings)
         extra, notes = resolve_targets(args.blender, args.version_matrix, None) if args.blender or args.version_matrix else ([], [])
         targets += [t for t in extra if all(t.version != k.version for k in targets)]
     else:
@@ -197,11 +197,11 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     from .baseline import update_baseline
     from .contact_sheet import write_contact_sheet
     from .junit import write_junit
-    from .models import CheckSummary, Counts
+    from .models import CheckSummary, Counts, FailOn
     from .runner import lint_version, run_check
     from .verdict import exit_code
 
-    fail_on = args.fail_on or config.fail_on or "blocking"
+    fail_on: FailOn = args.fail_on or config.fail_on or "blocking"
     try:
         cases = run_check(plan)
     except BackendError as exc:

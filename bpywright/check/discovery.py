@@ -47,7 +47,7 @@ def _skip_dir(folder: Path) -> bool:
 
 
 def _walk(folder: Path) -> list[Path]:
-    found = []
+    found: list[Path] = []
     for here, dirs, files in os.walk(folder):
         dirs[:] = sorted(d for d in dirs if not _skip_dir(Path(here) / d))
         found.extend(Path(here) / f for f in sorted(files) if f.endswith(".py") and not f.startswith("."))

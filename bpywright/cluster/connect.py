@@ -6,6 +6,7 @@ import logging
 import os
 import sys
 from contextlib import redirect_stdout
+from typing import Literal
 
 from .actor import ACTOR_NAMESPACE
 from .spec import ClusterError, ClusterSpec
@@ -55,7 +56,7 @@ def disconnect() -> None:
         import_ray().shutdown()
 
 
-def describe(spec: ClusterSpec) -> tuple[str, str, str]:
+def describe(spec: ClusterSpec) -> tuple[Literal["ok", "warn", "fail"], str, str]:
     """(state, detail, fix) for `doctor`: the alive nodes, CPUs (free), bpywright's actors and the auth mode."""
     try:
         owned = connect(spec)

@@ -190,7 +190,7 @@ class RayPool:
                     i, script = item
                     text = script.read_bytes()
                     render_to = render_dir / f"{script.stem}.png" if render_dir else None
-                    lint_future = linting.submit(lambda t=text: linter.lint(t.decode("utf-8", "replace"))) if linter else None
+                    lint_future = linting.submit(linter.lint, text.decode("utf-8", "replace")) if linter else None
                     running[self._submit(text, str(script), options, render_to)] = (i, lint_future)
                 if not running:
                     break

@@ -6,13 +6,16 @@ import hashlib
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..harness.options import RunOptions
-from ..harness.pool import WorkerPool
 from ..harness.report import RunReport
 from .api_names import api_names
 from .models import exemplar_id
 from .store import AddResult, ExemplarStore
+
+if TYPE_CHECKING:
+    from ..cluster.factory import Pool
 
 RENDER_PX = 256  # exemplar renders: small workbench images (thumbnails are made from them)
 
@@ -20,14 +23,14 @@ Outcome = AddResult | RunReport
 OnDone = Callable[[str, Outcome], None]  # (prompt, outcome) as each item finishes
 
 
-def exemplar_options(pool: WorkerPool, resolution: int = RENDER_PX, timeout: float = 60.0) -> RunOptions:
+def exemplar_options(pool: Pool, resolution: int = RENDER_PX, timeout: float = 60.0) -> RunOptions:
     """The pool's process settings with a small workbench render."""
     return pool.options.model_copy(update={"render": True, "engine": "workbench", "resolution": resolution, "timeout": timeout})
 
 
 def validate_and_add(
     store: ExemplarStore,
-    pool: WorkerPool,
+    pool: Pool,
     items: Iterable[tuple[str, str]],
     *,
     source: str,

@@ -5,11 +5,15 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
 from ..config import Settings
+
+if TYPE_CHECKING:
+    from openai import Stream
+    from openai.types.chat import ChatCompletion, ChatCompletionChunk
 
 HOW_TO_CONFIGURE = (
     "install a local model (`bpywright model install qwen2.5-coder-1.5b`), or start a server with `vllm serve MODEL` "
@@ -107,6 +111,14 @@ class LLMClient:
     def _limits(self) -> dict[str, Any]:
         return {"max_tokens": self.max_tokens} if self.max_tokens else {}
 
+    def _create(self, **params: Any) -> ChatCompletion:
+        """One chat completion (our messages are plain dicts, not the SDK's TypedDicts: the server checks them)."""
+        return self._client.chat.completions.create(**params)
+
+    def _create_stream(self, **params: Any) -> Stream[ChatCompletionChunk]:
+        """One streamed chat completion."""
+        return self._client.chat.completions.create(stream=True, **params)
+
     def chat(
         self,
         messages: list[dict[str, str]],
@@ -125,7 +137,7 @@ class LLMClient:
             if temperature is not None:
                 extra["temperature"] = temperature
             start = time.monotonic()
-            response = self._call(lambda extra=extra: self._client.chat.completions.create(model=self.model, messages=messages, **extra))  # type: ignore[arg-type]
+            response = self._call(lambda extra=extra: self._create(model=self.model, messages=messages, **extra))
             got = [choice.message.content or "" for choice in response.choices]
             if not got:
                 raise LLMError(f"the LLM endpoint {self.base_url} returned no choices for model {self.model}")
@@ -150,7 +162,7 @@ class LLMClient:
         def request() -> tuple[str, CallStats]:
             start = time.monotonic()
             stats, parts = CallStats(kind="stream"), []
-            stream = self._client.chat.completions.create(model=self.model, messages=messages, stream=True, **extra)  # type: ignore[arg-type]
+            stream = self._create_stream(model=self.model, messages=messages, **extra)
             for chunk in stream:
                 piece = chunk.choices[0].delta.content if chunk.choices else None
                 usage = getattr(chunk, "usage", None)
@@ -193,13 +205,7 @@ class LLMClient:
     def _structured(self, model: str, messages: list[dict[str, str]], response_format: dict[str, Any]) -> str:
         start = time.monotonic()
         response = self._call(
-            lambda: self._client.chat.completions.create(
-                model=model,
-                messages=messages,
-                response_format=response_format,
-                temperature=0.0,  # type: ignore[arg-type]
-                **self._limits(),
-            ),
+            lambda: self._create(model=model, messages=messages, response_format=response_format, temperature=0.0, **self._limits()),
             structured=response_format["type"] == "json_schema",
         )
         usage = getattr(response, "usage", None)

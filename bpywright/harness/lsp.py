@@ -76,7 +76,8 @@ class LanguageServer:
                 self._diagnostics[params["uri"]] = (params.get("version"), params["diagnostics"])
             elif "id" in message and "method" in message:
                 # server-to-client requests (workspace/configuration, registerCapability): answer null
-                result = [{}] * len(message.get("params", {}).get("items", [])) if message["method"] == "workspace/configuration" else None
+                items = message.get("params", {}).get("items", [])
+                result: list[dict] | None = [{}] * len(items) if message["method"] == "workspace/configuration" else None
                 self._send({"jsonrpc": "2.0", "id": message["id"], "result": result})
             self._cond.notify_all()
 

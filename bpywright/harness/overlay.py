@@ -47,7 +47,8 @@ def member_spans(body: list[ast.stmt]) -> Iterator[tuple[str, int, int]]:
 
 def _header_end(lines: list[str], node: ast.ClassDef) -> int:
     """Index just past the `class X(...):` header lines of a class."""
-    i = max([node.lineno, *(b.end_lineno or b.lineno for b in [*node.bases, *node.keywords])]) - 1
+    ends = [*(b.end_lineno or b.lineno for b in node.bases), *(k.end_lineno or k.lineno for k in node.keywords)]
+    i = max([node.lineno, *ends]) - 1
     while not lines[i].split("#")[0].rstrip().endswith(":"):
         i += 1
     return i + 1

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import ast
 import operator
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 # Exceptions a guard around an API that may be missing catches (the first three are what bpy raises for it).
 GUARD_EXCEPTIONS = {"AttributeError", "KeyError", "TypeError", "Exception", "BaseException"}
-COMPARE = {
+COMPARE: dict[type[ast.cmpop], Callable[[Any, Any], Any]] = {
     ast.Lt: operator.lt,
     ast.LtE: operator.le,
     ast.Gt: operator.gt,
@@ -273,7 +275,7 @@ class _Collector(ast.NodeVisitor):
             self.add(self.facts.unreachable, node.body, f"inside `while {ast.unparse(node.test)}:`")
         self.generic_visit(node)
 
-    def visit_Try(self, node: ast.Try) -> None:
+    def visit_Try(self, node: ast.Try | ast.TryStar) -> None:
         caught = set().union(*(_handler_names(h) for h in node.handlers)) if node.handlers else set()
         hit = sorted(caught & GUARD_EXCEPTIONS)
         if hit:

@@ -174,7 +174,7 @@ def _export_graph(embedder: SentenceTransformerEmbedder, out: Path) -> tuple[lis
         model = copy.deepcopy(model).float()
     tokenizer = getattr(model, "tokenizer", None)
     backend = getattr(tokenizer, "backend_tokenizer", None)
-    if backend is None:
+    if tokenizer is None or backend is None:
         raise EmbedderError(f"{embedder.name} has no fast tokenizer to export")
     features = (getattr(model, "preprocess", None) or model.tokenize)(CHECK_TEXTS[:2])
     tensors = {name for name, value in features.items() if isinstance(value, torch.Tensor)}

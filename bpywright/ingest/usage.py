@@ -124,7 +124,7 @@ class SymbolResolver:
         attributes = [node for node in nodes if isinstance(node, ast.Attribute)]
         inner = {id(node.value) for node in attributes}  # bpy.data.x inside bpy.data.x.new
         found = (self.candidate(node, modules, types, inner) for node in attributes)
-        return {name for name in found if name in self.symbols}
+        return {name for name in found if name is not None and name in self.symbols}
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 import time
+from typing import Any
 
 from ..config import Settings
 
@@ -38,7 +39,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     try:
         if args.model_command == "list":
             have, answers = set(installed_models(settings)), describe(settings)
-            rows = [
+            rows: list[dict[str, Any]] = [
                 {
                     "name": s.name,
                     "title": s.title,
@@ -79,17 +80,17 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             print(f"removed {spec.name}")
             return 0
         if args.model_command == "serve":
-            spec = spec_for(args.name) if args.name else chosen_local(settings)
-            if spec is None:
+            served = spec_for(args.name) if args.name else chosen_local(settings)
+            if served is None:
                 say("error: no local model installed: `bpywright model install qwen2.5-coder-1.5b`")
                 return 1
-            verify(spec, settings, full=False)
+            verify(served, settings, full=False)
             server = LocalServer(
-                model_path(settings, spec), spec.name, log_path=settings.models_dir / "server.log", n_ctx=spec.n_ctx, port=args.port
+                model_path(settings, served), served.name, log_path=settings.models_dir / "server.log", n_ctx=served.n_ctx, port=args.port
             )
             with server:
                 print(
-                    f"serving {spec.name} at {server.base_url} (BPYWRIGHT_LLM_BASE_URL={server.base_url} BPYWRIGHT_LLM_MODEL={spec.name}); "
+                    f"serving {served.name} at {server.base_url} (BPYWRIGHT_LLM_BASE_URL={server.base_url} BPYWRIGHT_LLM_MODEL={served.name}); "
                     "Ctrl-C stops it",
                     flush=True,
                 )

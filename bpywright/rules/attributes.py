@@ -206,7 +206,7 @@ class _MissingProperty(RuleTransformer):
         new = moved(target, struct or "", small.value) if isinstance(small, cst.Assign) else None
         if new is not None:
             if self.report(original, f"{struct}.{attr} moved in Blender {self.scope.target}", new, certain=sure or spread):
-                return updated.with_changes(body=[cst.parse_statement(new + "\n").body[0]])  # type: ignore[attr-defined]
+                return updated.with_changes(body=cst.ensure_type(cst.parse_statement(new + "\n"), cst.SimpleStatementLine).body)
             return updated
         message = f'{struct} has no property "{attr}" in Blender {self.scope.target} (removed): the setting is dropped'
         if self.report(original, message, "remove the assignment", certain=sure or spread):

@@ -113,7 +113,7 @@ class _NodeTypes(ast.NodeVisitor):
                 self._check(kind, value.attr, node.slice.value, node)
         self.generic_visit(node)
 
-    def _check(self, kind: str, side: str, name: str, node: ast.AST) -> None:
+    def _check(self, kind: str, side: str, name: str, node: ast.expr) -> None:
         names = self.table["nodes"][kind][side]
         if name in names or "__extend__" in names:
             return  # "__extend__" marks nodes whose sockets the script defines (group I/O, zones, captures)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from .models import Runtime
 from .pythons import WHEEL_PYTHON, find_pythons
@@ -16,7 +17,7 @@ class RuntimeHealth:
     """One doctor line: a runtime (or a missing LTS target) and what it lacks."""
 
     version: str
-    state: str  # ok | warn | fail
+    state: Literal["ok", "warn", "fail"]
     detail: str
     fix: str = ""
 

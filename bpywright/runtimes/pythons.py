@@ -51,7 +51,8 @@ def find_pythons() -> dict[str, Path]:
             # a pyenv shim (or a link to one) may refuse to start the version it is named after: ask it
             minor = _minor_of(path)
         else:
-            minor = _NAME.match(path.name).group(1) if _NAME.match(path.name) else _minor_of(path)
+            named = _NAME.match(path.name)
+            minor = named.group(1) if named else _minor_of(path)
         if minor is None or not path.is_file() or (minor in pythons and "shims" in path.parts):
             continue
         base = path.resolve()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 import fcntl
 import importlib.metadata
 import json
@@ -109,7 +110,7 @@ class RuntimeRegistry:
         ordered = sorted(items.items(), key=lambda kv: version_tuple(kv[0]))
         return [r if isinstance(r, Runtime) else (v, r) for v, r in ordered]
 
-    def installed(self) -> list[Runtime]:
+    def installed(self) -> builtins.list[Runtime]:  # `list` here is the method above
         """The runtimes that can start now (their interpreter or binary exists)."""
         return [r for r in self.list() if isinstance(r, Runtime) and not r.missing()]
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from fastapi import HTTPException
 
@@ -12,6 +13,9 @@ from ..rules.healer import HealOutcome, heal
 from .context import ServiceContext
 from .jobs import Job, Work
 from .schemas import GenerateRequest, HealRequest, ValidateRequest, ValidateResult
+
+if TYPE_CHECKING:
+    from ..cluster.factory import Pool
 
 
 def script_problem(script: str, limit: int) -> tuple[int, str] | None:
@@ -34,12 +38,12 @@ def check_script(script: str, limit: int) -> None:
         raise HTTPException(*problem)
 
 
-def _options(pool, *, render: bool, timeout: float, resolution: int = 256, engine: Engine = "workbench") -> RunOptions:
+def _options(pool: Pool, *, render: bool, timeout: float, resolution: int = 256, engine: Engine = "workbench") -> RunOptions:
     """Per-job options on a pool's runtime."""
     return pool.options.model_copy(update={"render": render, "resolution": resolution, "engine": engine, "timeout": timeout})
 
 
-def target_of(ctx: ServiceContext, version: str | None) -> tuple[str, object]:
+def target_of(ctx: ServiceContext, version: str | None) -> tuple[str, Pool]:
     """(MAJOR.MINOR, its pool) of a request's version; 422 with the install command when that runtime is not installed."""
     from ..runtimes import RuntimeMissing, VersionError
 
@@ -67,7 +71,7 @@ def validate_work(ctx: ServiceContext, req: ValidateRequest) -> Work:
         job.emit("run", "started", "lint + run + render" if req.lint else "run + render")
         report = pool.run(
             source=req.script,
-            options=_options(pool, render=req.render, timeout=req.timeout, resolution=req.resolution, engine=req.engine),  # type: ignore[attr-defined]
+            options=_options(pool, render=req.render, timeout=req.timeout, resolution=req.resolution, engine=req.engine),
             render_to=render_to,
         )
         report.lint = ctx.linter_for(version).lint(req.script) if req.lint else None  # the target version's stubs and rules
@@ -109,7 +113,7 @@ def heal_work(ctx: ServiceContext, req: HealRequest) -> Work:
         def run(source: str) -> RunReport:
             nonlocal runs
             runs += 1
-            report = pool.run(source=source, options=options)  # type: ignore[attr-defined]
+            report = pool.run(source=source, options=options)
             job.emit("run" if runs == 1 else "heal", report.status, report.failure, seconds=report.timings.total, attempt=runs - 1)
             return report
 
@@ -144,7 +148,7 @@ def generate_work(ctx: ServiceContext, req: GenerateRequest) -> Work:
             pool=pool,
             store=ctx.store,
             index=index,
-        )  # type: ignore[arg-type]
+        )
         if result.render_path and Path(result.render_path).is_file():
             job.render_path = Path(result.render_path)
         return result
