@@ -101,7 +101,7 @@ def _run_target(plan: CheckPlan, target: BlenderTarget, bar) -> list[RunReport]:
             render=True,
             engine=plan.engine,
             resolution=plan.resolution,
-            timeout=plan.timeout_for(script),  # type: ignore[arg-type]
+            timeout=plan.timeout_for(script),
             sandbox=plan.sandbox,
             blender=executable,
             python=python,

@@ -340,7 +340,7 @@ class RayPool:
             exception=ExceptionInfo(type=kind, message=message),
             sandbox=sandbox,
             script_path=job.origin,
-        )  # type: ignore[arg-type]
+        )
 
     def _lose(self, actor: _Actor, reason: str, replace: bool) -> None:
         self._actors.remove(actor)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -42,8 +43,8 @@ def content_crop(img: Any) -> tuple[Any, tuple[float, float, float] | None]:
     ys, xs = np.nonzero(mask)
     cy, cx = (ys.min() + ys.max()) / 2, (xs.min() + xs.max()) / 2
     half = max(ys.max() - ys.min(), xs.max() - xs.min()) / 2 * 1.1 + 2
-    colour = tuple(round(float(c), 4) for c in rgb[mask].mean(axis=0))
-    return img.crop((int(cx - half), int(cy - half), int(cx + half), int(cy + half))), colour  # type: ignore[return-value]
+    r, g, b = (round(float(c), 4) for c in rgb[mask].mean(axis=0))
+    return img.crop((int(cx - half), int(cy - half), int(cx + half), int(cy + half))), (r, g, b)
 
 
 def perceptual_hashes(png: Path) -> dict[str, str]:
@@ -59,15 +60,18 @@ def perceptual_hashes(png: Path) -> dict[str, str]:
     return hashes
 
 
-def hash_values(hashes: dict[str, str | None]) -> ImageHashes | None:
+def hash_values(hashes: Mapping[str, str | None]) -> ImageHashes | None:
     """The hashes as numbers, or None when phash/dhash are missing."""
     try:
         phash, dhash = int(hashes["phash"] or "", 16), int(hashes["dhash"] or "", 16)
     except (KeyError, ValueError, TypeError):
         return None
     colour_hex = hashes.get("colour")
-    colour = tuple(int(colour_hex[i : i + 2], 16) / 255 for i in (0, 2, 4)) if colour_hex and len(colour_hex) == 6 else None
-    return ImageHashes(phash, dhash, colour)  # type: ignore[arg-type]
+    colour = None
+    if colour_hex and len(colour_hex) == 6:
+        r, g, b = (int(colour_hex[i : i + 2], 16) / 255 for i in (0, 2, 4))
+        colour = (r, g, b)
+    return ImageHashes(phash, dhash, colour)
 
 
 def hash_distance(a: ImageHashes, b: ImageHashes) -> int:

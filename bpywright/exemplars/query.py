@@ -37,7 +37,7 @@ def where_clause(filters: Filters | None) -> tuple[str, dict[str, str]]:
                 params[f"f_{column}"] = value
         if filters.trusted is not None:
             parts.append("e.trusted = :f_trusted")
-            params["f_trusted"] = int(filters.trusted)  # type: ignore[assignment]
+            params["f_trusted"] = int(filters.trusted)
         if filters.symbol:
             parts.append(
                 "EXISTS (SELECT 1 FROM exemplar_symbols s WHERE s.exemplar_id = e.id AND (s.symbol = :f_symbol"

@@ -13,7 +13,7 @@ RRF_K = 60  # reciprocal-rank fusion constant (BM25 + CLIP)
 
 def near_duplicate_group(db: sqlite3.Connection, hashes: dict[str, str]) -> str | None:
     """The group id of the closest stored render that is a near-duplicate of one with these hashes, if any."""
-    mine = features.hash_values(hashes)  # type: ignore[arg-type]
+    mine = features.hash_values(hashes)
     if mine is None or mine.colour is None:
         return None
     best: tuple[int, str] | None = None

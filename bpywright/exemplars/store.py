@@ -156,7 +156,7 @@ class ExemplarStore:
                 row = self._db.execute("SELECT seq FROM exemplars WHERE id = ?", (eid,)).fetchone()
                 if row is not None:
                     self._db.execute("ROLLBACK")
-                    return AddResult(exemplar=self._get_locked(eid), created=False, duplicate_of=eid)  # type: ignore[arg-type]
+                    return AddResult(exemplar=self._get_locked(eid), created=False, duplicate_of=eid)
                 group = ranking.near_duplicate_group(self._db, hashes)
                 seq = self._insert(
                     eid, prompt, script, sha, blender_version, report, render_rel, thumb_rel, hashes, source, group or eid, symbols, vector
@@ -168,7 +168,7 @@ class ExemplarStore:
             if vector is not None and self._index is not None:
                 self._index.add(self._db, seq, vector)
                 self._dirty_index = True
-            return AddResult(exemplar=self._get_locked(eid), created=True, duplicate_of=group)  # type: ignore[arg-type]
+            return AddResult(exemplar=self._get_locked(eid), created=True, duplicate_of=group)
 
     def _insert(
         self,

@@ -158,7 +158,7 @@ def to_result(state: GenState, thread_id: str) -> GenerationResult:
         outcome=OUTCOME[state.status],
         message=message,
         prompt=state.prompt,
-        blender_version=state.version,  # type: ignore[arg-type]
+        blender_version=state.version,
         script=best.script if best else None,
         run_report=best.run if best else None,
         lint_report=best.lint if best else None,

@@ -203,7 +203,7 @@ def lint_command(args: argparse.Namespace, settings: Settings) -> int:
         if not script.is_file():
             raise UsageError(f"no such script: {script}")
     version = target_version(args, settings)
-    reports = lint_files(args.scripts, tools, version, rule_pack(version, settings.index_dir))  # type: ignore[arg-type]
+    reports = lint_files(args.scripts, tools, version, rule_pack(version, settings.index_dir))
     if args.json:
         dumped = [json.loads(r.model_dump_json()) | {"script": str(p)} for p, r in reports.items()]
         print(json.dumps(dumped[0] if len(dumped) == 1 else dumped, indent=2))

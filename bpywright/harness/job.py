@@ -19,6 +19,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from .backend import BackendName
 from .imagestats import nonblank_fraction
 from .options import RunOptions
 from .renders import MAX_RENDER_BYTES, RenderRejected, check_png, default_render_path, write_render
@@ -189,15 +190,15 @@ class PreparedRun:
             "sandbox": sandbox,
         }
 
-    def rejected_report(self, backend: str, sandbox: SandboxKind) -> RunReport:
+    def rejected_report(self, backend: BackendName, sandbox: SandboxKind) -> RunReport:
         """The report for a script refused before it ran."""
         exc = ExceptionInfo(type="Rejected", message=self.rejected or "rejected")
-        return RunReport(status="rejected", backend=backend, exception=exc, sandbox=sandbox, script_path=self.origin)  # type: ignore[arg-type]
+        return RunReport(status="rejected", backend=backend, exception=exc, sandbox=sandbox, script_path=self.origin)
 
     def finish(
         self,
         *,
-        backend: str,
+        backend: BackendName,
         sandbox: SandboxKind,
         wall: float,
         outcome: JobOutcome,
@@ -213,7 +214,7 @@ class PreparedRun:
             if report is None:
                 report = self._synthesised(dir_fd, backend, sandbox, outcome, process_log, why)
             # The host's own facts replace whatever the job wrote.
-            report.backend, report.sandbox, report.exit, report.script_path = backend, sandbox, outcome.exit, self.origin  # type: ignore[assignment]
+            report.backend, report.sandbox, report.exit, report.script_path = backend, sandbox, outcome.exit, self.origin
             report.blender_version = blender_version or report.blender_version
             entry = report.timings
             work = entry.reset + entry.script + entry.render
@@ -260,7 +261,9 @@ class PreparedRun:
         report.render.width, report.render.height = expected
         report.render.nonblank_fraction = nonblank_fraction(render_to)
 
-    def _synthesised(self, dir_fd: int, backend, sandbox, outcome: JobOutcome, process_log: str, why: str) -> RunReport:
+    def _synthesised(
+        self, dir_fd: int, backend: BackendName, sandbox: SandboxKind, outcome: JobOutcome, process_log: str, why: str
+    ) -> RunReport:
         stderr = _tail_text(dir_fd, "stderr.txt")
         if outcome.status == "timeout":
             exc = ExceptionInfo(type="Timeout", message=f"the script did not finish within {self.options.timeout:g}s")
@@ -274,7 +277,7 @@ class PreparedRun:
             stderr = (stderr + "\n" + process_log[-TAIL_CHARS:]).strip()[-TAIL_CHARS:]
         status = outcome.status if outcome.status in ("timeout", "rejected") else "crash"
         return RunReport(
-            status=status,  # type: ignore[arg-type]
+            status=status,
             backend=backend,
             exception=exc,
             stdout=_tail_text(dir_fd, "stdout.txt"),

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
+from libcst.metadata.base_provider import ProviderT
 
 from ..versions import version_key
 
@@ -37,7 +39,7 @@ class FixScope:
 class RuleTransformer(cst.CSTTransformer):
     """Base of every rule's transformer: finds the old form, records a RuleHit, rewrites it when allowed."""
 
-    METADATA_DEPENDENCIES = (PositionProvider,)
+    METADATA_DEPENDENCIES: ClassVar[Collection[ProviderT]] = (PositionProvider,)  # a rule may ask for more
 
     def __init__(self, rule: DriftRule, scope: FixScope):
         super().__init__()

@@ -46,7 +46,7 @@ class _ObjectsLink(RuleTransformer):
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         found = self._receiver(original)
-        if found is None or not dotted(original.func).endswith(".link"):  # type: ignore[union-attr]
+        if found is None or not (dotted(original.func) or "").endswith(".link"):
             return updated
         receiver, certain = found
         ctx = context_of(receiver)
@@ -209,7 +209,7 @@ class _RenderLayers(RuleTransformer):
         if scene is None or not is_scene(scene):
             return updated
         if self.report(original, "render layers became view layers in 2.80", f"{scene}.view_layers"):
-            return cst.Attribute(updated.value.value, cst.Name("view_layers"))  # type: ignore[attr-defined]
+            return cst.Attribute(cst.ensure_type(updated.value, cst.Attribute).value, cst.Name("view_layers"))
         return updated
 
     def leave_Subscript(self, original: cst.Subscript, updated: cst.Subscript) -> cst.BaseExpression:

@@ -113,7 +113,7 @@ def _star_modules(module: cst.Module) -> set[str]:
 
 
 class _MissingImports(RuleTransformer):
-    METADATA_DEPENDENCIES = (PositionProvider, ScopeProvider)  # type: ignore[assignment]
+    METADATA_DEPENDENCIES = (PositionProvider, ScopeProvider)
 
     def visit_Module(self, node: cst.Module) -> None:
         stars = _star_modules(node)

@@ -92,7 +92,7 @@ class _Principled(RuleTransformer):
             return None
         return kind == PRINCIPLED or name not in self.elsewhere
 
-    def _rename(self, original: cst.CSTNode, updated: cst.CSTNode) -> cst.CSTNode:
+    def _rename(self, original: cst.CSTNode, updated: cst.Subscript | cst.Call) -> cst.Subscript | cst.Call:
         found = _socket_key(original)
         if found is None or found[1] not in RENAMED_INPUTS:
             return updated
@@ -110,10 +110,10 @@ class _Principled(RuleTransformer):
         return updated
 
     def leave_Subscript(self, original: cst.Subscript, updated: cst.Subscript) -> cst.BaseExpression:
-        return self._rename(original, updated)  # type: ignore[return-value]
+        return self._rename(original, updated)
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
-        return self._rename(original, updated)  # type: ignore[return-value]
+        return self._rename(original, updated)
 
     def leave_SimpleStatementLine(self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine):
         small = original.body[0] if len(original.body) == 1 else None

@@ -42,7 +42,7 @@ def view(job: Job) -> JobView:
         error=job.error,
         render_url=f"/api/v1/jobs/{job.id}/render" if job.render_path else None,
         result=job.result,
-        last_event=job.events[-1] if job.events else None,  # type: ignore[arg-type]
+        last_event=job.events[-1] if job.events else None,
     )
 
 
