@@ -51,7 +51,7 @@ class _OwnThreadOnly(io.TextIOBase):
         return self._real.isatty()
 
     @property
-    def encoding(self) -> str:  # type: ignore[override]
+    def encoding(self) -> str:  # type: ignore[override]  # typeshed has a plain attribute; this one reads the real stream's
         return getattr(self._real, "encoding", "utf-8")
 
 

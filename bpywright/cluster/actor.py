@@ -44,7 +44,7 @@ class BlenderActor:
         job_dir = Path(tempfile.mkdtemp(dir=self.scratch))
         try:
             render_to = job_dir / "render.png"
-            report = self.pool.run(source=source, options=options, render_to=render_to)  # type: ignore[arg-type]  # bytes: NULs are judged as locally
+            report = self.pool.run(source=source, options=options, render_to=render_to)  # bytes: NULs are judged as locally
             png = read_render(render_to) if report.render is not None else None
             return report.model_dump_json(), png
         finally:

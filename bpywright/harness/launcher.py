@@ -17,7 +17,7 @@ def run_script(
     script: Path | None = None,
     options: RunOptions | None = None,
     *,
-    source: str | None = None,
+    source: str | bytes | None = None,
     as_file: Path | None = None,
     render_to: Path | None = None,
     workdir: Path | None = None,

@@ -96,7 +96,7 @@ class WorkerPool:
         script: Path | None = None,
         options: RunOptions | None = None,
         *,
-        source: str | None = None,
+        source: str | bytes | None = None,
         as_file: Path | None = None,
         render_to: Path | None = None,
         outputs_to: Path | None = None,
