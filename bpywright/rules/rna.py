@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import functools
-import json
-import subprocess
 import sys
 from pathlib import Path
 
-from .tables import closest_table
+from .tables import closest_table, probe_table
 
 # Runs inside Blender (bpy module): dumps what the rules need to tell old API from new.
 GENERATOR = r"""
@@ -95,10 +93,7 @@ json.dump(out, open(sys.argv[-1], "w"), separators=(",", ":"), sort_keys=True)
 
 def generate_rna_table(out: Path, python: str = sys.executable) -> dict:
     """Probe the bpy module of `python`; write and return the table (about a minute)."""
-    proc = subprocess.run([python, "-I", "-c", GENERATOR, str(out)], capture_output=True, text=True, timeout=900)
-    if proc.returncode != 0:
-        raise RuntimeError(f"RNA probe failed: {proc.stderr.strip()[-500:]}")
-    return json.loads(out.read_text())
+    return probe_table("RNA", GENERATOR, out, python, timeout=900)
 
 
 @functools.cache

@@ -5,13 +5,11 @@ from __future__ import annotations
 import ast
 import difflib
 import functools
-import json
-import subprocess
 import sys
 from pathlib import Path
 
 from ..harness.diagnostics import Diagnostic
-from .tables import closest_table
+from .tables import closest_table, probe_table
 
 # Runs inside Blender: every shader/geometry/compositor/texture node type with its sockets and default name.
 GENERATOR = r"""
@@ -42,10 +40,7 @@ json.dump(out, open(sys.argv[-1], "w"), indent=0, sort_keys=True)
 
 def generate_socket_table(out: Path, python: str = sys.executable) -> dict:
     """Probe the bpy module of `python` for every node type's sockets; write and return the table."""
-    proc = subprocess.run([python, "-I", "-c", GENERATOR, str(out)], capture_output=True, text=True, timeout=300)
-    if proc.returncode != 0:
-        raise RuntimeError(f"socket probe failed: {proc.stderr.strip()[-500:]}")
-    return json.loads(out.read_text())
+    return probe_table("socket", GENERATOR, out, python, timeout=300)
 
 
 @functools.cache
