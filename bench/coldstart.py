@@ -37,7 +37,7 @@ RETRIEVE = """
 import json, sys
 from bpywright.config import Settings
 from bpywright.graph.context import RunContext
-from bpywright.graph.nodes.retrieve import retrieve
+from bpywright.graph.nodes.retrieve import retrieve_node
 from bpywright.graph.state import GenState
 settings = Settings.from_env()
 store = None
@@ -45,7 +45,7 @@ if settings.exemplar_db.is_file():
     from bpywright.exemplars.store import ExemplarStore
     store = ExemplarStore.open(settings)
 events = []
-update = retrieve(GenState(prompt=sys.argv[1], version=sys.argv[2]), RunContext(settings=settings, thread_id="coldstart", store=store, on_event=events.append))
+update = retrieve_node(GenState(prompt=sys.argv[1], version=sys.argv[2]), RunContext(settings=settings, thread_id="coldstart", store=store, on_event=events.append))
 print(json.dumps({"seconds": events[-1].seconds, "symbols": [s.name for s in update["symbols"]]}))
 """
 

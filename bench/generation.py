@@ -57,15 +57,15 @@ def tokens_since(llm: LLMClient, mark: int) -> int:
 
 def single(item: dict[str, Any], mode: str, settings: Settings, llm: LLMClient, pool: Any, run_dir: str) -> dict[str, Any]:
     """One-shot or retrieval: one generation, validated and scored by the same nodes the graph uses (objective checks + rubric)."""
-    from bpywright.graph.nodes.critic import critic
+    from bpywright.graph.nodes.critic import critic_node
     from bpywright.graph.nodes.generate import new_attempts
-    from bpywright.graph.nodes.retrieve import retrieve
+    from bpywright.graph.nodes.retrieve import retrieve_node
     from bpywright.graph.nodes.validate import validate_one
 
     ctx = RunContext(settings=settings, thread_id=run_dir, pool=pool, llm=llm)
     state = GenState(prompt=item["prompt"], version="4.5", n=1, max_rounds=0)
     if mode == "retrieval":
-        state = state.model_copy(update=retrieve(state, ctx))
+        state = state.model_copy(update=retrieve_node(state, ctx))
     first_token = None
     start, mark = time.monotonic(), len(llm.stats)
     try:
@@ -75,7 +75,7 @@ def single(item: dict[str, Any], mode: str, settings: Settings, llm: LLMClient, 
         return {"error": str(exc), "ran": False, "seconds": time.monotonic() - start, "tokens": tokens_since(llm, mark)}
     attempt = validate_one(attempt, ctx)
     state = state.model_copy(update={"attempts": [attempt], "current": 0})
-    scored = state.model_copy(update=critic(state, ctx)).attempts[0]
+    scored = state.model_copy(update=critic_node(state, ctx)).attempts[0]
     return record(scored, time.monotonic() - start, tokens_since(llm, mark), rounds=0, first_token=first_token)
 
 

@@ -16,24 +16,24 @@ from ..config import Settings
 from . import routing
 from .context import RunContext
 from .nodes import NodeFn, timed
-from .nodes.critic import critic
-from .nodes.fallback import fallback
-from .nodes.finish import accept, give_up
-from .nodes.generate import generate
-from .nodes.heal import heal
-from .nodes.retrieve import retrieve
-from .nodes.validate import validate
+from .nodes.critic import critic_node
+from .nodes.fallback import fallback_node
+from .nodes.finish import accept_node, give_up_node
+from .nodes.generate import generate_node
+from .nodes.heal import heal_node
+from .nodes.retrieve import retrieve_node
+from .nodes.validate import validate_node
 from .state import Attempt, ExemplarBrief, GenState, SymbolBrief
 
 NODES: dict[str, NodeFn] = {
-    "retrieve": retrieve,
-    "generate": generate,
-    "validate": validate,
-    "critic": critic,
-    "heal": heal,
-    "accept": accept,
-    "give_up": give_up,
-    "fallback": fallback,
+    "retrieve": retrieve_node,
+    "generate": generate_node,
+    "validate": validate_node,
+    "critic": critic_node,
+    "heal": heal_node,
+    "accept": accept_node,
+    "give_up": give_up_node,
+    "fallback": fallback_node,
 }
 CHECKPOINT_TYPES = (Attempt, SymbolBrief, ExemplarBrief)  # the models stored as channel values
 

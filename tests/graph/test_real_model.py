@@ -10,7 +10,7 @@ from bpywright.graph.build import build_graph, checkpoint_db, sqlite_checkpointe
 from bpywright.graph.context import RunContext
 from bpywright.graph.llm import LLMClient
 from bpywright.graph.nodes.critic import RUBRIC_SCHEMA, Rubric, rubric
-from bpywright.graph.nodes.heal import heal
+from bpywright.graph.nodes.heal import heal_node
 from bpywright.graph.run import generate
 from bpywright.graph.state import Attempt, GenState
 from bpywright.harness.report import ExceptionInfo, RunReport
@@ -68,7 +68,7 @@ def test_an_llm_heal_turn_gets_a_real_reply(settings, smollm2, render_pool) -> N
         exception=ExceptionInfo(type="NameError", message="name 'compute_size' is not defined", line=2),
     )
     state = GenState(prompt="a cube", attempts=[Attempt(index=0, origin="generate", script=broken, run=failed, checked=True)], current=0)
-    update = heal(state, ctx)
+    update = heal_node(state, ctx)
     new = update["attempts"][-1]
     assert update["rounds"] == 1 and new.origin == "heal-llm" and new.parent == 0  # no rule explains a NameError: the model was asked
     assert client.stats and client.stats[0].kind == "stream" and client.stats[0].tokens > 0

@@ -78,7 +78,7 @@ def rubric(state: GenState, ctx: RunContext, a: Attempt, checks: dict[str, bool]
         return None, f"critic reply was not valid rubric JSON ({type(exc).__name__}: {str(exc)[:120]}); scored on objective checks only"
 
 
-def critic(state: GenState, ctx: RunContext) -> dict[str, Any]:
+def critic_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
     """Score the current attempt; accept when the objective checks pass and the score reaches the threshold."""
     start = time.monotonic()
     a = state.attempt(state.current)

@@ -36,7 +36,7 @@ def rule_healed(a: Attempt, version: str, ctx: RunContext) -> Attempt | None:
     return fixed
 
 
-def fallback(state: GenState, ctx: RunContext) -> dict[str, Any]:
+def fallback_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
     """The first of the nearest exemplars that runs cleanly here, with its render; outcome 'retrieved'."""
     start = time.monotonic()
     attempts = list(state.attempts)

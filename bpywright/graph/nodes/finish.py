@@ -37,7 +37,7 @@ def write_outputs(ctx: RunContext, a: Attempt) -> dict[str, str | None]:
     return paths
 
 
-def accept(state: GenState, ctx: RunContext) -> dict[str, Any]:
+def accept_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
     """The current attempt passed the critic: write it out and add it to the exemplar store (when there is one)."""
     start = time.monotonic()
     a = state.attempt(state.current)
@@ -64,7 +64,7 @@ def accept(state: GenState, ctx: RunContext) -> dict[str, Any]:
     return {"status": "accepted", "message": message, "best": a.index, **paths}
 
 
-def give_up(state: GenState, ctx: RunContext) -> dict[str, Any]:
+def give_up_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
     """Out of rounds or budget (or the LLM failed): return the best attempt so far, saying why it was not accepted."""
     start = time.monotonic()
     best = best_of(state.attempts)

@@ -44,7 +44,7 @@ def new_attempts(state: GenState, ctx: RunContext, *, round_: int, parent: int |
     return attempts
 
 
-def generate(state: GenState, ctx: RunContext) -> dict[str, Any]:
+def generate_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
     """First generation: n attempts, or the LLM's error (which ends the run with its fix)."""
     start = time.monotonic()
     try:

@@ -84,7 +84,7 @@ def llm_patch(state: GenState, ctx: RunContext, a: Attempt) -> tuple[str | None,
     return None, f"LLM patch unusable: {found.failure}"
 
 
-def heal(state: GenState, ctx: RunContext) -> dict[str, Any]:
+def heal_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
     """One heal round on the current attempt: rules, else an LLM patch, else (no script at all) a fresh generation."""
     start = time.monotonic()
     a = state.attempt(state.current)

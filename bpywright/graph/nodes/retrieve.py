@@ -48,7 +48,7 @@ def nearest_exemplars(ctx: RunContext, prompt: str, version: str, k: int) -> lis
     return [ExemplarBrief(id=e.id, prompt=e.prompt, script=e.script, source=e.source) for e in found[:k]]
 
 
-def retrieve(state: GenState, ctx: RunContext) -> dict[str, Any]:
+def retrieve_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
     """Look up symbols and exemplars; a missing index is not an error (generation goes on without API docs)."""
     start = time.monotonic()
     problem = load_index(ctx, state.version)

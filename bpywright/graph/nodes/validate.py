@@ -53,7 +53,7 @@ def _event(ctx: RunContext, a: Attempt) -> None:
     ctx.emit("run", attempt=a.index, status=a.run.status, seconds=a.run.timings.total, detail=a.run.failure or render)
 
 
-def validate(state: GenState, ctx: RunContext) -> dict[str, Any]:
+def validate_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
     """Validate pending attempts; the best new one becomes current (or, if every heal was worse, the attempt it came from)."""
     attempts = list(state.attempts)
     pending = [a for a in attempts if not a.checked]
