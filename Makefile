@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 # tests). Installed only where we are root.
 SYSTEM_PACKAGES := bubblewrap:bwrap blender:blender chromium:chromium chromium-driver:chromedriver
 
-.PHONY: setup system venv typings runtimes test-model test test-fast run recipes lint clean bench
+.PHONY: setup system venv typings runtimes test-model test test-fast run recipes lint typecheck clean bench
 
 setup: system venv typings runtimes test-model
 
@@ -58,7 +58,7 @@ runtimes: venv
 	  echo "no CPython 3.13 found: the Blender 5.2 runtime is not created (pyenv install 3.13; then bpywright blender add 5.2)"; \
 	fi
 
-test: setup
+test: setup typecheck
 	$(PY) -m pytest
 
 # the tests that start no Blender (lint, rules, ingest, models, service plumbing): seconds to a few minutes
@@ -80,9 +80,13 @@ run: setup
 recipes: setup
 	$(PY) -m bpywright recipes
 
-lint: venv
+lint: venv typecheck
 	$(VENV)/bin/ruff check bpywright tests bench
 	$(VENV)/bin/ruff format --check bpywright tests bench
+
+# mypy over bpywright's own code ([tool.mypy] in pyproject.toml); `make test` runs it before the suite
+typecheck: venv
+	$(VENV)/bin/mypy
 
 bench: setup
 	$(PY) bench/harness.py
