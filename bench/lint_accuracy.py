@@ -4,7 +4,9 @@
                                             [--workers 2] [--data PATH] [--cache DIR] [--json out.json]
 
 Corpora: `blendnet` (BlendNet JSONL in the shared data) and `procedural` (real-world scripts from public
-repositories, bench/corpora/procedural.json, text read from --cache; see bench/corpus.py).
+repositories, bench/corpora/procedural.json, text read from --cache; see bench/corpus.py). The BlendNet default
+is the whole dev split (975 scripts), the hold-out: seed_tasks.jsonl is the tuning set, nothing is tuned on dev;
+`-n 400` measures only its first 400.
 
 1. The scripts run in the warm pool (no render); those that pass are the "correct" corpus.
 2. Every blocking diagnostic on a passing script is a false positive.
