@@ -14,9 +14,11 @@ Robustness: each pool is measured in a child process (its own Ray driver) under 
 written to --state at once, and --resume skips the phases already there (same -n, --cpus, data). The Ray processes
 this bench starts live in their own temp dir and ports and are killed when a side ends, on a timeout, on SIGTERM/SIGINT,
 and — if this process itself was killed — at the start of the next run. The machine's load average is sampled during
-every phase and kept with its figure (the bench shares the machine with whatever else runs), and so are the CPU
-seconds each side used (this driver and its workers, or the driver and every process of the Ray cluster): unlike
-wall time they hardly depend on the load, so they are what to project from.
+every phase and kept with its figure (the bench shares the machine with whatever else runs). Beside wall time each
+phase keeps the seconds spent inside the workers (RunReport timings: the same work on every side), so the slot time a
+job spends outside Blender — dispatch, transfer, accepting the answer — is measured per job whatever the load; the
+driver's CPU per job; for Ray, the CPU of the driver and every process of the cluster; the mean PNG size; and the
+cost of ExemplarStore.add per rendered script (what an `exemplars import` adds per job).
 """
 
 from __future__ import annotations
@@ -134,7 +136,9 @@ def timed_batch(pool, scripts: list[Path], options, render_dir: Path | None, mar
     if render_dir is not None:
         counts["renders"] = sum(1 for r in reports if r.render is not None and Path(r.render.path).is_file())
     longest = max((r.timings.total for r in reports), default=0.0)
-    out = {"seconds": seconds, "counts": counts, "cpu_s": cpu, "driver_cpu_s": driver, "longest_job_s": longest, **load.summary()}
+    worker = sum(r.timings.total for r in reports)  # seconds inside the workers (reset, script, render, IPC): the same on every side
+    out = {"seconds": seconds, "counts": counts, "cpu_s": cpu, "driver_cpu_s": driver, "worker_s": worker, "longest_job_s": longest}
+    out |= load.summary()
     if render_dir is not None:
         sizes = [Path(r.render.path).stat().st_size for r in reports if r.render is not None and Path(r.render.path).is_file()]
         out["png_bytes_mean"] = sum(sizes) / max(1, len(sizes))
@@ -345,9 +349,9 @@ def table(state: dict) -> None:
             if phase in side and phase in base:
                 per_job = (side[phase]["seconds"] - base[phase]["seconds"]) / n * cpus * 1000
                 parts.append(f"{per_job:+.0f} ms/job {words} (actor time, from the batches)")
-                if "cpu_s" in side[phase] and "cpu_s" in base[phase]:
-                    extra = (side[phase]["cpu_s"] - base[phase]["cpu_s"]) / n * 1000
-                    parts.append(f"{extra:+.0f} CPU-ms/job {words} (driver + the whole Ray cluster, against the local pool)")
+                if "worker_s" in side[phase] and "worker_s" in base[phase]:
+                    outside = [(r[phase]["seconds"] * cpus - r[phase]["worker_s"]) / n * 1000 for r in (side, base)]
+                    parts.append(f"{outside[0] - outside[1]:+.0f} ms/job {words} outside the worker (slot time not spent in Blender)")
         if parts:
             print(f"{label}: Ray's cost per job " + "; ".join(parts))
         if "render" in side and "accept_ms" in side["render"]:
@@ -357,9 +361,11 @@ def table(state: dict) -> None:
             got = results.get(label, {}).get(phase, {})
             if got.get("counts"):
                 extra = ""
-                if "cpu_s" in got:
-                    extra += f", {got['cpu_s'] / n * 1000:.0f} CPU-ms/script in all, driver {got['driver_cpu_s'] / n * 1000:.1f}"
-                    extra += f", longest job {got['longest_job_s']:.0f} s"
+                if "worker_s" in got:
+                    extra += f", in the worker {got['worker_s'] / n * 1000:.0f} ms/script, longest job {got['longest_job_s']:.0f} s"
+                    extra += f", driver {got['driver_cpu_s'] / n * 1000:.1f} CPU-ms/script"
+                    if label != "local pool":  # the local workers' CPU is not visible from here (their sessions are their own)
+                        extra += f", driver + Ray cluster {got['cpu_s'] / n * 1000:.0f} CPU-ms/script"
                 if got.get("png_bytes_mean"):
                     extra += f", PNG {got['png_bytes_mean'] / 1024:.1f} KiB"
                 if got.get("store_add_ms"):
