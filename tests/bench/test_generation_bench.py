@@ -1,0 +1,68 @@
+"""bench/generation.py against an OpenAI-compatible endpoint (the FAKE one, scripted): modes, caching, the table, the paired ratio.
+
+The FAKE model's first script always raises; its heal reply runs. One-shot therefore fails on every prompt, and the loop heals
+every prompt. The numbers in the table come from the real Blender runs of those scripts, not from the FAKE server.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bpywright.graph.fake_llm import FakeLLM, critic_json
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT.parent / "shared" / "data" / "blendnet" / "CADBench.jsonl"
+pytestmark = pytest.mark.blender  # the bench runs every script in Blender
+
+BROKEN = "```python\nimport bpy\n\nraise ValueError('the model got the dimensions wrong')\n```\n"
+FIXED = """```python
+import bpy
+
+for obj in list(bpy.data.objects):
+    bpy.data.objects.remove(obj, do_unlink=True)
+bpy.ops.mesh.primitive_cube_add(size=2.0)
+cam = bpy.data.objects.new("Camera", bpy.data.cameras.new("Camera"))
+bpy.context.scene.collection.objects.link(cam)
+cam.location = (6.0, -6.0, 4.5)
+cam.rotation_euler = (1.1, 0.0, 0.8)
+bpy.context.scene.camera = cam
+sun = bpy.data.objects.new("Sun", bpy.data.lights.new("Sun", type="SUN"))
+bpy.context.scene.collection.objects.link(sun)
+```
+"""
+
+
+def bench(fake: FakeLLM, out: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "BPYWRIGHT_ARTIFACTS": str(out / "artifacts"), "BPYWRIGHT_LLM_BASE_URL": ""}
+    cmd = [sys.executable, str(ROOT / "bench" / "generation.py"), "--base-url", fake.base_url, "--model", "fake-coder", "--n", "3"]
+    cmd += ["--modes", "one-shot,loop", "--max-rounds", "2", "--budget", "300", "--out", str(out / "bench"), *extra]
+    return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=900, cwd=ROOT)
+
+
+@pytest.mark.skipif(not DATA.is_file(), reason="CADBench.jsonl is read from ../shared/data")
+def test_one_shot_vs_loop_table_from_real_runs_and_a_resumed_run_asks_nothing(tmp_path: Path) -> None:
+    with FakeLLM() as fake:
+        fake.script("generate", *([BROKEN] * 6)).script("heal", *([FIXED] * 6)).script("critic", *([critic_json(0.9, "a cube")] * 12))
+        done = bench(fake, tmp_path)
+        assert done.returncode == 0, done.stderr[-3000:]
+        asked = len(fake.chat_requests)
+        table = (tmp_path / "bench" / "generation-fake-coder.md").read_text(encoding="utf-8")
+        assert "| one-shot | 3 | 100.0 % |" in table  # the FAKE's first script raises in Blender: a run failure
+        assert "| loop | 3 | 0.0 % |" in table  # healed by the LLM's reply, which ran
+        assert "- loop: run failure 0.0 % vs one-shot 100.0 % on 3 prompts" in table
+        assert "ValueError: the model got the dimensions wrong" in table  # the failures list says why one-shot failed
+        rows = [json.loads(p.read_text()) for p in sorted((tmp_path / "bench" / "fake-coder" / "loop").glob("*.json"))]
+        assert len(rows) == 3 and all(r["ran"] and r["origin"] == "heal-llm" and r["rounds"] >= 1 for r in rows)
+        assert all(r["render"] and Path(r["render"]).is_file() for r in rows)
+        assert (tmp_path / "bench" / "generation-fake-coder.png").is_file()
+
+        again = bench(fake, tmp_path)  # every (prompt, mode) is cached: a resumed run asks the model nothing
+        assert again.returncode == 0, again.stderr[-3000:]
+        assert len(fake.chat_requests) == asked
+        assert (tmp_path / "bench" / "generation-fake-coder.md").read_text(encoding="utf-8") == table
