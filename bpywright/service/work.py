@@ -74,16 +74,14 @@ def validate_work(ctx: ServiceContext, req: ValidateRequest) -> Work:
             options=_options(pool, render=req.render, timeout=req.timeout, resolution=req.resolution, engine=req.engine),
             render_to=render_to,
         )
-        report.lint = ctx.linter_for(version).lint(req.script) if req.lint else None  # the target version's stubs and rules
-        if report.lint is not None:
-            blocking = len(report.lint.blocking)
-            job.emit("lint", "ok" if not blocking else f"{blocking} blocking", seconds=report.lint.seconds)
+        lint = ctx.linter_for(version).lint(req.script) if req.lint else None  # the target version's stubs and rules
+        if lint is not None:
+            blocking = len(lint.blocking)
+            job.emit("lint", "ok" if not blocking else f"{blocking} blocking", seconds=lint.seconds)
         job.emit("run", report.status, report.failure, seconds=report.timings.total)
         rendered = render_to is not None and render_to.is_file()
         job.render_path = render_to if rendered else None
-        result = ValidateResult(
-            ok=report.ok, lint=report.lint, run=report, render_url=f"/api/v1/jobs/{job.id}/render" if rendered else None
-        )
+        result = ValidateResult(ok=report.ok, lint=lint, run=report, render_url=f"/api/v1/jobs/{job.id}/render" if rendered else None)
         if req.add_to_gallery and report.ok:
             added = ctx.store.add(
                 script=req.script,

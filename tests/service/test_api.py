@@ -88,6 +88,7 @@ def test_validate_a_good_script_renders_it(client: TestClient, tmp_path: Path) -
     assert answer.status_code == 200, answer.text
     result = answer.json()
     assert result["ok"] and result["run"]["status"] == "ok" and result["lint"] is not None and result["lint"]["diagnostics"] == []
+    assert result["run"].get("lint") is None  # sent once, beside the run
     assert any(o["name"] == "Suzanne" for o in result["run"]["scene"]["objects"])
     png = client.get(result["render_url"])
     (tmp_path / "r.png").write_bytes(png.content)
