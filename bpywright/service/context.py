@@ -37,7 +37,7 @@ class ServiceContext:
     owns_store: bool = False
     _indexes: dict[str, SymbolIndex] = field(default_factory=dict)
     _index_lock: threading.Lock = field(default_factory=threading.Lock)
-    _pools: dict[str, WorkerPool] = field(default_factory=dict)  # other versions' runtimes, made on first request
+    _pools: dict[str, Pool] = field(default_factory=dict)  # other versions' runtimes, made on first request
     _linters: dict[str, Linter] = field(default_factory=dict)
     _runtime_lock: threading.Lock = field(default_factory=threading.Lock)
     _llm: tuple[float, bool | None, str] | None = None
