@@ -12,7 +12,22 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper
 
 from ..harness.diagnostics import Diagnostic
-from . import addons, attributes, bmeshops, context, drift_28, drift_50, imports, lights, nodes, operators, opresult, render, values
+from . import (
+    addons,
+    attributes,
+    bmeshops,
+    context,
+    drift_28,
+    drift_50,
+    imports,
+    lights,
+    linktwice,
+    nodes,
+    operators,
+    opresult,
+    render,
+    values,
+)
 from .base import DriftRule, FixScope, RuleHit
 
 FAMILIES: dict[str, tuple[DriftRule, ...]] = {
@@ -20,7 +35,7 @@ FAMILIES: dict[str, tuple[DriftRule, ...]] = {
     "5.x": drift_50.RULES,  # before attributes: its generic "missing property" rule would drop what these move
     "attributes": attributes.RULES,
     "values": values.RULES,
-    "operators": operators.RULES + opresult.RULES,
+    "operators": operators.RULES + opresult.RULES + linktwice.RULES,
     "bmesh": bmeshops.RULES,
     "nodes": nodes.RULES,
     "render": render.RULES,
