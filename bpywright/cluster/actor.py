@@ -26,6 +26,7 @@ class BlenderActor:
         self.options = RunOptions.model_validate_json(options_json)
         self.pool = WorkerPool(1, self.options, recycle_after=recycle_after)
         self.scratch = Path(tempfile.mkdtemp(prefix="bpywright-actor-"))
+        self.raylet_pid = os.getppid()  # Ray starts actor processes from its node's raylet
 
     def ready(self) -> dict:
         """Start the Blender worker now; where this actor runs (node id, host, pid)."""
@@ -35,7 +36,13 @@ class BlenderActor:
         return {"node_id": ray.get_runtime_context().get_node_id(), "host": socket.gethostname(), "pid": os.getpid()}
 
     def alive(self) -> bool:
-        """Answers while this actor (and so its node) is up."""
+        """Answers while this actor and its node are up; raises once the node's raylet is gone (this process was re-parented).
+
+        A node going down kills the actor's Blender before the actor notices: without this check, the driver's ping could
+        reach the still-running actor and take the node's crash for the script's.
+        """
+        if os.getppid() != self.raylet_pid:
+            raise RuntimeError(f"the node's raylet (pid {self.raylet_pid}) is gone: this actor is going down with its node")
         return True
 
     def run(self, source: bytes, options_json: str) -> tuple[str, bytes | None]:

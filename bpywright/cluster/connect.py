@@ -5,12 +5,14 @@ from __future__ import annotations
 import logging
 import os
 import sys
+import time
 from contextlib import redirect_stdout
 from typing import Literal
 
 from .actor import ACTOR_NAMESPACE
 from .spec import ClusterError, ClusterSpec
 
+CLIENT_ATTEMPTS = 3  # a ray:// client's session start, on a busy head
 INSTALL_HINT = "install the cluster extra: `pip install 'bpywright[cluster]'` (`make setup` does)"
 TOKEN_HINT = (
     "Ray's token authentication is on: this machine needs the cluster's token in ~/.ray/auth_token, "
@@ -37,8 +39,18 @@ def connect(spec: ClusterSpec) -> bool:
     if ray.is_initialized():
         return False
     try:
-        with redirect_stdout(sys.stderr):  # stdout may be a --json document: whatever Ray says while joining goes to stderr
-            ray.init(address=spec.address, namespace=ACTOR_NAMESPACE, log_to_driver=False, logging_level=logging.WARNING)
+        for attempt in range(1, CLIENT_ATTEMPTS + 1):
+            try:
+                with redirect_stdout(sys.stderr):  # stdout may be a --json document: whatever Ray says while joining goes to stderr
+                    ray.init(address=spec.address, namespace=ACTOR_NAMESPACE, log_to_driver=False, logging_level=logging.WARNING)
+                break
+            except ConnectionError as exc:
+                # A ray:// server starts a process per client; on a busy head that start can time out ("Initialization
+                # failure from server"). Asking again is what a person would do; a refused token or a dead head is not retried.
+                if not (spec.address.startswith("ray://") and "Initialization failure" in str(exc)) or attempt == CLIENT_ATTEMPTS:
+                    raise
+                disconnect()
+                time.sleep(2.0 * attempt)
     except Exception as exc:  # Ray raises ConnectionError, AuthenticationError, RuntimeError, ValueError…
         if spec.address == "auto" and "Could not find any running Ray instance" in str(exc):
             raise ClusterError(

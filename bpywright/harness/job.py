@@ -272,8 +272,8 @@ class PreparedRun:
         else:
             sig = outcome.exit.signal if outcome.exit else None
             code = outcome.exit.returncode if outcome.exit else None
-            how = outcome.reason or (f"killed by {sig}" if sig else f"exited with code {code}")
-            exc = ExceptionInfo(type="Crash", message=f"Blender {how} before writing a report" + (f" ({why})" if why else ""))
+            how = outcome.reason or (f"Blender was killed by {sig}" if sig else f"Blender exited with code {code}")
+            exc = ExceptionInfo(type="Crash", message=f"{how} before writing a report" + (f" ({why})" if why else ""))
             stderr = (stderr + "\n" + process_log[-TAIL_CHARS:]).strip()[-TAIL_CHARS:]
         status = outcome.status if outcome.status in ("timeout", "rejected") else "crash"
         return RunReport(

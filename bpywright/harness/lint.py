@@ -224,12 +224,17 @@ class Linter:
 
     def _mypy_warm(self) -> tuple[list[Diagnostic], ToolStatus]:
         start = time.perf_counter()
-        if not self._dmypy_started:
-            proc = self._dmypy("start", "--", *self.config.mypy_flags())
-            if proc.returncode != 0:
-                return [], ToolStatus(tool="mypy", status="failed", detail=(proc.stderr or proc.stdout)[-300:])
-            self._dmypy_started = True
-        proc = self._dmypy("check", str(self.snippet))
+        try:
+            if not self._dmypy_started:
+                proc = self._dmypy("start", "--", *self.config.mypy_flags())
+                if proc.returncode != 0:
+                    return [], ToolStatus(tool="mypy", status="failed", detail=(proc.stderr or proc.stdout)[-300:])
+                self._dmypy_started = True
+            proc = self._dmypy("check", str(self.snippet))
+        except (OSError, subprocess.TimeoutExpired) as exc:  # a daemon that hangs (a starved machine) fails this check, not the caller
+            self._restart_dmypy()
+            detail = f"dmypy did not answer within {TIMEOUT:g}s" if isinstance(exc, subprocess.TimeoutExpired) else str(exc)[:300]
+            return [], ToolStatus(tool="mypy", status="failed", seconds=time.perf_counter() - start, detail=detail)
         if proc.returncode not in (0, 1):
             self._dmypy_started = False
             return [], ToolStatus(
@@ -237,6 +242,15 @@ class Linter:
             )
         diags = [d for name, d in parse_mypy(proc.stdout) if Path(name).name == self.snippet.name]
         return diags, ToolStatus(tool="mypy", status="ok", seconds=time.perf_counter() - start)
+
+    def _restart_dmypy(self) -> None:
+        """Stop the daemon (best effort) so the next check starts a fresh one."""
+        if self._dmypy_started:
+            try:
+                self._dmypy("kill")
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+        self._dmypy_started = False
 
     def _pyright_warm(self, source: str) -> tuple[list[Diagnostic], ToolStatus]:
         start = time.perf_counter()

@@ -94,6 +94,7 @@ def test_cli_batch_through_ray_client_then_doctor_counts_nothing_left(cluster: L
     ]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=400)
     assert proc.returncode == 1, proc.stderr[-3000:]  # b.py raised
+    assert proc.stdout.strip(), proc.stderr[-3000:]
     reports = json.loads(proc.stdout)  # stdout is the one JSON document, whatever Ray prints (stdout_guard)
     assert [r["status"] for r in reports] == ["ok", "error"]
     assert [json.loads((tmp_path / "out" / f"{name}.json").read_text())["status"] for name in ("a", "b")] == ["ok", "error"]
@@ -157,7 +158,7 @@ def test_lost_node_mid_batch_every_job_once_same_statuses_as_local(cluster: Loca
     with WorkerPool(1, OPTIONS) as local:
         expected = local.map(scripts[-2:], OPTIONS)
     assert [r.status for r in expected] == ["error", "crash"]
-    assert [r.status for r in reports] == ["ok"] * 5 + [r.status for r in expected], [r.exception for r in reports]
+    assert [r.status for r in reports] == ["ok"] * 5 + [r.status for r in expected], [(r.exception, r.stderr[-1500:]) for r in reports]
     assert all(r.render is not None and Path(r.render.path).is_file() for r in reports[:5])
     assert not any(i["node_id"] == node_id for i in pool.actor_info())  # nothing runs on the lost node
 

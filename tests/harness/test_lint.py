@@ -116,3 +116,18 @@ def test_pool_and_run_attach_the_lint_report(pool, tmp_path: Path) -> None:
     data = json.loads(proc.stdout)
     assert proc.returncode == 0 and data["status"] == "ok"
     assert [d["code"] for d in data["lint"]["diagnostics"]] == ["F401"]
+
+
+def test_a_mypy_daemon_that_does_not_answer_fails_its_check_not_the_caller(monkeypatch) -> None:
+    import bpywright.harness.lint as lint_module
+
+    with Linter(tools=("ruff", "mypy")) as linter:
+        monkeypatch.setattr(lint_module, "TIMEOUT", 0.001)  # a starved machine: dmypy cannot answer in time
+        report = linter.lint(BROKEN)
+        mypy = next(s for s in report.tools if s.tool == "mypy")
+        assert mypy.status == "failed" and "did not answer" in (mypy.detail or "")
+        assert {s.tool for s in report.tools} == {"ruff", "mypy"}  # every check still reports a status (ruff timed out too)
+        monkeypatch.setattr(lint_module, "TIMEOUT", 300)
+        again = linter.lint(BROKEN)  # a fresh daemon answers the next check
+        assert next(s for s in again.tools if s.tool == "mypy").status == "ok"
+        assert any(d.tool == "mypy" for d in again.diagnostics)
