@@ -86,7 +86,19 @@ def runtime():
 
 # Tests that start Blender get the `blender` marker, so `make test-fast` (-m "not blender") runs the rest in
 # seconds. A test starts Blender when it asks for a Blender fixture or its module drives the harness.
-BLENDER_FIXTURES = {"pool", "service_pool", "store", "app", "client", "live_url", "blender_exe", "bwrap", "runtime", "pids_cgroup"}
+BLENDER_FIXTURES = {
+    "pool",
+    "service_pool",
+    "store",
+    "app",
+    "client",
+    "live_url",
+    "blender_exe",
+    "bwrap",
+    "runtime",
+    "pids_cgroup",
+    "blender_run",
+}
 BLENDER_SIGNS = ("WorkerPool(", "run_script(", "main([", "RayPool(", "pool.run(", "heal_source(", "validate_and_add(", "stdio_client(")
 
 

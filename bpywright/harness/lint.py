@@ -232,7 +232,7 @@ class Linter:
                 self._dmypy_started = True
             proc = self._dmypy("check", str(self.snippet))
         except (OSError, subprocess.TimeoutExpired) as exc:  # a daemon that hangs (a starved machine) fails this check, not the caller
-            self._restart_dmypy()
+            self._end_dmypy("kill")
             detail = f"dmypy did not answer within {TIMEOUT:g}s" if isinstance(exc, subprocess.TimeoutExpired) else str(exc)[:300]
             return [], ToolStatus(tool="mypy", status="failed", seconds=time.perf_counter() - start, detail=detail)
         if proc.returncode not in (0, 1):
@@ -243,11 +243,11 @@ class Linter:
         diags = [d for name, d in parse_mypy(proc.stdout) if Path(name).name == self.snippet.name]
         return diags, ToolStatus(tool="mypy", status="ok", seconds=time.perf_counter() - start)
 
-    def _restart_dmypy(self) -> None:
-        """Stop the daemon (best effort) so the next check starts a fresh one."""
+    def _end_dmypy(self, how: str = "stop") -> None:
+        """Stop ("stop") or kill ("kill", a hung one) the daemon, best effort; the next check starts a fresh one."""
         if self._dmypy_started:
             try:
-                self._dmypy("kill")
+                self._dmypy(how)
             except (OSError, subprocess.TimeoutExpired):
                 pass
         self._dmypy_started = False
@@ -299,12 +299,7 @@ class Linter:
         if self._server is not None:
             self._server.close()
             self._server = None
-        if self._dmypy_started:
-            try:
-                self._dmypy("stop")
-            except (OSError, subprocess.TimeoutExpired):
-                pass
-            self._dmypy_started = False
+        self._end_dmypy("stop")
         shutil.rmtree(self._tmp, ignore_errors=True)
 
 

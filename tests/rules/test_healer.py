@@ -2,16 +2,10 @@
 
 from __future__ import annotations
 
-import pytest
-
 from bpywright.harness.diagnostics import Diagnostic, LintReport
-from bpywright.harness.options import RunOptions
-from bpywright.harness.pool import WorkerPool
 from bpywright.rules.healer import compare_runs, heal, heal_once
 
 from .helpers import failed, src
-
-OPTIONS = RunOptions(render=False, timeout=30)
 
 THREE_PROBLEMS = src("""
 import bpy
@@ -52,14 +46,8 @@ light = bpy.data.lamps.new("L", 'POINT')
 """)
 
 
-@pytest.fixture(scope="module")
-def run():
-    with WorkerPool(1, OPTIONS) as pool:
-        yield lambda source: pool.run(source=source, options=OPTIONS)
-
-
-def test_three_drift_problems_heal_within_three_rounds(run) -> None:
-    outcome = heal(THREE_PROBLEMS, run=run, max_rounds=5)
+def test_three_drift_problems_heal_within_three_rounds(blender_run) -> None:
+    outcome = heal(THREE_PROBLEMS, run=blender_run, max_rounds=5)
     assert outcome.status_before == "error" and outcome.healed, outcome.failure_after
     assert 1 <= len(outcome.rounds) <= 3
     applied = {a.rule for r in outcome.rounds for a in r.applied}
@@ -67,14 +55,14 @@ def test_three_drift_problems_heal_within_three_rounds(run) -> None:
     assert "primitive_uv_sphere_add(radius=1.5" in outcome.script and "bpy.data.lights.new" in outcome.script
 
 
-def test_unrelated_bug_is_left_alone(run) -> None:
-    outcome = heal(UNRELATED_BUG, run=run)
+def test_unrelated_bug_is_left_alone(blender_run) -> None:
+    outcome = heal(UNRELATED_BUG, run=blender_run)
     assert not outcome.healed and outcome.script == UNRELATED_BUG and outcome.rounds == []
     assert outcome.failure_after == "ZeroDivisionError: division by zero"
 
 
-def test_a_fix_that_fails_earlier_is_reverted_and_its_rule_excluded(run) -> None:
-    outcome = heal(LOOKS_LIKE_A_SCENE, run=run, max_rounds=4)
+def test_a_fix_that_fails_earlier_is_reverted_and_its_rule_excluded(blender_run) -> None:
+    outcome = heal(LOOKS_LIKE_A_SCENE, run=blender_run, max_rounds=4)
     first = outcome.rounds[0]
     assert first.reverted and "scene-objects-link" in first.note
     assert outcome.healed and 'scene.objects.link("ghost")' in outcome.script and "bpy.data.lights.new" in outcome.script

@@ -2,15 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
-
-from bpywright.harness.options import RunOptions
-from bpywright.harness.pool import WorkerPool
 from bpywright.rules.healer import heal
 
 from .helpers import fired, healed_once, src
-
-OPTIONS = RunOptions(render=False, timeout=30)
 
 # What a small model wrote in the generation benchmark: its link helper called again on an object it had linked.
 LINKED_TWICE = src("""
@@ -48,14 +42,8 @@ def test_a_computed_object_is_not_evaluated_twice() -> None:
     assert "link-already-linked" not in {r.rule for r in healed.applied}
 
 
-@pytest.fixture(scope="module")
-def run():
-    with WorkerPool(1, OPTIONS) as pool:
-        yield lambda source: pool.run(source=source, options=OPTIONS)
-
-
-def test_on_real_blender_the_old_form_fails_and_the_fix_passes(run) -> None:
-    outcome = heal(LINKED_TWICE, run=run, max_rounds=2)
+def test_on_real_blender_the_old_form_fails_and_the_fix_passes(blender_run) -> None:
+    outcome = heal(LINKED_TWICE, run=blender_run, max_rounds=2)
     assert outcome.status_before == "error" and "already in collection" in (outcome.failure_before or "")
     assert outcome.healed, outcome.failure_after
     assert {a.rule for r in outcome.rounds for a in r.applied} == {"link-already-linked"}
