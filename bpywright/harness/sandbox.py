@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Literal
 
+from .spawner import on_spawner_thread
+
 SandboxKind = Literal["bwrap", "rlimits-only"]
 _CGROUP_ROOTS = (Path("/sys/fs/cgroup/pids"), Path("/sys/fs/cgroup"))
 _counter = itertools.count()
@@ -228,17 +230,22 @@ class SandboxedCommand:
     cgroup: PidsCgroup | None
 
     def start(self, *, stdin: int | None, log: IO[bytes], cwd: Path, control_fd: int) -> subprocess.Popen:
-        """Start the command in its own session (so its whole group can be killed), output to log."""
-        return subprocess.Popen(
-            self.argv,
-            stdin=stdin,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            env=self.env,
-            cwd=cwd,
-            preexec_fn=self.preexec_fn,
-            start_new_session=True,
-            pass_fds=(control_fd,),
+        """Start the command in its own session (so its whole group can be killed), output to log.
+
+        Forked from the process-lifetime spawner thread: bwrap's --die-with-parent follows the forking *thread*.
+        """
+        return on_spawner_thread(
+            lambda: subprocess.Popen(
+                self.argv,
+                stdin=stdin,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                env=self.env,
+                cwd=cwd,
+                preexec_fn=self.preexec_fn,
+                start_new_session=True,
+                pass_fds=(control_fd,),
+            )
         )
 
     def cleanup(self) -> None:

@@ -155,3 +155,27 @@ def test_concurrent_jobs_keep_input_order(tmp_path: Path) -> None:
     assert [r.stdout.strip() for r in reports] == ["0", "1", "2", "3"]
     assert all(r.status == "ok" and Path(r.render.path).is_file() for r in reports)
     assert {Path(r.render.path).name for r in reports} == {"s0.png", "s1.png", "s2.png", "s3.png"}
+
+
+def test_workers_outlive_the_threads_that_started_them(tmp_path: Path) -> None:
+    """bwrap's --die-with-parent follows the forking thread: workers started by warm() and map() (short-lived
+    executor threads) were SIGKILLed when those threads ended, and a job sent meanwhile came back as a crash."""
+    import threading
+    import time
+
+    script = tmp_path / "raises.py"
+    script.write_text("import bpy\nbpy.data.objects['nope']\n")
+    with WorkerPool(2, RunOptions(render=False)) as pool:
+        pool.warm()
+        done = threading.Thread(target=lambda: pool.run(source="import bpy\n"))  # a caller thread that ends
+        done.start()
+        done.join()
+        time.sleep(2)  # the kernel's SIGKILL to orphaned sandboxes lands within this
+        assert all(w.alive for w in pool._idle), [w.proc.returncode for w in pool._idle if w.proc is not None]
+        assert pool.workers_started == 2  # warm() started both; the caller thread's job reused one
+        first = pool.map([script, script], RunOptions(render=False))  # new workers showing the scripts' folder
+        started = pool.workers_started
+        time.sleep(2)
+        second = pool.map([script, script], RunOptions(render=False))
+        assert pool.workers_started == started  # the first map's workers outlived its threads
+    assert [r.status for r in (*first, *second)] == ["error"] * 4
