@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Literal
 
-from .spawner import on_spawner_thread
+from ..spawner import on_spawner_thread
 
 SandboxKind = Literal["bwrap", "rlimits-only"]
 _CGROUP_ROOTS = (Path("/sys/fs/cgroup/pids"), Path("/sys/fs/cgroup"))

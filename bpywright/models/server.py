@@ -15,6 +15,8 @@ import urllib.request
 from pathlib import Path
 from typing import IO
 
+from ..spawner import on_spawner_thread
+
 START_TIMEOUT_S = 180.0  # loading a 1.1 GB GGUF from a cold disk on 2 cores
 MAX_RESTARTS = 3  # within RESTART_WINDOW_S; past that the server is left down and the error says why
 RESTART_WINDOW_S = 300.0
@@ -114,14 +116,18 @@ class LocalServer:
         # OMP_WAIT_POLICY=PASSIVE: llama.cpp's OpenMP threads otherwise spin at every barrier; on 2 cores shared with Blender
         # workers that made one answer 6.5x slower here (69 s vs 10.7 s for the same 64 tokens under load).
         env = {**os.environ, "OMP_WAIT_POLICY": "PASSIVE"}
-        self._proc = subprocess.Popen(
-            self.command(),
-            stdin=subprocess.DEVNULL,
-            stdout=self._log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-            env=env,
-            preexec_fn=_die_with_parent,
+        log = self._log
+        # From the process-lifetime spawner thread: PR_SET_PDEATHSIG follows the forking thread, not the process.
+        self._proc = on_spawner_thread(
+            lambda: subprocess.Popen(
+                self.command(),
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                env=env,
+                preexec_fn=_die_with_parent,
+            )
         )
 
     def healthy(self, timeout: float = 2.0) -> bool:
