@@ -134,3 +134,45 @@ def test_bmesh_radius_and_lookup_table() -> None:
     assert "radius1=1.0, radius2=0.5" in new and "diameter=2" not in new and "radius=2" in new
     result = healed_once(old, "IndexError", "BMElemSeq[index]: outdated internal index table, run ensure_lookup_table() first", 5)
     assert "bm.verts.ensure_lookup_table()\nbm.verts[0].co.z = 1" in result.script
+
+
+# What the 1.5B model wrote in the generation benchmark: the prompt's link helper, without the `scene` it needs.
+UNBOUND_SCENE = src("""
+import bpy
+
+
+def link(obj):
+    scene.collection.objects.link(obj)
+    return obj
+
+
+def add(scene_name):
+    return link(bpy.data.objects.new(scene_name, bpy.data.meshes.new(scene_name)))
+
+
+arrow = add("Arrow")
+""")
+
+
+def test_an_unbound_scene_is_bound_to_the_context_scene(blender_run) -> None:
+    from bpywright.rules.healer import heal
+
+    assert "missing-import" in fired(UNBOUND_SCENE)
+    new = fixed(UNBOUND_SCENE)
+    assert new.count("scene = bpy.context.scene\n") == 1 and new.index("scene = bpy.context.scene") < new.index("def link")
+    outcome = heal(UNBOUND_SCENE, run=blender_run, max_rounds=2)
+    assert outcome.status_before == "error" and "name 'scene' is not defined" in (outcome.failure_before or "")
+    assert outcome.healed, outcome.failure_after
+
+
+def test_a_scene_parameter_or_assignment_is_left_alone() -> None:
+    bound = src("""
+    import bpy
+
+    def on_frame(scene, depsgraph):
+        scene.frame_current += 0
+
+    scene = bpy.context.scene
+    scene.render.resolution_x = 64
+    """)
+    assert "missing-import" not in fired(bound)
