@@ -6,6 +6,7 @@ import ast
 import difflib
 import functools
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -130,6 +131,49 @@ class ImportAliases(ast.NodeVisitor):
         self.generic_visit(node)
 
 
+def _bound_names(tree: ast.AST) -> Counter[str]:
+    """How many times each name is bound anywhere in the module (assignments, loops, parameters, imports, defs)."""
+    bound: Counter[str] = Counter()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            bound[node.id] += 1
+        elif isinstance(node, ast.arg):
+            bound[node.arg] += 1
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound[node.name] += 1
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            bound.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            bound.update(dict.fromkeys(node.names, 2))  # rebinding from another scope: not followed
+    return bound
+
+
+def variable_aliases(tree: ast.AST, alias: dict[str, str]) -> dict[str, str]:
+    """Names bound once in the whole script to a chain of the API (`scene = bpy.context.scene`) → that chain.
+
+    Bound more than once (a loop, a parameter, a second assignment) or to anything else (a call's result), a name
+    is not followed: a wrong guess would block a script that runs.
+    """
+    bound = _bound_names(tree)
+    chains = {
+        node.targets[0].id: chain
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign)
+        and len(node.targets) == 1
+        and isinstance(node.targets[0], ast.Name)
+        and bound[node.targets[0].id] == 1
+        and node.targets[0].id not in alias
+        and (chain := attribute_chain(node.value)) is not None
+    }
+    found: dict[str, str] = {}
+    for _ in range(3):  # obj = bpy.context.object; data = obj.data: follow a few links
+        for name, chain in chains.items():
+            known = alias.get(chain[0]) or found.get(chain[0])
+            if known and name not in found:
+                found[name] = ".".join([known, *chain[1:]])
+    return found
+
+
 def _resolve(parts: list[str], api: ApiNames) -> tuple[int, str] | None:
     """(index of the first unknown part, the name it should have had) or None when all known/unresolvable."""
     if parts[:2] in (["bpy", "data"], ["bpy", "context"]):
@@ -176,14 +220,15 @@ def check_source(source: str, api: ApiNames, others: dict[str, ApiNames] | None 
         return []
     aliases = ImportAliases()
     aliases.visit(tree)
+    roots = {**variable_aliases(tree, aliases.alias), **aliases.alias}
     found: dict[tuple[int, str], Diagnostic] = {}
     for node in ast.walk(tree):
         if not isinstance(node, ast.Attribute):
             continue
         chain = attribute_chain(node)
-        if not chain or chain[0] not in aliases.alias:
+        if not chain or chain[0] not in roots:
             continue
-        parts = aliases.alias[chain[0]].split(".") + chain[1:]
+        parts = roots[chain[0]].split(".") + chain[1:]
         miss = _resolve(parts, api)
         if miss is None:
             continue
@@ -191,6 +236,11 @@ def check_source(source: str, api: ApiNames, others: dict[str, ApiNames] | None 
         written = ".".join(parts[: i + 1])
         if written in aliases.script_defined or expected in aliases.script_defined:
             continue
+        if chain[0] not in aliases.alias:  # through a variable: say what the script wrote and what it stands for
+            at = i - (len(parts) - len(chain))
+            if at < 1:
+                continue  # the variable's own chain is wrong: reported where it is assigned
+            written = f"{'.'.join(chain[: at + 1])}, that is {written}"
         key = (node.lineno, written)
         if key in found:
             continue

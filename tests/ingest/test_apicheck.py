@@ -114,3 +114,46 @@ def test_rule_pack_has_api_check_only_with_an_index_root(index_root: Path, monke
     assert "api-unknown" not in without
     assert [d.line for d in found] == [2] and "it exists in Blender 3.4" in found[0].message
     assert not [d for rule in rule_pack("5.0", index_root) for d in rule(source) if d.code == "api-unknown"]  # 5.0 not indexed there
+
+
+def test_variables_bound_once_to_an_api_chain_are_followed(index_root: Path) -> None:
+    report = check(
+        """
+        import bpy
+        C = bpy.context
+        scene = C.scene
+        rs = scene.render
+        scene.frame_ned = 10
+        rs.engin = "CYCLES"
+        print(scene.frame_end, rs.engine)
+        """,
+        index_root,
+    )
+    by_line = {d.line: d for d in report.blocking}
+    assert sorted(by_line) == [6, 7]
+    assert '"frame_ned"' in by_line[6].message and "scene.frame_ned, that is bpy.context.scene.frame_ned" in by_line[6].message
+    assert by_line[6].fix and "frame_end" in by_line[6].fix
+    assert "rs.engin, that is bpy.context.scene.render.engin" in by_line[7].message
+
+
+def test_rebound_names_and_call_results_are_not_followed(index_root: Path) -> None:
+    report = check(
+        """
+        import bpy
+        scene = bpy.context.scene
+        for scene in bpy.data.materials:
+            scene.whatever = 1
+        def f(obj):
+            obj.anything = 2
+        obj = bpy.context.active_object
+        mat = bpy.data.materials.new("M")
+        mat.not_checked = 3
+        """,
+        index_root,
+    )
+    assert report.blocking == []
+
+
+def test_a_wrong_chain_is_reported_once_where_the_variable_is_assigned(index_root: Path) -> None:
+    report = check("import bpy\nscene = bpy.context.scen\nscene.frame_end = 3\n", index_root)
+    assert [d.line for d in report.blocking] == [2]
