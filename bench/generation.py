@@ -119,9 +119,24 @@ def loop(item: dict[str, Any], settings: Settings, llm: LLMClient, pool: Any, ma
     best = state.attempt(state.best)
     first = next((s.first_token_s for s in llm.stats[mark:] if s.first_token_s is not None), None)
     out = record(best, seconds, tokens_since(llm, mark), rounds=state.rounds, first_token=first, outcome=result.outcome)
+    out["trail"] = trail(state)
     if best is not None and best.ran_ok and best.render_path is None and result.render_path:
         out["render"] = result.render_path
     return out
+
+
+def trail(state: GenState) -> list[dict[str, Any]]:
+    """Each attempt of a loop: what made it, what it was healed from, and how it ended (for reading the failures)."""
+    rows = []
+    for a in state.attempts:
+        ended = a.failure or (a.run.failure if a.run is not None and not a.run.ok else ("ran" if a.ran_ok else "not run"))
+        blocking = len(a.lint.blocking) if a.lint is not None else None
+        rows.append(
+            {"index": a.index, "origin": a.origin, "round": a.round, "parent": a.parent, "note": a.note[:160], "ended": str(ended)[:300]}
+            | ({"blocking_lint": blocking} if blocking else {})
+            | ({"critique": "; ".join(a.critique.reasons)[:300]} if a.critique is not None and a.ran_ok else {})
+        )
+    return rows
 
 
 def summarise(results: dict[str, list[dict[str, Any]]]) -> dict[str, dict[str, float]]:

@@ -22,6 +22,7 @@ from . import (
     imports,
     lights,
     linktwice,
+    names,
     nodes,
     operators,
     opresult,
@@ -40,7 +41,7 @@ FAMILIES: dict[str, tuple[DriftRule, ...]] = {
     "nodes": nodes.RULES,
     "render": render.RULES,
     "context": context.RULES,
-    "imports": imports.RULES,
+    "imports": imports.RULES + names.RULES,
     "addons": addons.RULES,
 }
 ALL_RULES: tuple[DriftRule, ...] = tuple(rule for rules in FAMILIES.values() for rule in rules)
