@@ -17,21 +17,31 @@ def after_generate(state: GenState) -> Literal["validate", "give_up"]:
     return "give_up" if state.error else "validate"
 
 
+MAX_RULE_STEPS = 4  # deterministic rule heals one request may take besides its rounds (they cost no LLM call)
+
+
 def after_critic(state: GenState) -> Literal["accept", "heal", "give_up"]:
-    """Accept the current attempt, heal it, or stop when rounds or budget are used up."""
+    """Accept the current attempt, heal it, or stop when rounds (and free rule steps) or budget are used up.
+
+    With its rounds used up, a request may still take a free rule step: the heal node gives up when no rule applies.
+    """
     current = state.attempt(state.current)
     if current is not None and current.critique is not None and current.critique.accepted:
         return "accept"
-    if state.error or current is None or state.rounds >= state.max_rounds or state.spent_s >= state.budget_s:
+    if state.error or current is None or state.max_rounds <= 0 or state.spent_s >= state.budget_s:
+        return "give_up"
+    if state.rounds >= state.max_rounds and (state.rule_steps >= MAX_RULE_STEPS or current.script is None):
         return "give_up"
     return "heal"
 
 
 def after_heal(state: GenState) -> Literal["validate", "give_up"]:
-    """Validate the patched attempt, unless the LLM could not answer."""
-    return "give_up" if state.error else "validate"
+    """Validate the patched attempt, unless the LLM could not answer or no heal was left to try."""
+    current = state.attempt(state.current)
+    fresh = state.attempts and not state.attempts[-1].checked
+    return "give_up" if state.error or not fresh or current is None else "validate"
 
 
 def recursion_limit(max_rounds: int) -> int:
-    """Graph steps one request may take: retrieve, generate, validate, critic, 3 per heal round, the end, and slack."""
-    return 8 + 3 * max_rounds + 4
+    """Graph steps one request may take: retrieve, generate, validate, critic, 3 per heal round or rule step, the end, slack."""
+    return 8 + 3 * (max_rounds + MAX_RULE_STEPS) + 4

@@ -85,7 +85,8 @@ class GenState(BaseModel):
     attempts: list[Attempt] = Field(default_factory=list)
     current: int | None = None  # the attempt the critic/healer works on
     best: int | None = None
-    rounds: int = 0
+    rounds: int = 0  # heal rounds used: LLM patches and regenerations (what max_rounds bounds)
+    rule_steps: int = 0  # deterministic rule heals, free of rounds (bounded by MAX_RULE_STEPS)
     spent_s: float = 0.0  # time spent in nodes (survives resume; the budget counts this)
     started_at: float = 0.0  # wall-clock time.time() of the request's start
     status: Status = "running"

@@ -168,3 +168,34 @@ def test_unreachable_llm_fails_with_the_fix(offline_settings, render_pool) -> No
     result = generate(PROMPT, settings=settings, pool=render_pool)
     assert result.outcome == "failed" and "cannot reach the LLM endpoint" in result.message
     assert "vllm serve" in result.message and "BPYWRIGHT_LLM_BASE_URL" in result.message
+
+
+DRIFT_THEN_INDEX = DRIFT_CUBES.replace("cube.location = (i * 2.0, 0.0, 0.0)", "cube.location = ([0.0, 2.0][i], 0.0, 0.0)")
+
+
+def test_rule_heals_are_free_steps_a_round_is_an_llm_patch(settings, fake: FakeLLM, render_pool, events) -> None:
+    """Rules first (no round used), then the one LLM round fixes what no rule explains."""
+    settings = dataclasses.replace(settings, max_heal_rounds=1)
+    fake.script("generate", fenced(DRIFT_THEN_INDEX)).script("heal", fenced(THREE_CUBES)).script("critic", critic_json(0.9))
+    result = generate(PROMPT, settings=settings, pool=render_pool, on_event=events)
+    assert result.outcome == "accepted" and result.script == THREE_CUBES, result.message
+    assert [e.status for e in events if e.node == "heal"] == ["rules", "LLM patch"]
+    assert fake.roles_asked() == ["generate", "heal", "critic"]
+
+
+def test_with_the_rounds_used_a_rule_step_is_still_taken(settings, fake: FakeLLM, render_pool, events) -> None:
+    settings = dataclasses.replace(settings, max_heal_rounds=1)
+    fake.script("generate", fenced(INDEX_BUG)).script("heal", fenced(DRIFT_CUBES)).script("critic", critic_json(0.9))
+    result = generate(PROMPT, settings=settings, pool=render_pool, on_event=events)
+    assert result.outcome == "accepted", result.message
+    assert [e.status for e in events if e.node == "heal"] == ["LLM patch", "rules"]
+    assert "scene.objects.link" not in (result.script or "")
+
+
+def test_with_the_rounds_used_and_no_rule_the_loop_gives_up(settings, fake: FakeLLM, render_pool, events) -> None:
+    settings = dataclasses.replace(settings, max_heal_rounds=1)
+    fake.script("generate", fenced(INDEX_BUG)).script("heal", fenced(INDEX_BUG.replace("2.0]", "2.5]")))
+    result = generate(PROMPT, settings=settings, pool=render_pool, on_event=events)
+    assert result.outcome == "best_attempt" and "1 heal round(s)" in result.message
+    assert [e.status for e in events if e.node == "heal"] == ["LLM patch", "nothing left"]
+    assert fake.roles_asked() == ["generate", "heal"]

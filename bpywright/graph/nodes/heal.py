@@ -13,6 +13,7 @@ from ..extract import extract_script
 from ..llm import HOW_TO_CONFIGURE, LLMError
 from ..patch import PatchError, apply_unified_diff
 from ..prompting import heal_messages, replacement_request
+from ..routing import MAX_RULE_STEPS
 from ..state import Attempt, GenState, SymbolBrief
 from ..streaming import token_progress
 from .generate import new_attempts
@@ -85,54 +86,61 @@ def llm_patch(state: GenState, ctx: RunContext, a: Attempt) -> tuple[str | None,
 
 
 def heal_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
-    """One heal round on the current attempt: rules, else an LLM patch, else (no script at all) a fresh generation."""
+    """One heal step on the current attempt: the rules (a free step), else an LLM patch (a round), else (no script at all)
+    a fresh generation (a round). With the rounds used up only a rule step is left; without one nothing is added."""
     start = time.monotonic()
     a = state.attempt(state.current)
     assert a is not None
     round_ = state.rounds + 1
+    rounds_left = state.rounds < state.max_rounds
     index = len(state.attempts)
     seen = {x.script for x in state.attempts}
+    update: dict[str, Any] = {"rounds": round_}
     new: list[Attempt] = []
-    if a.script is None:
+    ruled = heal_once(a.script, a.run, a.lint, state.version, frozenset(a.rules_excluded)) if a.script is not None else None
+    if ruled is not None and ruled.changed and ruled.script not in seen and state.rule_steps < MAX_RULE_STEPS:
+        ids = [r.rule for r in ruled.applied]
+        how = f"rules: {', '.join(ids)}" + (f" (explains {a.run.failure})" if ruled.explained and a.run else "")
+        update = {"rule_steps": state.rule_steps + 1}
+        new = [
+            Attempt(
+                index=index,
+                origin="heal-rules",
+                round=state.rounds,
+                parent=a.index,
+                script=ruled.script,
+                note=how,
+                rules_applied=ids,
+                rules_excluded=a.rules_excluded,
+            )
+        ]
+    elif not rounds_left:
+        how = f"no rule applies and the {state.max_rounds} heal round(s) are used"
+        ctx.emit("heal", status="nothing left", seconds=time.monotonic() - start, detail=how)
+        return {}
+    elif a.script is None:
         try:
             new = new_attempts(state, ctx, round_=round_, parent=a.index)
         except LLMError as exc:
             return {"rounds": round_, "error": str(exc)}
         how = "regenerated (no script to patch)"
     else:
-        ruled = heal_once(a.script, a.run, a.lint, state.version, frozenset(a.rules_excluded))
-        if ruled.changed and ruled.script not in seen:
-            ids = [r.rule for r in ruled.applied]
-            how = f"rules: {', '.join(ids)}" + (f" (explains {a.run.failure})" if ruled.explained and a.run else "")
-            new = [
-                Attempt(
-                    index=index,
-                    origin="heal-rules",
-                    round=round_,
-                    parent=a.index,
-                    script=ruled.script,
-                    note=how,
-                    rules_applied=ids,
-                    rules_excluded=a.rules_excluded,
-                )
-            ]
-        else:
-            try:
-                script, how = llm_patch(state, ctx, a)
-            except LLMError as exc:
-                return {"rounds": round_, "error": str(exc)}
-            failure = None if script is not None and script not in seen else (how if script is None else "the patch changed nothing")
-            new = [
-                Attempt(
-                    index=index,
-                    origin="heal-llm",
-                    round=round_,
-                    parent=a.index,
-                    script=script if failure is None else None,
-                    failure=failure,
-                    note=how,
-                    rules_excluded=a.rules_excluded,
-                )
-            ]
+        try:
+            script, how = llm_patch(state, ctx, a)
+        except LLMError as exc:
+            return {"rounds": round_, "error": str(exc)}
+        failure = None if script is not None and script not in seen else (how if script is None else "the patch changed nothing")
+        new = [
+            Attempt(
+                index=index,
+                origin="heal-llm",
+                round=round_,
+                parent=a.index,
+                script=script if failure is None else None,
+                failure=failure,
+                note=how,
+                rules_excluded=a.rules_excluded,
+            )
+        ]
     ctx.emit("heal", attempt=new[0].index, status=how.split(":")[0], seconds=time.monotonic() - start, detail=how)
-    return {"attempts": [*state.attempts, *new], "rounds": round_}
+    return {"attempts": [*state.attempts, *new], **update}
