@@ -85,3 +85,16 @@ INDEX_FIXED = INDEX_BUG.replace("offsets = [0.0, 2.0]", "offsets = [0.0, 2.0, 4.
 
 # Fails earlier than INDEX_BUG (on the first statement after the imports): a patch to this is "worse".
 EARLY_BUG = INDEX_BUG.replace('mat = bpy.data.materials.new("Red")', 'mat = bpy.data.materials["Red"]')
+
+# The prompt's example helper `link(obj)` called but never defined, and the `scene` it needs never bound (seen with the 1.5B).
+LINK_UNDEFINED = src(
+    CLEAR
+    + """
+for i in range(3):
+    mesh = bpy.data.meshes.new(f"Cube{i}")
+    mesh.from_pydata([(x, y, z) for x in (-0.5, 0.5) for y in (-0.5, 0.5) for z in (-0.5, 0.5)], [], [(0, 1, 3, 2), (4, 6, 7, 5), (0, 4, 5, 1), (2, 3, 7, 6), (0, 2, 6, 4), (1, 5, 7, 3)])
+    mesh.materials.append(mat)
+    cube = link(bpy.data.objects.new(f"Cube{i}", mesh))
+    cube.location = (i * 2.0, 0.0, 0.0)
+"""
+)

@@ -10,7 +10,18 @@ from bpywright.graph.fake_llm import FakeLLM, critic_json
 from bpywright.graph.run import generate
 from bpywright.rules.healer import unified_diff
 
-from .samples import DRIFT_CUBES, EARLY_BUG, INDEX_BUG, INDEX_FIXED, PROMPT, STACKED_CUBES, THREE_CUBES, TWO_CUBES, fenced
+from .samples import (
+    DRIFT_CUBES,
+    EARLY_BUG,
+    INDEX_BUG,
+    INDEX_FIXED,
+    LINK_UNDEFINED,
+    PROMPT,
+    STACKED_CUBES,
+    THREE_CUBES,
+    TWO_CUBES,
+    fenced,
+)
 
 
 def test_success_first_try_writes_script_report_and_render(settings, fake: FakeLLM, render_pool, events) -> None:
@@ -199,3 +210,14 @@ def test_with_the_rounds_used_and_no_rule_the_loop_gives_up(settings, fake: Fake
     assert result.outcome == "best_attempt" and "1 heal round(s)" in result.message
     assert [e.status for e in events if e.node == "heal"] == ["LLM patch", "nothing left"]
     assert fake.roles_asked() == ["generate", "heal"]
+
+
+def test_a_helper_the_prompt_showed_is_borrowed_then_its_scene_bound(settings, fake: FakeLLM, render_pool, events) -> None:
+    """`link` from the system prompt's example, then `scene` by the missing-import rule: two free steps, no LLM patch."""
+    fake.script("generate", fenced(LINK_UNDEFINED)).script("critic", critic_json(0.9))
+    result = generate(PROMPT, settings=settings, pool=render_pool, on_event=events)
+    assert result.outcome == "accepted", result.message
+    heals = [e for e in events if e.node == "heal"]
+    assert [e.status for e in heals] == ["helpers", "rules"] and "link" in heals[0].detail and "missing-import" in heals[1].detail
+    assert "def link(obj):" in (result.script or "") and "scene = bpy.context.scene" in (result.script or "")
+    assert fake.roles_asked() == ["generate", "critic"]

@@ -10,9 +10,10 @@ from ...harness.lint import render_fix_block
 from ...rules.healer import heal_once
 from ..context import RunContext
 from ..extract import extract_script
+from ..helpers import borrow_helpers, code_blocks
 from ..llm import HOW_TO_CONFIGURE, LLMError
 from ..patch import PatchError, apply_unified_diff
-from ..prompting import heal_messages, replacement_request
+from ..prompting import heal_messages, render, replacement_request
 from ..routing import MAX_RULE_STEPS
 from ..state import Attempt, GenState, SymbolBrief
 from ..streaming import token_progress
@@ -85,6 +86,28 @@ def llm_patch(state: GenState, ctx: RunContext, a: Attempt) -> tuple[str | None,
     return None, f"LLM patch unusable: {found.failure}"
 
 
+def free_step(state: GenState, a: Attempt, index: int, script: str, how: str, applied: list[str]) -> Attempt:
+    """A deterministic heal of attempt a (rules, or borrowed helpers): no LLM call, no round."""
+    return Attempt(
+        index=index,
+        origin="heal-rules",
+        round=state.rounds,
+        parent=a.index,
+        script=script,
+        note=how,
+        rules_applied=applied,
+        rules_excluded=a.rules_excluded,
+    )
+
+
+def borrow(state: GenState, a: Attempt) -> tuple[str, list[str]] | None:
+    """The attempt with the helpers it called but never defined, copied from the prompt's example or an exemplar."""
+    if a.script is None or a.run is None or a.run.ok:
+        return None
+    sources = [*code_blocks(render("generate_system", version=state.version)), *(e.script for e in state.exemplars)]
+    return borrow_helpers(a.script, failure_of(a), sources)
+
+
 def heal_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
     """One heal step on the current attempt: the rules (a free step), else an LLM patch (a round), else (no script at all)
     a fresh generation (a round). With the rounds used up only a rule step is left; without one nothing is added."""
@@ -101,19 +124,10 @@ def heal_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
     if ruled is not None and ruled.changed and ruled.script not in seen and state.rule_steps < MAX_RULE_STEPS:
         ids = [r.rule for r in ruled.applied]
         how = f"rules: {', '.join(ids)}" + (f" (explains {a.run.failure})" if ruled.explained and a.run else "")
-        update = {"rule_steps": state.rule_steps + 1}
-        new = [
-            Attempt(
-                index=index,
-                origin="heal-rules",
-                round=state.rounds,
-                parent=a.index,
-                script=ruled.script,
-                note=how,
-                rules_applied=ids,
-                rules_excluded=a.rules_excluded,
-            )
-        ]
+        update, new = {"rule_steps": state.rule_steps + 1}, [free_step(state, a, index, ruled.script, how, ids)]
+    elif (borrowed := borrow(state, a)) is not None and borrowed[0] not in seen and state.rule_steps < MAX_RULE_STEPS:
+        how = f"helpers: {', '.join(borrowed[1])} (defined by the prompt's example or an exemplar; explains {failure_of(a)[:80]})"
+        update, new = {"rule_steps": state.rule_steps + 1}, [free_step(state, a, index, borrowed[0], how, ["borrowed-helper"])]
     elif not rounds_left:
         how = f"no rule applies and the {state.max_rounds} heal round(s) are used"
         ctx.emit("heal", status="nothing left", seconds=time.monotonic() - start, detail=how)

@@ -1,0 +1,84 @@
+"""Helpers a model called but never wrote: a run failed with NameError on a function that the prompt's own example or a
+retrieved exemplar defines (small models call the example's `link(obj)` and forget its `def`). The definition is copied
+from that verified code, with the top-level helpers it calls that the script also lacks; nothing else is guessed."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterable
+
+_NOT_DEFINED = re.compile(r"name '(\w+)' is not defined")
+_FENCED = re.compile(r"```python\n(.*?)```", re.S)
+
+
+def code_blocks(text: str) -> list[str]:
+    """The ```python blocks of a prompt text."""
+    return _FENCED.findall(text)
+
+
+def _top_level_defs(source: str) -> dict[str, str]:
+    """Top-level function definitions of a source: name → its code."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return {}
+    return {
+        node.name: code
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef) and (code := ast.get_source_segment(source, node, padded=False)) is not None
+    }
+
+
+def _bound(tree: ast.Module) -> set[str]:
+    names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    names |= {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    names |= {(a.asname or a.name).split(".")[0] for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
+    return names
+
+
+def _called(code: str) -> set[str]:
+    return {n.func.id for n in ast.walk(ast.parse(code)) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+
+
+def _is_preamble(node: ast.stmt) -> bool:
+    """Imports and a docstring: what the borrowed definitions go after."""
+    return isinstance(node, (ast.Import, ast.ImportFrom)) or (
+        isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
+    )
+
+
+def _first_line(node: ast.stmt) -> int:
+    return min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))])
+
+
+def borrow_helpers(script: str, failure: str, sources: Iterable[str]) -> tuple[str, list[str]] | None:
+    """(script with the missing helpers defined after its imports, their names) or None when none can be borrowed."""
+    found = _NOT_DEFINED.search(failure)
+    if found is None:
+        return None
+    try:
+        tree = ast.parse(script)
+    except SyntaxError:
+        return None
+    bound = _bound(tree)
+    if found.group(1) in bound:
+        return None
+    for source in sources:
+        defs = _top_level_defs(source)
+        if found.group(1) not in defs:
+            continue
+        wanted, queue = [], [found.group(1)]
+        while queue:
+            name = queue.pop(0)
+            if name in wanted or name in bound or name not in defs:
+                continue
+            wanted.append(name)
+            queue.extend(sorted(_called(defs[name])))
+        at = next((i for i, node in enumerate(tree.body) if not _is_preamble(node)), len(tree.body))
+        cut = _first_line(tree.body[at]) - 1 if at < len(tree.body) else len(script.splitlines())
+        lines = script.splitlines(keepends=True)
+        block = "".join(f"{defs[name]}\n\n\n" for name in wanted)
+        head = "".join(lines[:cut])
+        return head + ("\n" if head and not head.endswith("\n\n") else "") + block + "".join(lines[cut:]), wanted
+    return None
