@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ast
 import re
+import textwrap
 
 _HUNK = re.compile(r"^@@ -(\d+)(?:,\d+)? \+\d+(?:,\d+)? @@")
 
@@ -48,3 +50,55 @@ def apply_unified_diff(script: str, diff: str) -> str:
         pos = at + len(old)
     out.extend(lines[pos:])
     return "\n".join(out) + "\n"
+
+
+def _definitions_only(tree: ast.Module) -> bool:
+    """Only imports and function/class definitions at the top level (at least one definition)."""
+    kinds = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+    return all(isinstance(n, kinds) for n in tree.body) and any(not isinstance(n, (ast.Import, ast.ImportFrom)) for n in tree.body)
+
+
+def _span(node: ast.stmt) -> tuple[int, int]:
+    """(first, last) 1-based lines of a statement, decorators included."""
+    first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))])
+    return first, node.end_lineno or node.lineno
+
+
+def merge_fragment(script: str, reply_code: str) -> str | None:
+    """A reply that holds only corrected definitions (a small model's "here is the fixed function", often indented):
+    each replaces the script's top-level definition of that name, a new one goes after the imports, a new import on top.
+
+    None when the reply is not such a fragment (it has other top-level statements, or does not parse even dedented),
+    or when the script itself is only definitions (then the reply may well be the whole script).
+    """
+    try:
+        fragment = ast.parse(textwrap.dedent(reply_code))
+        tree = ast.parse(script)
+    except SyntaxError:
+        return None
+    if not _definitions_only(fragment) or _definitions_only(tree):
+        return None
+    code = textwrap.dedent(reply_code).splitlines()
+    lines = script.splitlines()
+    defined = {n.name: _span(n) for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    imports = {ast.get_source_segment(script, n) for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))}
+    replaced: list[tuple[tuple[int, int], list[str]]] = []
+    added: list[str] = []
+    new_imports: list[str] = []
+    for node in fragment.body:
+        first, last = _span(node)
+        text = code[first - 1 : last]
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            if "\n".join(text) not in imports:
+                new_imports += text
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name in defined:
+            replaced.append((defined[node.name], text))
+        else:
+            added += [*text, "", ""]
+    for (first, last), text in sorted(replaced, reverse=True):
+        lines[first - 1 : last] = text
+    # the first statement after the imports: every replaced definition starts at or below it, so it does not move
+    at = next((i for i, n in enumerate(tree.body) if not isinstance(n, (ast.Import, ast.ImportFrom))), len(tree.body))
+    cut = _span(tree.body[at])[0] - 1 if at < len(tree.body) else len(lines)
+    merged = [*lines[:cut], *new_imports, *(["", *added] if added else []), *lines[cut:]]
+    return "\n".join(merged).rstrip("\n") + "\n"

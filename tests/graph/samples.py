@@ -98,3 +98,20 @@ for i in range(3):
     cube.location = (i * 2.0, 0.0, 0.0)
 """
 )
+
+# A bug inside a helper: a small model's heal reply is often only the corrected function.
+HELPER_BUG = src(
+    CLEAR
+    + """
+def place(i):
+    offsets = [0.0, 2.0]
+    return (offsets[i], 0.0, 0.0)
+
+
+for i in range(3):
+    bpy.ops.mesh.primitive_cube_add(size=1.0, location=place(i))
+    cube = bpy.context.active_object
+    cube.name = f"Cube{i}"
+    cube.data.materials.append(mat)
+"""
+)

@@ -13,6 +13,7 @@ from bpywright.rules.healer import unified_diff
 from .samples import (
     DRIFT_CUBES,
     EARLY_BUG,
+    HELPER_BUG,
     INDEX_BUG,
     INDEX_FIXED,
     LINK_UNDEFINED,
@@ -221,3 +222,12 @@ def test_a_helper_the_prompt_showed_is_borrowed_then_its_scene_bound(settings, f
     assert [e.status for e in heals] == ["helpers", "rules"] and "link" in heals[0].detail and "missing-import" in heals[1].detail
     assert "def link(obj):" in (result.script or "") and "scene = bpy.context.scene" in (result.script or "")
     assert fake.roles_asked() == ["generate", "critic"]
+
+
+def test_a_reply_holding_only_the_fixed_function_is_merged(settings, fake: FakeLLM, render_pool, events) -> None:
+    reply = "The list is short. Fixed:\n\n```python\n    def place(i):\n        return (i * 2.0, 0.0, 0.0)\n```\n"
+    fake.script("generate", fenced(HELPER_BUG)).script("heal", reply).script("critic", critic_json(0.9))
+    result = generate(PROMPT, settings=settings, pool=render_pool, on_event=events)
+    assert result.outcome == "accepted", result.message
+    assert next(e for e in events if e.node == "heal").detail == "LLM patch: corrected definitions merged into the script"
+    assert "return (i * 2.0, 0.0, 0.0)" in (result.script or "") and "for i in range(3):" in (result.script or "")

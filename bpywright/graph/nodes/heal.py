@@ -12,7 +12,7 @@ from ..context import RunContext
 from ..extract import extract_script
 from ..helpers import borrow_helpers, code_blocks
 from ..llm import HOW_TO_CONFIGURE, LLMError
-from ..patch import PatchError, apply_unified_diff
+from ..patch import PatchError, apply_unified_diff, merge_fragment
 from ..prompting import heal_messages, render, replacement_request
 from ..routing import MAX_RULE_STEPS
 from ..state import Attempt, GenState, SymbolBrief
@@ -68,6 +68,9 @@ def llm_patch(state: GenState, ctx: RunContext, a: Attempt) -> tuple[str | None,
     )
     reply = ctx.llm.chat(messages, on_token=token_progress(ctx, "heal", len(state.attempts)))[0]
     found = extract_script(reply)
+    merged = merge_fragment(a.script, found.code) if found.code is not None else None
+    if merged is not None:
+        return merged, "LLM patch: corrected definitions merged into the script"
     if found.code is not None and found.failure is None:
         return found.code, "LLM patch: full replacement"
     if found.diff is not None:
