@@ -59,7 +59,7 @@ def add_version(p: argparse.ArgumentParser, *aliases: str) -> None:
     )
 
 
-def add_cluster_flag(p: argparse.ArgumentParser, what: str) -> None:
+def add_cluster_flag(p: argparse.ArgumentParser | argparse._ArgumentGroup, what: str) -> None:
     """--cluster auto|ray://HOST:PORT, its help starting with what the command runs there."""
     from .cluster.spec import CLUSTER_HELP
 

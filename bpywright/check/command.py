@@ -7,7 +7,7 @@ import sys
 import time
 from pathlib import Path
 
-from ..cliargs import positive_float, positive_int
+from ..cliargs import add_cluster_flag, positive_float, positive_int
 from ..config import Settings
 
 USAGE = 2
@@ -64,9 +64,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     run = parser.add_argument_group("running")
     run.add_argument("--jobs", "-j", type=positive_int, metavar="N", help="warm Blender workers per version (default: cores)")
-    from ..cluster.spec import CLUSTER_HELP
-
-    run.add_argument("--cluster", metavar="auto|ray://HOST:PORT", help=CLUSTER_HELP)
+    add_cluster_flag(run, "the scripts' runs: ")
     run.add_argument("--timeout", type=positive_float, metavar="SECONDS", help="per script; overrides the config (default 60)")
     run.add_argument("--engine", choices=["workbench", "cycles", "eevee"], help="render engine (default: workbench)")
     run.add_argument("--resolution", type=int, metavar="PX", help="square render size (default 256)")

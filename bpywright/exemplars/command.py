@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from ..cliargs import add_cluster_flag
 from ..config import Settings
 
 IMPORT_PROMPT_FIELDS = ("prompt", "instruction")  # BlendNet rows: {"instruction": …, "script": …}
@@ -23,9 +24,7 @@ def _validation_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--resolution", type=int, default=256, help="render size in pixels (default 256)")
     p.add_argument("--no-lint", action="store_true", help="skip the static checks (ruff/mypy/pyright) before each run")
     p.add_argument("--jobs", "-j", type=int, help="warm workers (default: BPYWRIGHT_WORKERS or cores)")
-    from ..cluster.spec import CLUSTER_HELP
-
-    p.add_argument("--cluster", metavar="auto|ray://HOST:PORT", help=CLUSTER_HELP)
+    add_cluster_flag(p, "the validation runs: ")
     p.add_argument("--no-clip", action="store_true", help="do not compute CLIP vectors even when weights are configured")
 
 

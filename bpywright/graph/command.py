@@ -12,6 +12,7 @@ import shutil
 import sys
 from pathlib import Path
 
+from ..cliargs import add_cluster_flag
 from ..config import Settings
 
 
@@ -38,9 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--resolution", type=int, default=256, help="render size in pixels, square (default 256)")
     parser.add_argument("--json", action="store_true", help="print the GenerationResult as JSON on stdout")
     parser.add_argument("--resume", metavar="THREAD_ID", help="continue an interrupted run from its last checkpoint")
-    from ..cluster.spec import CLUSTER_HELP
-
-    parser.add_argument("--cluster", metavar="auto|ray://HOST:PORT", help="the candidates' validation runs: " + CLUSTER_HELP)
+    add_cluster_flag(parser, "the candidates' validation runs: ")
 
 
 def _open_store(settings: Settings):
