@@ -129,7 +129,8 @@ def heal_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
         how = f"rules: {', '.join(ids)}" + (f" (explains {a.run.failure})" if ruled.explained and a.run else "")
         update, new = {"rule_steps": state.rule_steps + 1}, [free_step(state, a, index, ruled.script, how, ids)]
     elif (borrowed := borrow(state, a)) is not None and borrowed[0] not in seen and state.rule_steps < MAX_RULE_STEPS:
-        how = f"helpers: {', '.join(borrowed[1])} (defined by the prompt's example or an exemplar; explains {failure_of(a)[:80]})"
+        why = a.run.failure if a.run is not None else ""
+        how = f"helpers: {', '.join(borrowed[1])} (defined by the prompt's example or an exemplar; explains {why})"
         update, new = {"rule_steps": state.rule_steps + 1}, [free_step(state, a, index, borrowed[0], how, ["borrowed-helper"])]
     elif not rounds_left:
         how = f"no rule applies and the {state.max_rounds} heal round(s) are used"
