@@ -133,6 +133,12 @@ class _Rgba(RuleTransformer):
             want, certain = 4, True
         elif self.want in ((4, 3), (3, 4)) and (size is None or size == self.want[1]):
             want, certain = self.want[0], False
+        elif self.want == (4, 5) and (new := _alpha_on_rgba(updated.value)) is not None:
+            if self.report(
+                original, f"{code(target)} takes 4 values: the colour spread into it already had an alpha", code(new), certain=False
+            ):
+                return updated.with_changes(value=new)
+            return updated
         else:
             return updated
         new = _resized(updated.value, want)
@@ -144,6 +150,16 @@ class _Rgba(RuleTransformer):
         ):
             return updated.with_changes(value=new)
         return updated
+
+
+def _alpha_on_rgba(value: cst.BaseExpression) -> cst.BaseExpression | None:
+    """`(*color, 1.0)` made 5 values from an RGBA colour (a helper written for RGB, given RGBA): `(*color[:3], 1.0)`."""
+    if not (isinstance(value, cst.Tuple | cst.List) and len(value.elements) == 2 and isinstance(value.elements[0], cst.StarredElement)):
+        return None
+    spread = value.elements[0].value
+    if isinstance(spread, cst.Subscript):
+        return None  # already sliced
+    return expr(f"(*{code(spread)}[:3], {code(value.elements[1].value)})")
 
 
 def _resized(value: cst.BaseExpression, want: int) -> cst.BaseExpression | None:
@@ -220,11 +236,11 @@ RULES = (
     DriftRule(
         "rgba-length",
         "values",
-        "3-value colours where RGBA (4 values) is required",
+        "3-value colours where RGBA (4 values) is required; an alpha appended to a colour that had one",
         "2.80",
         "2.80",
         _Rgba,
-        (r"sequences of dimension 0 should contain (4 items, not 3|3 items, not 4)",),
+        (r"sequences of dimension 0 should contain (4 items, not 3|3 items, not 4|4 items, not 5)",),
         needles=lambda s: _TRIPLE.search(s) is not None,
     ),
     DriftRule(

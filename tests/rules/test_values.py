@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .helpers import fired, fixed, healed_once
+from .helpers import fired, fixed, healed_once, src
 
 
 def test_matrix_vector_products_use_matmul() -> None:
@@ -81,3 +81,29 @@ def test_enum_items_renamed_even_through_variables() -> None:
     assert "lamp('SUN')" in healed_once(old, "TypeError", msg, 3).script
     msg = "ObjectModifiers.new(): error with argument 2, \"type\" -  enum \"SUBSURFACE\" not found in ('DATA_TRANSFER', 'SUBSURF', 'WAVE')"
     assert "'SUBSURF')" in healed_once(old, "TypeError", msg, 5).script
+
+
+# What the 1.5B model wrote twice in the generation benchmark: an exemplar's RGB helper, called with RGBA colours.
+ALPHA_ON_RGBA = """
+import bpy
+
+def make_material(name, color):
+    mat = bpy.data.materials.new(name)
+    mat.diffuse_color = (*color, 1.0)
+    return mat
+
+make_material("Red", (1.0, 0.0, 0.0, 1.0))
+make_material("Blue", (0.0, 0.0, 1.0))
+"""
+
+
+def test_an_alpha_appended_to_an_rgba_colour_keeps_three_channels(blender_run) -> None:
+    from bpywright.rules.healer import heal
+
+    assert "rgba-length" not in fired(ALPHA_ON_RGBA)  # (*color, 1.0) is right for RGB: only the run can tell
+    five = "bpy_struct: item.attr = val: sequences of dimension 0 should contain 4 items, not 5"
+    result = healed_once(ALPHA_ON_RGBA, "ValueError", five, 5)
+    assert "    mat.diffuse_color = (*color[:3], 1.0)\n" in result.script and [r.rule for r in result.applied] == ["rgba-length"]
+    outcome = heal(src(ALPHA_ON_RGBA), run=blender_run, max_rounds=2)
+    assert outcome.status_before == "error" and "not 5" in (outcome.failure_before or "")
+    assert outcome.healed, outcome.failure_after  # and the RGB call still runs
