@@ -61,9 +61,9 @@ def heal_messages(
     return [{"role": "system", "content": render("heal_system", version=version)}, {"role": "user", "content": user}]
 
 
-def replacement_request(reason: str) -> dict[str, str]:
-    """The follow-up turn when a diff did not apply: ask for the whole script."""
-    return {"role": "user", "content": render("heal_replace", reason=reason)}
+def replacement_request(reason: str, *, diff: bool = True) -> dict[str, str]:
+    """The follow-up turn when a diff did not apply (or the reply held no usable script): ask for the whole script."""
+    return {"role": "user", "content": render("heal_replace", reason=reason, diff=diff)}
 
 
 def critic_messages(

@@ -231,3 +231,14 @@ def test_a_reply_holding_only_the_fixed_function_is_merged(settings, fake: FakeL
     assert result.outcome == "accepted", result.message
     assert next(e for e in events if e.node == "heal").detail == "LLM patch: corrected definitions merged into the script"
     assert "return (i * 2.0, 0.0, 0.0)" in (result.script or "") and "for i in range(3):" in (result.script or "")
+
+
+def test_a_heal_reply_without_a_script_gets_one_follow_up_in_the_same_round(settings, fake: FakeLLM, render_pool, events) -> None:
+    settings = dataclasses.replace(settings, max_heal_rounds=1)
+    fake.script("generate", fenced(INDEX_BUG)).script("heal", "The offsets list needs a third entry.", fenced(INDEX_FIXED))
+    fake.script("critic", critic_json(0.9))
+    result = generate(PROMPT, settings=settings, pool=render_pool, on_event=events)
+    assert result.outcome == "accepted" and result.script == INDEX_FIXED, result.message
+    follow_up = fake.chat_requests[2]["messages"]
+    assert follow_up[-2]["role"] == "assistant" and "held no usable script" in follow_up[-1]["content"]
+    assert next(e for e in events if e.node == "heal").detail.startswith("LLM patch: reply unusable (")

@@ -9,7 +9,7 @@ from typing import Any
 from ...harness.lint import render_fix_block
 from ...rules.healer import heal_once
 from ..context import RunContext
-from ..extract import extract_script
+from ..extract import Extracted, extract_script
 from ..helpers import borrow_helpers, code_blocks
 from ..llm import HOW_TO_CONFIGURE, LLMError
 from ..patch import PatchError, apply_unified_diff, merge_fragment
@@ -68,25 +68,34 @@ def llm_patch(state: GenState, ctx: RunContext, a: Attempt) -> tuple[str | None,
     )
     reply = ctx.llm.chat(messages, on_token=token_progress(ctx, "heal", len(state.attempts)))[0]
     found = extract_script(reply)
-    merged = merge_fragment(a.script, found.code) if found.code is not None else None
-    if merged is not None:
-        return merged, "LLM patch: corrected definitions merged into the script"
-    if found.code is not None and found.failure is None:
-        return found.code, "LLM patch: full replacement"
+    if (usable := _usable(a.script, found)) is not None:
+        return usable[0], f"LLM patch: {usable[1]}"
     if found.diff is not None:
         try:
             return apply_unified_diff(a.script, found.diff), "LLM patch: unified diff"
         except PatchError as exc:
-            why = str(exc)
-        retry = ctx.llm.chat(
-            [*messages, {"role": "assistant", "content": reply}, replacement_request(why)],
-            on_token=token_progress(ctx, "heal", len(state.attempts)),
-        )[0]
-        again = extract_script(retry)
-        if again.code is not None and again.failure is None:
-            return again.code, f"LLM patch: diff did not apply ({why}); full replacement"
-        return None, f"diff did not apply ({why}) and the replacement was unusable: {again.failure}"
-    return None, f"LLM patch unusable: {found.failure}"
+            why, first = str(exc), "diff did not apply"
+    else:
+        why, first = found.failure or "no script", "reply unusable"
+    # One more turn in the same round: the whole script, please (a small model often answers the follow-up well).
+    retry = ctx.llm.chat(
+        [*messages, {"role": "assistant", "content": reply}, replacement_request(why, diff=found.diff is not None)],
+        on_token=token_progress(ctx, "heal", len(state.attempts)),
+    )[0]
+    again = extract_script(retry)
+    if (usable := _usable(a.script, again)) is not None:
+        return usable[0], f"LLM patch: {first} ({why}); {usable[1]}"
+    return None, f"LLM patch unusable: {first} ({why}) and the follow-up was unusable too: {again.failure or 'no script'}"
+
+
+def _usable(script: str, found: Extracted) -> tuple[str, str] | None:
+    """(new script, how) from a reply's code: corrected definitions merged, or a whole valid script; None otherwise."""
+    merged = merge_fragment(script, found.code) if found.code is not None else None
+    if merged is not None:
+        return merged, "corrected definitions merged into the script"
+    if found.code is not None and found.failure is None:
+        return found.code, "full replacement"
+    return None
 
 
 def free_step(state: GenState, a: Attempt, index: int, script: str, how: str, applied: list[str]) -> Attempt:
