@@ -258,6 +258,15 @@ def main() -> int:
     items = sample(args.data, args.n, args.seed)
     if args.first:
         items = items[: args.first]
+    if args.report_only:  # nothing is served or run: the model's name finds its cache
+        name = args.model or args.local or base.local_model
+        if not name:
+            parser.error("--report-only needs --local NAME or --model NAME (the cache is named after the model)")
+        cache = args.out / name.replace("/", "_")
+        cached = {
+            m: [json.loads(p.read_text(encoding="utf-8")) for i in items if (p := cache / m / f"{i['id']}.json").is_file()] for m in modes
+        }
+        return write_report(args.out, name, cached)
     with local_llm(base) as (settings, note):
         if not settings.llm_base_url:
             print(f"error: no model to benchmark ({note})", file=sys.stderr)
@@ -279,8 +288,6 @@ def main() -> int:
                     if path.is_file():
                         results[mode].append(json.loads(path.read_text(encoding="utf-8")))
                         continue
-                    if args.report_only:
-                        continue
                     thread = f"bench-{model.replace('/', '_')}-{mode}-{item['id'][:8]}-{int(time.time())}"
                     if mode == "loop":
                         row = loop(item, settings, llm, pool, args.max_rounds, thread)
@@ -296,12 +303,16 @@ def main() -> int:
                         file=sys.stderr,
                         flush=True,
                     )
-    table = summarise(results)
-    text = markdown(model, table, results)
-    out = args.out / f"generation-{model.replace('/', '_')}.md"
+    return write_report(args.out, model, results)
+
+
+def write_report(out_dir: Path, model: str, results: dict[str, list[dict[str, Any]]]) -> int:
+    """The table (markdown, named after the model) and the contact sheet; printed too."""
+    text = markdown(model, summarise(results), results)
+    out = out_dir / f"generation-{model.replace('/', '_')}.md"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(text, encoding="utf-8")
-    sheet = contact_sheet(results, args.out / f"generation-{model.replace('/', '_')}.png")
+    sheet = contact_sheet(results, out_dir / f"generation-{model.replace('/', '_')}.png")
     print(text)
     print(f"table: {out}" + (f"  contact sheet: {sheet}" if sheet else ""))
     return 0

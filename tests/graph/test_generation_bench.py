@@ -38,9 +38,9 @@ bpy.context.scene.collection.objects.link(sun)
 """
 
 
-def bench(fake: FakeLLM, out: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+def bench(base_url: str, out: Path, *extra: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "BPYWRIGHT_ARTIFACTS": str(out / "artifacts"), "BPYWRIGHT_LLM_BASE_URL": ""}
-    cmd = [sys.executable, str(ROOT / "bench" / "generation.py"), "--base-url", fake.base_url, "--model", "fake-coder", "--n", "3"]
+    cmd = [sys.executable, str(ROOT / "bench" / "generation.py"), "--base-url", base_url, "--model", "fake-coder", "--n", "3"]
     cmd += ["--modes", "one-shot,loop", "--max-rounds", "2", "--budget", "300", "--out", str(out / "bench"), *extra]
     return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=900, cwd=ROOT)
 
@@ -49,7 +49,8 @@ def bench(fake: FakeLLM, out: Path, *extra: str) -> subprocess.CompletedProcess[
 def test_one_shot_vs_loop_table_from_real_runs_and_a_resumed_run_asks_nothing(tmp_path: Path) -> None:
     with FakeLLM() as fake:
         fake.script("generate", *([BROKEN] * 6)).script("heal", *([FIXED] * 6)).script("critic", *([critic_json(0.9, "a cube")] * 12))
-        done = bench(fake, tmp_path)
+        url = fake.base_url
+        done = bench(url, tmp_path)
         assert done.returncode == 0, done.stderr[-3000:]
         asked = len(fake.chat_requests)
         table = (tmp_path / "bench" / "generation-fake-coder.md").read_text(encoding="utf-8")
@@ -62,7 +63,11 @@ def test_one_shot_vs_loop_table_from_real_runs_and_a_resumed_run_asks_nothing(tm
         assert all(r["render"] and Path(r["render"]).is_file() for r in rows)
         assert (tmp_path / "bench" / "generation-fake-coder.png").is_file()
 
-        again = bench(fake, tmp_path)  # every (prompt, mode) is cached: a resumed run asks the model nothing
+        again = bench(url, tmp_path)  # every (prompt, mode) is cached: a resumed run asks the model nothing
         assert again.returncode == 0, again.stderr[-3000:]
         assert len(fake.chat_requests) == asked
         assert (tmp_path / "bench" / "generation-fake-coder.md").read_text(encoding="utf-8") == table
+    (tmp_path / "bench" / "generation-fake-coder.md").unlink()
+    only = bench(url, tmp_path, "--report-only")  # the endpoint is gone: the table comes from the cache alone
+    assert only.returncode == 0, only.stderr[-3000:]
+    assert (tmp_path / "bench" / "generation-fake-coder.md").read_text(encoding="utf-8") == table
