@@ -242,3 +242,12 @@ def test_a_heal_reply_without_a_script_gets_one_follow_up_in_the_same_round(sett
     follow_up = fake.chat_requests[2]["messages"]
     assert follow_up[-2]["role"] == "assistant" and "held no usable script" in follow_up[-1]["content"]
     assert next(e for e in events if e.node == "heal").detail.startswith("LLM patch: reply unusable (")
+
+
+def test_after_a_discarded_patch_the_next_heal_works_on_the_attempt_it_came_from(settings, fake: FakeLLM, render_pool, events) -> None:
+    fake.script("generate", fenced(INDEX_BUG)).script("heal", fenced(EARLY_BUG), fenced(INDEX_FIXED)).script("critic", critic_json(0.9))
+    result = generate(PROMPT, settings=settings, pool=render_pool, on_event=events)
+    assert result.outcome == "accepted" and result.script == INDEX_FIXED, result.message
+    second_heal = [r for r in fake.chat_requests if "repair" in r["messages"][0]["content"]][1]["messages"][1]["content"]
+    assert 'materials.new("Red")' in second_heal and 'materials["Red"]' not in second_heal  # the parent, not the discarded
+    assert [e.attempt for e in events if e.node == "heal"] == [1, 2]

@@ -73,7 +73,7 @@ def validate_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
         _event(ctx, a)
         if a.discarded:
             ctx.emit("validate", attempt=a.index, status="discarded", detail=a.note)
-    kept = [a for a in done if not a.discarded]
+    kept = [attempts[a.index] for a in done if not attempts[a.index].discarded]  # `done` holds them as run, before discards
     current: int | None
     if kept:
         current = max(kept, key=rank).index
