@@ -131,3 +131,21 @@ def test_a_mypy_daemon_that_does_not_answer_fails_its_check_not_the_caller(monke
         again = linter.lint(BROKEN)  # a fresh daemon answers the next check
         assert next(s for s in again.tools if s.tool == "mypy").status == "ok"
         assert any(d.tool == "mypy" for d in again.diagnostics)
+
+
+def test_a_dmypy_daemon_that_idled_out_is_restarted_and_none_outlives_its_idle_time(monkeypatch) -> None:
+    """An owner killed without close() must not leave its daemon running forever: it exits after DMYPY_IDLE_S idle."""
+    import time
+
+    from bpywright.harness import lint as lint_module
+
+    monkeypatch.setattr(lint_module, "DMYPY_IDLE_S", 3)
+    with Linter(tools=("mypy",)) as linter:
+        first = linter.lint("import bpy\nx: int = 'a'\n")
+        assert [t.status for t in first.tools] == ["ok"] and any(d.tool == "mypy" for d in first.diagnostics)
+        deadline = time.monotonic() + 60
+        while linter._dmypy("status").returncode == 0 and time.monotonic() < deadline:
+            time.sleep(1)  # the daemon shuts itself down after 3 s idle
+        assert linter._dmypy("status").returncode != 0
+        again = linter.lint("import bpy\ny: str = 1\n")
+        assert [t.status for t in again.tools] == ["ok"] and any(d.tool == "mypy" for d in again.diagnostics)
