@@ -8,7 +8,9 @@ import ast
 import re
 from collections.abc import Iterable
 
-_NOT_DEFINED = re.compile(r"name '(\w+)' is not defined")
+from ..rules.names import NOT_DEFINED
+from .patch import insertion_line
+
 _FENCED = re.compile(r"```python\n(.*?)```", re.S)
 
 
@@ -41,20 +43,9 @@ def _called(code: str) -> set[str]:
     return {n.func.id for n in ast.walk(ast.parse(code)) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
 
 
-def _is_preamble(node: ast.stmt) -> bool:
-    """Imports and a docstring: what the borrowed definitions go after."""
-    return isinstance(node, (ast.Import, ast.ImportFrom)) or (
-        isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
-    )
-
-
-def _first_line(node: ast.stmt) -> int:
-    return min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))])
-
-
 def borrow_helpers(script: str, failure: str, sources: Iterable[str]) -> tuple[str, list[str]] | None:
     """(script with the missing helpers defined after its imports, their names) or None when none can be borrowed."""
-    found = _NOT_DEFINED.search(failure)
+    found = NOT_DEFINED.search(failure)
     if found is None:
         return None
     try:
@@ -75,8 +66,7 @@ def borrow_helpers(script: str, failure: str, sources: Iterable[str]) -> tuple[s
                 continue
             wanted.append(name)
             queue.extend(sorted(_called(defs[name])))
-        at = next((i for i, node in enumerate(tree.body) if not _is_preamble(node)), len(tree.body))
-        cut = _first_line(tree.body[at]) - 1 if at < len(tree.body) else len(script.splitlines())
+        cut = insertion_line(tree, script)
         lines = script.splitlines(keepends=True)
         block = "".join(f"{defs[name]}\n\n\n" for name in wanted)
         head = "".join(lines[:cut])

@@ -58,10 +58,21 @@ def _definitions_only(tree: ast.Module) -> bool:
     return all(isinstance(n, kinds) for n in tree.body) and any(not isinstance(n, (ast.Import, ast.ImportFrom)) for n in tree.body)
 
 
-def _span(node: ast.stmt) -> tuple[int, int]:
+def statement_span(node: ast.stmt) -> tuple[int, int]:
     """(first, last) 1-based lines of a statement, decorators included."""
     first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))])
     return first, node.end_lineno or node.lineno
+
+
+def insertion_line(tree: ast.Module, source: str) -> int:
+    """Where new top-level definitions go (0-based line index): after the imports and a leading docstring."""
+
+    def preamble(node: ast.stmt) -> bool:
+        docstring = isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
+        return docstring or isinstance(node, (ast.Import, ast.ImportFrom))
+
+    at = next((i for i, node in enumerate(tree.body) if not preamble(node)), len(tree.body))
+    return statement_span(tree.body[at])[0] - 1 if at < len(tree.body) else len(source.splitlines())
 
 
 def merge_fragment(script: str, reply_code: str) -> str | None:
@@ -80,13 +91,13 @@ def merge_fragment(script: str, reply_code: str) -> str | None:
         return None
     code = textwrap.dedent(reply_code).splitlines()
     lines = script.splitlines()
-    defined = {n.name: _span(n) for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    defined = {n.name: statement_span(n) for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
     imports = {ast.get_source_segment(script, n) for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))}
     replaced: list[tuple[tuple[int, int], list[str]]] = []
     added: list[str] = []
     new_imports: list[str] = []
     for node in fragment.body:
-        first, last = _span(node)
+        first, last = statement_span(node)
         text = code[first - 1 : last]
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             if "\n".join(text) not in imports:
@@ -97,8 +108,6 @@ def merge_fragment(script: str, reply_code: str) -> str | None:
             added += [*text, "", ""]
     for (first, last), text in sorted(replaced, reverse=True):
         lines[first - 1 : last] = text
-    # the first statement after the imports: every replaced definition starts at or below it, so it does not move
-    at = next((i for i, n in enumerate(tree.body) if not isinstance(n, (ast.Import, ast.ImportFrom))), len(tree.body))
-    cut = _span(tree.body[at])[0] - 1 if at < len(tree.body) else len(lines)
+    cut = insertion_line(tree, script)  # every replaced definition starts at or below it, so it does not move
     merged = [*lines[:cut], *new_imports, *(["", *added] if added else []), *lines[cut:]]
     return "\n".join(merged).rstrip("\n") + "\n"

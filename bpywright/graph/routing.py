@@ -37,9 +37,8 @@ def after_critic(state: GenState) -> Literal["accept", "heal", "give_up"]:
 
 def after_heal(state: GenState) -> Literal["validate", "give_up"]:
     """Validate the patched attempt, unless the LLM could not answer or no heal was left to try."""
-    current = state.attempt(state.current)
-    fresh = state.attempts and not state.attempts[-1].checked
-    return "give_up" if state.error or not fresh or current is None else "validate"
+    fresh = bool(state.attempts) and not state.attempts[-1].checked
+    return "give_up" if state.error or not fresh else "validate"
 
 
 def recursion_limit(max_rounds: int) -> int:

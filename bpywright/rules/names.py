@@ -15,7 +15,7 @@ from libcst.metadata import PositionProvider, Scope, ScopeProvider
 from .base import DriftRule, RuleTransformer
 from .imports import CONSOLE, IMPORTS
 
-_NOT_DEFINED = re.compile(r"name '(\w+)' is not defined")
+NOT_DEFINED = re.compile(r"name '(\w+)' is not defined")
 CUTOFF = 0.8  # difflib ratio a bound name must reach (LEAD_THICKNESS → LID_THICKNESS is 0.89; width → height is 0.36)
 MIN_LENGTH = 4  # shorter names are too easily close to another by chance
 
@@ -47,7 +47,7 @@ class _MisspeltName(RuleTransformer):
 
     def visit_Module(self, node: cst.Module) -> None:
         self.renames: dict[cst.Name, str] = {}
-        found = _NOT_DEFINED.search(self.scope.error)
+        found = NOT_DEFINED.search(self.scope.error)
         if found is None or found.group(1) in IMPORTS or found.group(1) in CONSOLE:
             return
         wrong = found.group(1)
