@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from selenium import webdriver
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
@@ -32,6 +33,12 @@ def browser() -> Iterator[webdriver.Chrome]:
         driver.quit()
 
 
+def waiter(driver: webdriver.Chrome, seconds: float) -> WebDriverWait:
+    """A wait that reads through page loads: a form submit or a link replaces the document, so an element read while the
+    old page goes away is stale (or not there yet), which means "not yet", not a failure (seen in CI: the search)."""
+    return WebDriverWait(driver, seconds, ignored_exceptions=(StaleElementReferenceException, NoSuchElementException))
+
+
 def loaded(driver: webdriver.Chrome, element) -> bool:
     """True when an <img> has finished loading real pixels."""
     return bool(driver.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", element))
@@ -45,7 +52,7 @@ def shot(driver: webdriver.Chrome, name: str) -> Path:
 
 
 def test_gallery_search_detail_and_submit(browser: webdriver.Chrome, live_url: str) -> None:
-    wait = WebDriverWait(browser, 30)
+    wait = waiter(browser, 30)
     browser.get(live_url + "/")
     cards = browser.find_elements(By.CSS_SELECTOR, "#grid li.card")
     assert len(cards) >= len(SEED_RECIPES)
@@ -72,9 +79,7 @@ def test_gallery_search_detail_and_submit(browser: webdriver.Chrome, live_url: s
     browser.find_element(By.ID, "script-text").send_keys(SCRIPT)
     browser.find_element(By.ID, "script-prompt").send_keys("an ico sphere")
     browser.find_element(By.ID, "validate-button").click()
-    WebDriverWait(browser, 240).until(
-        lambda d: d.find_element(By.ID, "result").get_attribute("data-state") in ("done", "failed", "refused")
-    )
+    waiter(browser, 240).until(lambda d: d.find_element(By.ID, "result").get_attribute("data-state") in ("done", "failed", "refused"))
     result = browser.find_element(By.ID, "result")
     assert result.get_attribute("data-state") == "done" and result.get_attribute("data-status") == "ok", result.text
     assert "ok: the script ran cleanly" in browser.find_element(By.ID, "result-summary").text
@@ -86,10 +91,8 @@ def test_gallery_search_detail_and_submit(browser: webdriver.Chrome, live_url: s
 
     browser.find_element(By.ID, "prompt-text").send_keys("a low-poly pine tree in the snow")
     browser.find_element(By.ID, "generate-button").click()
-    WebDriverWait(browser, 240).until(lambda d: d.find_element(By.ID, "job-id").text.startswith("generate"))
-    WebDriverWait(browser, 240).until(
-        lambda d: d.find_element(By.ID, "result").get_attribute("data-state") in ("done", "failed", "refused")
-    )
+    waiter(browser, 240).until(lambda d: d.find_element(By.ID, "job-id").text.startswith("generate"))
+    waiter(browser, 240).until(lambda d: d.find_element(By.ID, "result").get_attribute("data-state") in ("done", "failed", "refused"))
     assert result.get_attribute("data-status") == "retrieved", result.text
     assert "import bpy" in browser.find_element(By.ID, "result-script").text
     assert "retrieve" in browser.find_element(By.ID, "events").text
