@@ -61,6 +61,22 @@ def heal_messages(
     return [{"role": "system", "content": render("heal_system", version=version)}, {"role": "user", "content": user}]
 
 
+def definition_messages(prompt: str, version: str, script: str, names: list[str], failure: str) -> Messages:
+    """Ask only for the definitions of names the script uses and never defines: a short prompt and a short reply."""
+    from .missing import constants, uses
+
+    user = render(
+        "heal_define",
+        prompt=prompt,
+        version=version,
+        names=names,
+        failure=failure.splitlines()[0] if failure else "",
+        uses=uses(script, names),
+        constants=constants(script),
+    )
+    return [{"role": "system", "content": render("heal_define_system", version=version)}, {"role": "user", "content": user}]
+
+
 def replacement_request(reason: str, *, diff: bool = True) -> dict[str, str]:
     """The follow-up turn when a diff did not apply (or the reply held no usable script): ask for the whole script."""
     return {"role": "user", "content": render("heal_replace", reason=reason, diff=diff)}

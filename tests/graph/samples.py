@@ -115,3 +115,14 @@ for i in range(3):
     cube.data.materials.append(mat)
 """
 )
+
+CONSTANT_UNDEFINED = src(
+    CLEAR
+    + """
+CUBE_SIZE = 1.0
+
+for i in range(3):
+    bpy.ops.mesh.primitive_cube_add(size=CUBE_SIZE, location=(i * SPACING, 0.0, 0.0))
+    bpy.context.active_object.data.materials.append(mat)
+"""
+)

@@ -8,12 +8,14 @@ from typing import Any
 
 from ...harness.lint import render_fix_block
 from ...rules.healer import heal_once
+from ...rules.names import NOT_DEFINED
 from ..context import RunContext
 from ..extract import Extracted, extract_script
 from ..helpers import borrow_helpers, code_blocks
 from ..llm import HOW_TO_CONFIGURE, LLMError
+from ..missing import insert_definitions, undefined_names
 from ..patch import PatchError, apply_unified_diff, merge_fragment
-from ..prompting import heal_messages, render, replacement_request
+from ..prompting import definition_messages, heal_messages, render, replacement_request
 from ..routing import MAX_RULE_STEPS
 from ..state import Attempt, GenState, SymbolBrief
 from ..streaming import token_progress
@@ -88,6 +90,25 @@ def llm_patch(state: GenState, ctx: RunContext, a: Attempt) -> tuple[str | None,
     return None, f"LLM patch unusable: {first} ({why}) and the follow-up was unusable too: {again.failure or 'no script'}"
 
 
+def define_missing(state: GenState, ctx: RunContext, a: Attempt) -> tuple[str, str] | None:
+    """(script, how) when the run failed on a name the script never defines and the model's short answer defines it;
+    None when that is not the failure or the answer defines none of the names (then the whole-script patch follows)."""
+    if a.script is None or a.run is None or a.run.ok or ctx.llm is None:
+        return None
+    failure = failure_of(a)
+    found = NOT_DEFINED.search(failure)
+    names = undefined_names(a.script)
+    if found is None or found.group(1) not in names:
+        return None
+    messages = definition_messages(state.prompt, state.version, a.script, names, failure)
+    reply = ctx.llm.chat(messages, on_token=token_progress(ctx, "heal", len(state.attempts)))[0]
+    found_code = extract_script(reply).code or reply  # a bare `NAME = value` line is an answer too
+    done = insert_definitions(a.script, found_code, names)
+    if done is None:
+        return None
+    return done[0], f"LLM definitions: {', '.join(done[1])} (used, never defined)"
+
+
 def _usable(script: str, found: Extracted) -> tuple[str, str] | None:
     """(new script, how) from a reply's code: corrected definitions merged, or a whole valid script; None otherwise."""
     merged = merge_fragment(script, found.code) if found.code is not None else None
@@ -153,7 +174,7 @@ def heal_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
         how = "regenerated (no script to patch)"
     else:
         try:
-            script, how = llm_patch(state, ctx, a)
+            script, how = define_missing(state, ctx, a) or llm_patch(state, ctx, a)
         except LLMError as exc:
             return {"rounds": round_, "error": str(exc)}
         failure = None if script is not None and script not in seen else (how if script is None else "the patch changed nothing")

@@ -1,0 +1,131 @@
+"""Names a script uses and never defines: a small model names constants and helpers it forgot to write (`TOP_SIZE`,
+`LEG_HEIGHT`, `PLANT_LEAVES_COLOR`, `clear_scene`; seen in 4 of the first 5 loop runs of the generation benchmark).
+
+No rule can know what `TOP_SIZE` should be, and asking for the whole script again costs a small model on a CPU minutes
+(and often comes back as prose or with new mistakes). So the healer asks a short question instead: the request, the lines
+that use the names and the constants the script does define, and "reply with only the lines that define them". The
+reply's definitions of exactly those names go in just before the first top-level statement that uses one of them;
+anything else in the reply is dropped.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import symtable
+import textwrap
+
+from .patch import insertion_line, statement_span
+
+BUILTINS = frozenset(dir(builtins)) | {"__file__", "__name__", "__doc__", "__builtins__"}
+MAX_USES = 3  # lines shown per missing name
+MAX_CONSTANTS = 24  # the script's own top-level constants shown for reference
+
+
+def undefined_names(script: str) -> list[str]:
+    """Global names the script reads but binds nowhere (not a builtin), in order of first use; [] when it does not parse."""
+    try:
+        top = symtable.symtable(script, "script.py", "exec")
+        tree = ast.parse(script)
+    except (SyntaxError, ValueError):
+        return []
+    bound = {s.get_name() for s in top.get_symbols() if s.is_assigned() or s.is_imported() or s.is_namespace()}
+    wanted: set[str] = set()
+
+    def declared(table: symtable.SymbolTable) -> None:  # `global X` then `X = …` in a function binds X too
+        bound.update(s.get_name() for s in table.get_symbols() if s.is_declared_global() and s.is_assigned())
+        for child in table.get_children():
+            declared(child)
+
+    declared(top)
+
+    def visit(table: symtable.SymbolTable) -> None:
+        for sym in table.get_symbols():
+            name = sym.get_name()
+            free_global = table is top or sym.is_global() and not sym.is_declared_global()
+            if sym.is_referenced() and free_global and not sym.is_assigned() and name not in bound and name not in BUILTINS:
+                wanted.add(name)
+        for child in table.get_children():
+            visit(child)
+
+    visit(top)
+    order = [n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id in wanted]
+    firsts = {name: min(n.lineno for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == name) for name in set(order)}
+    return sorted(firsts, key=lambda name: (firsts[name], name))
+
+
+def uses(script: str, names: list[str]) -> list[tuple[int, str]]:
+    """(line number, line) of the first few uses of each name, in line order."""
+    tree = ast.parse(script)
+    lines = script.splitlines()
+    chosen: set[int] = set()
+    for name in names:
+        at = sorted({n.lineno for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == name})
+        chosen.update(at[:MAX_USES])
+    return [(n, lines[n - 1].strip()) for n in sorted(chosen)]
+
+
+def constants(script: str) -> list[str]:
+    """The script's top-level assignments of simple values (numbers, strings, tuples of them): what the missing names
+    should fit with."""
+    tree = ast.parse(script)
+
+    def simple(node: ast.expr) -> bool:
+        return all(
+            isinstance(n, (ast.Constant, ast.Tuple, ast.List, ast.UnaryOp, ast.BinOp, ast.operator, ast.unaryop, ast.Load, ast.Name))
+            for n in ast.walk(node)
+        )
+
+    out = [
+        segment
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        and simple(node.value)
+        and (segment := ast.get_source_segment(script, node)) is not None
+        and "\n" not in segment
+    ]
+    return out[:MAX_CONSTANTS]
+
+
+def _binds(node: ast.stmt) -> set[str]:
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return {node.name}
+    if isinstance(node, (ast.Assign, ast.AnnAssign)):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        return {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    return set()
+
+
+def insert_definitions(script: str, reply_code: str, wanted: list[str]) -> tuple[str, list[str]] | None:
+    """(script with the reply's definitions of the wanted names inserted, the names defined), or None when the reply
+    defines none of them (or does not parse, even dedented)."""
+    try:
+        fragment = ast.parse(textwrap.dedent(reply_code))
+        tree = ast.parse(script)
+    except SyntaxError:
+        return None
+    code = textwrap.dedent(reply_code).splitlines()
+    keep = set(wanted)
+    imports: list[str] = []
+    definitions: list[str] = []
+    defined: list[str] = []
+    for node in fragment.body:
+        first, last = statement_span(node)
+        text = code[first - 1 : last]
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            imports += text
+        elif (names := _binds(node) & keep) and _binds(node) <= keep | set(defined):
+            definitions += text
+            defined += sorted(names - set(defined))
+    if not defined:
+        return None
+    lines = script.splitlines()
+    users = [i for i, node in enumerate(tree.body) if any(isinstance(n, ast.Name) and n.id in keep for n in ast.walk(node))]
+    top = insertion_line(tree, script)
+    at = max(top, statement_span(tree.body[users[0]])[0] - 1) if users else len(lines)
+    present = {ast.get_source_segment(script, n) for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))}
+    new_imports = [line for line in imports if line not in present]
+    before = lines[top:at]
+    gap = [""] if before and before[-1].strip() else []
+    merged = [*lines[:top], *new_imports, *before, *gap, *definitions, *([""] if at < len(lines) else []), *lines[at:]]
+    return "\n".join(merged).rstrip("\n") + "\n", defined
