@@ -9,6 +9,7 @@ from pydantic import BaseModel
 
 _FENCE = re.compile(r"```[ \t]*([\w+-]*)[^\n]*\n(.*?)(?:```|\Z)", re.DOTALL)
 _PY_LANGS = {"python", "py", "python3", ""}
+_NUMBERED = re.compile(r"^\s*\d+ \|(?: |$)")
 
 
 class Extracted(BaseModel):
@@ -22,6 +23,15 @@ class Extracted(BaseModel):
 def fenced_blocks(text: str) -> list[tuple[str, str]]:
     """(language, body) of each fenced block, in order."""
     return [(m.group(1).lower(), m.group(2)) for m in _FENCE.finditer(text)]
+
+
+def unnumbered(code: str) -> str:
+    """Code without the `  12 | ` line numbers the heal prompt shows, when a reply copied them onto every line."""
+    lines = code.splitlines()
+    filled = [line for line in lines if line.strip()]
+    if len(filled) < 2 or not all(_NUMBERED.match(line) for line in filled):
+        return code
+    return "\n".join(_NUMBERED.sub("", line, count=1) for line in lines) + ("\n" if code.endswith("\n") else "")
 
 
 def _syntax_problem(code: str) -> str | None:
@@ -38,7 +48,7 @@ def extract_script(text: str) -> Extracted:
     diff = next((body for lang, body in blocks if lang in ("diff", "patch", "udiff")), None)
     python = [body for lang, body in blocks if lang in _PY_LANGS and not body.lstrip().startswith(("--- ", "diff "))]
     if python:
-        code = max(python, key=len).strip("\n") + "\n"
+        code = unnumbered(max(python, key=len).strip("\n") + "\n")
         problem = _syntax_problem(code)
         if problem:
             return Extracted(code=code, failure=f"the reply's code is not valid Python ({problem})", diff=diff)

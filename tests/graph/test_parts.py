@@ -15,6 +15,7 @@ from bpywright.graph.extract import extract_script
 from bpywright.graph.fake_llm import FakeLLM, role_of
 from bpywright.graph.llm import LLMClient, LLMError
 from bpywright.graph.patch import PatchError, apply_unified_diff
+from bpywright.graph.prompting import numbered
 from bpywright.harness.report import ObjectSummary, SceneSummary
 from bpywright.rules.healer import unified_diff
 
@@ -31,6 +32,14 @@ def test_extract_accepts_bare_code_and_refuses_prose() -> None:
     prose = extract_script("I would use bpy.ops.mesh.primitive_cube_add three times.")
     assert prose.code is None and "no Python code" in (prose.failure or "")
     assert extract_script("   ").failure == "the reply was empty"
+
+
+def test_extract_drops_line_numbers_a_reply_copied_from_the_heal_prompt() -> None:
+    """The heal prompt numbers the script's lines; a small model copies `  12 | ` onto every line of its answer."""
+    copied = extract_script(fenced(numbered(THREE_CUBES) + "\n"))
+    assert copied.failure is None and copied.code == THREE_CUBES
+    table = "data = [\n    1 | 2,\n    3,\n]\n"  # a `|` after a number on some lines only is code, left alone
+    assert extract_script(fenced(table)).code == table
 
 
 def test_extract_flags_code_that_is_not_python_and_finds_diffs() -> None:
