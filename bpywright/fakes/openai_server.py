@@ -39,6 +39,7 @@ class FakeOpenAIServer:
         self.requests: list[dict[str, Any]] = []  # every JSON body received, with its path, for assertions
         self.failures: deque[int] = deque()  # HTTP statuses to answer the next chat requests with (transient-error tests)
         self.responder: Callable[[dict[str, Any]], str | None] | None = None  # consulted before the queue; None = no answer
+        self.cut_streams = 0  # > 0: the next streamed answers stop half-way with [DONE] and no finish reason (llama.cpp's interrupt)
         self.reject_json_schema = False  # True: answer response_format json_schema with llama.cpp's HTTP 500 (it takes json_object)
         self._lock = threading.Lock()
         self._httpd: ThreadingHTTPServer | None = None
@@ -188,9 +189,17 @@ def _handler(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
             self.send_header("Content-Type", "text/event-stream")
             self.end_headers()
             base = {"id": payload["id"], "object": "chat.completion.chunk", "created": payload["created"], "model": payload["model"]}
+            with server._lock:
+                cut, server.cut_streams = server.cut_streams > 0, max(0, server.cut_streams - 1)
             for choice in payload["choices"]:
                 text = choice["message"]["content"]
                 pieces = text.split(" ") if text else [""]
+                if cut:
+                    for piece in pieces[: len(pieces) // 2]:
+                        chunk = {**base, "choices": [{"index": choice["index"], "delta": {"content": piece + " "}, "finish_reason": None}]}
+                        self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+                    self.wfile.write(b"data: [DONE]\n\n")
+                    return
                 for i, piece in enumerate(pieces):
                     delta = {"content": piece if i == 0 else " " + piece}
                     chunk = {**base, "choices": [{"index": choice["index"], "delta": delta, "finish_reason": None}]}

@@ -51,6 +51,11 @@ class _Rejected(Exception):
     """The server refused response_format json_schema in the way llama.cpp does."""
 
 
+class StreamCut(Exception):
+    """A streamed answer ended without a finish reason (the server stopped it: llama.cpp does when another request waits,
+    unless started with --interrupt_requests false). Retried like a dropped connection."""
+
+
 def rejects_json_schema(status: int, message: str) -> bool:
     """True for llama.cpp's refusal of response_format json_schema (it names json_object as what it accepts)."""
     return status in (400, 422, 500) and "json_object" in message
@@ -161,9 +166,10 @@ class LLMClient:
 
         def request() -> tuple[str, CallStats]:
             start = time.monotonic()
-            stats, parts = CallStats(kind="stream"), []
+            stats, parts, finish = CallStats(kind="stream"), [], None
             stream = self._create_stream(model=self.model, messages=messages, **extra)
             for chunk in stream:
+                finish = (chunk.choices[0].finish_reason if chunk.choices else None) or finish
                 piece = chunk.choices[0].delta.content if chunk.choices else None
                 usage = getattr(chunk, "usage", None)
                 if usage is not None:
@@ -176,6 +182,8 @@ class LLMClient:
                     stats.first_token_s = stats.seconds
                 parts.append(piece)
                 on_token(piece, stats)
+            if finish is None:  # the server closed the stream mid-answer: a truncated reply must not pass for a whole one
+                raise StreamCut(f"the answer stream ended after {stats.tokens} piece(s) without a finish reason")
             stats.seconds = time.monotonic() - start
             return "".join(parts), stats
 
@@ -222,7 +230,7 @@ class LLMClient:
         for attempt in range(self.retries + 1):
             try:
                 return request()
-            except openai.APIConnectionError as exc:  # includes APITimeoutError
+            except (openai.APIConnectionError, StreamCut) as exc:  # includes APITimeoutError
                 last = exc
             except openai.APIStatusError as exc:
                 if structured and rejects_json_schema(exc.status_code, _message(exc)):

@@ -106,6 +106,10 @@ class LocalServer:
             str(self.threads),
             "--verbose",
             "false",
+            # Queue concurrent requests. The default ends a streamed answer early (a normal-looking [DONE]) as soon as
+            # another request waits: the generator's reply came back empty while a second user (or the critic) asked.
+            "--interrupt_requests",
+            "false",
         ]
 
     def _spawn(self) -> None:

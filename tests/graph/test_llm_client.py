@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from bpywright.graph.fake_llm import FakeLLM, critic_json
-from bpywright.graph.llm import CallStats, LLMClient
+from bpywright.graph.llm import CallStats, LLMClient, LLMError
 
 SCHEMA = {"type": "object", "properties": {"score": {"type": "number"}}, "required": ["score"]}
 
@@ -66,3 +68,23 @@ def test_a_real_server_error_is_still_retried_as_transient() -> None:
 def test_call_stats_speed() -> None:
     assert CallStats(kind="stream", tokens=50, seconds=5.0).tokens_per_s == 10.0
     assert CallStats(kind="stream").tokens_per_s == 0.0
+
+
+def test_a_stream_cut_short_is_retried_not_taken_for_the_whole_answer() -> None:
+    """llama.cpp ends a streamed answer with [DONE] and no finish reason when another request waits: a truncated script."""
+    with FakeLLM() as fake:
+        answer = "```python\nimport bpy\nbpy.ops.mesh.primitive_cube_add(size=2.0)\n```"
+        fake.enqueue(answer, answer)
+        fake.cut_streams = 1
+        client = LLMClient(fake.base_url, "fake-coder", backoff_s=0.01)
+        assert client.chat([{"role": "user", "content": "a cube"}], on_token=lambda p, s: None) == [answer]
+        assert len(fake.chat_requests) == 2 and fake.chat_requests[1]["stream"] is True
+
+
+def test_streams_cut_every_time_are_an_error_that_says_so() -> None:
+    with FakeLLM() as fake:
+        fake.enqueue(*["one two three four"] * 3)
+        fake.cut_streams = 3
+        client = LLMClient(fake.base_url, "fake-coder", retries=2, backoff_s=0.01)
+        with pytest.raises(LLMError, match="without a finish reason"):
+            client.chat([{"role": "user", "content": "x"}], on_token=lambda p, s: None)

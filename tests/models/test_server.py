@@ -5,10 +5,12 @@ from __future__ import annotations
 import os
 import signal
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
+from bpywright.graph.llm import LLMClient
 from bpywright.models.server import LocalServer, LocalServerError
 
 
@@ -28,6 +30,19 @@ def test_the_server_binds_loopback_only_and_serves_the_alias(smollm2) -> None:
 
     with urllib.request.urlopen(f"{smollm2.base_url}/models", timeout=5) as resp:
         assert b"smollm2-135m" in resp.read()
+
+
+def test_two_answers_at_once_queue_instead_of_cutting_each_other_short(smollm2) -> None:
+    """llama.cpp's server by default ends a streamed answer early when another request waits (two users, or a critic
+    call beside a generation): both answers here must stream to their end. No retries, so a cut stream fails the test."""
+
+    def ask(word: str) -> list[str]:
+        client = LLMClient(smollm2.base_url, smollm2.alias, max_tokens=40, retries=0)
+        return client.chat([{"role": "user", "content": f"Write a short poem about a {word}."}], on_token=lambda p, s: None)
+
+    with ThreadPoolExecutor(2) as pool:
+        answers = list(pool.map(ask, ["cube", "sphere"]))
+    assert all(text[0].strip() for text in answers)
 
 
 def test_a_killed_server_is_restarted_and_stop_ends_it(smollm2, tmp_path: Path) -> None:
