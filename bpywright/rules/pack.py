@@ -16,6 +16,7 @@ from . import (
     addons,
     attributes,
     bmeshops,
+    camera,
     context,
     drift_28,
     drift_50,
@@ -35,7 +36,7 @@ FAMILIES: dict[str, tuple[DriftRule, ...]] = {
     "2.80": drift_28.RULES + lights.RULES,
     "5.x": drift_50.RULES,  # before attributes: its generic "missing property" rule would drop what these move
     "attributes": attributes.RULES,
-    "values": values.RULES,
+    "values": values.RULES + camera.RULES,
     "operators": operators.RULES + opresult.RULES + linktwice.RULES,
     "bmesh": bmeshops.RULES,
     "nodes": nodes.RULES,
