@@ -251,3 +251,14 @@ def test_after_a_discarded_patch_the_next_heal_works_on_the_attempt_it_came_from
     second_heal = [r for r in fake.chat_requests if "repair" in r["messages"][0]["content"]][1]["messages"][1]["content"]
     assert 'materials.new("Red")' in second_heal and 'materials["Red"]' not in second_heal  # the parent, not the discarded
     assert [e.attempt for e in events if e.node == "heal"] == [1, 2]
+
+
+def test_a_reply_with_only_the_changed_lines_is_not_taken_for_the_script(settings, fake: FakeLLM, render_pool, events) -> None:
+    """A small model answers with the one line it changed: run alone it would fail at once (or build a fraction of the
+    scene), so it is a fragment, and the follow-up in the same round asks for the whole script."""
+    settings = dataclasses.replace(settings, max_heal_rounds=1)
+    fake.script("generate", fenced(INDEX_BUG)).script("heal", fenced("offsets = [0.0, 2.0, 4.0]\n"), fenced(INDEX_FIXED))
+    fake.script("critic", critic_json(0.9))
+    result = generate(PROMPT, settings=settings, pool=render_pool, on_event=events)
+    assert result.outcome == "accepted" and result.script == INDEX_FIXED, result.message
+    assert "a fragment without `import bpy`" in fake.chat_requests[2]["messages"][-1]["content"]

@@ -78,7 +78,7 @@ def llm_patch(state: GenState, ctx: RunContext, a: Attempt) -> tuple[str | None,
         except PatchError as exc:
             why, first = str(exc), "diff did not apply"
     else:
-        why, first = found.failure or "no script", "reply unusable"
+        why, first = found.failure or _fragment(a.script, found) or "no script", "reply unusable"
     # One more turn in the same round: the whole script, please (a small model often answers the follow-up well).
     retry = ctx.llm.chat(
         [*messages, {"role": "assistant", "content": reply}, replacement_request(why, diff=found.diff is not None)],
@@ -87,7 +87,8 @@ def llm_patch(state: GenState, ctx: RunContext, a: Attempt) -> tuple[str | None,
     again = extract_script(retry)
     if (usable := _usable(a.script, again)) is not None:
         return usable[0], f"LLM patch: {first} ({why}); {usable[1]}"
-    return None, f"LLM patch unusable: {first} ({why}) and the follow-up was unusable too: {again.failure or 'no script'}"
+    last = again.failure or _fragment(a.script, again) or "no script"
+    return None, f"LLM patch unusable: {first} ({why}) and the follow-up was unusable too: {last}"
 
 
 def define_missing(state: GenState, ctx: RunContext, a: Attempt) -> tuple[str, str] | None:
@@ -114,9 +115,23 @@ def _usable(script: str, found: Extracted) -> tuple[str, str] | None:
     merged = merge_fragment(script, found.code) if found.code is not None else None
     if merged is not None:
         return merged, "corrected definitions merged into the script"
-    if found.code is not None and found.failure is None:
+    if found.code is not None and found.failure is None and _fragment(script, found) is None:
         return found.code, "full replacement"
     return None
+
+
+def _fragment(script: str, found: Extracted) -> str | None:
+    """Why valid code is still not the whole script: it lacks the `import bpy` the script has (a small model answers with
+    the few lines it changed; run alone they fail at once, or worse, run and build a fraction of the scene)."""
+    if found.code is None or found.failure is not None:
+        return None
+    if _imports_bpy(script) and not _imports_bpy(found.code):
+        return "the reply's code is a fragment without `import bpy`, not the whole script"
+    return None
+
+
+def _imports_bpy(code: str) -> bool:
+    return re.search(r"^\s*(import\s+bpy\b|from\s+bpy\b)", code, re.MULTILINE) is not None
 
 
 def free_step(state: GenState, a: Attempt, index: int, script: str, how: str, applied: list[str]) -> Attempt:
