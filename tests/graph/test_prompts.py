@@ -73,20 +73,26 @@ def test_heal_prompt_for_a_rejection_and_the_replacement_turn() -> None:
 
 def test_critic_prompt() -> None:
     scene = SceneSummary(
-        object_count=2,
+        object_count=4,
         objects=[
             ObjectSummary(name="Cube0", type="MESH", vertices=8, faces=6, materials=["Red"]),
+            ObjectSummary(name="Camera", type="CAMERA"),
             ObjectSummary(name="Cube1", type="MESH", vertices=8, faces=6, modifiers=["Bevel"]),
+            ObjectSummary(name="Sun", type="LIGHT"),
         ],
         bbox=None,
-        camera=False,
-        light=False,
+        camera=True,
+        light=True,
     )
     checks = {"run": True, "lint": True, "render": True, "scene: 3 cube": False}
     text = as_text(
         critic_messages("three red cubes", THREE_CUBES, checks, ["the scene has 2 cube object(s)"], scene, "64x64, 8% non-blank", 0.75)
     )
     check("critic", text)
+    # The small critic rejected scenes for the camera and lights the generator was told to add: they are listed apart.
+    scene_part = text.split("Scene built by the script")[1].split("Staging")[0]
+    assert "Cube1" in scene_part and "Camera" not in scene_part and "Sun" not in scene_part
+    assert "Staging, asked for by us and not part of the request: Camera, Sun" in text
 
 
 @pytest.mark.parametrize("name", ["generate", "generate_bare", "heal_error", "heal_rejected", "critic"])
