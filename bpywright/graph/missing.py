@@ -13,9 +13,8 @@ from __future__ import annotations
 import ast
 import builtins
 import symtable
-import textwrap
 
-from .patch import insertion_line, statement_span
+from .patch import insertion_line, reply_statements, statement_span
 
 BUILTINS = frozenset(dir(builtins)) | {"__file__", "__name__", "__doc__", "__builtins__"}
 MAX_USES = 3  # lines shown per missing name
@@ -99,19 +98,18 @@ def _binds(node: ast.stmt) -> set[str]:
 def insert_definitions(script: str, reply_code: str, wanted: list[str]) -> tuple[str, list[str]] | None:
     """(script with the reply's definitions of the wanted names inserted, the names defined), or None when the reply
     defines none of them (or does not parse, even dedented)."""
+    fragment = reply_statements(reply_code)
     try:
-        fragment = ast.parse(textwrap.dedent(reply_code))
         tree = ast.parse(script)
     except SyntaxError:
         return None
-    code = textwrap.dedent(reply_code).splitlines()
+    if fragment is None:
+        return None
     keep = set(wanted)
     imports: list[str] = []
     definitions: list[str] = []
     defined: list[str] = []
-    for node in fragment.body:
-        first, last = statement_span(node)
-        text = code[first - 1 : last]
+    for node, text in fragment:
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             imports += text
         elif (names := _binds(node) & keep) and _binds(node) <= keep | set(defined):

@@ -52,10 +52,22 @@ def apply_unified_diff(script: str, diff: str) -> str:
     return "\n".join(out) + "\n"
 
 
-def _definitions_only(tree: ast.Module) -> bool:
+def _definitions_only(body: list[ast.stmt]) -> bool:
     """Only imports and function/class definitions at the top level (at least one definition)."""
     kinds = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
-    return all(isinstance(n, kinds) for n in tree.body) and any(not isinstance(n, (ast.Import, ast.ImportFrom)) for n in tree.body)
+    return all(isinstance(n, kinds) for n in body) and any(not isinstance(n, (ast.Import, ast.ImportFrom)) for n in body)
+
+
+def reply_statements(reply_code: str) -> list[tuple[ast.stmt, list[str]]] | None:
+    """A reply's code, dedented (small models often indent a fragment), as its top-level statements with their lines;
+    None when it does not parse."""
+    code = textwrap.dedent(reply_code)
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return None
+    lines = code.splitlines()
+    return [(node, lines[statement_span(node)[0] - 1 : statement_span(node)[1]]) for node in tree.body]
 
 
 def statement_span(node: ast.stmt) -> tuple[int, int]:
@@ -82,23 +94,20 @@ def merge_fragment(script: str, reply_code: str) -> str | None:
     None when the reply is not such a fragment (it has other top-level statements, or does not parse even dedented),
     or when the script itself is only definitions (then the reply may well be the whole script).
     """
+    fragment = reply_statements(reply_code)
     try:
-        fragment = ast.parse(textwrap.dedent(reply_code))
         tree = ast.parse(script)
     except SyntaxError:
         return None
-    if not _definitions_only(fragment) or _definitions_only(tree):
+    if fragment is None or not _definitions_only([node for node, _ in fragment]) or _definitions_only(tree.body):
         return None
-    code = textwrap.dedent(reply_code).splitlines()
     lines = script.splitlines()
     defined = {n.name: statement_span(n) for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
     imports = {ast.get_source_segment(script, n) for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))}
     replaced: list[tuple[tuple[int, int], list[str]]] = []
     added: list[str] = []
     new_imports: list[str] = []
-    for node in fragment.body:
-        first, last = statement_span(node)
-        text = code[first - 1 : last]
+    for node, text in fragment:
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             if "\n".join(text) not in imports:
                 new_imports += text
