@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import re
+import textwrap
 
 from pydantic import BaseModel
 
@@ -48,7 +49,7 @@ def extract_script(text: str) -> Extracted:
     diff = next((body for lang, body in blocks if lang in ("diff", "patch", "udiff")), None)
     python = [body for lang, body in blocks if lang in _PY_LANGS and not body.lstrip().startswith(("--- ", "diff "))]
     if python:
-        code = unnumbered(max(python, key=len).strip("\n") + "\n")
+        code = textwrap.dedent(unnumbered(max(python, key=len).strip("\n") + "\n"))  # a block indented as a whole is the same code
         problem = _syntax_problem(code)
         if problem:
             return Extracted(code=code, failure=f"the reply's code is not valid Python ({problem})", diff=diff)
