@@ -27,6 +27,7 @@ from . import (
     nodes,
     operators,
     opresult,
+    pydata,
     render,
     values,
 )
@@ -36,7 +37,7 @@ FAMILIES: dict[str, tuple[DriftRule, ...]] = {
     "2.80": drift_28.RULES + lights.RULES,
     "5.x": drift_50.RULES,  # before attributes: its generic "missing property" rule would drop what these move
     "attributes": attributes.RULES,
-    "values": values.RULES + camera.RULES,
+    "values": values.RULES + camera.RULES + pydata.RULES,
     "operators": operators.RULES + opresult.RULES + linktwice.RULES,
     "bmesh": bmeshops.RULES,
     "nodes": nodes.RULES,
