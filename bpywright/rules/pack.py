@@ -29,6 +29,7 @@ from . import (
     opresult,
     pydata,
     render,
+    slots,
     values,
 )
 from .base import DriftRule, FixScope, RuleHit
@@ -37,7 +38,7 @@ FAMILIES: dict[str, tuple[DriftRule, ...]] = {
     "2.80": drift_28.RULES + lights.RULES,
     "5.x": drift_50.RULES,  # before attributes: its generic "missing property" rule would drop what these move
     "attributes": attributes.RULES,
-    "values": values.RULES + camera.RULES + pydata.RULES,
+    "values": values.RULES + camera.RULES + pydata.RULES + slots.RULES,
     "operators": operators.RULES + opresult.RULES + linktwice.RULES,
     "bmesh": bmeshops.RULES,
     "nodes": nodes.RULES,
