@@ -48,8 +48,10 @@ def undefined_names(script: str) -> list[str]:
             visit(child)
 
     visit(top)
-    order = [n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id in wanted]
-    firsts = {name: min(n.lineno for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == name) for name in set(order)}
+    firsts: dict[str, int] = {}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name) and n.id in wanted:
+            firsts[n.id] = min(n.lineno, firsts.get(n.id, n.lineno))
     return sorted(firsts, key=lambda name: (firsts[name], name))
 
 
@@ -112,9 +114,9 @@ def insert_definitions(script: str, reply_code: str, wanted: list[str]) -> tuple
     for node, text in fragment:
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             imports += text
-        elif (names := _binds(node) & keep) and _binds(node) <= keep | set(defined):
+        elif (binds := _binds(node)) & keep and binds <= keep | set(defined):
             definitions += text
-            defined += sorted(names - set(defined))
+            defined += sorted((binds & keep) - set(defined))
     if not defined:
         return None
     lines = script.splitlines()

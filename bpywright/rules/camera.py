@@ -11,9 +11,7 @@ from __future__ import annotations
 import libcst as cst
 
 from .base import DriftRule, RuleTransformer
-from .fragments import dotted
-
-_CODE = cst.Module([])
+from .fragments import code, dotted, in_place_of
 
 
 def _object_made_from(value: cst.BaseExpression) -> str | None:
@@ -64,14 +62,12 @@ class _CameraData(RuleTransformer):
         obj = f"{data}_object"
         if not self.report(original, f"{data} is camera data, not an object", f"make {obj} from it, link it, assign it", certain=False):
             return updated
-        lines = [
-            f"{obj} = bpy.data.objects.new({data}.name, {data})",
-            f"bpy.context.scene.collection.objects.link({obj})",
-            f"{_CODE.code_for_node(target)} = {obj}",
-        ]
-        statements = [cst.parse_statement(line) for line in lines]
-        statements[0] = statements[0].with_changes(leading_lines=updated.leading_lines)
-        return cst.FlattenSentinel(statements)
+        return in_place_of(
+            updated,
+            f"{obj} = bpy.data.objects.new({data}.name, {data})\n",
+            f"bpy.context.scene.collection.objects.link({obj})\n",
+            f"{code(target)} = {obj}\n",
+        )
 
 
 RULES = (

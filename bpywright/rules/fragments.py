@@ -26,6 +26,13 @@ def stmt(text: str) -> cst.BaseStatement:
     return cst.parse_statement(text)
 
 
+def in_place_of(replaced: cst.SimpleStatementLine, *items: str | cst.BaseStatement) -> cst.FlattenSentinel[cst.BaseStatement]:
+    """Statements (source texts or nodes) in place of one: the first keeps its leading comments and blank lines."""
+    statements = [stmt(item) if isinstance(item, str) else item for item in items]
+    statements = [s.with_changes(leading_lines=replaced.leading_lines if i == 0 else ()) for i, s in enumerate(statements)]
+    return cst.FlattenSentinel(statements)
+
+
 def dotted(node: cst.CSTNode | None) -> str | None:
     """'bpy.context.scene.objects' for attribute chains; subscripts read '[]' and calls '()'; None otherwise."""
     if isinstance(node, cst.Name):

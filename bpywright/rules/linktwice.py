@@ -10,9 +10,7 @@ from __future__ import annotations
 import libcst as cst
 
 from .base import DriftRule, RuleTransformer
-from .fragments import dotted
-
-_CODE = cst.Module([])
+from .fragments import code, dotted
 
 
 def _link_call(line: cst.SimpleStatementLine) -> tuple[str, str] | None:
@@ -29,7 +27,7 @@ def _link_call(line: cst.SimpleStatementLine) -> tuple[str, str] | None:
     chain = dotted(target)
     if not isinstance(target, cst.Name | cst.Attribute) or chain is None or "(" in chain or "[" in chain:  # evaluated twice: plain names
         return None
-    return _CODE.code_for_node(func.value), _CODE.code_for_node(target)
+    return code(func.value), code(target)
 
 
 class _LinkTwice(RuleTransformer):
@@ -41,7 +39,7 @@ class _LinkTwice(RuleTransformer):
         message = f"{thing} is already in {members} (linked earlier, or by a bpy.ops.*_add), so linking it again raises"
         if not self.report(original, message, f"if {thing}.name not in {members}: link it", certain=False):
             return updated
-        guarded = cst.parse_statement(f"if {thing}.name not in {members}:\n    {_CODE.code_for_node(updated.body[0])}\n")
+        guarded = cst.parse_statement(f"if {thing}.name not in {members}:\n    {code(updated.body[0])}\n")
         return guarded.with_changes(leading_lines=updated.leading_lines)
 
 

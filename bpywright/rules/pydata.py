@@ -10,9 +10,7 @@ from __future__ import annotations
 import libcst as cst
 
 from .base import DriftRule, RuleTransformer
-from .fragments import dotted
-
-_CODE = cst.Module([])
+from .fragments import dotted, in_place_of
 
 
 class _RefillMesh(RuleTransformer):
@@ -31,8 +29,7 @@ class _RefillMesh(RuleTransformer):
             original, f"{mesh} already has geometry; from_pydata fills an empty mesh", f"{mesh}.clear_geometry() first", certain=False
         ):
             return updated
-        clear = cst.parse_statement(f"{mesh}.clear_geometry()\n").with_changes(leading_lines=updated.leading_lines)
-        return cst.FlattenSentinel([clear, updated.with_changes(leading_lines=[])])
+        return in_place_of(updated, f"{mesh}.clear_geometry()\n", updated)
 
 
 RULES = (

@@ -10,9 +10,7 @@ from __future__ import annotations
 import libcst as cst
 
 from .base import DriftRule, RuleTransformer
-from .fragments import dotted
-
-_CODE = cst.Module([])
+from .fragments import dotted, in_place_of
 
 
 class _SlotIndex(RuleTransformer):
@@ -45,13 +43,11 @@ class _SlotIndex(RuleTransformer):
         mat, face = value.value.value, target.value.value
         if not self.report(original, f"{mat} is a material, with no index of its own", f"the index of its slot on {mesh}", certain=False):
             return updated
-        lines = [
+        return in_place_of(
+            updated,
             f"if {mesh}.materials.find({mat}.name) < 0:\n    {mesh}.materials.append({mat})\n",
             f"{face}.material_index = {mesh}.materials.find({mat}.name)\n",
-        ]
-        statements = [cst.parse_statement(line) for line in lines]
-        statements[0] = statements[0].with_changes(leading_lines=updated.leading_lines)
-        return cst.FlattenSentinel(statements)
+        )
 
 
 RULES = (

@@ -78,7 +78,7 @@ def llm_patch(state: GenState, ctx: RunContext, a: Attempt) -> tuple[str | None,
         except PatchError as exc:
             why, first = str(exc), "diff did not apply"
     else:
-        why, first = found.failure or _fragment(a.script, found) or "no script", "reply unusable"
+        why, first = _unusable(a.script, found), "reply unusable"
     # One more turn in the same round: the whole script, please (a small model often answers the follow-up well).
     retry = ctx.llm.chat(
         [*messages, {"role": "assistant", "content": reply}, replacement_request(why, diff=found.diff is not None)],
@@ -87,8 +87,7 @@ def llm_patch(state: GenState, ctx: RunContext, a: Attempt) -> tuple[str | None,
     again = extract_script(retry)
     if (usable := _usable(a.script, again)) is not None:
         return usable[0], f"LLM patch: {first} ({why}); {usable[1]}"
-    last = again.failure or _fragment(a.script, again) or "no script"
-    return None, f"LLM patch unusable: {first} ({why}) and the follow-up was unusable too: {last}"
+    return None, f"LLM patch unusable: {first} ({why}) and the follow-up was unusable too: {_unusable(a.script, again)}"
 
 
 def define_missing(state: GenState, ctx: RunContext, a: Attempt) -> tuple[str, str] | None:
@@ -128,6 +127,11 @@ def _fragment(script: str, found: Extracted) -> str | None:
     if _imports_bpy(script) and not _imports_bpy(found.code):
         return "the reply's code is a fragment without `import bpy`, not the whole script"
     return None
+
+
+def _unusable(script: str, found: Extracted) -> str:
+    """Why a reply's code cannot be used as it is: not Python, a fragment, or no code at all."""
+    return found.failure or _fragment(script, found) or "no script"
 
 
 def _imports_bpy(code: str) -> bool:
