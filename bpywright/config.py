@@ -64,6 +64,8 @@ class Settings:
     llm_timeout: float = 120.0  # seconds per LLM request
     accept_threshold: float = 0.75  # critic score needed to accept a script
     max_heal_rounds: int = 3
+    # of those rounds, how many may patch a script that runs but the critic rejected (the rest repair failures)
+    max_critic_rounds: int = 1
     # wall-clock budget of one generate request; None: DEFAULT_BUDGET_S for an endpoint, LOCAL_BUDGET_S for the local CPU model
     budget_s: float | None = None
     clip_model: str = "ViT-B-32"  # open_clip architecture
@@ -98,6 +100,7 @@ class Settings:
             llm_timeout=float(os.environ.get("BPYWRIGHT_LLM_TIMEOUT") or 120.0),
             accept_threshold=float(os.environ.get("BPYWRIGHT_ACCEPT_THRESHOLD") or 0.75),
             max_heal_rounds=int(os.environ.get("BPYWRIGHT_MAX_HEAL_ROUNDS") or 3),
+            max_critic_rounds=int(os.environ.get("BPYWRIGHT_MAX_CRITIC_ROUNDS") or 1),
             budget_s=float(os.environ["BPYWRIGHT_BUDGET_S"]) if os.environ.get("BPYWRIGHT_BUDGET_S") else None,
             clip_model=os.environ.get("BPYWRIGHT_CLIP_MODEL") or "ViT-B-32",
             clip_pretrained=os.environ.get("BPYWRIGHT_CLIP_PRETRAINED") or None,

@@ -23,6 +23,9 @@ MAX_RULE_STEPS = 4  # deterministic rule heals one request may take besides its 
 def after_critic(state: GenState) -> Literal["accept", "heal", "give_up"]:
     """Accept the current attempt, heal it, or stop when rounds (and free rule steps) or budget are used up.
 
+    A script that runs but was rejected gets at most max_critic_rounds of the rounds: a small critic's rejections rarely
+    lead to a better scene, and each of its rounds costs a whole-script answer (minutes on CPU).
+
     With its rounds used up, a request may still take a free rule step: the heal node gives up when no rule applies.
     """
     current = state.attempt(state.current)
@@ -30,6 +33,8 @@ def after_critic(state: GenState) -> Literal["accept", "heal", "give_up"]:
         return "accept"
     if state.error or current is None or state.max_rounds <= 0 or state.spent_s >= state.budget_s:
         return "give_up"
+    if current.run is not None and current.run.ok and state.critic_rounds >= state.max_critic_rounds:
+        return "give_up"  # it runs; the critic's rounds are used (rounds left are for repairing failures)
     if state.rounds >= state.max_rounds and (state.rule_steps >= MAX_RULE_STEPS or current.script is None):
         return "give_up"
     return "heal"

@@ -76,6 +76,7 @@ class GenState(BaseModel):
     version: str = "4.5"
     n: int = 1
     max_rounds: int = 3
+    max_critic_rounds: int = 1  # of max_rounds, those that may patch a script that runs but was rejected by the critic
     budget_s: float = 300.0
     llm: bool = True  # False: no endpoint configured, return the nearest verified exemplar
     model: str | None = None  # the model that wrote the attempts (None: no LLM answered)
@@ -86,6 +87,7 @@ class GenState(BaseModel):
     current: int | None = None  # the attempt the critic/healer works on
     best: int | None = None
     rounds: int = 0  # heal rounds used: LLM patches and regenerations (what max_rounds bounds)
+    critic_rounds: int = 0  # rounds that patched a script which ran (the critic's rejection drove them)
     rule_steps: int = 0  # deterministic rule heals, free of rounds (bounded by MAX_RULE_STEPS)
     spent_s: float = 0.0  # time spent in nodes (survives resume; the budget counts this)
     started_at: float = 0.0  # wall-clock time.time() of the request's start

@@ -165,6 +165,28 @@ def test_rounds_exhausted_returns_the_best_attempt_with_its_status(settings, fak
     assert events.nodes()[-2:] == ["give_up", "done"]
 
 
+def test_a_script_that_runs_gets_one_round_for_the_critics_findings(settings, fake: FakeLLM, render_pool, events) -> None:
+    """Rounds left after the critic's round are for repairing failures: a rejected script that runs stops after one."""
+    fake.script("generate", fenced(STACKED_CUBES)).script("critic", critic_json(0.2, "stacked"), critic_json(0.3, "still stacked"))
+    fake.script("heal", fenced(STACKED_CUBES.replace("i * 1.0", "i * 1.1")))
+    result = generate(PROMPT, settings=settings, pool=render_pool, on_event=events)
+    assert settings.max_heal_rounds > 1 and settings.max_critic_rounds == 1
+    assert result.outcome == "best_attempt" and result.attempts == 2 and result.score == 0.3
+    assert "BPYWRIGHT_MAX_CRITIC_ROUNDS" in result.message
+    assert fake.roles_asked() == ["generate", "critic", "heal", "critic"]
+
+
+def test_more_critic_rounds_when_asked(settings, fake: FakeLLM, render_pool, events) -> None:
+    settings = dataclasses.replace(settings, max_critic_rounds=2)
+    fake.script("generate", fenced(STACKED_CUBES)).script(
+        "critic", critic_json(0.2, "stacked"), critic_json(0.3, "still"), critic_json(0.9)
+    )
+    fake.script("heal", fenced(STACKED_CUBES.replace("i * 1.0", "i * 1.1")), fenced(THREE_CUBES))
+    result = generate(PROMPT, settings=settings, pool=render_pool, on_event=events)
+    assert result.outcome == "accepted" and result.script == THREE_CUBES
+    assert fake.roles_asked() == ["generate", "critic", "heal", "critic", "heal", "critic"]
+
+
 def test_budget_exhausted_stops_before_healing(settings, fake: FakeLLM, render_pool, events) -> None:
     settings = dataclasses.replace(settings, budget_s=0.01)
     fake.script("generate", fenced(INDEX_BUG))

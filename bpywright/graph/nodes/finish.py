@@ -72,6 +72,11 @@ def give_up_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
         why = f"stopped: {state.error}"
     elif state.spent_s >= state.budget_s:
         why = f"stopped: the {state.budget_s:.0f} s budget is spent (BPYWRIGHT_BUDGET_S raises it)"
+    elif state.rounds < state.max_rounds and state.critic_rounds >= state.max_critic_rounds:
+        why = (
+            f"stopped: it runs, and the {state.critic_rounds} round(s) for the critic's findings are used "
+            "(BPYWRIGHT_MAX_CRITIC_ROUNDS raises it)"
+        )
     else:
         why = f"stopped: {state.rounds} heal round(s) used, the maximum (--max-rounds / BPYWRIGHT_MAX_HEAL_ROUNDS raises it)"
     a = state.attempt(best)

@@ -192,6 +192,8 @@ def heal_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
             return {"rounds": round_, "error": str(exc)}
         how = "regenerated (no script to patch)"
     else:
+        if a.run is not None and a.run.ok:
+            update["critic_rounds"] = state.critic_rounds + 1
         try:
             script, how = define_missing(state, ctx, a) or llm_patch(state, ctx, a)
         except LLMError as exc:
