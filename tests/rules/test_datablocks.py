@@ -1,0 +1,110 @@
+"""Object data taken for its object: fixed only where a run failed with "'Mesh' object has no attribute 'data'"."""
+
+from __future__ import annotations
+
+from bpywright.rules.healer import heal
+
+from .helpers import fired, healed_once, src
+
+# What the 1.5B wrote in the generation benchmark (and kept through three heal rounds), cut down.
+DATA_OF_DATA = src("""
+import bpy
+
+
+def build():
+    body = bpy.data.meshes.new("Body")
+    body.from_pydata([(0, 0, 0), (1, 0, 0), (1, 1, 0)], [], [(0, 1, 2)])
+    red = bpy.data.materials.new("Red")
+    body.data.materials.append(red)
+    wire = bpy.data.meshes.new("Wire")
+    wire.from_pydata([(0, 0, 1), (1, 0, 1), (1, 1, 1)], [], [(0, 1, 2)])
+    wire.data.materials.append(red)
+    body = bpy.data.objects.new("Body", body)
+    bpy.context.scene.collection.objects.link(body)
+    body.data.materials.append(red)
+    return body, wire
+
+
+build()
+""")
+ERROR = "'Mesh' object has no attribute 'data'"
+
+
+def test_never_a_finding_without_the_run() -> None:
+    assert "data-of-data" not in fired(DATA_OF_DATA)
+
+
+def test_every_data_of_a_made_datablock_is_read_as_the_datablock() -> None:
+    healed = healed_once(DATA_OF_DATA, "AttributeError", ERROR, 8)
+    assert [r.rule for r in healed.applied] == ["data-of-data"] and healed.explained == "data-of-data"
+    assert "    body.materials.append(red)\n    wire = " in healed.script
+    assert "    wire.materials.append(red)\n" in healed.script
+    # once `body` is the object made from the mesh, its .data is the mesh again: left alone
+    assert "    bpy.context.scene.collection.objects.link(body)\n    body.data.materials.append(red)\n" in healed.script
+
+
+def test_on_the_failing_line_a_single_data_is_read_as_the_datablock() -> None:
+    given = "import bpy\n\ndef paint(mesh, mat):\n    mesh.data.materials.append(mat)\n"
+    healed = healed_once(given, "AttributeError", "'Curve' object has no attribute 'data'", 4)
+    assert "    mesh.materials.append(mat)\n" in healed.script
+    elsewhere = healed_once(given + "    other.data.materials.clear()\n", "AttributeError", ERROR, 4)
+    assert "other.data.materials.clear()" in elsewhere.script  # not on the failing line, not made here: left alone
+
+
+def test_an_object_s_data_is_left_alone() -> None:
+    given = "import bpy\nobj = bpy.context.object\nobj.data.materials.clear()\nx = obj.data.missing\n"
+    healed = healed_once(given, "AttributeError", ERROR, 4)
+    assert "obj.data.materials.clear()" in healed.script
+
+
+def test_on_real_blender_the_old_form_fails_and_the_fix_gives_both_meshes_the_material(blender_run) -> None:
+    outcome = heal(DATA_OF_DATA, run=blender_run, max_rounds=2)
+    assert outcome.status_before == "error" and ERROR in (outcome.failure_before or "")
+    assert outcome.healed, outcome.failure_after
+    assert {a.rule for r in outcome.rounds for a in r.applied} == {"data-of-data"}
+    report = blender_run(outcome.script + "assert [m.name for m in bpy.data.meshes['Wire'].materials] == ['Red']\n")
+    assert report.status == "ok", report.exception
+    body = next(o for o in report.scene.objects if o.name == "Body")
+    assert body.materials == ["Red", "Red"]
+
+
+# The 1.5B's arrow: the prompt's `link` helper given the mesh, and a scene link of a curve.
+LINK_DATA = src("""
+import bpy
+
+scene = bpy.context.scene
+
+
+def link(obj):
+    scene.collection.objects.link(obj)
+    return obj
+
+
+mesh = bpy.data.meshes.new("Arrow")
+mesh.from_pydata([(0, 0, 0), (1, 0, 0), (1, 1, 0)], [], [(0, 1, 2)])
+arrow = link(mesh)
+arrow.location = (0.0, 0.0, 1.0)
+curve = bpy.data.curves.new("Path", "CURVE")
+scene.collection.objects.link(curve)
+""")
+LINK_ERROR = "TypeError", 'CollectionObjects.link(): error with argument 1, "object" -  Function.object expected a Object type, not Mesh'
+
+
+def test_a_link_of_made_data_links_an_object_made_from_it() -> None:
+    assert "link-object-data" not in fired(LINK_DATA)
+    healed = healed_once(LINK_DATA, *LINK_ERROR, 8)
+    assert [r.rule for r in healed.applied] == ["link-object-data"]
+    assert "arrow = link(bpy.data.objects.new(mesh.name, mesh))\n" in healed.script
+    assert "scene.collection.objects.link(bpy.data.objects.new(curve.name, curve))\n" in healed.script
+    assert "    scene.collection.objects.link(obj)\n" in healed.script  # the helper's parameter: not made data here
+
+
+def test_on_real_blender_a_link_of_mesh_data_fails_and_the_fix_links_objects(blender_run) -> None:
+    outcome = heal(LINK_DATA, run=blender_run, max_rounds=2)
+    assert outcome.status_before == "error" and "expected a Object type, not Mesh" in (outcome.failure_before or "")
+    assert outcome.healed, outcome.failure_after
+    report = blender_run(outcome.script + "assert tuple(bpy.data.objects['Arrow'].location) == (0.0, 0.0, 1.0)\n")
+    assert report.status == "ok", report.exception
+    arrow = next(o for o in report.scene.objects if o.name == "Arrow")
+    assert arrow.type == "MESH" and arrow.faces == 1
+    assert any(o.name == "Path" and o.type == "CURVE" for o in report.scene.objects)
