@@ -35,6 +35,19 @@ RENAMED = {
     "faces": "polygons",
     "horizon_color": "color",
 }
+# Names LLMs guess for a property (never an API's old name): tried only where a run failed with "'T' object has no
+# attribute 'x'", and only when T has the guessed-at property.
+ALIASES = {
+    "rotation": "rotation_euler",
+    "position": "location",
+    "size": "scale",
+    "color": "diffuse_color",
+    "intensity": "energy",
+    "strength": "energy",
+    "power": "energy",
+    "focal_length": "lens",
+    "fov": "angle",
+}
 _SUBSTITUTIONS = (
     ("draw_", "display_"),
     ("dupli_", "instance_"),
@@ -76,7 +89,7 @@ def successor(struct: str, attr: str, target: str) -> str | None:
     have = struct_names(target, struct)
     if not have:
         return RENAMED.get(attr)
-    candidates = [RENAMED.get(attr, "")] + [attr.replace(a, b) for a, b in _SUBSTITUTIONS if a in attr]
+    candidates = [RENAMED.get(attr, ""), ALIASES.get(attr, "")] + [attr.replace(a, b) for a, b in _SUBSTITUTIONS if a in attr]
     for cand in candidates:
         if cand and cand.split(".")[0] in have:
             return cand

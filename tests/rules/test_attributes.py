@@ -85,6 +85,19 @@ def test_runtime_rename_checks_the_struct() -> None:
     assert "obj.location = (1, 2, 3)" in result.script
 
 
+def test_a_guessed_property_name_becomes_the_real_one_only_where_the_run_failed() -> None:
+    """The 1.5B's drum kit set `stick.rotation`; a light's `intensity`: names LLMs guess, fixed on the failing line."""
+    old = "import bpy\nstick = get()\nstick.rotation = (0.5, 0, 0)\nlamp = light()\nlamp.data.intensity = 3\nother.rotation = 1\n"
+    result = healed_once(old, "AttributeError", "'Object' object has no attribute 'rotation'", 3)
+    assert "stick.rotation_euler = (0.5, 0, 0)" in result.script and "other.rotation = 1" in result.script
+    result = healed_once(old, "AttributeError", "'PointLight' object has no attribute 'intensity'", 5)
+    assert "lamp.data.energy = 3" in result.script
+    assert "renamed-attribute" not in fired(old)  # never without the run: `rotation` is real on other types
+    result = healed_once(old, "AttributeError", "'Scene' object has no attribute 'rotation'", 3)
+    assert "stick.rotation = (0.5, 0, 0)" in result.script or "stick.rotation" not in result.script  # Scene has no alias
+    assert "rotation_euler" not in result.script
+
+
 def test_auto_smooth_becomes_sharp_edges_by_angle() -> None:
     old = """
     import bpy

@@ -72,3 +72,40 @@ def test_principled_get_explains_the_none_error() -> None:
     """
     result = healed_once(old, "AttributeError", "'NoneType' object has no attribute 'default_value'", 3)
     assert "inputs.get('Specular IOR Level')" in result.script and result.explained == "principled-sockets"
+
+
+# The 1.5B's paperclips ended on its own full-resolution render, written to disk: past the time limit.
+OWN_RENDER = """
+import bpy
+scene = bpy.context.scene
+scene.render.engine = "CYCLES"
+scene.cycles.samples = 4096
+scene.render.resolution_x = 3840
+scene.render.resolution_y = 2160
+scene.render.filepath = "paperclips.png"
+if scene.camera is None:
+    bpy.ops.render.render(write_still=True)
+bpy.ops.render.render(write_still=True)
+"""
+
+
+def test_a_scripts_own_render_is_a_warning_and_is_dropped() -> None:
+    from bpywright.rules.pack import detect
+
+    findings = [h for h in detect(OWN_RENDER, "4.5") if h.rule == "own-render"]
+    assert [h.line for h in findings] == [10, 11] and not any(h.blocking for h in findings)
+    out = fixed(OWN_RENDER)
+    assert "render.render" not in out and "if scene.camera is None:\n    pass\n" in out
+
+
+def test_on_real_blender_the_own_render_times_out_and_the_healed_script_runs(blender_run) -> None:
+    from bpywright.rules.healer import heal
+
+    from .conftest import OPTIONS, WorkerPool
+
+    quick = OPTIONS.model_copy(update={"timeout": 6})
+    with WorkerPool(1, quick) as pool:
+        outcome = heal(OWN_RENDER, run=lambda source: pool.run(source=source, options=quick), max_rounds=2)
+    assert outcome.status_before == "timeout" and outcome.healed, outcome.failure_after
+    assert {a.rule for r in outcome.rounds for a in r.applied} == {"own-render"}
+    assert blender_run(outcome.script).status == "ok"
