@@ -47,7 +47,10 @@ ALIASES = {
     "power": "energy",
     "focal_length": "lens",
     "fov": "angle",
+    "collection": "users_collection[0]",
 }
+# Properties bpy defines in Python (bpy_types), so the RNA tables do not list them.
+_PYTHON_DEFINED = {"Object": frozenset({"users_collection", "users_scene", "children_recursive"})}
 _SUBSTITUTIONS = (
     ("draw_", "display_"),
     ("dupli_", "instance_"),
@@ -89,9 +92,10 @@ def successor(struct: str, attr: str, target: str) -> str | None:
     have = struct_names(target, struct)
     if not have:
         return RENAMED.get(attr)
+    have |= _PYTHON_DEFINED.get(struct, frozenset())
     candidates = [RENAMED.get(attr, ""), ALIASES.get(attr, "")] + [attr.replace(a, b) for a, b in _SUBSTITUTIONS if a in attr]
     for cand in candidates:
-        if cand and cand.split(".")[0] in have:
+        if cand and cand.split(".")[0].split("[")[0] in have:
             return cand
     close = difflib.get_close_matches(attr, sorted(have), n=1, cutoff=0.8)
     return close[0] if close else None
@@ -116,7 +120,7 @@ class _Renamed(RuleTransformer):
             return updated
         fix = f"{code(original.value)}.{new}"
         if self.report(original, f'"{attr}" is now "{new}"', fix, certain=certain):
-            return expr(f"{code(updated.value)}.{new}") if "." in new else updated.with_changes(attr=cst.Name(new))
+            return expr(f"{code(updated.value)}.{new}") if not new.isidentifier() else updated.with_changes(attr=cst.Name(new))
         return updated
 
 

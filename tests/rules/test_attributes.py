@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .helpers import fired, fixed, healed_once
+from .helpers import fired, fixed, healed_once, src
 
 
 def test_renamed_properties() -> None:
@@ -96,6 +96,10 @@ def test_a_guessed_property_name_becomes_the_real_one_only_where_the_run_failed(
     result = healed_once(old, "AttributeError", "'Scene' object has no attribute 'rotation'", 3)
     assert "stick.rotation = (0.5, 0, 0)" in result.script or "stick.rotation" not in result.script  # Scene has no alias
     assert "rotation_euler" not in result.script
+    # The 1.5B's microscope linked a part into "the stage's collection": an object has collections it is in.
+    old = "import bpy\nstage = add_floor(1.0)\nstage.collection.objects.link(eyepiece)\n"
+    result = healed_once(old, "AttributeError", "'Object' object has no attribute 'collection'", 3)
+    assert "stage.users_collection[0].objects.link(eyepiece)" in result.script
 
 
 def test_auto_smooth_becomes_sharp_edges_by_angle() -> None:
@@ -121,3 +125,26 @@ def test_moved_settings_follow_their_new_home() -> None:
     scene.render.alpha_mode = 'TRANSPARENT'
     """)
     assert "scene.render.use_motion_blur = True" in new and "scene.render.film_transparent = True" in new
+
+
+def test_on_real_blender_guessed_names_fail_and_the_healed_script_runs(blender_run) -> None:
+    from bpywright.rules.healer import heal
+
+    guessed = src("""
+    import bpy
+    scene = bpy.context.scene
+    stage = bpy.data.objects.new("Stage", None)
+    scene.collection.objects.link(stage)
+    eyepiece = bpy.data.objects.new("Eyepiece", None)
+    scene.collection.objects.link(eyepiece)
+    stage.collection.objects.link(eyepiece)
+    stick = bpy.data.objects.new("Stick", None)
+    scene.collection.objects.link(stick)
+    stick.rotation = (0.5, 0.0, 0.0)
+    """)
+    outcome = heal(guessed, run=blender_run, max_rounds=4)
+    assert outcome.status_before == "error" and "no attribute 'collection'" in (outcome.failure_before or "")
+    assert outcome.healed, outcome.failure_after
+    assert [[a.rule for a in r.applied] for r in outcome.rounds] == [["renamed-attribute"], ["link-already-linked"], ["renamed-attribute"]]
+    report = blender_run(outcome.script + "assert abs(bpy.data.objects['Stick'].rotation_euler.x - 0.5) < 1e-6\n")
+    assert report.status == "ok", report.exception
