@@ -120,3 +120,82 @@ def merge_fragment(script: str, reply_code: str) -> str | None:
     cut = insertion_line(tree, script)  # every replaced definition starts at or below it, so it does not move
     merged = [*lines[:cut], *new_imports, *(["", *added] if added else []), *lines[cut:]]
     return "\n".join(merged).rstrip("\n") + "\n"
+
+
+_COMPOUND = (ast.If, ast.For, ast.While, ast.With, ast.Try, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+MAX_STATEMENT_LINES = 8  # a longer fragment is not "the lines I changed"
+
+
+def merge_statements(script: str, reply_code: str, line: int | None) -> tuple[str, str] | None:
+    """(script, how) from a reply that holds only a few plain statements (a small model's "change this to …"):
+
+    - when each is `NAME = …` and the script assigns NAME in exactly one statement, each replaces that assignment
+      (the model changed a value: `offsets = [0.0, 2.0, 4.0]`);
+    - otherwise they take the place of the statement the run failed on (line), at its indentation, when they use a
+      name that statement uses.
+
+    None when the reply defines or imports anything, is longer than MAX_STATEMENT_LINES, fits neither case, or changes
+    nothing."""
+    fragment = reply_statements(reply_code)
+    if not fragment or sum(len(text) for _, text in fragment) > MAX_STATEMENT_LINES:
+        return None
+    if any(isinstance(node, (*_COMPOUND, ast.Import, ast.ImportFrom)) for node, _ in fragment):
+        return None
+    try:
+        tree = ast.parse(script)
+    except SyntaxError:
+        return None
+    simple = [n for n in ast.walk(tree) if isinstance(n, ast.stmt) and not isinstance(n, _COMPOUND)]
+    lines = script.splitlines()
+    edits = _by_target(fragment, simple)
+    how = f"the reply's new {', '.join(sorted({_target(n) or '' for n, _ in fragment}))}"
+    if edits is None:
+        edits, how = _at_line(fragment, simple, lines, line), f"the reply's lines in place of line {line}, the one that failed"
+    if not edits:
+        return None
+    for (first, last), new in sorted(edits, reverse=True):
+        indent = lines[first - 1][: len(lines[first - 1]) - len(lines[first - 1].lstrip())]
+        lines[first - 1 : last] = [indent + text if text.strip() else text for text in new]
+    result = "\n".join(lines) + "\n"
+    if result == script or not result.strip():
+        return None
+    try:
+        ast.parse(result)
+    except SyntaxError:
+        return None
+    return result, how
+
+
+def _target(node: ast.stmt) -> str | None:
+    """NAME of a plain `NAME = …`, else None."""
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+        return node.targets[0].id
+    return None
+
+
+def _by_target(fragment: list[tuple[ast.stmt, list[str]]], simple: list[ast.stmt]) -> list[tuple[tuple[int, int], list[str]]] | None:
+    edits: list[tuple[tuple[int, int], list[str]]] = []
+    for node, text in fragment:
+        name = _target(node)
+        where = [n for n in simple if name is not None and _target(n) == name]
+        if len(where) != 1:
+            return None
+        edits.append((statement_span(where[0]), text))
+    return edits
+
+
+def _at_line(
+    fragment: list[tuple[ast.stmt, list[str]]], simple: list[ast.stmt], lines: list[str], line: int | None
+) -> list[tuple[tuple[int, int], list[str]]]:
+    spans = [statement_span(n) for n in simple if line and statement_span(n)[0] <= line <= statement_span(n)[1]]
+    if not spans:
+        return []
+    first, last = min(spans, key=lambda s: s[1] - s[0])
+    try:
+        old = ast.parse(textwrap.dedent("\n".join(lines[first - 1 : last])))
+    except SyntaxError:  # a continuation line indented less than the statement's first
+        return []
+    used = {n.id for n in ast.walk(old) if isinstance(n, ast.Name)}
+    if not used & {n.id for node, _ in fragment for n in ast.walk(node) if isinstance(n, ast.Name)}:
+        return []
+    return [((first, last), [text for _, block in fragment for text in block])]

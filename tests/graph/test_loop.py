@@ -275,11 +275,31 @@ def test_after_a_discarded_patch_the_next_heal_works_on_the_attempt_it_came_from
     assert [e.attempt for e in events if e.node == "heal"] == [1, 2]
 
 
-def test_a_reply_with_only_the_changed_lines_is_not_taken_for_the_script(settings, fake: FakeLLM, render_pool, events) -> None:
+def test_a_reply_with_only_the_changed_value_is_merged_not_taken_for_the_script(settings, fake: FakeLLM, render_pool, events) -> None:
     """A small model answers with the one line it changed: run alone it would fail at once (or build a fraction of the
-    scene), so it is a fragment, and the follow-up in the same round asks for the whole script."""
+    scene), so it replaces the script's one assignment of that name; no follow-up turn is needed."""
     settings = dataclasses.replace(settings, max_heal_rounds=1)
-    fake.script("generate", fenced(INDEX_BUG)).script("heal", fenced("offsets = [0.0, 2.0, 4.0]\n"), fenced(INDEX_FIXED))
+    fake.script("generate", fenced(INDEX_BUG)).script("heal", fenced("offsets = [0.0, 2.0, 4.0]\n"))
+    fake.script("critic", critic_json(0.9))
+    result = generate(PROMPT, settings=settings, pool=render_pool, on_event=events)
+    assert result.outcome == "accepted" and result.script == INDEX_FIXED, result.message
+    assert fake.roles_asked() == ["generate", "heal", "critic"]
+    assert any("the reply's new offsets" in e.detail for e in events if e.node == "heal")
+
+
+def test_a_reply_with_the_failing_line_rewritten_takes_its_place(settings, fake: FakeLLM, render_pool, events) -> None:
+    settings = dataclasses.replace(settings, max_heal_rounds=1)
+    failing = "    bpy.ops.mesh.primitive_cube_add(size=1.0, location=(offsets[i], 0.0, 0.0))"
+    rewritten = "bpy.ops.mesh.primitive_cube_add(size=1.0, location=(i * 2.0, 0.0, 0.0))"
+    fake.script("generate", fenced(INDEX_BUG)).script("heal", fenced(rewritten + "\n")).script("critic", critic_json(0.9))
+    result = generate(PROMPT, settings=settings, pool=render_pool, on_event=events)
+    assert result.outcome == "accepted" and result.script == INDEX_BUG.replace(failing, "    " + rewritten), result.message
+    assert fake.roles_asked() == ["generate", "heal", "critic"]
+
+
+def test_a_fragment_that_fits_nowhere_gets_the_follow_up(settings, fake: FakeLLM, render_pool, events) -> None:
+    settings = dataclasses.replace(settings, max_heal_rounds=1)
+    fake.script("generate", fenced(INDEX_BUG)).script("heal", fenced("print('three cubes')\n"), fenced(INDEX_FIXED))
     fake.script("critic", critic_json(0.9))
     result = generate(PROMPT, settings=settings, pool=render_pool, on_event=events)
     assert result.outcome == "accepted" and result.script == INDEX_FIXED, result.message

@@ -14,7 +14,7 @@ from ..extract import Extracted, extract_script
 from ..helpers import borrow_helpers, code_blocks
 from ..llm import HOW_TO_CONFIGURE, LLMError
 from ..missing import insert_definitions, undefined_names
-from ..patch import PatchError, apply_unified_diff, merge_fragment
+from ..patch import PatchError, apply_unified_diff, merge_fragment, merge_statements
 from ..prompting import definition_messages, heal_messages, render, replacement_request
 from ..routing import MAX_RULE_STEPS
 from ..state import Attempt, GenState, SymbolBrief
@@ -70,7 +70,8 @@ def llm_patch(state: GenState, ctx: RunContext, a: Attempt) -> tuple[str | None,
     )
     reply = ctx.llm.chat(messages, on_token=token_progress(ctx, "heal", len(state.attempts)))[0]
     found = extract_script(reply)
-    if (usable := _usable(a.script, found)) is not None:
+    line = a.run.exception.line if a.run is not None and a.run.exception is not None else None
+    if (usable := _usable(a.script, found, line)) is not None:
         return usable[0], f"LLM patch: {usable[1]}"
     if found.diff is not None:
         try:
@@ -85,7 +86,7 @@ def llm_patch(state: GenState, ctx: RunContext, a: Attempt) -> tuple[str | None,
         on_token=token_progress(ctx, "heal", len(state.attempts)),
     )[0]
     again = extract_script(retry)
-    if (usable := _usable(a.script, again)) is not None:
+    if (usable := _usable(a.script, again, line)) is not None:
         return usable[0], f"LLM patch: {first} ({why}); {usable[1]}"
     return None, f"LLM patch unusable: {first} ({why}) and the follow-up was unusable too: {_unusable(a.script, again)}"
 
@@ -109,14 +110,15 @@ def define_missing(state: GenState, ctx: RunContext, a: Attempt) -> tuple[str, s
     return done[0], f"LLM definitions: {', '.join(done[1])} (used, never defined)"
 
 
-def _usable(script: str, found: Extracted) -> tuple[str, str] | None:
-    """(new script, how) from a reply's code: corrected definitions merged, or a whole valid script; None otherwise."""
+def _usable(script: str, found: Extracted, line: int | None = None) -> tuple[str, str] | None:
+    """(new script, how) from a reply's code: corrected definitions merged, a whole valid script, or a few changed
+    statements merged (patch.merge_statements; line: where the run failed); None otherwise."""
     merged = merge_fragment(script, found.code) if found.code is not None else None
     if merged is not None:
         return merged, "corrected definitions merged into the script"
     if found.code is not None and found.failure is None and _fragment(script, found) is None:
         return found.code, "full replacement"
-    return None
+    return merge_statements(script, found.code, line) if found.code is not None and found.failure is None else None
 
 
 def _fragment(script: str, found: Extracted) -> str | None:
