@@ -110,6 +110,21 @@ class _ActiveObject(RuleTransformer):
         return updated
 
 
+class _ActiveObjectAssigned(RuleTransformer):
+    """`bpy.context.active_object = obj` (or `bpy.context.object.active_object = obj`, seen with the 1.5B): the active
+    object is read-only on the context; it is set on the view layer."""
+
+    def leave_Assign(self, original: cst.Assign, updated: cst.Assign) -> cst.Assign:
+        if len(updated.targets) != 1 or not isinstance(target := updated.targets[0].target, cst.Attribute):
+            return updated
+        if target.attr.value != "active_object":
+            return updated
+        new = "bpy.context.view_layer.objects.active"
+        if self.report(original, "the active object is read-only on the context; it is set on the view layer", new):
+            return updated.with_changes(targets=[updated.targets[0].with_changes(target=expr(new))])
+        return updated
+
+
 class _SceneUpdate(RuleTransformer):
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         func = original.func
@@ -265,6 +280,16 @@ RULES = (
         _ActiveObject,
         (r'bpy_prop_collection: attribute "active" not found',),
         needles=("objects.active",),
+    ),
+    DriftRule(
+        "active-object-assigned",
+        "2.80",
+        "context.active_object = obj → view_layer.objects.active = obj (read-only on the context)",
+        "2.80",
+        "2.80",
+        _ActiveObjectAssigned,
+        (r"object has no attribute 'active_object'", r"active_object.{0,40}read-only"),
+        needles=("active_object",),
     ),
     DriftRule(
         "scene-update",
