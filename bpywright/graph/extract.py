@@ -51,6 +51,8 @@ def extract_script(text: str) -> Extracted:
     if python:
         code = textwrap.dedent(unnumbered(max(python, key=len).strip("\n") + "\n"))  # a block indented as a whole is the same code
         problem = _syntax_problem(code)
+        if problem == "line 1: unexpected indent" and _syntax_problem(first := code.lstrip(" \t")) is None:
+            code, problem = first, None  # only the first line indented (the model started the block mid-line)
         if problem:
             return Extracted(code=code, failure=f"the reply's code is not valid Python ({problem})", diff=diff)
         return Extracted(code=code, diff=diff)

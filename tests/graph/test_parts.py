@@ -40,6 +40,8 @@ def test_extract_drops_line_numbers_a_reply_copied_from_the_heal_prompt() -> Non
     assert copied.failure is None and copied.code == THREE_CUBES
     indented = extract_script(fenced(THREE_CUBES.replace("\n", "\n    ").rstrip(" ").replace("import bpy", "    import bpy", 1)))
     assert indented.failure is None and indented.code == THREE_CUBES  # a block indented as a whole is the same code
+    first_only = extract_script(fenced("    " + THREE_CUBES))
+    assert first_only.failure is None and first_only.code == THREE_CUBES  # the 1.5B began its block mid-line
     table = "data = [\n    1 | 2,\n    3,\n]\n"  # a `|` after a number on some lines only is code, left alone
     assert extract_script(fenced(table)).code == table
 
