@@ -22,6 +22,7 @@ import dataclasses
 import json
 import random
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -160,6 +161,17 @@ def summarise(results: dict[str, list[dict[str, Any]]]) -> dict[str, dict[str, f
     return table
 
 
+def code_version() -> str:
+    """The commit whose code writes the rows (with '+' when the tree has changes): a long run spans commits."""
+
+    def git(*args: str) -> str:
+        done = subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, text=True, check=False)
+        return done.stdout.strip() if done.returncode == 0 else ""
+
+    head = git("rev-parse", "--short", "HEAD")
+    return (head + ("+" if git("status", "--porcelain", "--untracked-files=no", "--", "bpywright", "bench") else "")) or "unknown"
+
+
 def markdown(model: str, table: dict[str, dict[str, float]], results: dict[str, list[dict[str, Any]]]) -> str:
     """The table, the ratios to one-shot, CADBench's published E_syntax beside ours, and the failures by kind."""
     lines = [
@@ -186,6 +198,11 @@ def markdown(model: str, table: dict[str, dict[str, float]], results: dict[str, 
             fail = 100 * sum(not r["ran"] for _, r in paired) / len(paired)
             ratio = f"{base_fail / fail:.1f}× lower" if fail else "0 %"
             lines.append(f"- {mode}: run failure {fail:.1f} % vs one-shot {base_fail:.1f} % on {len(paired)} prompts ({ratio})")
+    versions: dict[str, int] = {}
+    for rows in results.values():
+        for r in rows:
+            versions[r.get("code") or "not recorded"] = versions.get(r.get("code") or "not recorded", 0) + 1
+    lines += ["", "Rows by the code version that wrote them: " + ", ".join(f"{v} ({n})" for v, n in versions.items())]
     lines += ["", "CADBench's published E_syntax: " + ", ".join(f"{k} {v} %" for k, v in PUBLISHED.items()), "", "## Failures", ""]
     for mode, rows in results.items():
         for r in rows:
@@ -280,6 +297,7 @@ def main() -> int:
             file=sys.stderr,
         )
         results: dict[str, list[dict[str, Any]]] = {m: [] for m in modes}
+        version = code_version()
         options = RunOptions(render=True, resolution=128, sandbox=settings.sandbox, blender=settings.blender)
         with WorkerPool(1, options) as pool:
             for i, item in enumerate(items):
@@ -293,7 +311,7 @@ def main() -> int:
                         row = loop(item, settings, llm, pool, args.max_rounds, thread)
                     else:
                         row = single(item, mode, settings, llm, pool, thread)
-                    row = {**row, "id": item["id"], "type": item["type"], "prompt": item["prompt"], "mode": mode}
+                    row = {**row, "id": item["id"], "type": item["type"], "prompt": item["prompt"], "mode": mode, "code": version}
                     path.parent.mkdir(parents=True, exist_ok=True)
                     path.write_text(json.dumps(row, indent=1), encoding="utf-8")
                     results[mode].append(row)

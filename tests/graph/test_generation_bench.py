@@ -61,6 +61,9 @@ def test_one_shot_vs_loop_table_from_real_runs_and_a_resumed_run_asks_nothing(tm
         rows = [json.loads(p.read_text()) for p in sorted((tmp_path / "bench" / "fake-coder" / "loop").glob("*.json"))]
         assert len(rows) == 3 and all(r["ran"] and r["origin"] == "heal-llm" and r["rounds"] >= 1 for r in rows)
         assert all(r["render"] and Path(r["render"]).is_file() for r in rows)
+        head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+        assert head and all(r["code"].rstrip("+") == head for r in rows)  # a long run spans commits: each row says its own
+        assert f"Rows by the code version that wrote them: {rows[0]['code']} (6)" in table
         assert (tmp_path / "bench" / "generation-fake-coder.png").is_file()
 
         again = bench(url, tmp_path)  # every (prompt, mode) is cached: a resumed run asks the model nothing
