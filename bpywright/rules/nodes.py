@@ -8,7 +8,7 @@ import libcst as cst
 
 from ..versions import version_key
 from .base import DriftRule, RuleTransformer
-from .fragments import code, dotted, expr, number_value, string_value
+from .fragments import code, dotted, expr, in_place_of, number_value, string_value
 from .sockets import PRINCIPLED_RENAMED_4_0, socket_table
 
 PRINCIPLED = "ShaderNodeBsdfPrincipled"
@@ -189,6 +189,67 @@ class _TreeInterface(RuleTransformer):
 
 
 _OLD = "|".join(sorted(RENAMED_INPUTS) + sorted(REMOVED_INPUTS))
+_SOCKET_PARAMS = ("name", "description", "in_out", "socket_type", "parent")
+
+
+class _NewSocketArgs(RuleTransformer):
+    """interface.new_socket(name, *, description, in_out, socket_type, parent): small models pass the socket type by
+    position (where description goes) and a socket's settings (min_value, default_value …) as keywords. The call is
+    rebuilt with keywords; the settings are set on the new socket after it."""
+
+    def leave_SimpleStatementLine(
+        self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine
+    ) -> cst.BaseStatement | cst.FlattenSentinel[cst.BaseStatement]:
+        if len(updated.body) != 1:
+            return updated
+        small = updated.body[0]
+        call = small.value if isinstance(small, (cst.Expr, cst.Assign)) else None
+        if not (isinstance(call, cst.Call) and isinstance(f := call.func, cst.Attribute) and f.attr.value == "new_socket"):
+            return updated
+        if not (isinstance(f.value, cst.Attribute) and f.value.attr.value == "interface"):
+            return updated
+        if isinstance(small, cst.Assign) and (len(small.targets) != 1 or not isinstance(small.targets[0].target, cst.Name)):
+            return updated
+        if any(a.star for a in call.args):
+            return updated
+        positional = [a.value for a in call.args if a.keyword is None]
+        keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+        extras = {k: v for k, v in keywords.items() if k not in _SOCKET_PARAMS}
+        if len(positional) <= 1 and not extras:
+            return updated  # already name + keywords
+        strings = {i: string_value(v) for i, v in enumerate(positional)}
+        found = {
+            "name": keywords.get("name", positional[0] if positional else None),
+            "socket_type": keywords.get("socket_type")
+            or next((positional[i] for i, v in strings.items() if i and (v or "").startswith("NodeSocket")), None),
+            "in_out": keywords.get("in_out") or next((positional[i] for i, v in strings.items() if i and v in ("INPUT", "OUTPUT")), None),
+            "parent": keywords.get("parent"),
+        }
+        described = keywords.get("description")
+        if isinstance(described, (cst.SimpleString, cst.ConcatenatedString)) and not (string_value(described) or "").startswith(
+            "NodeSocket"
+        ):
+            found["description"] = described
+        elif (string_value(described) or "").startswith("NodeSocket") and found["socket_type"] is None:
+            found["socket_type"] = described
+        elif described is not None:
+            extras = {"default_value": described, **extras}  # a number given as the description: the default it meant
+        if found["name"] is None or found["socket_type"] is None:
+            return updated
+        found["in_out"] = found["in_out"] or cst.SimpleString("'INPUT'")
+        args = ", ".join(f"{k}={code(v)}" for k in _SOCKET_PARAMS if (v := found.get(k)) is not None)
+        receiver = code(f.value)
+        var = (
+            small.targets[0].target.value if isinstance(small, cst.Assign) and isinstance(small.targets[0].target, cst.Name) else "_socket"
+        )
+        settings = [f"{var}.{k} = {code(v)}\n" for k, v in extras.items()]
+        fix = f"{receiver}.new_socket({args})"
+        if not self.report(original, "new_socket() takes the name, then keywords only (socket settings go on the socket)", fix):
+            return updated
+        assign = f"{var} = {fix}\n" if isinstance(small, cst.Assign) or settings else f"{fix}\n"
+        return in_place_of(updated, assign, *settings)
+
+
 RULES = (
     DriftRule(
         "principled-sockets",
@@ -213,6 +274,16 @@ RULES = (
         _TreeInterface,
         (r"NodeTree' object has no attribute '(inputs|outputs)'",),
         needles=("inputs.new", "outputs.new"),
+    ),
+    DriftRule(
+        "new-socket-args",
+        "nodes",
+        "interface.new_socket(name, 'NodeSocketFloat', min_value=…) → keywords, settings set on the socket",
+        "4.0",
+        "4.0",
+        _NewSocketArgs,
+        (r"new_socket\(\): (?:required parameter \"\w+\" to be a keyword argument|was called with invalid keyword)",),
+        needles=("new_socket(",),
     ),
     DriftRule(
         "node-type-removed",

@@ -179,7 +179,7 @@ class _FunctionKeywords(RuleTransformer):
             if self.report(original, f"{name}() no longer takes {', '.join(sorted(self.drop[1]))}", "drop the keyword(s)", certain=False):
                 return without_args(updated, self.drop[1])
         positional = [a for a in updated.args if a.keyword is None and a.star == ""]
-        if self.keyword and name == self.keyword[0] and positional:
+        if self.keyword and name == self.keyword[0] and positional and kwarg(updated, self.keyword[1]) is None:
             last = positional[-1]
             fix = f"{self.keyword[1]}={code(last.value)}"
             if self.report(original, f"{name}(): {self.keyword[1]} must be passed by keyword", fix, certain=False):

@@ -109,3 +109,28 @@ def test_on_real_blender_the_own_render_times_out_and_the_healed_script_runs(ble
     assert outcome.status_before == "timeout" and outcome.healed, outcome.failure_after
     assert {a.rule for r in outcome.rounds for a in r.applied} == {"own-render"}
     assert blender_run(outcome.script).status == "ok"
+
+
+def test_new_socket_takes_keywords_and_settings_go_on_the_socket(blender_run) -> None:
+    """The 1.5B's inverters: the socket type by position (where description goes) and min_value as a keyword."""
+    from bpywright.rules.healer import heal
+
+    old = (
+        "import bpy\n"
+        "ng = bpy.data.node_groups.new('Scatter', 'GeometryNodeTree')\n"
+        "ng.interface.new_socket('Grid Size', 'NodeSocketFloat', description=6.0, min_value=0.1)\n"
+        "size = ng.interface.new_socket('Cube Size', 'NodeSocketFloat', 'INPUT', default_value=0.5)\n"
+        "ng.interface.new_socket('Geometry', in_out='OUTPUT', socket_type='NodeSocketGeometry')\n"
+    )
+    assert "new-socket-args" in fired(old)
+    new = fixed(old)
+    assert "_socket = ng.interface.new_socket(name='Grid Size', in_out='INPUT', socket_type='NodeSocketFloat')\n" in new
+    assert "_socket.default_value = 6.0\n_socket.min_value = 0.1\n" in new
+    assert (
+        "size = ng.interface.new_socket(name='Cube Size', in_out='INPUT', socket_type='NodeSocketFloat')\nsize.default_value = 0.5\n" in new
+    )
+    assert "ng.interface.new_socket('Geometry', in_out='OUTPUT', socket_type='NodeSocketGeometry')\n" in new  # valid: left alone
+    outcome = heal(old, run=blender_run, max_rounds=2)
+    assert outcome.status_before == "error" and outcome.healed, outcome.failure_after
+    check = "items = ng.interface.items_tree\nassert items['Grid Size'].default_value == 6.0 and abs(items['Grid Size'].min_value - 0.1) < 1e-6\n"
+    assert blender_run(outcome.script + check + "assert items['Cube Size'].default_value == 0.5\n").status == "ok"
