@@ -21,6 +21,14 @@ HOW_TO_CONFIGURE = (
 )
 TRANSIENT_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504})
 MAX_TOKENS = 1536  # a whole script fits; a small model stuck repeating itself is cut off here instead of at the context's end
+MAX_REPLY_TOKENS = 4096  # the most a reply that rewrites a long script may take (reply_budget)
+
+
+def reply_budget(script: str) -> int:
+    """max_tokens for a reply that writes `script` again, changed: the script's own length (about 3 characters a token
+    for Python) with room to spare, never below MAX_TOKENS. A 125-line script came back cut off mid-line at 1536."""
+    return min(MAX_REPLY_TOKENS, max(MAX_TOKENS, int(len(script) / 3 * 1.25) + 128))
+
 
 # How each endpoint takes a JSON-schema constraint, learnt on first use: vLLM (and OpenAI) take response_format json_schema;
 # llama.cpp's server rejects it (HTTP 500, "Input should be 'text' or 'json_object'") and takes {"type": "json_object", "schema": …}.
@@ -113,8 +121,9 @@ class LLMClient:
             self._model = ids[0]
         return self._model
 
-    def _limits(self) -> dict[str, Any]:
-        return {"max_tokens": self.max_tokens} if self.max_tokens else {}
+    def _limits(self, max_tokens: int | None = None) -> dict[str, Any]:
+        limit = max_tokens or self.max_tokens
+        return {"max_tokens": limit} if limit else {}
 
     def _create(self, **params: Any) -> ChatCompletion:
         """One chat completion (our messages are plain dicts, not the SDK's TypedDicts: the server checks them)."""
@@ -131,14 +140,16 @@ class LLMClient:
         n: int = 1,
         temperature: float | None = None,
         on_token: Callable[[str, CallStats], None] | None = None,
+        max_tokens: int | None = None,
     ) -> list[str]:
-        """n completions of the conversation (one request; topped up if the server returns fewer); one is streamed when on_token is given."""
+        """n completions of the conversation (one request; topped up if the server returns fewer); one is streamed when
+        on_token is given. max_tokens: this call's reply limit (default: the client's)."""
         if on_token is not None and n == 1:
-            return [self._stream(messages, temperature, on_token)]
+            return [self._stream(messages, temperature, on_token, max_tokens)]
         texts: list[str] = []
         while len(texts) < n:
             want = n - len(texts)
-            extra: dict[str, Any] = {"n": want, **self._limits()} if want > 1 else self._limits()
+            extra: dict[str, Any] = {"n": want, **self._limits(max_tokens)} if want > 1 else self._limits(max_tokens)
             if temperature is not None:
                 extra["temperature"] = temperature
             start = time.monotonic()
@@ -158,9 +169,15 @@ class LLMClient:
             texts.extend(got[:want])
         return texts
 
-    def _stream(self, messages: list[dict[str, str]], temperature: float | None, on_token: Callable[[str, CallStats], None]) -> str:
+    def _stream(
+        self,
+        messages: list[dict[str, str]],
+        temperature: float | None,
+        on_token: Callable[[str, CallStats], None],
+        max_tokens: int | None = None,
+    ) -> str:
         """One streamed completion: on_token(piece, stats so far) per chunk; retried whole on a transient failure."""
-        extra: dict[str, Any] = self._limits()
+        extra: dict[str, Any] = self._limits(max_tokens)
         if temperature is not None:
             extra["temperature"] = temperature
 

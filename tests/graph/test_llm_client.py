@@ -7,7 +7,7 @@ import json
 import pytest
 
 from bpywright.graph.fake_llm import FakeLLM, critic_json
-from bpywright.graph.llm import CallStats, LLMClient, LLMError
+from bpywright.graph.llm import MAX_REPLY_TOKENS, MAX_TOKENS, CallStats, LLMClient, LLMError, reply_budget
 
 SCHEMA = {"type": "object", "properties": {"score": {"type": "number"}}, "required": ["score"]}
 
@@ -88,3 +88,19 @@ def test_streams_cut_every_time_are_an_error_that_says_so() -> None:
         client = LLMClient(fake.base_url, "fake-coder", retries=2, backoff_s=0.01)
         with pytest.raises(LLMError, match="without a finish reason"):
             client.chat([{"role": "user", "content": "x"}], on_token=lambda p, s: None)
+
+
+def test_a_reply_that_rewrites_a_long_script_gets_room_for_it() -> None:
+    assert reply_budget("import bpy\n") == MAX_TOKENS  # a short script: the usual limit
+    long = "obj = bpy.data.objects.new('Part', None)  # a line of a long script\n" * 125  # the 1.5B's 125-line inverters
+    assert MAX_TOKENS < len(long) / 3 < reply_budget(long) <= MAX_REPLY_TOKENS
+    assert reply_budget(long * 10) == MAX_REPLY_TOKENS  # a model stuck repeating itself is still cut off
+
+
+def test_a_call_may_set_its_own_reply_limit() -> None:
+    with FakeLLM() as fake:
+        fake.script("generate", "one", "two")
+        client = LLMClient(fake.base_url, "m")
+        client.chat([{"role": "user", "content": "Write a Blender script: a cube"}], max_tokens=2222)
+        client.chat([{"role": "user", "content": "Write a Blender script: a cube"}], on_token=lambda piece, stats: None)
+        assert [r["max_tokens"] for r in fake.chat_requests] == [2222, MAX_TOKENS]

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 from bpywright.graph.fake_llm import FakeLLM, critic_json
+from bpywright.graph.llm import reply_budget
 from bpywright.graph.run import generate
 from bpywright.rules.healer import unified_diff
 
@@ -82,6 +83,8 @@ def test_runtime_error_healed_by_an_llm_replacement(settings, fake: FakeLLM, ren
     fake.script("generate", fenced(INDEX_BUG)).script("heal", fenced(INDEX_FIXED, before="Fixed:")).script("critic", critic_json(0.9))
     result = generate(PROMPT, settings=settings, pool=render_pool)
     assert result.outcome == "accepted" and result.script == INDEX_FIXED
+    heal_request = fake.chat_requests[1]
+    assert heal_request["max_tokens"] == reply_budget(INDEX_BUG)  # room for the whole script again
 
 
 def test_a_diff_that_does_not_apply_falls_back_to_a_replacement(settings, fake: FakeLLM, render_pool, events) -> None:

@@ -12,7 +12,7 @@ from ...rules.names import NOT_DEFINED
 from ..context import RunContext
 from ..extract import Extracted, extract_script
 from ..helpers import borrow_helpers, code_blocks
-from ..llm import HOW_TO_CONFIGURE, LLMError
+from ..llm import HOW_TO_CONFIGURE, LLMError, reply_budget
 from ..missing import insert_definitions, undefined_names
 from ..patch import PatchError, apply_unified_diff, merge_fragment, merge_statements
 from ..prompting import definition_messages, heal_messages, render, replacement_request
@@ -68,7 +68,8 @@ def llm_patch(state: GenState, ctx: RunContext, a: Attempt) -> tuple[str | None,
         critique=critique,
         symbols=involved_symbols(state, ctx, a, failure),
     )
-    reply = ctx.llm.chat(messages, on_token=token_progress(ctx, "heal", len(state.attempts)))[0]
+    budget = reply_budget(a.script)
+    reply = ctx.llm.chat(messages, on_token=token_progress(ctx, "heal", len(state.attempts)), max_tokens=budget)[0]
     found = extract_script(reply)
     line = a.run.exception.line if a.run is not None and a.run.exception is not None else None
     if (usable := _usable(a.script, found, line)) is not None:
@@ -84,6 +85,7 @@ def llm_patch(state: GenState, ctx: RunContext, a: Attempt) -> tuple[str | None,
     retry = ctx.llm.chat(
         [*messages, {"role": "assistant", "content": reply}, replacement_request(why, diff=found.diff is not None)],
         on_token=token_progress(ctx, "heal", len(state.attempts)),
+        max_tokens=budget,
     )[0]
     again = extract_script(retry)
     if (usable := _usable(a.script, again, line)) is not None:
