@@ -1,13 +1,15 @@
 """Generation benchmark: CADBench prompts through one-shot, retrieval and the full loop, on the same model, in one run.
 
     .venv/bin/python bench/generation.py [--n 30] [--modes one-shot,retrieval,loop] [--base-url URL --model NAME]
-                                         [--local qwen2.5-coder-1.5b] [--max-rounds 3] [--out artifacts/bench/generation]
+                                         [--local qwen2.5-coder-1.5b] [--max-rounds 3] [--out bench/results/generation]
                                          [--first K] [--report-only]
 
 Without --base-url the installed local model is served on loopback (BPYWRIGHT_LOCAL_MODEL or the best installed); with it,
 any OpenAI-compatible endpoint (a GPU user's `vllm serve`) is used unchanged. The sample is fixed and seeded: 2/3 "Simulative",
-1/3 "Wild" (20 + 10 by default). Each (prompt, mode) result is cached under --out/MODEL/, so a long run resumes where it
-stopped and can run in the background. Modes, on the same prompts and model:
+1/3 "Wild" (20 + 10 by default). Each (prompt, mode) result is cached under --out/MODEL/MODE/ID.json with its render beside it
+(ID.png), so a long run resumes where it stopped and can run in the background. The default --out is committed: on a CPU the
+whole sample takes longer than one working session, so the rows (each naming the commit whose code wrote it) are kept in
+the repository and the next run resumes from them. Modes, on the same prompts and model:
   one-shot   the model's first script for the bare prompt (our system prompt, no retrieval), run once;
   retrieval  the same with retrieved API symbols and verified exemplars in the prompt, run once;
   loop       the whole graph: retrieve, generate, lint, run, critic, rules-then-LLM heal (<= --max-rounds rounds).
@@ -211,8 +213,18 @@ def markdown(model: str, table: dict[str, dict[str, float]], results: dict[str, 
     return "\n".join(lines) + "\n"
 
 
+def keep_render(render: str | None, target: Path) -> str | None:
+    """The render copied beside its row (the run's own folder is not kept): its file name, relative to the row; None without one."""
+    if not render or not Path(render).is_file():
+        return None
+    target.write_bytes(Path(render).read_bytes())
+    return target.name
+
+
 def contact_sheet(results: dict[str, list[dict[str, Any]]], path: Path, cell: int = 128) -> Path | None:
-    """One row per mode, one column per prompt: the render, or a grey cell where no generated script ran."""
+    """One row per mode, one column per prompt: the render, or a grey cell where no generated script ran.
+
+    A row's render is a file name beside the row (out/MODEL/MODE/), read from the folder the sheet is written into."""
     from PIL import Image, ImageDraw
 
     modes = [m for m in results if results[m]]
@@ -226,8 +238,9 @@ def contact_sheet(results: dict[str, list[dict[str, Any]]], path: Path, cell: in
         draw.text((4, row * cell + cell // 2), mode, fill="black")
         for col, r in enumerate(results[mode]):
             box = (label_w + col * cell, row * cell)
-            if r.get("render") and Path(r["render"]).is_file():
-                with Image.open(r["render"]) as img:
+            render = path.parent / _model_dir(path) / mode / r["render"] if r.get("render") else None
+            if render is not None and render.is_file():
+                with Image.open(render) as img:
                     sheet.paste(img.convert("RGB").resize((cell, cell)), box)
             else:
                 draw.rectangle([box, (box[0] + cell - 2, box[1] + cell - 2)], fill=(200, 200, 200))
@@ -235,6 +248,11 @@ def contact_sheet(results: dict[str, list[dict[str, Any]]], path: Path, cell: in
     path.parent.mkdir(parents=True, exist_ok=True)
     sheet.save(path)
     return path
+
+
+def _model_dir(sheet: Path) -> str:
+    """The cache folder of the model a contact sheet (generation-MODEL.png) belongs to."""
+    return sheet.stem.removeprefix("generation-")
 
 
 def main() -> int:
@@ -252,7 +270,9 @@ def main() -> int:
     parser.add_argument("--local", help="the local model to serve (default: BPYWRIGHT_LOCAL_MODEL or the best installed)")
     parser.add_argument("--max-rounds", type=int, default=3)
     parser.add_argument("--budget", type=float, default=1200.0, help="seconds one loop request may take (default 1200: a CPU)")
-    parser.add_argument("--out", type=Path, default=ROOT / "artifacts" / "bench" / "generation")
+    parser.add_argument(
+        "--out", type=Path, default=ROOT / "bench" / "results" / "generation", help="rows, table, contact sheet (committed)"
+    )
     parser.add_argument("--report-only", action="store_true", help="write the table from the cache, run nothing")
     args = parser.parse_args()
     modes = [m.strip() for m in args.modes.split(",") if m.strip()]
@@ -313,6 +333,7 @@ def main() -> int:
                         row = single(item, mode, settings, llm, pool, thread)
                     row = {**row, "id": item["id"], "type": item["type"], "prompt": item["prompt"], "mode": mode, "code": version}
                     path.parent.mkdir(parents=True, exist_ok=True)
+                    row["render"] = keep_render(row.get("render"), path.with_suffix(".png"))
                     path.write_text(json.dumps(row, indent=1), encoding="utf-8")
                     results[mode].append(row)
                     print(

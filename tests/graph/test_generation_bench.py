@@ -60,7 +60,8 @@ def test_one_shot_vs_loop_table_from_real_runs_and_a_resumed_run_asks_nothing(tm
         assert "ValueError: the model got the dimensions wrong" in table  # the failures list says why one-shot failed
         rows = [json.loads(p.read_text()) for p in sorted((tmp_path / "bench" / "fake-coder" / "loop").glob("*.json"))]
         assert len(rows) == 3 and all(r["ran"] and r["origin"] == "heal-llm" and r["rounds"] >= 1 for r in rows)
-        assert all(r["render"] and Path(r["render"]).is_file() for r in rows)
+        loop_dir = tmp_path / "bench" / "fake-coder" / "loop"
+        assert all(r["render"] == f"{r['id']}.png" and (loop_dir / r["render"]).is_file() for r in rows)  # kept beside the row
         head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
         assert head and all(r["code"].rstrip("+") == head for r in rows)  # a long run spans commits: each row says its own
         assert f"Rows by the code version that wrote them: {rows[0]['code']} (6)" in table
