@@ -123,9 +123,20 @@ def loop(item: dict[str, Any], settings: Settings, llm: LLMClient, pool: Any, ma
     first = next((s.first_token_s for s in llm.stats[mark:] if s.first_token_s is not None), None)
     out = record(best, seconds, tokens_since(llm, mark), rounds=state.rounds, first_token=first, outcome=result.outcome)
     out["trail"] = trail(state)
+    out["replies"] = heal_replies(settings.runs_dir / thread_id / "attempts", state)
     if best is not None and best.ran_ok and best.render_path is None and result.render_path:
         out["render"] = result.render_path
     return out
+
+
+def heal_replies(folder: Path, state: GenState, limit: int = 6000) -> dict[str, str]:
+    """The raw heal replies that gave no script (attempts/NN-TURN.txt), for reading why: file name → text (cut at limit)."""
+    unusable = {a.index for a in state.attempts if a.script is None}
+    return {
+        p.name: p.read_text(encoding="utf-8", errors="replace")[:limit]
+        for p in sorted(folder.glob("*.txt"))
+        if p.name[:2].isdigit() and int(p.name[:2]) in unusable
+    }
 
 
 def trail(state: GenState) -> list[dict[str, Any]]:

@@ -267,6 +267,9 @@ def test_a_heal_reply_without_a_script_gets_one_follow_up_in_the_same_round(sett
     follow_up = fake.chat_requests[2]["messages"]
     assert follow_up[-2]["role"] == "assistant" and "held no usable script" in follow_up[-1]["content"]
     assert next(e for e in events if e.node == "heal").detail.startswith("LLM patch: reply unusable (")
+    kept = settings.runs_dir / result.thread_id / "attempts"  # both replies, as the model wrote them, for reading why
+    assert (kept / "01-heal.txt").read_text() == "The offsets list needs a third entry."
+    assert (kept / "01-heal-followup.txt").read_text() == fenced(INDEX_FIXED)
 
 
 def test_after_a_discarded_patch_the_next_heal_works_on_the_attempt_it_came_from(settings, fake: FakeLLM, render_pool, events) -> None:

@@ -70,6 +70,7 @@ def llm_patch(state: GenState, ctx: RunContext, a: Attempt) -> tuple[str | None,
     )
     budget = reply_budget(a.script)
     reply = ctx.llm.chat(messages, on_token=token_progress(ctx, "heal", len(state.attempts)), max_tokens=budget)[0]
+    keep_reply(ctx, len(state.attempts), "heal", reply)
     found = extract_script(reply)
     line = a.run.exception.line if a.run is not None and a.run.exception is not None else None
     if (usable := _usable(a.script, found, line)) is not None:
@@ -87,10 +88,18 @@ def llm_patch(state: GenState, ctx: RunContext, a: Attempt) -> tuple[str | None,
         on_token=token_progress(ctx, "heal", len(state.attempts)),
         max_tokens=budget,
     )[0]
+    keep_reply(ctx, len(state.attempts), "heal-followup", retry)
     again = extract_script(retry)
     if (usable := _usable(a.script, again, line)) is not None:
         return usable[0], f"LLM patch: {first} ({why}); {usable[1]}"
     return None, f"LLM patch unusable: {first} ({why}) and the follow-up was unusable too: {_unusable(a.script, again)}"
+
+
+def keep_reply(ctx: RunContext, index: int, turn: str, text: str) -> None:
+    """A heal turn's raw reply, kept in the run's folder (attempts/NN-TURN.txt): how a patch was read, or why it was not."""
+    folder = ctx.run_dir / "attempts"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{index:02d}-{turn}.txt").write_text(text, encoding="utf-8")
 
 
 def define_missing(state: GenState, ctx: RunContext, a: Attempt) -> tuple[str, str] | None:
@@ -105,6 +114,7 @@ def define_missing(state: GenState, ctx: RunContext, a: Attempt) -> tuple[str, s
         return None
     messages = definition_messages(state.prompt, state.version, a.script, names, failure)
     reply = ctx.llm.chat(messages, on_token=token_progress(ctx, "heal", len(state.attempts)))[0]
+    keep_reply(ctx, len(state.attempts), "definitions", reply)
     found_code = extract_script(reply).code or reply  # a bare `NAME = value` line is an answer too
     done = insert_definitions(a.script, found_code, names)
     if done is None:
