@@ -26,11 +26,13 @@ def fenced_blocks(text: str) -> list[tuple[str, str]]:
     return [(m.group(1).lower(), m.group(2)) for m in _FENCE.finditer(text)]
 
 
-def unnumbered(code: str) -> str:
-    """Code without the `  12 | ` line numbers the heal prompt shows, when a reply copied them onto every line."""
+def unnumbered(code: str, *, partly: bool = False) -> str:
+    """Code without the `  12 | ` line numbers the heal prompt shows, when a reply copied them onto every line (partly:
+    onto two lines or more, as when a model copies the numbered script and writes its new lines without numbers)."""
     lines = code.splitlines()
     filled = [line for line in lines if line.strip()]
-    if len(filled) < 2 or not all(_NUMBERED.match(line) for line in filled):
+    numbered = sum(1 for line in filled if _NUMBERED.match(line))
+    if len(filled) < 2 or numbered < (2 if partly else len(filled)):
         return code
     return "\n".join(_NUMBERED.sub("", line, count=1) for line in lines) + ("\n" if code.endswith("\n") else "")
 
@@ -53,6 +55,8 @@ def extract_script(text: str) -> Extracted:
         problem = _syntax_problem(code)
         if problem == "line 1: unexpected indent" and _syntax_problem(first := code.lstrip(" \t")) is None:
             code, problem = first, None  # only the first line indented (the model started the block mid-line)
+        if problem and _syntax_problem(mixed := textwrap.dedent(unnumbered(code, partly=True))) is None:
+            code, problem = mixed, None  # numbers copied onto the script's lines, the new lines written without them
         if problem:
             return Extracted(code=code, failure=f"the reply's code is not valid Python ({problem})", diff=diff)
         return Extracted(code=code, diff=diff)

@@ -44,6 +44,17 @@ def test_extract_drops_line_numbers_a_reply_copied_from_the_heal_prompt() -> Non
     assert first_only.failure is None and first_only.code == THREE_CUBES  # the 1.5B began its block mid-line
     table = "data = [\n    1 | 2,\n    3,\n]\n"  # a `|` after a number on some lines only is code, left alone
     assert extract_script(fenced(table)).code == table
+    flags = "FLAGS = (\n    1 | 2,\n    4 | 8,\n)\n"  # two such lines in valid code: still code
+    assert extract_script(fenced(flags)).code == flags
+
+
+def test_extract_drops_copied_line_numbers_when_new_lines_came_without_them() -> None:
+    """The 1.5B copies the numbered script and writes the lines it adds unnumbered: line 1 is then 'unexpected indent'."""
+    added = "bpy.ops.mesh.primitive_cone_add(location=(0.0, 0.0, 3.0))\nfor i in range(2):\n    print(i)\n"
+    found = extract_script(fenced(numbered(THREE_CUBES) + "\n" + added))
+    assert found.failure is None and found.code == THREE_CUBES + added
+    still_broken = extract_script(fenced(numbered(THREE_CUBES) + "\nfor i in range(2)\n    print(i)\n"))
+    assert "not valid Python" in (still_broken.failure or "")  # no amount of unnumbering makes that parse
 
 
 def test_extract_flags_code_that_is_not_python_and_finds_diffs() -> None:
