@@ -16,6 +16,7 @@ from . import (
     addons,
     attributes,
     bmeshops,
+    calls,
     camera,
     context,
     datablocks,
@@ -46,7 +47,7 @@ FAMILIES: dict[str, tuple[DriftRule, ...]] = {
     "nodes": nodes.RULES,
     "render": render.RULES,
     "context": context.RULES,
-    "imports": imports.RULES + names.RULES,
+    "imports": imports.RULES + names.RULES + calls.RULES,
     "addons": addons.RULES,
 }
 ALL_RULES: tuple[DriftRule, ...] = tuple(rule for rules in FAMILIES.values() for rule in rules)
