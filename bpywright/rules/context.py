@@ -169,6 +169,13 @@ class _ViewportOperator(_InOverride):
 _OBJECT_BINDING = re.compile(r"\.objects(\.new\(\)|\[\]|\.get\(\))$")
 
 
+def _makes_object(value: cst.BaseExpression) -> bool:
+    """bpy.data.objects.new(…) (or .get / [ ]), also passed through a helper as the prompt's example does: link(….new(…))."""
+    if _OBJECT_BINDING.search(dotted(value) or ""):
+        return True
+    return isinstance(value, cst.Call) and len(value.args) == 1 and _OBJECT_BINDING.search(dotted(value.args[0].value) or "") is not None
+
+
 class _ActiveObject(RuleTransformer):
     def visit_Module(self, node: cst.Module) -> None:
         self.scopes: list[str | None] = [None]
@@ -181,7 +188,7 @@ class _ActiveObject(RuleTransformer):
         return updated
 
     def visit_Assign(self, node: cst.Assign) -> None:
-        if _OBJECT_BINDING.search(dotted(node.value) or "") and isinstance(node.targets[0].target, cst.Name):
+        if _makes_object(node.value) and isinstance(node.targets[0].target, cst.Name):
             self.scopes[-1] = node.targets[0].target.value
 
     def leave_SimpleStatementLine(self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine):

@@ -58,6 +58,24 @@ def test_missing_active_object_and_edit_mode_from_runtime_errors() -> None:
     assert expected in result.script
 
 
+def test_the_object_made_through_the_prompts_link_helper_is_made_active() -> None:
+    """The generator prompt's own idiom, `plate = link(bpy.data.objects.new(...))`, makes the object (the 1.5B's storage box)."""
+    old = """
+    import bpy
+
+    def link(obj):
+        bpy.context.scene.collection.objects.link(obj)
+        return obj
+
+    latch = link(bpy.data.objects.new("Latch", bpy.data.meshes.new("Latch")))
+    bpy.ops.object.modifier_add(type="BOOLEAN")
+    """
+    result = healed_once(old, "RuntimeError", "Operator bpy.ops.object.modifier_add.poll() Context missing active object", 8)
+    assert "bpy.context.view_layer.objects.active = latch\nlatch.select_set(True)\nbpy.ops.object.modifier_add" in result.script
+    called = old.replace('link(bpy.data.objects.new("Latch", bpy.data.meshes.new("Latch")))', "link(make())")
+    assert "active-object-missing" not in {r.rule for r in healed_once(called, "RuntimeError", "Context missing active object", 8).applied}
+
+
 def test_missing_imports_are_added_after_the_existing_ones() -> None:
     old = """
     import bpy
