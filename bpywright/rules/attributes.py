@@ -74,6 +74,8 @@ _OWNED = {
     "objects",
     "link",
     "unlink",
+    "modifier_add",  # object-operator-call: obj.modifiers.new(name, type)
+    "constraint_add",
 }
 _MISSING = re.compile(r"'(\w+)' object has no attribute '(\w+)'")
 

@@ -205,7 +205,52 @@ class _ToMesh(RuleTransformer):
         return updated
 
 
+# Default names Blender gives a new modifier where the type's title-case is not it (modifiers["Subdivision"] finds SUBSURF's).
+_MODIFIER_NAMES = {"SUBSURF": "Subdivision", "WEIGHTED_NORMAL": "WeightedNormal", "SIMPLE_DEFORM": "SimpleDeform"}
+_OBJECT_OPS = {"modifier_add": "modifiers", "constraint_add": "constraints"}
+_NO_OBJECT_OP = re.compile(r"'Object' object has no attribute '(modifier_add|constraint_add)'")
+
+
+class _ObjectOperatorCall(RuleTransformer):
+    """obj.modifier_add(type=T) (the operator's name called on an object) → obj.modifiers.new(name=…, type=T)."""
+
+    def visit_Module(self, node: cst.Module) -> None:
+        found = _NO_OBJECT_OP.search(self.scope.error)
+        self.method = found.group(1) if found else None
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        func = updated.func
+        if self.method is None or not (isinstance(func, cst.Attribute) and func.attr.value == self.method):
+            return updated
+        if (dotted(func.value) or "").startswith("bpy.ops"):
+            return updated  # the operator itself
+        type_arg = kwarg(updated, "type") or (updated.args[0] if len(updated.args) == 1 and updated.args[0].keyword is None else None)
+        if type_arg is None:
+            return updated
+        collection = _OBJECT_OPS[self.method]
+        owner = code(func.value)
+        kind = string_value(type_arg.value)
+        args = f"type={code(type_arg.value)}"
+        if collection == "modifiers":
+            name = _MODIFIER_NAMES.get(kind or "", (kind or "Modifier").replace("_", " ").title())
+            args = f"name={name!r}, {args}"
+        fix = f"{owner}.{collection}.new({args})"
+        if not self.report(original, f"{self.method} is an operator (bpy.ops.object.{self.method}), not a method of Object", fix):
+            return updated
+        return expr(fix)
+
+
 RULES = (
+    DriftRule(
+        "object-operator-call",
+        "operators",
+        "obj.modifier_add(type=T) / obj.constraint_add(type=T) → obj.modifiers.new(name, type=T) / obj.constraints.new(type=T)",
+        "2.50",
+        "2.50",
+        _ObjectOperatorCall,
+        (r"'Object' object has no attribute '(modifier_add|constraint_add)'",),
+        runtime_only=True,
+    ),
     DriftRule(
         "operator-renamed",
         "operators",

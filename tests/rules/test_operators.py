@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from .helpers import fired, fixed, healed_once
+from bpywright.rules.healer import heal
+
+from .helpers import fired, fixed, healed_once, src
 
 
 def test_primitive_size_keywords_follow_each_operators_parameters() -> None:
@@ -80,3 +82,41 @@ def test_to_mesh_with_scene_makes_a_new_mesh() -> None:
 
 def test_bevel_vertex_only_became_affect() -> None:
     assert "bpy.ops.mesh.bevel(offset=0.1, affect='VERTICES')" in fixed("import bpy\nbpy.ops.mesh.bevel(offset=0.1, vertex_only=True)\n")
+
+
+# The 1.5B's storage box: the operator's name called on the active object, then the modifier looked up by its default name.
+OBJECT_OPERATOR = src("""
+import bpy
+
+bpy.ops.mesh.primitive_cube_add(size=1.0)
+box = bpy.context.object
+bpy.ops.mesh.primitive_cube_add(size=0.5, location=(0.0, 0.0, 0.5))
+lid = bpy.context.object
+bpy.ops.object.modifier_add(type="BEVEL")
+box.modifier_add(type="BOOLEAN")
+box.modifiers["Boolean"].object = lid
+bpy.context.object.modifier_add("SUBSURF")
+bpy.context.object.modifiers["Subdivision"].levels = 1
+box.constraint_add(type='TRACK_TO')
+""")
+
+
+def test_operator_names_called_on_an_object_become_its_collections_new() -> None:
+    assert "object-operator-call" not in fired(OBJECT_OPERATOR)  # only on the run's AttributeError
+    healed = healed_once(OBJECT_OPERATOR, "AttributeError", "'Object' object has no attribute 'modifier_add'", 8)
+    assert [r.rule for r in healed.applied] == ["object-operator-call"]
+    assert "box.modifiers.new(name='Boolean', type=\"BOOLEAN\")\n" in healed.script
+    assert "bpy.context.object.modifiers.new(name='Subdivision', type=\"SUBSURF\")\n" in healed.script
+    assert "box.constraint_add(type='TRACK_TO')" in healed.script  # not what this run failed on
+    assert 'bpy.ops.object.modifier_add(type="BEVEL")' in healed.script  # the operator itself is left alone
+
+
+def test_on_real_blender_operator_names_on_an_object_fail_and_the_fix_builds_the_modifiers(blender_run) -> None:
+    outcome = heal(OBJECT_OPERATOR, run=blender_run, max_rounds=3)
+    assert outcome.status_before == "error" and "no attribute 'modifier_add'" in (outcome.failure_before or "")
+    assert outcome.healed, outcome.failure_after
+    assert "box.constraints.new(type='TRACK_TO')" in outcome.script  # the next run's failure, the same rule
+    report = blender_run(outcome.script)
+    assert report.ok and report.scene is not None
+    # both found again by the names Blender would have given them (modifiers["Boolean"], modifiers["Subdivision"]: no KeyError)
+    assert {"BOOLEAN", "SUBSURF"} <= {m for o in report.scene.objects for m in o.modifiers}
