@@ -141,6 +141,23 @@ def count_kind(scene: SceneSummary, kind: str) -> int:
     return sum(1 for o in scene.objects if _is_kind(o, kind))
 
 
+FACTORY = frozenset({("Cube", "MESH"), ("Camera", "CAMERA"), ("Light", "LIGHT")})  # what --factory-startup's scene holds
+STAGING = "bpywright_"  # the camera and light the harness adds when a script made none
+BUILT_NOTHING = (
+    "the script built nothing: the scene holds only Blender's factory objects (the default cube, camera and light) or "
+    "none at all; is the function that builds the scene ever called?"
+)
+
+
+def built_nothing(scene: SceneSummary | None) -> bool:
+    """True when a script ran and left only the factory scene (or an empty one): a small model defines build() and never
+    calls it, and the render still shows the default cube."""
+    if scene is None:
+        return False
+    own = [o for o in scene.objects if not o.name.startswith(STAGING)]
+    return all((o.name, o.type) in FACTORY and (o.type != "MESH" or o.vertices == 8) for o in own)
+
+
 def check_scene(prompt: str, scene: SceneSummary | None) -> tuple[dict[str, bool], list[str]]:
     """(check label → passed, reasons for the failures) of the prompt's expectations against a scene summary."""
     checks: dict[str, bool] = {}

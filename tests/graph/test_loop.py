@@ -150,6 +150,17 @@ def test_objective_checks_reject_before_the_llm_critic(settings, fake: FakeLLM, 
     assert fake.roles_asked() == ["generate", "heal", "critic"]  # no rubric for a scene that misses the count
 
 
+def test_a_script_that_builds_nothing_is_rejected_and_told_so(settings, fake: FakeLLM, render_pool, events) -> None:
+    """The 1.5B's emblem: build() defined and never called, so the run is clean and the render shows the default cube."""
+    never_called = "import bpy\n\n\ndef build():\n" + "".join(f"    {line}\n" if line else "\n" for line in THREE_CUBES.splitlines()[1:])
+    fake.script("generate", fenced(never_called)).script("heal", fenced(THREE_CUBES)).script("critic", critic_json(0.9))
+    result = generate(PROMPT, settings=settings, pool=render_pool, on_event=events)
+    assert result.outcome == "accepted" and result.script == THREE_CUBES
+    first = next(e for e in events if e.node == "critic")
+    assert "rejected" in first.status and "the script built nothing" in first.detail
+    assert "the script built nothing" in fake.chat_requests[1]["messages"][-1]["content"]  # the heal is told why
+
+
 def test_malformed_critic_json_scores_on_objective_checks(settings, fake: FakeLLM, render_pool) -> None:
     fake.script("generate", fenced(THREE_CUBES)).script("critic", "{'score': high")
     result = generate(PROMPT, settings=settings, pool=render_pool)

@@ -10,7 +10,7 @@ import urllib.request
 import pytest
 
 from bpywright.graph.exemplar_source import ExemplarStoreLike, RecipeSource
-from bpywright.graph.expectations import check_scene, expectations
+from bpywright.graph.expectations import built_nothing, check_scene, expectations
 from bpywright.graph.extract import extract_script
 from bpywright.graph.fake_llm import FakeLLM, role_of
 from bpywright.graph.llm import LLMClient, LLMError
@@ -92,6 +92,22 @@ def test_scene_check_counts_by_name_and_primitive_geometry() -> None:
     checks, reasons = check_scene("three red cubes and a light", scene)
     assert checks == {"scene: 3 cube": False, "scene: 1 light": True, "scene: a material": True}
     assert reasons == ["the prompt asks for 3 cube(s); the scene has 2 cube object(s)"]
+
+
+def test_a_scene_left_as_the_factory_made_it_was_built_by_nothing() -> None:
+    def scene(*objects: ObjectSummary) -> SceneSummary:
+        return SceneSummary(object_count=len(objects), objects=list(objects), bbox=None, camera=True, light=True)
+
+    cube, camera, light = (
+        ObjectSummary(name="Cube", type="MESH", vertices=8, materials=["Material"]),
+        ObjectSummary(name="Camera", type="CAMERA"),
+        ObjectSummary(name="Light", type="LIGHT"),
+    )
+    staging = ObjectSummary(name="bpywright_sun", type="LIGHT")
+    assert built_nothing(scene(cube, camera, light)) and built_nothing(scene(cube, staging)) and built_nothing(scene(staging))
+    assert not built_nothing(scene(cube, ObjectSummary(name="Lid", type="MESH", vertices=8)))  # one object of its own
+    assert not built_nothing(scene(ObjectSummary(name="Cube", type="MESH", vertices=24)))  # the cube, changed (beveled)
+    assert not built_nothing(None)  # no summary (the run failed): other checks speak
 
 
 def test_recipe_source_ranks_by_prompt_words_and_is_a_store() -> None:

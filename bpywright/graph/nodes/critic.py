@@ -9,7 +9,7 @@ from typing import Any
 from pydantic import BaseModel, Field, ValidationError
 
 from ..context import RunContext
-from ..expectations import check_scene
+from ..expectations import BUILT_NOTHING, built_nothing, check_scene
 from ..llm import LLMError
 from ..prompting import critic_messages
 from ..state import Attempt, Critique, GenState
@@ -57,6 +57,9 @@ def objective(prompt: str, a: Attempt) -> tuple[dict[str, bool], list[str]]:
         checks["render"] = nonblank is not None and nonblank >= MIN_NONBLANK
         if not checks["render"]:
             reasons.append("the render is blank" if nonblank is not None else "nothing was rendered")
+        if built_nothing(a.run.scene):
+            checks["built"] = False
+            reasons.append(BUILT_NOTHING)
         scene_checks, scene_reasons = check_scene(prompt, a.run.scene)
         checks.update(scene_checks)
         reasons.extend(scene_reasons)
