@@ -5,9 +5,10 @@ from __future__ import annotations
 import ast
 import functools
 import hashlib
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from ..exemplars.models import Exemplar, exemplar_id
 from ..harness.report import RunReport
@@ -49,6 +50,16 @@ class RecipeSource:
         scores = self.bm25.get_scores(tokenize(prompt))
         order = sorted(range(len(self.exemplars)), key=lambda i: -scores[i])[:k]
         return [self.exemplars[i].model_copy() for i in order]
+
+    def related(self, prompt: str, k: int, embed: Callable[[list[str]], Any], floor: float) -> list[tuple[Exemplar, float]]:
+        """Up to k recipes whose prompt is at least `floor` similar to this one (cosine of unit vectors from embed), best
+        first, with their similarity; none when embed gives no vectors."""
+        vectors = embed([prompt, *(e.prompt for e in self.exemplars)])
+        if vectors is None:
+            return []
+        sims = vectors[1:] @ vectors[0]
+        order = sorted(range(len(self.exemplars)), key=lambda i: -float(sims[i]))[:k]
+        return [(self.exemplars[i].model_copy(), float(sims[i])) for i in order if float(sims[i]) >= floor]
 
     def add(self, **_: object) -> None:
         """Recipes are fixed: nothing is stored."""

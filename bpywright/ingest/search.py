@@ -261,6 +261,18 @@ class SymbolIndex:
         scores, ids = self.dense.search(vectors, min(k, self.dense.ntotal))
         return [[(int(self.dense_rows[j]), float(x)) for x, j in zip(row_s, row_j) if j >= 0] for row_s, row_j in zip(scores, ids)]
 
+    def text_vectors(self, texts: list[str]) -> Any:
+        """Unit-length embeddings of texts (an (n, dim) array) with the index's own embedder; None without one."""
+        import numpy as np
+
+        if self.embedder is None or not texts:
+            return None
+        try:
+            vectors = np.asarray(self.embedder.embed(texts), dtype="float32")
+        except EmbedderError:
+            return None
+        return vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+
     def _query_vector(self, query: str) -> Any:
         """The query's embedding as a (1, dim) array, or None (no embedder, empty query, endpoint gone)."""
         if self.dense is None or self.embedder is None or not query.strip():

@@ -110,6 +110,21 @@ def test_a_scene_left_as_the_factory_made_it_was_built_by_nothing() -> None:
     assert not built_nothing(None)  # no summary (the run failed): other checks speak
 
 
+def test_only_recipes_related_to_the_request_are_shown_with_a_real_embedder() -> None:
+    """Similarity of the prompts (real MiniLM): a table request finds the table recipe; a storage box finds none, where
+    BM25 alone offers the table (shared words: 'simple', 'rectangular') and the 1.5B copied it."""
+    from bpywright.ingest.embedder import SentenceTransformerEmbedder, normalise
+
+    model = SentenceTransformerEmbedder().load()
+    source = RecipeSource()
+    related = source.related("a wooden table with four legs", 2, lambda texts: normalise(model.embed(texts)), 0.45)
+    assert [e.prompt[:21] for e, _ in related] == ["A simple wooden table"] and related[0][1] >= 0.45
+    box = "Design a simple rectangular storage box with a lid and a latch."
+    assert source.nearest(box, "4.5", k=1)[0].prompt.startswith("A simple wooden table")  # what BM25 alone offers
+    assert source.related(box, 2, lambda texts: normalise(model.embed(texts)), 0.45) == []
+    assert source.related(box, 2, lambda texts: None, 0.0) == []  # no vectors: nothing is called related
+
+
 def test_recipe_source_ranks_by_prompt_words_and_is_a_store() -> None:
     source = RecipeSource()
     nearest = source.nearest("a wooden table with four legs", "4.5", k=2)

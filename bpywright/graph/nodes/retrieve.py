@@ -40,12 +40,21 @@ def load_index(ctx: RunContext, version: str) -> str:
     return ""
 
 
-def nearest_exemplars(ctx: RunContext, prompt: str, version: str, k: int) -> list[ExemplarBrief]:
-    """From the store when it has any for this version, else from the bundled recipes."""
-    found = ctx.store.nearest(prompt, version, k) if ctx.store is not None else []
-    if not found:
-        found = RecipeSource().nearest(prompt, version, k)
-    return [ExemplarBrief(id=e.id, prompt=e.prompt, script=e.script, source=e.source) for e in found[:k]]
+def nearest_exemplars(ctx: RunContext, prompt: str, version: str, k: int) -> tuple[list[ExemplarBrief], str]:
+    """From the store when it has any for this version, else the bundled recipes related to the prompt (similarity at
+    least settings.exemplar_floor; BM25's nearest when no embedder is loaded); with a note of what was left out."""
+    found = ctx.store.nearest(prompt, version, k) if ctx.store is not None and k > 0 else []
+    note = ""
+    if not found and k > 0:
+        recipes = RecipeSource()
+        if ctx.index is not None and ctx.index.embedder is not None:
+            related = recipes.related(prompt, k, ctx.index.text_vectors, ctx.settings.exemplar_floor)
+            found = [e for e, _ in related]
+            if not found:
+                note = f"no recipe is related to the request (similarity below {ctx.settings.exemplar_floor:.2f})"
+        else:
+            found = recipes.nearest(prompt, version, k)
+    return [ExemplarBrief(id=e.id, prompt=e.prompt, script=e.script, source=e.source) for e in found[:k]], note
 
 
 def retrieve_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
@@ -58,7 +67,7 @@ def retrieve_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
         note = f"{len(symbols)} symbols from the {state.version} index"
     else:
         note = f"no symbols: {problem}"
-    exemplars = nearest_exemplars(ctx, state.prompt, state.version, max(0, min(EXEMPLARS_K, ctx.settings.prompt_exemplars)))
-    detail = f"{note}; exemplars: {', '.join(f'{e.source}:{e.id}' for e in exemplars) or 'none'}"
+    exemplars, left_out = nearest_exemplars(ctx, state.prompt, state.version, max(0, min(EXEMPLARS_K, ctx.settings.prompt_exemplars)))
+    detail = f"{note}; exemplars: {', '.join(f'{e.source}:{e.id}' for e in exemplars) or left_out or 'none'}"
     ctx.emit("retrieve", status=f"{len(symbols)} symbols, {len(exemplars)} exemplars", seconds=time.monotonic() - start, detail=detail)
     return {"symbols": symbols, "symbols_note": note, "exemplars": exemplars}
