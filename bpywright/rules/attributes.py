@@ -48,6 +48,7 @@ ALIASES = {
     "focal_length": "lens",
     "fov": "angle",
     "collection": "users_collection[0]",
+    "materials": "data.materials",  # obj.materials.append(mat): an object's materials live on its data
 }
 # Properties bpy defines in Python (bpy_types), so the RNA tables do not list them.
 _PYTHON_DEFINED = {"Object": frozenset({"users_collection", "users_scene", "children_recursive"})}
@@ -116,8 +117,9 @@ class _Renamed(RuleTransformer):
         attr = original.attr.value
         new = RENAMED.get(attr)
         certain = new is not None and _sure_rename(attr, original.value, self.names, self.scope.target)
-        if not certain and self.runtime and self.runtime[0] == attr:
-            new = self.runtime[1]
+        blend_data = dotted(original.value) in ("bpy.data", "D") and not self.scope.error.startswith("AttributeError: 'BlendData'")
+        if not certain and self.runtime and self.runtime[0] == attr and not blend_data:
+            new = self.runtime[1]  # (bpy.data.materials on the failing line is BlendData's, not the failing object's)
         if new is None or (dotted(original.value) or "").startswith("bpy.ops"):
             return updated
         fix = f"{code(original.value)}.{new}"

@@ -100,6 +100,10 @@ def test_a_guessed_property_name_becomes_the_real_one_only_where_the_run_failed(
     old = "import bpy\nstage = add_floor(1.0)\nstage.collection.objects.link(eyepiece)\n"
     result = healed_once(old, "AttributeError", "'Object' object has no attribute 'collection'", 3)
     assert "stage.users_collection[0].objects.link(eyepiece)" in result.script
+    # The 1.5B's hamburger (three heal rounds, and the loop ended on it): a material appended to the object, not its mesh.
+    old = "import bpy\nbun = make_bun()\nbun.materials.append(bread)\n"
+    result = healed_once(old, "AttributeError", "'Object' object has no attribute 'materials'", 3)
+    assert "bun.data.materials.append(bread)" in result.script
 
 
 def test_auto_smooth_becomes_sharp_edges_by_angle() -> None:
@@ -141,10 +145,15 @@ def test_on_real_blender_guessed_names_fail_and_the_healed_script_runs(blender_r
     stick = bpy.data.objects.new("Stick", None)
     scene.collection.objects.link(stick)
     stick.rotation = (0.5, 0.0, 0.0)
+    bun = bpy.data.objects.new("Bun", bpy.data.meshes.new("Bun"))
+    scene.collection.objects.link(bun)
+    bun.materials.append(bpy.data.materials.new("Bread"))
     """)
-    outcome = heal(guessed, run=blender_run, max_rounds=4)
+    outcome = heal(guessed, run=blender_run, max_rounds=5)
     assert outcome.status_before == "error" and "no attribute 'collection'" in (outcome.failure_before or "")
     assert outcome.healed, outcome.failure_after
-    assert [[a.rule for a in r.applied] for r in outcome.rounds] == [["renamed-attribute"], ["link-already-linked"], ["renamed-attribute"]]
-    report = blender_run(outcome.script + "assert abs(bpy.data.objects['Stick'].rotation_euler.x - 0.5) < 1e-6\n")
+    rules = [["renamed-attribute"], ["link-already-linked"], ["renamed-attribute"], ["renamed-attribute"]]
+    assert [[a.rule for a in r.applied] for r in outcome.rounds] == rules
+    check = "assert abs(bpy.data.objects['Stick'].rotation_euler.x - 0.5) < 1e-6\nassert bpy.data.objects['Bun'].data.materials[0].name == 'Bread'\n"
+    report = blender_run(outcome.script + check)
     assert report.status == "ok", report.exception
