@@ -314,6 +314,18 @@ def test_a_reply_with_the_failing_line_rewritten_takes_its_place(settings, fake:
     assert fake.roles_asked() == ["generate", "heal", "critic"]
 
 
+def test_a_whole_script_that_forgot_import_bpy_is_a_replacement_not_a_fragment(settings, fake: FakeLLM, render_pool, events) -> None:
+    """The 1.5B's drum kit: its first script did not parse; both heal replies rewrote all of it without `import bpy`."""
+    settings = dataclasses.replace(settings, max_heal_rounds=1)
+    unparsable = INDEX_BUG.replace("offsets = [0.0, 2.0]", "offsets = [0.0, 2.0))")
+    no_import = INDEX_FIXED.replace("import bpy\n", "", 1)
+    fake.script("generate", fenced(unparsable)).script("heal", fenced(no_import)).script("critic", critic_json(0.9))
+    result = generate(PROMPT, settings=settings, pool=render_pool, on_event=events)
+    assert result.outcome == "accepted", result.message
+    assert "import bpy" in (result.script or "") and "offsets = [0.0, 2.0, 4.0]" in (result.script or "")  # the rules added it
+    assert fake.roles_asked() == ["generate", "heal", "critic"]  # no follow-up turn asking for the whole script
+
+
 def test_a_fragment_that_fits_nowhere_gets_the_follow_up(settings, fake: FakeLLM, render_pool, events) -> None:
     settings = dataclasses.replace(settings, max_heal_rounds=1)
     fake.script("generate", fenced(INDEX_BUG)).script("heal", fenced("print('three cubes')\n"), fenced(INDEX_FIXED))

@@ -134,13 +134,18 @@ def _usable(script: str, found: Extracted, line: int | None = None) -> tuple[str
 
 
 def _fragment(script: str, found: Extracted) -> str | None:
-    """Why valid code is still not the whole script: it lacks the `import bpy` the script has (a small model answers with
-    the few lines it changed; run alone they fail at once, or worse, run and build a fraction of the scene)."""
+    """Why valid code is still not the whole script: it lacks the `import bpy` the script has and is under half its length
+    (a small model answers with the few lines it changed; run alone they fail at once, or worse, run and build a fraction
+    of the scene)."""
     if found.code is None or found.failure is not None:
         return None
-    if _imports_bpy(script) and not _imports_bpy(found.code):
+    if _imports_bpy(script) and not _imports_bpy(found.code) and _lines(found.code) * 2 < _lines(script):
         return "the reply's code is a fragment without `import bpy`, not the whole script"
-    return None
+    return None  # (as long as half the script or more: the script rewritten, its import forgotten; the rules add it)
+
+
+def _lines(code: str) -> int:
+    return sum(1 for line in code.splitlines() if line.strip())
 
 
 def _unusable(script: str, found: Extracted) -> str:
