@@ -103,7 +103,60 @@ class _LinkData(_Tracked):
         return updated.with_changes(args=[arg.with_changes(value=cst.parse_expression(made))])
 
 
+# bpy.types.X.new(…): the class asked to make a datablock; bpy.data's collection makes it (the 1.5B's candy jar wrote
+# bpy.types.BlendDataCameras.new(name=…), then, healed by itself, bpy.types.Camera.new(…), three rounds in a row).
+_ID_COLLECTIONS = {
+    "Object": "objects",
+    "Mesh": "meshes",
+    "Material": "materials",
+    "Camera": "cameras",
+    "Light": "lights",
+    "Curve": "curves",
+    "TextCurve": "curves",
+    "Image": "images",
+    "Collection": "collections",
+    "World": "worlds",
+    "Text": "texts",
+    "Texture": "textures",
+    "Action": "actions",
+    "NodeTree": "node_groups",
+    "Lattice": "lattices",
+    "MetaBall": "metaballs",
+    "Armature": "armatures",
+}
+_BLEND_DATA = {"NodeTrees": "node_groups", "LightProbes": "lightprobes", "Metaballs": "metaballs"}
+
+
+def _collection_for(type_name: str) -> str | None:
+    """bpy.data's collection that makes what bpy.types.<type_name>.new was asked for (None: no such collection here)."""
+    if type_name.startswith("BlendData") and len(type_name) > len("BlendData"):
+        plural = type_name.removeprefix("BlendData")
+        return _BLEND_DATA.get(plural) or "".join(f"_{c.lower()}" if c.isupper() else c for c in plural).lstrip("_")
+    return _ID_COLLECTIONS.get(type_name)
+
+
+class _TypesNew(RuleTransformer):
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        parts = (dotted(original.func) or "").split(".")
+        if len(parts) != 4 or parts[:2] != ["bpy", "types"] or parts[3] != "new" or not (collection := _collection_for(parts[2])):
+            return updated
+        fix = f"bpy.data.{collection}.new(…)"
+        if not self.report(original, f"bpy.types.{parts[2]} is a class: bpy.data.{collection} makes the datablock", fix):
+            return updated
+        return updated.with_changes(func=cst.parse_expression(f"bpy.data.{collection}.new"))
+
+
 RULES = (
+    DriftRule(
+        "types-new",
+        "values",
+        "bpy.types.Camera.new(…) / bpy.types.BlendDataCameras.new(…) → bpy.data.cameras.new(…)",
+        "2.50",
+        "2.50",
+        _TypesNew,
+        (r"type object '\w+' has no attribute 'new'",),
+        needles=("bpy.types.",),
+    ),
     DriftRule(
         "data-of-data",
         "values",

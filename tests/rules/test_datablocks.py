@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from bpywright.harness.report import ExceptionInfo
 from bpywright.rules.healer import heal
 
-from .helpers import fired, healed_once, src
+from .helpers import fired, fixed, healed_once, src
 
 # What the 1.5B wrote in the generation benchmark (and kept through three heal rounds), cut down.
 DATA_OF_DATA = src("""
@@ -108,3 +109,29 @@ def test_on_real_blender_a_link_of_mesh_data_fails_and_the_fix_links_objects(ble
     arrow = next(o for o in report.scene.objects if o.name == "Arrow")
     assert arrow.type == "MESH" and arrow.faces == 1
     assert any(o.name == "Path" and o.type == "CURVE" for o in report.scene.objects)
+
+
+# The 1.5B's candy jar: the class asked to make the datablock, two ways, three heal rounds in a row.
+TYPES_NEW = src("""
+import bpy
+
+camera_data = bpy.types.BlendDataCameras.new(name="Jar Camera")
+camera = bpy.data.objects.new("Jar Camera", camera_data)
+bpy.context.scene.collection.objects.link(camera)
+sun_data = bpy.types.Light.new(name="Jar Sun", type="SUN")
+bpy.types.BlendDataNodeTrees.new("Jar Nodes", "GeometryNodeTree")
+""")
+
+
+def test_a_class_asked_for_a_datablock_becomes_bpy_data_s_collection() -> None:
+    assert "types-new" in fired(TYPES_NEW)  # sure without a run: bpy.types classes make nothing
+    new = fixed(TYPES_NEW)
+    assert 'bpy.data.cameras.new(name="Jar Camera")' in new and 'bpy.data.lights.new(name="Jar Sun", type="SUN")' in new
+    assert 'bpy.data.node_groups.new("Jar Nodes", "GeometryNodeTree")' in new and "bpy.types." not in new
+    assert "types-new" not in fired("import bpy\nbpy.types.Scene.my_prop = 1\nclass P(bpy.types.Panel):\n    pass\n")
+
+
+def test_on_real_blender_the_class_call_fails_and_the_fix_makes_the_datablocks(blender_run) -> None:
+    assert "has no attribute 'new'" in (blender_run(TYPES_NEW).exception or ExceptionInfo(type="", message="")).message
+    report = blender_run(fixed(TYPES_NEW) + "assert bpy.data.lights['Jar Sun'].type == 'SUN'\n")
+    assert report.ok, report.exception
