@@ -220,7 +220,8 @@ def markdown(model: str, table: dict[str, dict[str, float]], results: dict[str, 
     for mode, rows in results.items():
         for r in rows:
             if not r["ran"]:
-                lines.append(f"- {mode} `{r['id'][:8]}`: {str(r.get('failure') or r.get('error'))[:160]}")
+                why = " ".join(str(r.get("failure") or r.get("error")).split())  # one line: a failure may span several
+                lines.append(f"- {mode} `{r['id'][:8]}`: {why[:160]}")
     return "\n".join(lines) + "\n"
 
 
