@@ -89,3 +89,29 @@ def test_an_answer_without_the_definition_falls_back_to_a_patch_in_the_same_roun
     assert fake.roles_asked() == ["generate", "heal", "heal", "critic"]
     assert "SPACING = 2.5" in (result.script or "")
     assert [e.status for e in events if e.node == "heal"] == ["LLM patch"]
+
+
+def test_a_missing_import_is_the_rules_never_a_definitions_turn_even_with_the_rule_steps_used(settings, fake: FakeLLM) -> None:
+    """The 1.5B's hamburger: with the free rule steps used, `bpy` went to the definitions turn and came back as
+    `bpy = "The Blender API"`. An import is added by the missing-import rule, past the cap; the model is never asked."""
+    from bpywright.graph.context import RunContext
+    from bpywright.graph.llm import LLMClient
+    from bpywright.graph.nodes.heal import define_missing, heal_node
+    from bpywright.graph.routing import MAX_RULE_STEPS
+    from bpywright.graph.state import Attempt, GenState
+    from bpywright.harness.report import ExceptionInfo, RunReport
+
+    script = "bun = bpy.data.objects.new('Bun', None)\nbun.location.z = PATTY_HEIGHT\n"
+    failed = RunReport(
+        status="error",
+        backend="bpy-module",
+        sandbox="bwrap",
+        exception=ExceptionInfo(type="NameError", message="name 'bpy' is not defined", line=1),
+    )
+    a = Attempt(index=0, origin="generate", script=script, run=failed)
+    state = GenState(prompt=PROMPT, attempts=[a], current=0, rule_steps=MAX_RULE_STEPS, max_rounds=2)
+    ctx = RunContext(settings=settings, thread_id="imports", llm=LLMClient(fake.base_url, "fake-coder"))
+    assert define_missing(state, ctx, a) is None and fake.chat_requests == []  # PATTY_HEIGHT is asked for later, never bpy
+    update = heal_node(state, ctx)
+    healed = update["attempts"][-1]
+    assert healed.origin == "heal-rules" and healed.script.startswith("import bpy\n") and fake.chat_requests == []

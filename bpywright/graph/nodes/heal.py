@@ -8,6 +8,7 @@ from typing import Any
 
 from ...harness.lint import render_fix_block
 from ...rules.healer import heal_once
+from ...rules.imports import CONSOLE, IMPORTS
 from ...rules.names import NOT_DEFINED
 from ..context import RunContext
 from ..extract import Extracted, extract_script
@@ -109,7 +110,7 @@ def define_missing(state: GenState, ctx: RunContext, a: Attempt) -> tuple[str, s
         return None
     failure = failure_of(a)
     found = NOT_DEFINED.search(failure)
-    names = undefined_names(a.script)
+    names = [n for n in undefined_names(a.script) if n not in IMPORTS and n not in CONSOLE]  # imports are the rules' (bpy!)
     if found is None or found.group(1) not in names:
         return None
     messages = definition_messages(state.prompt, state.version, a.script, names, failure)
@@ -192,7 +193,8 @@ def heal_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
     update: dict[str, Any] = {"rounds": round_}
     new: list[Attempt] = []
     ruled = heal_once(a.script, a.run, a.lint, state.version, frozenset(a.rules_excluded)) if a.script is not None else None
-    if ruled is not None and ruled.changed and ruled.script not in seen and state.rule_steps < MAX_RULE_STEPS:
+    imports_only = ruled is not None and {r.rule for r in ruled.applied} == {"missing-import"}  # always right, never loops
+    if ruled is not None and ruled.changed and ruled.script not in seen and (state.rule_steps < MAX_RULE_STEPS or imports_only):
         ids = [r.rule for r in ruled.applied]
         how = f"rules: {', '.join(ids)}" + (f" (explains {a.run.failure})" if ruled.explained and a.run else "")
         update, new = {"rule_steps": state.rule_steps + 1}, [free_step(state, a, index, ruled.script, how, ids)]
