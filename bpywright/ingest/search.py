@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
-from .embedder import EmbedderError
+from .embedder import EmbedderError, normalise
 from .index import file_sha256, first_sentence, is_peripheral_name, read_manifest
 from .onnx_encoder import OnnxQueryEncoder, query_embedder
 from .stored import SymbolRecords, SymbolsByName, load_bm25, load_vectors, with_known_vectors
@@ -263,15 +263,12 @@ class SymbolIndex:
 
     def text_vectors(self, texts: list[str]) -> Any:
         """Unit-length embeddings of texts (an (n, dim) array) with the index's own embedder; None without one."""
-        import numpy as np
-
         if self.embedder is None or not texts:
             return None
         try:
-            vectors = np.asarray(self.embedder.embed(texts), dtype="float32")
+            return normalise(self.embedder.embed(texts))
         except EmbedderError:
             return None
-        return vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
 
     def _query_vector(self, query: str) -> Any:
         """The query's embedding as a (1, dim) array, or None (no embedder, empty query, endpoint gone)."""

@@ -13,6 +13,7 @@ import re
 import libcst as cst
 
 from .base import DriftRule, RuleTransformer
+from .fragments import kwarg, renamed_kwarg, without_args
 from .names import closest
 
 UNEXPECTED = re.compile(r"(\w+)\(\) got an unexpected keyword argument '(\w+)'")
@@ -53,24 +54,16 @@ class _OwnFunctionKeyword(RuleTransformer):
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.Call:
         if self.function is None or not (isinstance(original.func, cst.Name) and original.func.value == self.function):
             return updated
-        kept: list[cst.Arg] = []
-        for arg in updated.args:
-            if arg.keyword is None or arg.keyword.value != self.keyword:
-                kept.append(arg)
-                continue
-            if self.renamed is not None:
-                message, fix = f"{self.function}() has no parameter {self.keyword}; it has {self.renamed}", f"{self.renamed}="
-                if self.report(original, message, fix):
-                    kept.append(arg.with_changes(keyword=cst.Name(self.renamed)))
-                    continue
-            elif self.report(original, f"{self.function}() takes no {self.keyword}= and never reads it", f"drop {self.keyword}="):
-                continue
-            kept.append(arg)
-        if len(kept) == len(updated.args) and self.renamed is None:
+        arg = kwarg(updated, self.keyword)
+        if arg is None:
             return updated
-        if kept and len(kept) < len(updated.args):
-            kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
-        return updated.with_changes(args=kept)
+        if self.renamed is not None:
+            message, fix = f"{self.function}() has no parameter {self.keyword}; it has {self.renamed}", f"{self.renamed}="
+            if self.report(original, message, fix):
+                return updated.with_changes(args=[renamed_kwarg(a, self.renamed) if a is arg else a for a in updated.args])
+        elif self.report(original, f"{self.function}() takes no {self.keyword}= and never reads it", f"drop {self.keyword}="):
+            return without_args(updated, {self.keyword})
+        return updated
 
 
 RULES = (

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import textwrap
 
+from bpywright.harness.report import ExceptionInfo, RunReport
+
 PROMPT = "three red cubes in a row"
 
 
@@ -126,3 +128,8 @@ for i in range(3):
     bpy.context.active_object.data.materials.append(mat)
 """
 )
+
+
+def failed_run(kind: str, message: str, line: int) -> RunReport:
+    """The report of a sandboxed run that raised `kind: message` at `line` of the script."""
+    return RunReport(status="error", backend="bpy-module", sandbox="bwrap", exception=ExceptionInfo(type=kind, message=message, line=line))

@@ -6,7 +6,7 @@ from bpywright.graph.fake_llm import FakeLLM, critic_json
 from bpywright.graph.missing import constants, insert_definitions, undefined_names, uses
 from bpywright.graph.run import generate
 
-from .samples import CONSTANT_UNDEFINED, PROMPT, fenced, src
+from .samples import CONSTANT_UNDEFINED, PROMPT, failed_run, fenced, src
 
 SCRIPT = src("""
 import bpy
@@ -99,15 +99,9 @@ def test_a_missing_import_is_the_rules_never_a_definitions_turn_even_with_the_ru
     from bpywright.graph.nodes.heal import define_missing, heal_node
     from bpywright.graph.routing import MAX_RULE_STEPS
     from bpywright.graph.state import Attempt, GenState
-    from bpywright.harness.report import ExceptionInfo, RunReport
 
     script = "bun = bpy.data.objects.new('Bun', None)\nbun.location.z = PATTY_HEIGHT\n"
-    failed = RunReport(
-        status="error",
-        backend="bpy-module",
-        sandbox="bwrap",
-        exception=ExceptionInfo(type="NameError", message="name 'bpy' is not defined", line=1),
-    )
+    failed = failed_run("NameError", "name 'bpy' is not defined", 1)
     a = Attempt(index=0, origin="generate", script=script, run=failed)
     state = GenState(prompt=PROMPT, attempts=[a], current=0, rule_steps=MAX_RULE_STEPS, max_rounds=2)
     ctx = RunContext(settings=settings, thread_id="imports", llm=LLMClient(fake.base_url, "fake-coder"))

@@ -13,9 +13,9 @@ from bpywright.graph.nodes.critic import RUBRIC_SCHEMA, Rubric, rubric
 from bpywright.graph.nodes.heal import heal_node
 from bpywright.graph.run import generate
 from bpywright.graph.state import Attempt, GenState
-from bpywright.harness.report import ExceptionInfo, RunReport
+from bpywright.harness.report import RunReport
 
-from .samples import PROMPT, THREE_CUBES
+from .samples import PROMPT, THREE_CUBES, failed_run
 
 MAX_TOKENS = 160  # enough to see a script start, a diff or a rubric; the loop's behaviour, not the model's quality, is tested
 
@@ -61,12 +61,7 @@ def test_an_llm_heal_turn_gets_a_real_reply(settings, smollm2, render_pool) -> N
     client = LLMClient(smollm2.base_url, smollm2.alias, max_tokens=MAX_TOKENS)
     ctx = RunContext(settings=settings, thread_id="heal-real", pool=render_pool, llm=client)
     broken = "import bpy\nsize = compute_size()\nbpy.ops.mesh.primitive_cube_add(size=size)\n"
-    failed = RunReport(
-        status="error",
-        backend="bpy-module",
-        sandbox="bwrap",
-        exception=ExceptionInfo(type="NameError", message="name 'compute_size' is not defined", line=2),
-    )
+    failed = failed_run("NameError", "name 'compute_size' is not defined", 2)
     state = GenState(prompt="a cube", attempts=[Attempt(index=0, origin="generate", script=broken, run=failed, checked=True)], current=0)
     update = heal_node(state, ctx)
     new = update["attempts"][-1]
