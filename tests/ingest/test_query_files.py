@@ -32,6 +32,11 @@ def top(index: SymbolIndex, query: str) -> list[str]:
     return [h.symbol.name for h in index.search(query, k=10)]
 
 
+def head(index: SymbolIndex, query: str) -> list[str]:
+    """The first five hits: where one side encodes in bf16 (native on some CPUs), near-ties at the tail may swap."""
+    return top(index, query)[:5]
+
+
 @pytest.fixture
 def copy_dir(hybrid_dir: Path, tmp_path: Path) -> Path:
     """A private copy of the session's hybrid index (tests here damage or delete its files)."""
@@ -44,22 +49,38 @@ def test_ingest_exports_an_encoder_that_gives_the_models_vectors(hybrid_dir: Pat
     meta = read_meta(encoder_dir(folder(hybrid_dir)))
     assert meta is not None and meta.embedder == minilm.name and meta.dim == 384 and meta.max_difference < 1e-4
     encoder = OnnxQueryEncoder(encoder_dir(folder(hybrid_dir)))
+    reference = minilm.float32()  # the graph is float32: on a bf16 CPU the runtime model is not what it reproduces exactly
     texts = QUERIES + CHECK_TEXTS[-2:]  # a blank text and one past the 256-token limit (truncated as the model does)
-    assert np.abs(encoder.embed(texts) - minilm.embed(texts)).max() < 1e-4
+    assert np.abs(encoder.embed(texts) - reference.embed(texts)).max() < 1e-4
     for text in QUERIES[:3]:  # one at a time (no padding) as a query is encoded
-        assert np.abs(encoder.embed([text]) - minilm.embed([text])).max() < 1e-4
+        assert np.abs(encoder.embed([text]) - reference.embed([text])).max() < 1e-4
+    assert (encoder.embed(texts) * minilm.embed(texts)).sum(axis=1).min() > 0.999  # and the runtime model (bf16 or not) agrees
     assert encoder.embed([]).shape == (0, 384)
+
+
+def test_the_float32_reference_of_a_bf16_model_is_loaded_from_its_files(minilm: SentenceTransformerEmbedder) -> None:
+    import torch
+
+    bf16 = SentenceTransformerEmbedder(bf16=True)
+    reference = bf16.float32()
+    assert reference is not bf16 and reference.name == bf16.name and not reference.bf16 and bf16.bf16
+    weights = {p.dtype for p in reference.load()._load().parameters()}
+    assert weights == {torch.float32}
+    assert np.abs(reference.embed(QUERIES) - SentenceTransformerEmbedder(bf16=False).embed(QUERIES)).max() < 1e-6
+    assert np.abs(bf16.embed(QUERIES) - reference.embed(QUERIES)).max() > 1e-4  # the rounded weights: why it is not an upcast
+    assert SentenceTransformerEmbedder(bf16=False).float32().bf16 is False
 
 
 def test_settings_search_uses_the_export_with_the_models_rankings(hybrid_dir: Path, minilm: SentenceTransformerEmbedder) -> None:
     fast = SymbolIndex.load(hybrid_dir, settings=Settings())
-    model = SymbolIndex.load(hybrid_dir, embedder=minilm)
-    old_path = SymbolIndex.load(hybrid_dir, settings=Settings(query_encoder="model"))
+    model = SymbolIndex.load(hybrid_dir, embedder=minilm.float32())  # what the float32 graph reproduces
+    old_path = SymbolIndex.load(hybrid_dir, settings=Settings(query_encoder="model"))  # the runtime model, bf16 where native
     assert "ONNX query encoder" in fast.dense_status and isinstance(fast.embedder.inner, OnnxQueryEncoder)
     assert "ONNX" not in old_path.dense_status and isinstance(old_path.embedder.inner, SentenceTransformerEmbedder)
     for query in QUERIES:
-        assert top(fast, query) == top(model, query) == top(old_path, query), query
+        assert top(fast, query) == top(model, query), query
         assert [h.symbol.name for h in fast.search_dense(query)] == [h.symbol.name for h in model.search_dense(query)]
+        assert head(fast, query) == head(old_path, query), query  # seen: rank 10 of the Cyrillic query swapped in bf16
 
 
 def test_a_search_with_the_export_imports_no_torch_transformers_bm25s_or_faiss(hybrid_dir: Path) -> None:
@@ -78,13 +99,13 @@ def test_an_index_without_query_files_searches_alike_and_a_no_op_ingest_adds_the
     copy_dir: Path, minilm: SentenceTransformerEmbedder
 ) -> None:
     live = folder(copy_dir)
-    expected = {q: top(SymbolIndex.load(copy_dir, settings=Settings()), q) for q in QUERIES}
+    expected = {q: head(SymbolIndex.load(copy_dir, settings=Settings()), q) for q in QUERIES}
     for name in (VECTORS, KNOWN):
         (live / name).unlink()
     shutil.rmtree(encoder_dir(live))
     older = SymbolIndex.load(copy_dir, settings=Settings())  # as built before this change: bm25s files, FAISS, the model
     assert "ONNX" not in older.dense_status and isinstance(older.dense, FaissVectors)
-    assert {q: top(older, q) for q in QUERIES} == expected
+    assert {q: head(older, q) for q in QUERIES} == expected
     manifest = read_manifest(copy_dir)
     stats = build_index(copy_dir, embedder=minilm)
     assert stats.skipped and read_manifest(copy_dir) == manifest  # the index itself is untouched …
