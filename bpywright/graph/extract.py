@@ -19,6 +19,18 @@ class Extracted(BaseModel):
     code: str | None = None
     failure: str | None = None
     diff: str | None = None  # a ```diff block, when the reply held one
+    dropped: int = 0  # lines of a reply cut off mid-statement left out (complete=True), so the rest parses
+
+
+def complete_prefix(code: str) -> tuple[str, int] | None:
+    """The longest run of code's first lines that parses (at least half of them), and how many lines it leaves out:
+    what a reply cut off at the token limit wrote completely. None when no such prefix parses."""
+    lines = code.rstrip("\n").splitlines()
+    for end in range(len(lines) - 1, max(len(lines) // 2, 1) - 1, -1):
+        prefix = "\n".join(lines[:end]).rstrip() + "\n"
+        if prefix.strip() and _syntax_problem(prefix) is None:
+            return prefix, len(lines) - end
+    return None
 
 
 def fenced_blocks(text: str) -> list[tuple[str, str]]:
@@ -45,8 +57,11 @@ def _syntax_problem(code: str) -> str | None:
     return None
 
 
-def extract_script(text: str) -> Extracted:
-    """The reply's script: the longest python block; else the whole reply when it parses as Python and uses bpy."""
+def extract_script(text: str, *, complete: bool = False) -> Extracted:
+    """The reply's script: the longest python block; else the whole reply when it parses as Python and uses bpy.
+
+    complete: a block left open (the reply cut off at the token limit) that does not parse gives its longest parsing
+    prefix instead of a failure (a first script: what it built so far can run, and the heal sees how far it got)."""
     blocks = fenced_blocks(text)
     diff = next((body for lang, body in blocks if lang in ("diff", "patch", "udiff")), None)
     python = [body for lang, body in blocks if lang in _PY_LANGS and not body.lstrip().startswith(("--- ", "diff "))]
@@ -57,6 +72,9 @@ def extract_script(text: str) -> Extracted:
             code, problem = first, None  # only the first line indented (the model started the block mid-line)
         if problem and _syntax_problem(mixed := textwrap.dedent(unnumbered(code, partly=True))) is None:
             code, problem = mixed, None  # numbers copied onto the script's lines, the new lines written without them
+        if problem and complete and text.count("```") % 2 == 1 and python[-1] == blocks[-1][1] == max(python, key=len):
+            if (found := complete_prefix(code)) is not None:
+                return Extracted(code=found[0], diff=diff, dropped=found[1])
         if problem:
             return Extracted(code=code, failure=f"the reply's code is not valid Python ({problem})", diff=diff)
         return Extracted(code=code, diff=diff)

@@ -7,7 +7,9 @@
   `NAME.data` is read as `NAME` whatever NAME came from.
 - `scene.collection.objects.link(mesh)` (or the prompt's `link(mesh)` helper) raises TypeError "CollectionObjects.link():
   … expected a Object type, not Mesh". With that error, every such link of a NAME holding made object data links
-  `bpy.data.objects.new(NAME.name, NAME)` instead: an object made from the data (what `link` returns is then the object)."""
+  `bpy.data.objects.new(NAME.name, NAME)` instead: an object made from the data (what `link` returns is then the object).
+- `scene.world.light_settings.append(sun)` (any `.append/.add/.link` that raised "… has no attribute 'append'") of such a
+  NAME, on the failing line: the data is linked into the scene's collection as an object made from it."""
 
 from __future__ import annotations
 
@@ -103,6 +105,31 @@ class _LinkData(_Tracked):
         return updated.with_changes(args=[arg.with_changes(value=cst.parse_expression(made))])
 
 
+# `scene.world.light_settings.append(sun)` with `sun = bpy.data.lights.new(…)` (the 1.5B's smartwatch, its last round):
+# a made light (camera, mesh …) handed to whatever the model guessed holds the scene's lights. Data enters a scene as an
+# object linked into a collection; on the failing line, that call becomes the link of an object made from the data.
+_ADDERS = frozenset({"append", "add", "link"})
+
+
+class _AddData(_Tracked):
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        func = updated.func
+        if not isinstance(func, cst.Attribute) or func.attr.value not in _ADDERS or len(updated.args) != 1:
+            return updated
+        arg = updated.args[0]
+        if arg.keyword is not None or not isinstance(arg.value, cst.Name) or not self._is_data(arg.value.value):
+            return updated
+        if (dotted(func) or "").endswith(".objects.link"):
+            return updated  # link-object-data's: the right collection, the wrong kind of thing
+        name = arg.value.value
+        made = f"bpy.context.scene.collection.objects.link(bpy.data.objects.new({name}.name, {name}))"
+        if not self.report(
+            original, f"{name} is object data: it enters the scene as an object linked into a collection", made, certain=False
+        ):
+            return updated
+        return cst.parse_expression(made)
+
+
 # bpy.types.X.new(…): the class asked to make a datablock; bpy.data's collection makes it (the 1.5B's candy jar wrote
 # bpy.types.BlendDataCameras.new(name=…), then, healed by itself, bpy.types.Camera.new(…), three rounds in a row).
 _ID_COLLECTIONS = {
@@ -165,6 +192,16 @@ RULES = (
         "2.80",
         _DataOfData,
         (rf"'(?:{_DATA_TYPES})' object has no attribute 'data'",),
+        runtime_only=True,
+    ),
+    DriftRule(
+        "add-data-to-scene",
+        "values",
+        "world.light_settings.append(light) and kin with made object data → link an object made from it into the scene",
+        "2.80",
+        "2.80",
+        _AddData,
+        (r"'\w+' object has no attribute '(?:append|add|link)'",),
         runtime_only=True,
     ),
     DriftRule(

@@ -120,6 +120,15 @@ def test_malformed_llm_output_is_a_failed_attempt_then_regenerated(settings, fak
     assert fake.roles_asked() == ["generate", "generate", "critic"]
 
 
+def test_a_first_script_cut_off_at_the_token_limit_runs_what_it_wrote(settings, fake: FakeLLM, render_pool, events) -> None:
+    cut = "```python\n" + THREE_CUBES + "bpy.ops.mesh.primitive_cone_add(location=(0.0, 0.0,"
+    fake.script("generate", cut).script("critic", critic_json(0.9))
+    result = generate(PROMPT, settings=settings, pool=render_pool, on_event=events)
+    assert result.outcome == "accepted" and result.script == THREE_CUBES and result.attempts == 1
+    assert fake.roles_asked() == ["generate", "critic"]  # no heal round spent on the cut line
+    assert "cut off at the token limit" in next(e for e in events if e.node == "generate").detail
+
+
 def test_code_that_is_not_python_gets_a_patch(settings, fake: FakeLLM, render_pool, events) -> None:
     fake.script("generate", fenced("import bpy\nfor i in range(3)\n    pass\n")).script("heal", fenced(THREE_CUBES)).script(
         "critic", critic_json(0.9)

@@ -57,6 +57,20 @@ def test_extract_drops_copied_line_numbers_when_new_lines_came_without_them() ->
     assert "not valid Python" in (still_broken.failure or "")  # no amount of unnumbering makes that parse
 
 
+def test_a_first_script_cut_off_at_the_token_limit_keeps_what_it_wrote_completely() -> None:
+    """The 1.5B's drum kit stopped at max_tokens inside a call ('(' was never closed) three rounds running."""
+    cut = "Here is the script:\n\n```python\n" + THREE_CUBES + "bpy.ops.mesh.primitive_cone_add(location=(0.0, 0.0,"
+    assert "never closed" in (extract_script(cut).failure or "")  # a heal reply keeps the failure (it rewrites a whole script)
+    found = extract_script(cut, complete=True)
+    assert found.failure is None and found.code == THREE_CUBES and found.dropped == 1
+    in_a_loop = "```python\n" + THREE_CUBES + "for i in range(3):\n    x = (i,\n"
+    assert extract_script(in_a_loop, complete=True).code == THREE_CUBES  # the half-written loop goes with its last line
+    closed = fenced("import bpy\nfor i in range(3)\n    pass\n")
+    assert extract_script(closed, complete=True).failure  # a closed block is what the model meant: not cut, not trimmed
+    mostly_broken = "```python\nimport bpy\nfor i in range(3)\n    pass\nx = 1\ny = (\n"
+    assert extract_script(mostly_broken, complete=True).failure  # no parsing prefix of half the lines or more
+
+
 def test_extract_flags_code_that_is_not_python_and_finds_diffs() -> None:
     broken = extract_script(fenced("import bpy\nfor i in range(3)\n    pass\n"))
     assert broken.code is not None and "not valid Python (line 2" in (broken.failure or "")

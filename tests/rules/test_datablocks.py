@@ -135,3 +135,36 @@ def test_on_real_blender_the_class_call_fails_and_the_fix_makes_the_datablocks(b
     assert "has no attribute 'new'" in (blender_run(TYPES_NEW).exception or ExceptionInfo(type="", message="")).message
     report = blender_run(fixed(TYPES_NEW) + "assert bpy.data.lights['Jar Sun'].type == 'SUN'\n")
     assert report.ok, report.exception
+
+
+# The 1.5B's smartwatch: a made light handed to the world's lighting settings, as if they listed the scene's lights.
+ADD_DATA = src("""
+import bpy
+
+sun = bpy.data.lights.new(name="Sun", type="SUN")
+sun.energy = 3.0
+bpy.context.scene.world.light_settings.append(sun)
+mat = bpy.data.materials.new("Band")
+""")
+ADD_ERROR = "AttributeError", "'WorldLighting' object has no attribute 'append'"
+
+
+def test_made_data_appended_to_a_guessed_holder_is_linked_as_an_object() -> None:
+    assert "add-data-to-scene" not in fired(ADD_DATA)  # only with the run's error
+    healed = healed_once(ADD_DATA, *ADD_ERROR, 5)
+    assert [r.rule for r in healed.applied] == ["add-data-to-scene"]
+    assert "bpy.context.scene.collection.objects.link(bpy.data.objects.new(sun.name, sun))\n" in healed.script
+    assert "light_settings" not in healed.script
+    materials = "import bpy\nmesh = bpy.data.meshes.new('M')\nmat = bpy.data.materials.new('R')\nmesh.materials.append(mat)\n"
+    assert not healed_once(materials, "AttributeError", "'Mesh' object has no attribute 'append'", 4).applied  # not made object data
+
+
+def test_on_real_blender_appending_a_light_fails_and_the_fix_lights_the_scene(blender_run) -> None:
+    setup = "import bpy\nif bpy.context.scene.world is None:\n    bpy.context.scene.world = bpy.data.worlds.new('World')\n"
+    script = ADD_DATA.replace("import bpy\n", setup, 1)
+    outcome = heal(script, run=blender_run, max_rounds=2)
+    assert outcome.status_before == "error" and "has no attribute 'append'" in (outcome.failure_before or "")
+    assert outcome.healed, outcome.failure_after
+    report = blender_run(outcome.script + "assert bpy.data.objects['Sun'].data.energy == 3.0\n")
+    assert report.status == "ok", report.exception
+    assert any(o.name == "Sun" and o.type == "LIGHT" for o in report.scene.objects)

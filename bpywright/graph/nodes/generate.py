@@ -12,6 +12,7 @@ from ..prompting import generator_messages
 from ..state import Attempt, GenState
 from ..streaming import speed, token_progress
 
+CUT_OFF = "the reply was cut off at the token limit"
 SAMPLE_TEMPERATURE = 0.8  # n > 1 needs diverse samples; one sample keeps the server's default
 
 
@@ -29,7 +30,8 @@ def new_attempts(state: GenState, ctx: RunContext, *, round_: int, parent: int |
     )
     attempts = []
     for i, reply in enumerate(replies):
-        found = extract_script(reply)
+        found = extract_script(reply, complete=True)
+        cut = f"; {CUT_OFF}: its last {found.dropped} line(s) left out" if found.dropped else ""
         attempts.append(
             Attempt(
                 index=len(state.attempts) + i,
@@ -38,7 +40,7 @@ def new_attempts(state: GenState, ctx: RunContext, *, round_: int, parent: int |
                 parent=parent,
                 script=found.code,
                 failure=found.failure,
-                note=f"sample {i + 1}/{len(replies)}",
+                note=f"sample {i + 1}/{len(replies)}{cut}",
             )
         )
     return attempts
@@ -54,7 +56,10 @@ def generate_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
         return {"error": str(exc)}
     bad = [a for a in attempts if a.failure]
     status = f"{len(attempts)} candidate(s)" + (f", {len(bad)} unusable" if bad else "")
-    detail = "; ".join([*(f"#{a.index}: {a.failure}" for a in bad), *([speed(ctx.llm.stats[-1])] if ctx.llm and ctx.llm.stats else [])])
+    cut = [f"#{a.index}: {a.note.split('; ', 1)[1]}" for a in attempts if CUT_OFF in a.note]
+    detail = "; ".join(
+        [*(f"#{a.index}: {a.failure}" for a in bad), *cut, *([speed(ctx.llm.stats[-1])] if ctx.llm and ctx.llm.stats else [])]
+    )
     ctx.emit("generate", attempt=attempts[0].index, status=status, seconds=time.monotonic() - start, detail=detail)
     return {"attempts": [*state.attempts, *attempts], "model": model_label(ctx)}
 
