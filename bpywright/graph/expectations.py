@@ -8,6 +8,8 @@ from pydantic import BaseModel
 
 from ..harness.report import ObjectSummary, SceneSummary
 
+MIN_NONBLANK = 0.01  # a render with less than this share of non-background pixels shows nothing
+
 NUMBERS = {
     "a": 1,
     "an": 1,

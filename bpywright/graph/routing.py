@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from .framing import framed
 from .state import GenState
 
 
@@ -35,6 +36,8 @@ def after_critic(state: GenState) -> Literal["accept", "heal", "give_up"]:
     if state.error or current is None or state.max_rounds <= 0 or state.spent_s >= state.budget_s:
         return "give_up"
     if current.run is not None and current.run.ok and state.critic_rounds >= state.max_critic_rounds:
+        if state.rule_steps < MAX_RULE_STEPS and framed(current.script, current.run) is not None:
+            return "heal"  # a blank render of built geometry: aiming the camera is a free step, not a critic round
         return "give_up"  # it runs; the critic's rounds are used (rounds left are for repairing failures)
     if state.rounds >= state.max_rounds and (state.rule_steps >= MAX_RULE_STEPS or current.script is None):
         return "give_up"

@@ -133,3 +133,16 @@ for i in range(3):
 def failed_run(kind: str, message: str, line: int) -> RunReport:
     """The report of a sandboxed run that raised `kind: message` at `line` of the script."""
     return RunReport(status="error", backend="bpy-module", sandbox="bwrap", exception=ExceptionInfo(type=kind, message=message, line=line))
+
+
+# Three cubes and a camera looking away from them (the 1.5B's star and candy jar: guessed Euler angles): runs, renders blank.
+LOOKING_AWAY = (
+    THREE_CUBES
+    + """
+camera = bpy.data.objects.new("Camera", bpy.data.cameras.new("Camera"))
+bpy.context.scene.collection.objects.link(camera)
+camera.location = (2.0, -8.0, 1.0)
+camera.rotation_euler = (1.5708, 0.0, 3.1416)
+bpy.context.scene.camera = camera
+"""
+)

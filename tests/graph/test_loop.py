@@ -18,6 +18,7 @@ from .samples import (
     INDEX_BUG,
     INDEX_FIXED,
     LINK_UNDEFINED,
+    LOOKING_AWAY,
     PROMPT,
     STACKED_CUBES,
     THREE_CUBES,
@@ -157,6 +158,37 @@ def test_objective_checks_reject_before_the_llm_critic(settings, fake: FakeLLM, 
     first = next(e for e in events if e.node == "critic")
     assert "rejected" in first.status and "asks for 3 cube(s); the scene has 2" in first.detail
     assert fake.roles_asked() == ["generate", "heal", "critic"]  # no rubric for a scene that misses the count
+
+
+def test_a_camera_looking_away_from_what_was_built_is_aimed_at_it_without_the_llm(settings, fake: FakeLLM, render_pool, events) -> None:
+    fake.script("generate", fenced(LOOKING_AWAY)).script("critic", critic_json(0.9))
+    result = generate(PROMPT, settings=settings, pool=render_pool, on_event=events)
+    assert result.outcome == "accepted" and result.attempts == 2, result.message
+    assert result.script is not None and result.script.startswith(LOOKING_AWAY) and result.script.endswith("frame_scene_camera()\n")
+    assert result.run_report is not None and (result.run_report.render.nonblank_fraction or 0) >= 0.01
+    first = next(e for e in events if e.node == "critic")
+    assert "the render is blank" in first.detail
+    heal = next(e for e in events if e.node == "heal")
+    assert heal.status == "camera" and "render was blank" in heal.detail
+    assert fake.roles_asked() == ["generate", "critic"]  # no heal turn: the camera is aimed by a free step
+
+
+def test_the_framing_aims_a_parented_orthographic_camera_and_keeps_what_was_built(render_pool) -> None:
+    from bpywright.graph.framing import framed
+
+    ortho = LOOKING_AWAY.replace(
+        "camera.location = (2.0, -8.0, 1.0)",
+        "camera.data.type = 'ORTHO'\npivot = bpy.data.objects.new('Pivot', None)\nbpy.context.scene.collection.objects.link(pivot)\n"
+        "pivot.location = (0.0, 0.0, 40.0)\ncamera.parent = pivot\ncamera.location = (2.0, -8.0, 1.0)",
+    )
+    before = render_pool.run(source=ortho)
+    assert before.ok and before.render is not None and (before.render.nonblank_fraction or 0) < 0.01
+    fixed = framed(ortho, before)
+    assert fixed is not None and framed(fixed, before) is None  # framed once, never twice
+    after = render_pool.run(source=fixed + "assert bpy.context.scene.camera.name == 'Camera' and bpy.context.scene.camera.parent is None\n")
+    assert after.ok, after.exception
+    assert after.render is not None and (after.render.nonblank_fraction or 0) >= 0.01
+    assert sorted(o.name for o in after.scene.objects if o.type == "MESH") == ["Cube0", "Cube1", "Cube2"]
 
 
 def test_a_script_that_builds_nothing_is_rejected_and_told_so(settings, fake: FakeLLM, render_pool, events) -> None:

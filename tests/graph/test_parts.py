@@ -108,6 +108,27 @@ def test_scene_check_counts_by_name_and_primitive_geometry() -> None:
     assert reasons == ["the prompt asks for 3 cube(s); the scene has 2 cube object(s)"]
 
 
+def test_only_a_blank_render_of_built_geometry_with_a_camera_gets_the_framing() -> None:
+    from bpywright.graph.framing import MARKER, framed
+    from bpywright.harness.report import BoundingBox, RenderInfo, RunReport
+
+    def run(nonblank: float | None, *, camera: bool = True, bbox: bool = True, status: str = "ok") -> RunReport:
+        box = BoundingBox(min=(0.0, 0.0, 0.0), max=(5.0, 1.0, 1.0)) if bbox else None
+        objects = [ObjectSummary(name=f"Cube{i}", type="MESH", vertices=8, faces=6) for i in range(3)]
+        scene = SceneSummary(object_count=3, objects=objects, bbox=box, camera=camera, light=False)
+        render = RenderInfo(path="r.png", width=64, height=64, engine="BLENDER_WORKBENCH", nonblank_fraction=nonblank)
+        return RunReport(status=status, backend="bpy-module", sandbox="rlimits-only", scene=scene, render=render)
+
+    aimed = framed(THREE_CUBES, run(0.0))
+    assert aimed is not None and aimed.startswith(THREE_CUBES) and MARKER in aimed
+    assert framed(THREE_CUBES, run(0.2)) is None  # the render shows something: the camera is the script's choice
+    assert framed(THREE_CUBES, run(None)) is None  # not rendered
+    assert framed(THREE_CUBES, run(0.0, bbox=False)) is None  # nothing visible to aim at
+    assert framed(THREE_CUBES, run(0.0, camera=False)) is None  # the harness frames a scene without a camera itself
+    assert framed(aimed, run(0.0)) is None  # aimed once already: what is left is for the LLM
+    assert framed(None, run(0.0)) is None
+
+
 def test_a_scene_left_as_the_factory_made_it_was_built_by_nothing() -> None:
     def scene(*objects: ObjectSummary) -> SceneSummary:
         return SceneSummary(object_count=len(objects), objects=list(objects), bbox=None, camera=True, light=True)

@@ -9,13 +9,11 @@ from typing import Any
 from pydantic import BaseModel, Field, ValidationError
 
 from ..context import RunContext
-from ..expectations import BUILT_NOTHING, built_nothing, check_scene
+from ..expectations import BUILT_NOTHING, MIN_NONBLANK, built_nothing, check_scene
 from ..llm import LLMError
 from ..prompting import critic_messages
 from ..state import Attempt, Critique, GenState
 from .ranking import best_of
-
-MIN_NONBLANK = 0.01  # a render with less than this share of non-background pixels shows nothing
 
 
 class Rubric(BaseModel):

@@ -12,6 +12,7 @@ from ...rules.imports import CONSOLE, IMPORTS
 from ...rules.names import NOT_DEFINED
 from ..context import RunContext
 from ..extract import Extracted, extract_script
+from ..framing import framed
 from ..helpers import borrow_helpers, code_blocks
 from ..llm import HOW_TO_CONFIGURE, LLMError, reply_budget
 from ..missing import insert_definitions, undefined_names
@@ -198,6 +199,9 @@ def heal_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
         ids = [r.rule for r in ruled.applied]
         how = f"rules: {', '.join(ids)}" + (f" (explains {a.run.failure})" if ruled.explained and a.run else "")
         update, new = {"rule_steps": state.rule_steps + 1}, [free_step(state, a, index, ruled.script, how, ids)]
+    elif (aimed := framed(a.script, a.run)) is not None and aimed not in seen and state.rule_steps < MAX_RULE_STEPS:
+        how = "camera: aimed at the built objects (the render was blank although the scene holds geometry)"
+        update, new = {"rule_steps": state.rule_steps + 1}, [free_step(state, a, index, aimed, how, ["frame-camera"])]
     elif (borrowed := borrow(state, a)) is not None and borrowed[0] not in seen and state.rule_steps < MAX_RULE_STEPS:
         why = a.run.failure if a.run is not None else ""
         how = f"helpers: {', '.join(borrowed[1])} (defined by the prompt's example or an exemplar; explains {why})"
