@@ -19,6 +19,22 @@ def _env_bool(name: str, default: bool) -> bool:
     return value.strip().lower() not in {"0", "false", "no", "off"}
 
 
+def _env_sampling(name: str) -> tuple[tuple[str, float], ...]:
+    """NAME=VALUE pairs, comma-separated (e.g. "repeat_penalty=1.0,top_k=20"); a malformed pair is a clear error."""
+    pairs = []
+    for item in (os.environ.get(name) or "").split(","):
+        if not item.strip():
+            continue
+        key, sep, value = item.partition("=")
+        try:
+            pairs.append((key.strip(), float(value)))
+        except ValueError:
+            sep = ""
+        if not sep or not key.strip().isidentifier():
+            raise ValueError(f"{name}: {item.strip()!r} is not NAME=NUMBER (e.g. {name}=repeat_penalty=1.0,top_k=20)")
+    return tuple(pairs)
+
+
 def _project_blender_version(start: Path | None = None) -> str | None:
     """`blender_version` of [tool.bpywright] in the nearest pyproject.toml / bpywright.toml from the working directory up."""
     import tomllib
@@ -62,6 +78,9 @@ class Settings:
     query_encoder: str = "auto"  # auto: the ONNX encoder ingest exports beside the index, when there; model: always the model
     llm_critic_model: str | None = None  # a separate critic model (default: the generator's)
     llm_timeout: float = 120.0  # seconds per LLM request
+    # sampling fields sent with every LLM request besides OpenAI's (BPYWRIGHT_LLM_SAMPLING="repeat_penalty=1.0,top_k=20");
+    # the local model's own (catalogue) are added under these
+    llm_sampling: tuple[tuple[str, float], ...] = ()
     accept_threshold: float = 0.75  # critic score needed to accept a script
     max_heal_rounds: int = 3
     # of those rounds, how many may patch a script that runs but the critic rejected (the rest repair failures)
@@ -102,6 +121,7 @@ class Settings:
             query_encoder=os.environ.get("BPYWRIGHT_QUERY_ENCODER") or "auto",
             llm_critic_model=os.environ.get("BPYWRIGHT_LLM_CRITIC_MODEL") or None,
             llm_timeout=float(os.environ.get("BPYWRIGHT_LLM_TIMEOUT") or 120.0),
+            llm_sampling=_env_sampling("BPYWRIGHT_LLM_SAMPLING"),
             accept_threshold=float(os.environ.get("BPYWRIGHT_ACCEPT_THRESHOLD") or 0.75),
             max_heal_rounds=int(os.environ.get("BPYWRIGHT_MAX_HEAL_ROUNDS") or 3),
             max_critic_rounds=int(os.environ.get("BPYWRIGHT_MAX_CRITIC_ROUNDS") or 1),

@@ -83,6 +83,7 @@ class LLMClient:
         retries: int = 3,
         backoff_s: float = 0.5,
         max_tokens: int | None = MAX_TOKENS,
+        sampling: dict[str, float] | None = None,
     ) -> None:
         import openai
 
@@ -92,6 +93,9 @@ class LLMClient:
         self.retries = retries
         self.backoff_s = backoff_s
         self.max_tokens = max_tokens
+        # Sampling fields sent with every request beside the OpenAI ones (e.g. llama.cpp's repeat_penalty); a field the
+        # call sets itself (temperature) wins.
+        self.sampling = dict(sampling or {})
         self.stats: list[CallStats] = []  # every completion this client made, for progress lines and the benchmark
         # Our own retry loop (below) decides what is transient; the SDK's would double the attempts. With streaming the
         # timeout bounds the wait for each chunk, not the whole answer (a long script on a CPU takes minutes).
@@ -108,6 +112,7 @@ class LLMClient:
             api_key=settings.llm_api_key,
             timeout=settings.llm_timeout,
             critic_model=settings.llm_critic_model,
+            sampling=dict(settings.llm_sampling),
         )
 
     @property
@@ -121,9 +126,15 @@ class LLMClient:
             self._model = ids[0]
         return self._model
 
-    def _limits(self, max_tokens: int | None = None) -> dict[str, Any]:
+    def _limits(self, max_tokens: int | None = None, temperature: float | None = None) -> dict[str, Any]:
+        """The request's reply limit, temperature and extra sampling fields (as the SDK's extra_body)."""
         limit = max_tokens or self.max_tokens
-        return {"max_tokens": limit} if limit else {}
+        params: dict[str, Any] = {"max_tokens": limit} if limit else {}
+        if temperature is not None:
+            params["temperature"] = temperature
+        if extra := {k: v for k, v in self.sampling.items() if k not in params}:
+            params["extra_body"] = extra
+        return params
 
     def _create(self, **params: Any) -> ChatCompletion:
         """One chat completion (our messages are plain dicts, not the SDK's TypedDicts: the server checks them)."""
@@ -149,9 +160,9 @@ class LLMClient:
         texts: list[str] = []
         while len(texts) < n:
             want = n - len(texts)
-            extra: dict[str, Any] = {"n": want, **self._limits(max_tokens)} if want > 1 else self._limits(max_tokens)
-            if temperature is not None:
-                extra["temperature"] = temperature
+            extra: dict[str, Any] = (
+                {"n": want, **self._limits(max_tokens, temperature)} if want > 1 else self._limits(max_tokens, temperature)
+            )
             start = time.monotonic()
             response = self._call(lambda extra=extra: self._create(model=self.model, messages=messages, **extra))
             got = [choice.message.content or "" for choice in response.choices]
@@ -177,9 +188,7 @@ class LLMClient:
         max_tokens: int | None = None,
     ) -> str:
         """One streamed completion: on_token(piece, stats so far) per chunk; retried whole on a transient failure."""
-        extra: dict[str, Any] = self._limits(max_tokens)
-        if temperature is not None:
-            extra["temperature"] = temperature
+        extra: dict[str, Any] = self._limits(max_tokens, temperature)
 
         def request() -> tuple[str, CallStats]:
             start = time.monotonic()
@@ -230,7 +239,7 @@ class LLMClient:
     def _structured(self, model: str, messages: list[dict[str, str]], response_format: dict[str, Any]) -> str:
         start = time.monotonic()
         response = self._call(
-            lambda: self._create(model=model, messages=messages, response_format=response_format, temperature=0.0, **self._limits()),
+            lambda: self._create(model=model, messages=messages, response_format=response_format, **self._limits(temperature=0.0)),
             structured=response_format["type"] == "json_schema",
         )
         usage = getattr(response, "usage", None)

@@ -26,6 +26,10 @@ class ModelSpec(BaseModel):
     license: str  # the license we serve it under
     license_in_file: bool  # True: general.license in the GGUF must equal `license`; False: the file has none (upstream's applies)
     n_ctx: int = 8192  # context the local server allocates
+    # Sampling sent with each request to the local server. llama-cpp-python's server applies repeat_penalty 1.1 to every
+    # request that names none (over the last 64 tokens): llama.cpp itself, vLLM and transformers apply none, and code
+    # repeats its tokens by nature (`bpy.`, `(0.0, 0.0,`, names used on every line).
+    sampling: dict[str, float] = {"repeat_penalty": 1.0}
     note: str = ""
 
     @property

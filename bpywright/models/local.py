@@ -80,6 +80,7 @@ def start_local(settings: Settings) -> tuple[Settings, LocalServer | None, str]:
         llm_base_url=server.base_url,
         llm_model=spec.name,
         llm_critic_model=None,
+        llm_sampling=tuple((spec.sampling | dict(settings.llm_sampling)).items()),
         prompt_exemplars=min(settings.prompt_exemplars, LOCAL_EXEMPLARS),
         budget_s=settings.budget_s or LOCAL_BUDGET_S,
     )

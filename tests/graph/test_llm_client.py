@@ -104,3 +104,29 @@ def test_a_call_may_set_its_own_reply_limit() -> None:
         client.chat([{"role": "user", "content": "Write a Blender script: a cube"}], max_tokens=2222)
         client.chat([{"role": "user", "content": "Write a Blender script: a cube"}], on_token=lambda piece, stats: None)
         assert [r["max_tokens"] for r in fake.chat_requests] == [2222, MAX_TOKENS]
+
+
+def test_extra_sampling_fields_go_with_every_request_and_the_calls_own_temperature_wins() -> None:
+    with FakeLLM() as fake:
+        fake.enqueue("a", "b", "c")
+        fake.script("critic", critic_json(0.8, "ok"))
+        client = LLMClient(fake.base_url, "fake-coder", sampling={"repeat_penalty": 1.0, "temperature": 0.3})
+        client.chat([{"role": "user", "content": "x"}], on_token=lambda p, s: None)
+        client.chat([{"role": "user", "content": "x"}], n=2, temperature=0.8)
+        client.structured([{"role": "user", "content": "rate"}], "critique", SCHEMA)
+        streamed, sampled, rated = fake.chat_requests
+        assert streamed["repeat_penalty"] == 1.0 and streamed["temperature"] == 0.3
+        assert sampled["repeat_penalty"] == 1.0 and sampled["temperature"] == 0.8  # the call's own value
+        assert rated["repeat_penalty"] == 1.0 and rated["temperature"] == 0.0
+        assert "repeat_penalty" not in json.dumps(LLMClient(fake.base_url, "m")._limits())  # none unless configured
+
+
+def test_sampling_from_the_environment_is_parsed_and_a_bad_pair_says_how(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bpywright.config import Settings
+
+    monkeypatch.setenv("BPYWRIGHT_LLM_SAMPLING", "repeat_penalty=1.05, top_k=20")
+    assert Settings.from_env().llm_sampling == (("repeat_penalty", 1.05), ("top_k", 20.0))
+    for bad in ("repeat_penalty", "repeat_penalty=high", "=1.0", "top k=2"):
+        monkeypatch.setenv("BPYWRIGHT_LLM_SAMPLING", bad)
+        with pytest.raises(ValueError, match="is not NAME=NUMBER"):
+            Settings.from_env()

@@ -53,3 +53,20 @@ def test_a_tampered_model_is_not_served_and_the_service_says_why(tmp_path: Path)
     served, server, note = start_local_llm(settings)
     assert server is None and served.llm_base_url is None
     assert "local model not served" in note and "bpywright model install smollm2-135m --force" in note
+
+
+def test_the_local_server_gets_the_models_sampling_and_honours_it(smollm2) -> None:
+    """llama-cpp-python's server applies repeat_penalty 1.1 unless a request names one: ours names 1.0 (the catalogue's)."""
+    from bpywright.graph.llm import LLMClient
+
+    settings = dataclasses.replace(model_settings(), local_model="smollm2-135m", llm_base_url=None)
+    with local_llm(settings) as (served, _):
+        assert dict(served.llm_sampling) == CATALOGUE["smollm2-135m"].sampling == {"repeat_penalty": 1.0}
+    with local_llm(dataclasses.replace(settings, llm_sampling=(("repeat_penalty", 1.05), ("top_k", 20.0)))) as (served, _):
+        assert dict(served.llm_sampling) == {"repeat_penalty": 1.05, "top_k": 20.0}  # the user's setting wins
+    ask = [{"role": "user", "content": "Write a Python list of twenty zeros: [0, 0, 0, ...]"}]
+    plain = LLMClient(smollm2.base_url, smollm2.alias, max_tokens=40, sampling={"repeat_penalty": 1.0})
+    harsh = LLMClient(smollm2.base_url, smollm2.alias, max_tokens=40, sampling={"repeat_penalty": 3.0})
+    one, other = plain.chat(ask, temperature=0.0)[0], harsh.chat(ask, temperature=0.0)[0]
+    assert one == plain.chat(ask, temperature=0.0)[0]  # greedy: the same request gives the same answer …
+    assert one != other  # … and the server read the field (an ignored one would give the same answer too)
