@@ -367,6 +367,19 @@ def test_a_whole_script_that_forgot_import_bpy_is_a_replacement_not_a_fragment(s
     assert fake.roles_asked() == ["generate", "heal", "critic"]  # no follow-up turn asking for the whole script
 
 
+def test_a_rewrite_that_forgot_its_imports_gets_them_before_it_is_judged(settings, fake: FakeLLM, render_pool, events) -> None:
+    """The 1.5B's chair: the critic's round rewrote the script without `import bpy`; judged as written, its 26 undefined-name
+    findings made it 'worse' than the script it patched, and it was discarded before the import could be added."""
+    fake.script("generate", fenced(STACKED_CUBES)).script("heal", fenced(THREE_CUBES.replace("import bpy\n", "", 1)))
+    fake.script("critic", critic_json(0.3, "the cubes are stacked, not in a row"), critic_json(0.9))
+    result = generate(PROMPT, settings=settings, pool=render_pool, on_event=events)
+    assert result.outcome == "accepted" and result.script is not None, result.message
+    assert result.script.startswith("import bpy\n") and result.script.count("import bpy") == 1
+    heal = next(e for e in events if e.node == "heal")
+    assert "the imports it forgot added" in heal.detail
+    assert not any(e.node == "validate" and "discarded" in e.status for e in events)
+
+
 def test_a_fragment_that_fits_nowhere_gets_the_follow_up(settings, fake: FakeLLM, render_pool, events) -> None:
     settings = dataclasses.replace(settings, max_heal_rounds=1)
     fake.script("generate", fenced(INDEX_BUG)).script("heal", fenced("print('three cubes')\n"), fenced(INDEX_FIXED))

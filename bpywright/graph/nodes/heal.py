@@ -7,9 +7,11 @@ import time
 from typing import Any
 
 from ...harness.lint import render_fix_block
+from ...rules.base import FixScope
 from ...rules.healer import heal_once
 from ...rules.imports import CONSOLE, IMPORTS
 from ...rules.names import NOT_DEFINED
+from ...rules.pack import BY_ID, apply_rules
 from ..context import RunContext
 from ..extract import Extracted, extract_script
 from ..framing import framed
@@ -159,6 +161,13 @@ def _imports_bpy(code: str) -> bool:
     return re.search(r"^\s*(import\s+bpy\b|from\s+bpy\b)", code, re.MULTILINE) is not None
 
 
+def with_imports(script: str, version: str) -> str:
+    """The script with the imports it uses and never wrote (the missing-import rule, always right): a rewrite that forgot
+    `import bpy` is otherwise judged by its dozens of undefined-name findings and discarded before the rule could add it
+    (the 1.5B's chair: 26 blocking findings, all `bpy`)."""
+    return apply_rules(script, [(BY_ID["missing-import"], FixScope(version))])[0]
+
+
 def free_step(state: GenState, a: Attempt, index: int, script: str, how: str, applied: list[str]) -> Attempt:
     """A deterministic heal of attempt a (rules, or borrowed helpers): no LLM call, no round."""
     return Attempt(
@@ -223,6 +232,8 @@ def heal_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
             script, how = define_missing(state, ctx, a) or llm_patch(state, ctx, a)
         except LLMError as exc:
             return {"rounds": round_, "error": str(exc)}
+        if script is not None and (imported := with_imports(script, state.version)) != script:
+            script, how = imported, f"{how}; the imports it forgot added"
         failure = None if script is not None and script not in seen else (how if script is None else "the patch changed nothing")
         new = [
             Attempt(
