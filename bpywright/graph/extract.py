@@ -22,6 +22,32 @@ class Extracted(BaseModel):
     dropped: int = 0  # lines of a reply cut off mid-statement left out (complete=True), so the rest parses
 
 
+_INDENT_ERRORS = ("unexpected indent", "unindent does not match any outer indentation level")
+
+
+def respaced(code: str, *, limit: int = 200) -> str | None:
+    """Code whose statements the model started one space off (the 1.5B writes ` Patty = …` after a comment: a token with
+    a leading space), each moved to the nearest multiple of four where the parser points, until it parses. None when
+    the code has another problem or a line the parser points at is not one space off."""
+    lines = code.splitlines(keepends=True)
+    for _ in range(limit):
+        try:
+            ast.parse("".join(lines))
+            return "".join(lines)
+        except SyntaxError as exc:
+            if exc.msg not in _INDENT_ERRORS or not exc.lineno or exc.lineno > len(lines):
+                return None
+            line = lines[exc.lineno - 1]
+            indent = len(line) - len(line.lstrip(" "))
+            if indent % 4 == 1:
+                lines[exc.lineno - 1] = line[1:]
+            elif indent % 4 == 3:
+                lines[exc.lineno - 1] = " " + line
+            else:
+                return None
+    return None
+
+
 def complete_prefix(code: str) -> tuple[str, int] | None:
     """The longest run of code's first lines that parses (at least half of them), and how many lines it leaves out:
     what a reply cut off at the token limit wrote completely. None when no such prefix parses."""
@@ -72,6 +98,8 @@ def extract_script(text: str, *, complete: bool = False) -> Extracted:
             code, problem = first, None  # only the first line indented (the model started the block mid-line)
         if problem and _syntax_problem(mixed := textwrap.dedent(unnumbered(code, partly=True))) is None:
             code, problem = mixed, None  # numbers copied onto the script's lines, the new lines written without them
+        if problem and (fixed := respaced(code)) is not None:
+            code, problem = fixed, None  # statements started one space off
         if problem and complete and text.count("```") % 2 == 1 and python[-1] == blocks[-1][1] == max(python, key=len):
             if (found := complete_prefix(code)) is not None:
                 return Extracted(code=found[0], diff=diff, dropped=found[1])

@@ -57,6 +57,20 @@ def test_extract_drops_copied_line_numbers_when_new_lines_came_without_them() ->
     assert "not valid Python" in (still_broken.failure or "")  # no amount of unnumbering makes that parse
 
 
+def test_statements_started_one_space_off_are_moved_back() -> None:
+    """The 1.5B's hamburger, one-shot and with retrieval: ` Patty = bpy.data.objects.new(…)` after a comment line."""
+    off = THREE_CUBES.replace("\nfor i in range(3):", "\n mat.use_nodes = False\n mat.roughness = 0.5\nfor i in range(3):")
+    off = off.replace("    cube.name", "     cube.name").replace("    cube.data", "   cube.data")
+    found = extract_script(fenced(off))
+    assert found.failure is None
+    assert "\nmat.use_nodes = False\nmat.roughness = 0.5\n" in (found.code or "")
+    assert "\n    cube.name" in (found.code or "") and "\n    cube.data" in (found.code or "")
+    args = "import bpy\nx = max(1,\n         2)\n"  # odd indentation inside brackets is not a problem: left alone
+    assert extract_script(fenced(args)).code == args
+    two_off = "import bpy\n\n  x = 1\n"  # two spaces: not the one-space slip, still a failure
+    assert "unexpected indent" in (extract_script(fenced(two_off)).failure or "")
+
+
 def test_a_first_script_cut_off_at_the_token_limit_keeps_what_it_wrote_completely() -> None:
     """The 1.5B's drum kit stopped at max_tokens inside a call ('(' was never closed) three rounds running."""
     cut = "Here is the script:\n\n```python\n" + THREE_CUBES + "bpy.ops.mesh.primitive_cone_add(location=(0.0, 0.0,"
