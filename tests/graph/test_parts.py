@@ -174,6 +174,21 @@ def test_only_recipes_related_to_the_request_are_shown_with_a_real_embedder() ->
     assert source.related(box, 2, lambda texts: None, 0.0) == []  # no vectors: nothing is called related
 
 
+def test_an_attempt_that_passes_the_objective_checks_outranks_one_that_fails_them_whatever_the_scores() -> None:
+    from bpywright.graph.nodes.ranking import best_of
+    from bpywright.graph.state import Attempt, Critique
+    from bpywright.harness.report import RunReport
+
+    ran = RunReport(status="ok", backend="bpy-module", sandbox="bwrap")
+    blank = Attempt(index=0, origin="generate", script="a", run=ran, critique=Critique(score=0.75, objective_ok=False))
+    framed = Attempt(index=1, origin="heal-rules", script="b", run=ran, critique=Critique(score=0.3, objective_ok=True))
+    assert best_of([blank, framed]) == 1 and best_of([framed, blank.model_copy(update={"index": 2})]) == 1  # not by position
+    better = Attempt(index=2, origin="heal-llm", script="c", run=ran, critique=Critique(score=0.6, objective_ok=True))
+    assert best_of([blank, framed, better]) == 2  # among those that pass, the score decides
+    failing = Attempt(index=3, origin="heal-llm", script="d", run=RunReport(status="error", backend="bpy-module", sandbox="bwrap"))
+    assert best_of([failing.model_copy(update={"critique": Critique(score=0.9, objective_ok=True)}), blank]) == 0  # a run first
+
+
 def test_recipe_source_ranks_by_prompt_words_and_is_a_store() -> None:
     source = RecipeSource()
     nearest = source.nearest("a wooden table with four legs", "4.5", k=2)

@@ -1,4 +1,9 @@
-"""Which attempt is better: accepted first, then how far it ran, the critic's score, fewer lint findings, a fuller render."""
+"""Which attempt is better: accepted first, then how far it ran, whether it passed the objective checks, the critic's
+score, fewer lint findings, a fuller render.
+
+The objective checks come before the score: an attempt that fails them is scored by the share of checks it passed (a
+blank render: 0.75), one that passes them by the rubric (the 1.5B's storage box: 0.3 for a lid it missed), and the two
+numbers do not compare. Ranked by score alone, the blank render was returned over the same scene framed."""
 
 from __future__ import annotations
 
@@ -17,6 +22,7 @@ def rank(a: Attempt) -> tuple:
         not a.discarded,
         bool(critique and critique.accepted),
         status,
+        bool(critique and critique.objective_ok),
         critique.score if critique else 0.0,
         -blocking,
         nonblank,
