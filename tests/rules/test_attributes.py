@@ -104,6 +104,9 @@ def test_a_guessed_property_name_becomes_the_real_one_only_where_the_run_failed(
     old = "import bpy\nbun = make_bun()\nbun.materials.append(bread)\n"
     result = healed_once(old, "AttributeError", "'Object' object has no attribute 'materials'", 3)
     assert "bun.data.materials.append(bread)" in result.script
+    old = "import bpy\nlid = make_lid()\nlid.scene.collection.objects.link(knob)\n"
+    result = healed_once(old, "AttributeError", "'Object' object has no attribute 'scene'", 3)
+    assert "lid.users_scene[0].collection.objects.link(knob)" in result.script
 
 
 def test_auto_smooth_becomes_sharp_edges_by_angle() -> None:
@@ -156,4 +159,22 @@ def test_on_real_blender_guessed_names_fail_and_the_healed_script_runs(blender_r
     assert [[a.rule for a in r.applied] for r in outcome.rounds] == rules
     check = "assert abs(bpy.data.objects['Stick'].rotation_euler.x - 0.5) < 1e-6\nassert bpy.data.objects['Bun'].data.materials[0].name == 'Bread'\n"
     report = blender_run(outcome.script + check)
+    assert report.status == "ok", report.exception
+
+
+def test_on_real_blender_an_objects_scene_and_its_active_object_are_healed_in_two_steps(blender_run) -> None:
+    """The 1.5B's storage box ended three heal rounds on `obj.scene.collection.objects.active = obj`."""
+    from bpywright.rules.healer import heal
+
+    guessed = src("""
+    import bpy
+    lid = bpy.data.objects.new("Lid", bpy.data.meshes.new("Lid"))
+    bpy.context.scene.collection.objects.link(lid)
+    lid.scene.collection.objects.active = lid
+    """)
+    outcome = heal(guessed, run=blender_run, max_rounds=3)
+    assert outcome.status_before == "error" and "no attribute 'scene'" in (outcome.failure_before or "")
+    assert outcome.healed, outcome.failure_after
+    assert [[a.rule for a in r.applied] for r in outcome.rounds] == [["renamed-attribute"], ["scene-objects-active"]]
+    report = blender_run(outcome.script + "assert bpy.context.view_layer.objects.active.name == 'Lid'\n")
     assert report.status == "ok", report.exception
