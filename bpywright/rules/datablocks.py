@@ -45,11 +45,13 @@ class _Tracked(RuleTransformer):
         self.scopes.pop()
         return updated
 
-    def visit_Assign(self, node: cst.Assign) -> None:
-        made = _made_data(node.value)
-        for target in node.targets:
+    def leave_Assign(self, original: cst.Assign, updated: cst.Assign) -> cst.Assign:
+        # bound after its value is read (as Python does): in `bun = link(bun)` the argument is still the mesh made above
+        made = _made_data(original.value)
+        for target in original.targets:
             if isinstance(target.target, cst.Name):
                 self.scopes[-1][target.target.value] = made
+        return updated
 
     def _is_data(self, name: str) -> bool:
         local = self.scopes[-1]

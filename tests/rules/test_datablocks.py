@@ -100,6 +100,15 @@ def test_a_link_of_made_data_links_an_object_made_from_it() -> None:
     assert "    scene.collection.objects.link(obj)\n" in healed.script  # the helper's parameter: not made data here
 
 
+def test_a_link_whose_result_takes_the_datas_name_is_fixed_too() -> None:
+    """The 1.5B's hamburger ended three heal rounds on `bun = link(bun)` with bun a mesh: the name was taken as rebound
+    (to what link returns) before its argument was read."""
+    rebound = "import bpy\n\n\ndef build():\n    bun = bpy.data.meshes.new('Bun')\n    bun = link(bun)\n    bun.location = (0, 0, 1)\n"
+    healed = healed_once(rebound, *LINK_ERROR, 6)
+    assert [r.rule for r in healed.applied] == ["link-object-data"]
+    assert "    bun = link(bpy.data.objects.new(bun.name, bun))\n" in healed.script
+
+
 def test_on_real_blender_a_link_of_mesh_data_fails_and_the_fix_links_objects(blender_run) -> None:
     outcome = heal(LINK_DATA, run=blender_run, max_rounds=2)
     assert outcome.status_before == "error" and "expected a Object type, not Mesh" in (outcome.failure_before or "")
