@@ -48,8 +48,10 @@ class _CameraData(RuleTransformer):
     def leave_SimpleStatementLine(
         self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine
     ) -> cst.BaseStatement | cst.FlattenSentinel[cst.BaseStatement]:
-        if len(updated.body) != 1 or not isinstance(assign := updated.body[0], cst.Assign) or len(assign.targets) != 1:
+        if len(updated.body) != 1 or not isinstance(assign := updated.body[0], cst.Assign):
             return updated
+        if len(assign.targets) > 1 or _made_camera(assign.value):
+            return self._made_here(original, updated, assign)
         target = assign.targets[0].target
         if not (isinstance(target, cst.Attribute) and target.attr.value == "camera" and isinstance(assign.value, cst.Name)):
             return updated
@@ -68,6 +70,33 @@ class _CameraData(RuleTransformer):
             f"bpy.context.scene.collection.objects.link({obj})\n",
             f"{code(target)} = {obj}\n",
         )
+
+    def _made_here(
+        self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine, assign: cst.Assign
+    ) -> cst.BaseStatement | cst.FlattenSentinel[cst.BaseStatement]:
+        """`cam = scene.camera = bpy.data.cameras.new(…)` (the 1.5B's star, three rounds) or `scene.camera =
+        bpy.data.cameras.new(…)`: the data keeps its names, an object made from it is linked and assigned."""
+        cameras = [t.target for t in assign.targets if isinstance(t.target, cst.Attribute) and t.target.attr.value == "camera"]
+        names = [t.target.value for t in assign.targets if isinstance(t.target, cst.Name)]
+        if len(cameras) != 1 or len(names) + 1 != len(assign.targets) or not _made_camera(assign.value):
+            return updated
+        data = names[0] if names else "camera_data"
+        obj = f"{data}_object"
+        fix = f"{data} = …; {obj} = bpy.data.objects.new({data}.name, {data}); link it; {code(cameras[0])} = {obj}"
+        if not self.report(original, "bpy.data.cameras.new() makes camera data, not the object a scene's camera is", fix, certain=False):
+            return updated
+        return in_place_of(
+            updated,
+            f"{' = '.join(names or [data])} = {code(assign.value)}\n",
+            f"{obj} = bpy.data.objects.new({data}.name, {data})\n",
+            f"bpy.context.scene.collection.objects.link({obj})\n",
+            f"{code(cameras[0])} = {obj}\n",
+        )
+
+
+def _made_camera(value: cst.BaseExpression) -> bool:
+    """`bpy.data.cameras.new(…)` (also `data.cameras.new`, `D.cameras.new`)."""
+    return isinstance(value, cst.Call) and (dotted(value.func) or "").endswith("cameras.new")
 
 
 RULES = (

@@ -65,3 +65,28 @@ def test_on_real_blender_both_forms_fail_and_the_fixes_run(blender_run) -> None:
         assert outcome.status_before == "error" and "expected a Object type, not Camera" in (outcome.failure_before or "")
         assert outcome.healed, outcome.failure_after
         assert {a.rule for r in outcome.rounds for a in r.applied} == {"camera-data-as-object"}
+
+
+# The 1.5B's star (three heal rounds): the camera data made and assigned in one chained statement.
+CHAINED = src("""
+import bpy
+from bpy import context, data
+
+bpy.ops.mesh.primitive_cube_add(size=1.0)
+cam = context.scene.camera = data.cameras.new(name="Camera")
+cam.lens = 35
+""")
+
+
+def test_camera_data_made_in_the_assignment_gets_an_object_made_linked_and_assigned(blender_run) -> None:
+    healed = healed_once(CHAINED, "TypeError", ERROR, 5)
+    assert [r.rule for r in healed.applied] == ["camera-data-as-object"]
+    assert 'cam = data.cameras.new(name="Camera")\ncam_object = bpy.data.objects.new(cam.name, cam)\n' in healed.script
+    assert "context.scene.camera = cam_object\n" in healed.script and "cam.lens = 35\n" in healed.script
+    plain = healed_once("import bpy\nbpy.context.scene.camera = bpy.data.cameras.new('C')\n", "TypeError", ERROR, 2)
+    assert "camera_data = bpy.data.cameras.new('C')\n" in plain.script and "bpy.context.scene.camera = camera_data_object\n" in plain.script
+    outcome = heal(CHAINED, run=blender_run, max_rounds=2)
+    assert outcome.status_before == "error" and "expected a Object type, not Camera" in (outcome.failure_before or "")
+    assert outcome.healed, outcome.failure_after
+    report = blender_run(outcome.script + "assert bpy.context.scene.camera.data.lens == 35\n")
+    assert report.status == "ok", report.exception
