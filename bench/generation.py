@@ -35,6 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 from bpywright.config import Settings  # noqa: E402
 from bpywright.graph.context import RunContext  # noqa: E402
+from bpywright.graph.expectations import MIN_NONBLANK  # noqa: E402
 from bpywright.graph.llm import LLMClient, LLMError  # noqa: E402
 from bpywright.graph.state import GenState  # noqa: E402
 
@@ -85,7 +86,7 @@ def single(item: dict[str, Any], mode: str, settings: Settings, llm: LLMClient, 
 def record(a: Any, seconds: float, tokens: int, *, rounds: int, first_token: float | None, outcome: str = "") -> dict[str, Any]:
     """What the table needs from one attempt (ran, non-blank render, objective checks, accepted) plus its script and render."""
     ran = a is not None and a.origin != "retrieved" and a.run is not None and a.run.ok
-    nonblank = bool(ran and a.run.render is not None and a.run.render.nonblank_fraction >= 0.01)
+    nonblank = bool(ran and a.run.render is not None and a.run.render.nonblank_fraction >= MIN_NONBLANK)
     critique = a.critique if a is not None else None
     failure = None
     if a is not None and not ran:

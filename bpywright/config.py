@@ -25,13 +25,14 @@ def _env_sampling(name: str) -> tuple[tuple[str, float], ...]:
     for item in (os.environ.get(name) or "").split(","):
         if not item.strip():
             continue
-        key, sep, value = item.partition("=")
+        key, _, value = item.partition("=")
         try:
-            pairs.append((key.strip(), float(value)))
+            number = float(value)
         except ValueError:
-            sep = ""
-        if not sep or not key.strip().isidentifier():
+            number = None
+        if number is None or not key.strip().isidentifier():
             raise ValueError(f"{name}: {item.strip()!r} is not NAME=NUMBER (e.g. {name}=repeat_penalty=1.0,top_k=20)")
+        pairs.append((key.strip(), number))
     return tuple(pairs)
 
 

@@ -64,12 +64,7 @@ class _CameraData(RuleTransformer):
         obj = f"{data}_object"
         if not self.report(original, f"{data} is camera data, not an object", f"make {obj} from it, link it, assign it", certain=False):
             return updated
-        return in_place_of(
-            updated,
-            f"{obj} = bpy.data.objects.new({data}.name, {data})\n",
-            f"bpy.context.scene.collection.objects.link({obj})\n",
-            f"{code(target)} = {obj}\n",
-        )
+        return in_place_of(updated, *_object_linked_and_assigned(data, code(target)))
 
     def _made_here(
         self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine, assign: cst.Assign
@@ -85,13 +80,18 @@ class _CameraData(RuleTransformer):
         fix = f"{data} = …; {obj} = bpy.data.objects.new({data}.name, {data}); link it; {code(cameras[0])} = {obj}"
         if not self.report(original, "bpy.data.cameras.new() makes camera data, not the object a scene's camera is", fix, certain=False):
             return updated
-        return in_place_of(
-            updated,
-            f"{' = '.join(names or [data])} = {code(assign.value)}\n",
-            f"{obj} = bpy.data.objects.new({data}.name, {data})\n",
-            f"bpy.context.scene.collection.objects.link({obj})\n",
-            f"{code(cameras[0])} = {obj}\n",
-        )
+        made = f"{' = '.join(names or [data])} = {code(assign.value)}\n"
+        return in_place_of(updated, made, *_object_linked_and_assigned(data, code(cameras[0])))
+
+
+def _object_linked_and_assigned(data: str, target: str) -> list[str]:
+    """Statements that make DATA_object from camera data, link it to the scene and assign it to target."""
+    obj = f"{data}_object"
+    return [
+        f"{obj} = bpy.data.objects.new({data}.name, {data})\n",
+        f"bpy.context.scene.collection.objects.link({obj})\n",
+        f"{target} = {obj}\n",
+    ]
 
 
 def _made_camera(value: cst.BaseExpression) -> bool:

@@ -92,6 +92,11 @@ class _DataOfData(_Tracked):
         return updated.value if sure else updated
 
 
+def _object_from(name: str) -> str:
+    """An object made from the data NAME holds, named after it."""
+    return f"bpy.data.objects.new({name}.name, {name})"
+
+
 class _LinkData(_Tracked):
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         chain = dotted(updated.func)
@@ -101,7 +106,7 @@ class _LinkData(_Tracked):
         if arg.keyword is not None or not isinstance(arg.value, cst.Name) or not self._is_data(arg.value.value):
             return updated
         name = arg.value.value
-        made = f"bpy.data.objects.new({name}.name, {name})"
+        made = _object_from(name)
         if not self.report(original, f"{name} is object data, not an object", f"link {made}", certain=True):
             return updated
         return updated.with_changes(args=[arg.with_changes(value=cst.parse_expression(made))])
@@ -124,7 +129,7 @@ class _AddData(_Tracked):
         if (dotted(func) or "").endswith(".objects.link"):
             return updated  # link-object-data's: the right collection, the wrong kind of thing
         name = arg.value.value
-        made = f"bpy.context.scene.collection.objects.link(bpy.data.objects.new({name}.name, {name}))"
+        made = f"bpy.context.scene.collection.objects.link({_object_from(name)})"
         if not self.report(
             original, f"{name} is object data: it enters the scene as an object linked into a collection", made, certain=False
         ):
