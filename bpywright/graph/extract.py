@@ -11,6 +11,7 @@ from pydantic import BaseModel
 _FENCE = re.compile(r"```[ \t]*([\w+-]*)[^\n]*\n(.*?)(?:```|\Z)", re.DOTALL)
 _PY_LANGS = {"python", "py", "python3", ""}
 _NUMBERED = re.compile(r"^\s*\d+ \|(?: |$)")
+_BARLESS = re.compile(r"^\s*\d+(?: (?=\s*\S)|\s*$)")  # `  62 if …`: a copied gutter number without its bar
 
 
 class Extracted(BaseModel):
@@ -66,13 +67,22 @@ def fenced_blocks(text: str) -> list[tuple[str, str]]:
 
 def unnumbered(code: str, *, partly: bool = False) -> str:
     """Code without the `  12 | ` line numbers the heal prompt shows, when a reply copied them onto every line (partly:
-    onto two lines or more, as when a model copies the numbered script and writes its new lines without numbers)."""
+    onto two lines or more, as when a model copies the numbered script and writes its new lines without numbers). A
+    number whose bar the model left out (`  62 if __name__ …`, seen from the 1.5B) goes too, once bars show it copied
+    the gutter."""
     lines = code.splitlines()
     filled = [line for line in lines if line.strip()]
     numbered = sum(1 for line in filled if _NUMBERED.match(line))
-    if len(filled) < 2 or numbered < (2 if partly else len(filled)):
+    barless = sum(1 for line in filled if not _NUMBERED.match(line) and _BARLESS.match(line))
+    if len(filled) < 2 or numbered < 2 or (not partly and numbered + barless < len(filled)):
         return code
-    return "\n".join(_NUMBERED.sub("", line, count=1) for line in lines) + ("\n" if code.endswith("\n") else "")
+
+    def bare(line: str) -> str:
+        if _NUMBERED.match(line):
+            return _NUMBERED.sub("", line, count=1)
+        return _BARLESS.sub("", line, count=1)
+
+    return "\n".join(bare(line) for line in lines) + ("\n" if code.endswith("\n") else "")
 
 
 def _syntax_problem(code: str) -> str | None:

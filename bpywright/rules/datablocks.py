@@ -22,7 +22,7 @@ from .fragments import dotted
 _DATA_COLLECTIONS = frozenset(
     {"meshes", "curves", "cameras", "lights", "lattices", "metaballs", "armatures", "volumes", "pointclouds", "hair_curves"}
 )
-_DATA_TYPES = r"Mesh|(?:Text|Surface)?Curve|Curves|Camera|(?:Point|Sun|Spot|Area)?Light|Lattice|MetaBall|Armature|PointCloud|Volume"
+DATA_TYPES = r"Mesh|(?:Text|Surface)?Curve|Curves|Camera|(?:Point|Sun|Spot|Area)?Light|Lattice|MetaBall|Armature|PointCloud|Volume"
 
 
 def _made_data(value: cst.BaseExpression) -> bool:
@@ -198,7 +198,7 @@ RULES = (
         "2.80",
         "2.80",
         _DataOfData,
-        (rf"'(?:{_DATA_TYPES})' object has no attribute 'data'",),
+        (rf"'(?:{DATA_TYPES})' object has no attribute 'data'",),
         runtime_only=True,
     ),
     DriftRule(
@@ -218,7 +218,7 @@ RULES = (
         "2.80",
         "2.80",
         _LinkData,
-        (rf"link\(\): error with argument 1, \"object\" - +Function\.object expected a Object type, not (?:{_DATA_TYPES})\b",),
+        (rf"link\(\): error with argument 1, \"object\" - +Function\.object expected a Object type, not (?:{DATA_TYPES})\b",),
         runtime_only=True,
     ),
 )

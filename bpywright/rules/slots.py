@@ -1,16 +1,28 @@
-"""A material given where its slot index belongs: `face.material_index = mat.index` raises AttributeError "'Material'
+"""Material slots given the wrong thing, two ways the 1.5B wrote it in the generation benchmark.
+
+A material given where its slot index belongs: `face.material_index = mat.index` raises AttributeError "'Material'
 object has no attribute 'index'" (a material has no index of its own: the index is of the slot it occupies on the mesh).
 The 1.5B model kept this through three heal rounds in the generation benchmark.
 
 Only at the statement a run failed on with that error, inside `for FACE in MESH.polygons:`: the material is appended to
-MESH when it is not there yet, and FACE gets the index of its slot (`MESH.materials.find(mat.name)`)."""
+MESH when it is not there yet, and FACE gets the index of its slot (`MESH.materials.find(mat.name)`).
+
+An object or its data given where a material belongs: `lid.data.materials.append(create_latch())` ("# append the latch
+material to the lid") raises TypeError "IDMaterials.append(): … expected a Material type, not Object" (or "not Mesh" for
+`create_latch().data`). Only on the statement a run failed on with that error: an object gives its active material
+(`ARG.active_material`), object data its first (`next(iter(ARG.materials), None)`). The argument is evaluated once, as
+before (a call that builds the latch still builds it); a thing with no material leaves an empty slot, which Blender
+allows."""
 
 from __future__ import annotations
+
+import re
 
 import libcst as cst
 
 from .base import DriftRule, RuleTransformer
-from .fragments import dotted, in_place_of
+from .datablocks import DATA_TYPES
+from .fragments import code, dotted, expr, in_place_of
 
 
 class _SlotIndex(RuleTransformer):
@@ -50,6 +62,32 @@ class _SlotIndex(RuleTransformer):
         )
 
 
+_NOT_MATERIAL = re.compile(rf"expected a Material type, not (Object|{DATA_TYPES})\b")
+
+
+class _MaterialOf(RuleTransformer):
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.Call:
+        func = updated.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value == "append" and len(updated.args) == 1):
+            return updated
+        if not (isinstance(func.value, cst.Attribute) and func.value.attr.value == "materials") or updated.args[0].keyword:
+            return updated
+        found = _NOT_MATERIAL.search(self.scope.error)
+        if found is None or not self.on_failing_line(original):
+            return updated
+        arg = updated.args[0].value
+        kind = found.group(1)
+        what = f"{code(arg)} is an {kind.lower()}, not a material" if kind == "Object" else f"{code(arg)} is {kind} data, not a material"
+        fix = "its active material" if kind == "Object" else "its first material"
+        if not self.report(original, what, fix, certain=False):
+            return updated
+        if kind == "Object":
+            material: cst.BaseExpression = cst.Attribute(value=arg, attr=cst.Name("active_material"))
+        else:
+            material = expr(f"next(iter({code(arg)}.materials), None)")
+        return updated.with_changes(args=[updated.args[0].with_changes(value=material)])
+
+
 RULES = (
     DriftRule(
         "material-slot-index",
@@ -59,6 +97,16 @@ RULES = (
         "2.80",
         _SlotIndex,
         (r"'Material' object has no attribute 'index'",),
+        runtime_only=True,
+    ),
+    DriftRule(
+        "material-append-object",
+        "values",
+        "mesh.materials.append(obj) → the object's active material (its data's first material for object data)",
+        "2.80",
+        "2.80",
+        _MaterialOf,
+        (rf"IDMaterials\.append\(\): .*expected a Material type, not (?:Object|{DATA_TYPES})\b",),
         runtime_only=True,
     ),
 )

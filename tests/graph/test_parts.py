@@ -53,6 +53,11 @@ def test_extract_drops_copied_line_numbers_when_new_lines_came_without_them() ->
     added = "bpy.ops.mesh.primitive_cone_add(location=(0.0, 0.0, 3.0))\nfor i in range(2):\n    print(i)\n"
     found = extract_script(fenced(numbered(THREE_CUBES) + "\n" + added))
     assert found.failure is None and found.code == THREE_CUBES + added
+    lines = numbered(THREE_CUBES).splitlines()
+    lines[-1] = lines[-1].replace(" | ", " ", 1)  # the 1.5B's storage box: `  62 if __name__ …`, the bar left out
+    lines[1] = lines[1].rstrip(" |")  # an empty line's gutter, bar left out
+    barless = extract_script(fenced("\n".join(lines) + "\n"))
+    assert barless.failure is None and barless.code == THREE_CUBES
     still_broken = extract_script(fenced(numbered(THREE_CUBES) + "\nfor i in range(2)\n    print(i)\n"))
     assert "not valid Python" in (still_broken.failure or "")  # no amount of unnumbering makes that parse
 

@@ -49,3 +49,54 @@ def test_on_real_blender_the_old_form_fails_and_the_fix_uses_the_second_slot(ble
     assert report.status == "ok", report.exception
     arrow = next(o for o in report.scene.objects if o.name == "Arrow")
     assert arrow.materials == ["Red", "Green"]
+
+
+# The 1.5B's storage box (generation benchmark): the latch object appended to the lid's materials ("# Append the latch
+# material to the lid"), once as the object and once as its mesh.
+LATCH = src("""
+import bpy
+
+def create_latch():
+    mat = bpy.data.materials.new("Latch Material")
+    mat.diffuse_color = (1.0, 0.0, 0.0, 1.0)
+    latch = bpy.data.objects.new("Latch", bpy.data.meshes.new("Latch"))
+    bpy.context.scene.collection.objects.link(latch)
+    latch.data.materials.append(mat)
+    return latch
+
+lid = bpy.data.objects.new("Lid", bpy.data.meshes.new("Lid"))
+bpy.context.scene.collection.objects.link(lid)
+lid.data.materials.append(create_latch())
+""")
+OBJECT_ERROR = 'IDMaterials.append(): error with argument 1, "material" -  Function.material expected a Material type, not Object'
+
+
+def test_an_object_given_as_a_material_gives_its_active_material() -> None:
+    healed = healed_once(LATCH, "TypeError", OBJECT_ERROR, 13)
+    assert [r.rule for r in healed.applied] == ["material-append-object"] and healed.explained == "material-append-object"
+    assert "lid.data.materials.append(create_latch().active_material)\n" in healed.script
+
+
+def test_object_data_given_as_a_material_gives_its_first_material() -> None:
+    script = LATCH.replace("append(create_latch())", "append(create_latch().data)")
+    healed = healed_once(script, "TypeError", OBJECT_ERROR.replace("not Object", "not Mesh"), 13)
+    assert "lid.data.materials.append(next(iter(create_latch().data.materials), None))\n" in healed.script
+
+
+def test_only_the_failing_line_and_only_for_that_error() -> None:
+    assert "material-append-object" not in fired(LATCH)
+    elsewhere = healed_once(LATCH, "TypeError", OBJECT_ERROR, 9)  # the latch's own (good) append
+    assert "material-append-object" not in {r.rule for r in elsewhere.applied}
+    image = healed_once(LATCH, "TypeError", OBJECT_ERROR.replace("not Object", "not Image"), 13)
+    assert "material-append-object" not in {r.rule for r in image.applied}
+
+
+def test_on_real_blender_the_latch_is_built_once_and_its_material_reaches_the_lid(blender_run) -> None:
+    outcome = heal(LATCH, run=blender_run, max_rounds=2)
+    assert outcome.status_before == "error" and "expected a Material type, not Object" in (outcome.failure_before or "")
+    assert outcome.healed, outcome.failure_after
+    report = blender_run(outcome.script)
+    assert report.status == "ok", report.exception
+    by_name = {o.name: o for o in report.scene.objects}
+    assert sorted(n for n in by_name if n.startswith("Latch")) == ["Latch"]  # the call that builds the latch ran once
+    assert by_name["Lid"].materials == ["Latch Material"]
