@@ -8,7 +8,7 @@ import re
 import libcst as cst
 
 from .base import DriftRule, RuleTransformer
-from .fragments import code, dotted, expr, is_object, last_name, number_value, object_names, string_value
+from .fragments import code, dotted, expr, is_object, last_name, number_value, object_names, string_value, without_args
 from .rna import rna_table
 
 _MATRIX = re.compile(
@@ -219,6 +219,31 @@ class _EnumValue(RuleTransformer):
             return cst.SimpleString(original.quote + self.new + original.quote)
         return updated
 
+    # No successor (a made-up item: the 1.5B's `modifier.solver = "SIMPLE"`): on the failing statement, the setting is
+    # left out, so the property keeps its default: an assignment of the bare literal is dropped, an operator's keyword
+    # argument removed (every operator property is optional; a data API's `new(name, type)` needs its type: left alone).
+    def _unknown(self, node: cst.CSTNode | None) -> bool:
+        return bool(self.old) and self.new is None and string_value(node) == self.old
+
+    def _dropped(self, node: cst.CSTNode, what: str) -> bool:
+        return self.report(node, f'"{self.old}" is no item of {what} in Blender {self.scope.target}', "left at its default", certain=False)
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.Call:
+        operator = (dotted(original.func) or "").split(".")[-3:-2] == ["ops"]
+        bad = [a for a in original.args if a.keyword is not None and self._unknown(a.value)] if operator else []
+        if bad and self.on_failing_line(original) and self._dropped(original, f"{code(original.func)}'s {bad[0].keyword.value}"):
+            return without_args(updated, {a.keyword.value for a in bad if a.keyword is not None})
+        return updated
+
+    def leave_SimpleStatementLine(
+        self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine
+    ) -> cst.SimpleStatementLine | cst.RemovalSentinel:
+        if len(original.body) != 1 or not isinstance(assign := original.body[0], cst.Assign) or len(assign.targets) != 1:
+            return updated
+        if self._unknown(assign.value) and self.on_failing_line(original) and self._dropped(original, code(assign.targets[0].target)):
+            return cst.RemovalSentinel.REMOVE
+        return updated
+
 
 RULES = (
     DriftRule(
@@ -246,7 +271,7 @@ RULES = (
     DriftRule(
         "enum-value",
         "values",
-        "enum items renamed or misspelt ('HEMI' → 'SUN', 'GROUP' → 'COLLECTION', 'SUBSURFACE' → 'SUBSURF')",
+        "enum items renamed or misspelt ('HEMI' → 'SUN', 'GROUP' → 'COLLECTION', 'SUBSURFACE' → 'SUBSURF'); a made-up one left at its default",
         "2.80",
         "2.80",
         _EnumValue,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from bpywright.rules.healer import heal
+
 from .helpers import fired, fixed, healed_once, src
 
 
@@ -107,3 +109,46 @@ def test_an_alpha_appended_to_an_rgba_colour_keeps_three_channels(blender_run) -
     outcome = heal(src(ALPHA_ON_RGBA), run=blender_run, max_rounds=2)
     assert outcome.status_before == "error" and "not 5" in (outcome.failure_before or "")
     assert outcome.healed, outcome.failure_after  # and the RGB call still runs
+
+
+# The 1.5B's storage box (one-shot): a solver Blender never had. No spelling is close, so the setting is left out.
+MADE_UP_ENUM = """
+import bpy
+bpy.ops.mesh.primitive_cube_add(size=2.0)
+box = bpy.context.object
+boolean = box.modifiers.new("Boolean", "BOOLEAN")
+boolean.solver = "SIMPLE"
+bpy.ops.mesh.primitive_cylinder_add(radius=0.2, end_fill_type="CAPPED", depth=1.0)
+light = bpy.data.lights.new("Fill", type="HEMISPHERE")
+"""
+SOLVER = "bpy_struct: item.attr = val: enum \"SIMPLE\" not found in ('FAST', 'EXACT', 'MANIFOLD')"
+
+
+def test_a_made_up_enum_item_is_left_at_its_default_on_the_failing_line_only() -> None:
+    healed = healed_once(MADE_UP_ENUM, "TypeError", SOLVER, 5)
+    assert [r.rule for r in healed.applied] == ["enum-value"] and 'solver = "SIMPLE"' not in healed.script
+    assert 'boolean = box.modifiers.new("Boolean", "BOOLEAN")\nbpy.ops.mesh' in healed.script
+    elsewhere = healed_once(MADE_UP_ENUM, "TypeError", SOLVER, 4)  # the error points elsewhere: nothing guessed
+    assert 'boolean.solver = "SIMPLE"' in elsewhere.script
+
+
+def test_an_operators_made_up_enum_keyword_is_dropped_but_a_data_apis_type_is_kept() -> None:
+    fill = "Converting py args to operator properties: enum \"CAPPED\" not found in ('NOTHING', 'NGON', 'TRIFAN')"
+    healed = healed_once(MADE_UP_ENUM, "TypeError", fill, 6)
+    assert "bpy.ops.mesh.primitive_cylinder_add(radius=0.2, depth=1.0)" in healed.script
+    light = (
+        "BlendDataLights.new(): error with keyword argument \"type\" -  enum \"HEMISPHERE\" not found in ('POINT', 'SUN', 'SPOT', 'AREA')"
+    )
+    assert 'type="HEMISPHERE"' in healed_once(MADE_UP_ENUM, "TypeError", light, 7).script  # required: no default to keep
+
+
+def test_on_real_blender_the_made_up_solver_is_dropped_and_the_modifier_kept(blender_run) -> None:
+    outcome = heal(
+        src(MADE_UP_ENUM.replace('end_fill_type="CAPPED", ', "").replace(', type="HEMISPHERE"', ', type="SUN"')),
+        run=blender_run,
+        max_rounds=2,
+    )
+    assert outcome.status_before == "error" and 'enum "SIMPLE" not found' in (outcome.failure_before or "")
+    assert outcome.healed, outcome.failure_after
+    report = blender_run(outcome.script + "assert box.modifiers['Boolean'].solver == 'EXACT'\n")
+    assert report.status == "ok", report.exception
