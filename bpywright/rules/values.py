@@ -230,9 +230,9 @@ class _EnumValue(RuleTransformer):
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.Call:
         operator = (dotted(original.func) or "").split(".")[-3:-2] == ["ops"]
-        bad = [a for a in original.args if a.keyword is not None and self._unknown(a.value)] if operator else []
-        if bad and self.on_failing_line(original) and self._dropped(original, f"{code(original.func)}'s {bad[0].keyword.value}"):
-            return without_args(updated, {a.keyword.value for a in bad if a.keyword is not None})
+        bad = [a.keyword.value for a in original.args if a.keyword is not None and self._unknown(a.value)] if operator else []
+        if bad and self.on_failing_line(original) and self._dropped(original, f"{code(original.func)}'s {bad[0]}"):
+            return without_args(updated, set(bad))
         return updated
 
     def leave_SimpleStatementLine(
