@@ -32,11 +32,13 @@ def llama_cpp_available() -> bool:
 
 
 def _die_with_parent() -> None:
-    """In the child before exec: SIGTERM when the process that started it dies (a killed CLI must not leave a server behind)."""
+    """In the child before exec: SIGKILL when the process that started it dies (a killed CLI must not leave a server
+    behind). Not SIGTERM: uvicorn's graceful shutdown waits for the answer in flight, so an orphan went on writing for
+    minutes on both cores (seen here after a killed benchmark). The server keeps no state a hard stop could lose."""
     import ctypes
 
     try:
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG (Linux)
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG (Linux)
     except (OSError, AttributeError):
         pass
 

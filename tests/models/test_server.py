@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import time
@@ -73,3 +74,53 @@ def test_a_file_that_is_not_a_model_makes_the_server_exit_and_the_error_points_a
     with pytest.raises(LocalServerError, match="exited") as info:
         LocalServer(bogus, "bogus", log_path=tmp_path / "server.log", start_timeout_s=60).start()
     assert str(tmp_path / "server.log") in str(info.value)
+
+
+PARENT = """
+import json, sys, threading, urllib.request
+from pathlib import Path
+from bpywright.models.server import LocalServer
+
+server = LocalServer(Path(sys.argv[1]), sys.argv[2], log_path=Path(sys.argv[3]), n_ctx=4096).start()
+# A long answer, not streamed (as a critic's call): the end-of-text tokens banned, so it runs to max_tokens.
+body = {"model": server.alias, "max_tokens": 3500, "logit_bias": {"0": -100, "1": -100, "2": -100},
+        "messages": [{"role": "user", "content": "Count from 1 to 3000, one number a line."}]}
+request = urllib.request.Request(f"{server.base_url}/chat/completions", json.dumps(body).encode(), {"Content-Type": "application/json"})
+threading.Thread(target=urllib.request.urlopen, args=(request,), daemon=True).start()
+print(server.pid, flush=True)
+threading.Event().wait()
+"""
+
+
+def test_a_killed_parent_takes_its_server_down_even_mid_answer(smollm2, tmp_path: Path) -> None:
+    """A CLI or benchmark killed while the server writes an answer: the server goes at once, not after the answer."""
+    import subprocess
+    import sys
+
+    parent = subprocess.Popen(
+        [sys.executable, "-c", PARENT, str(smollm2.model_path), smollm2.alias, str(tmp_path / "server.log")],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    server = 0
+    try:
+        line = parent.stdout.readline() if parent.stdout else ""
+        assert line.strip().isdigit(), f"the parent did not start its server: {line!r}"
+        server = int(line)
+        time.sleep(3)  # the request is in, the answer under way
+        os.kill(server, 0)
+        parent.kill()
+        parent.wait(30)
+
+        def gone() -> bool:  # no such process, or a zombie its new parent has not reaped yet
+            try:
+                return Path(f"/proc/{server}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+            except (FileNotFoundError, ProcessLookupError):
+                return True
+
+        assert wait_for(gone, 10), "the server outlived its killed parent"
+    finally:
+        parent.kill()
+        if server:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(server, signal.SIGKILL)
