@@ -27,6 +27,7 @@ import statistics
 import subprocess
 import sys
 import time
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +53,13 @@ def sample(path: Path, n: int, seed: int) -> list[dict[str, Any]]:
     sim = rng.sample([r for r in rows if r["type"] == "Simulative"], n - wild_n)
     wild = rng.sample([r for r in rows if r["type"] == "Wild"], wild_n)
     return [{"id": r["id"], "type": r["type"], "prompt": r["instruction"]} for r in sim + wild]
+
+
+def row_seed(prompt_id: str, mode: str) -> int:
+    """Every request of one row is sent with this seed (OpenAI's `seed`, honoured by llama.cpp's server and vLLM): the
+    server otherwise seeds once at start and derives each request's seed from the last, so a row depended on how many
+    requests came before it (a resumed run drew different answers than an uninterrupted one)."""
+    return zlib.crc32(f"{prompt_id}:{mode}".encode())
 
 
 def tokens_since(llm: LLMClient, mark: int) -> int:
@@ -287,6 +295,12 @@ def main() -> int:
         "--out", type=Path, default=ROOT / "bench" / "results" / "generation", help="rows, table, contact sheet (committed)"
     )
     parser.add_argument("--report-only", action="store_true", help="write the table from the cache, run nothing")
+    parser.add_argument(
+        "--no-request-seed",
+        dest="request_seed",
+        action="store_false",
+        help="let the server draw each request's seed (then a row depends on the requests before it, as rows before 11/2026 did)",
+    )
     args = parser.parse_args()
     modes = [m.strip() for m in args.modes.split(",") if m.strip()]
     if bad := [m for m in modes if m not in MODES]:
@@ -339,12 +353,15 @@ def main() -> int:
                     if path.is_file():
                         results[mode].append(json.loads(path.read_text(encoding="utf-8")))
                         continue
+                    if args.request_seed:  # the row's own seed: it comes out the same whatever ran before it
+                        llm.sampling["seed"] = row_seed(item["id"], mode)
                     thread = f"bench-{model.replace('/', '_')}-{mode}-{item['id'][:8]}-{int(time.time())}"
                     if mode == "loop":
                         row = loop(item, settings, llm, pool, args.max_rounds, thread)
                     else:
                         row = single(item, mode, settings, llm, pool, thread)
                     row = {**row, "id": item["id"], "type": item["type"], "prompt": item["prompt"], "mode": mode, "code": version}
+                    row["seed"] = llm.sampling.get("seed")
                     path.parent.mkdir(parents=True, exist_ok=True)
                     row["render"] = keep_render(row.get("render"), path.with_suffix(".png"))
                     path.write_text(json.dumps(row, indent=1), encoding="utf-8")

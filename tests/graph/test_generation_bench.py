@@ -66,6 +66,11 @@ def test_one_shot_vs_loop_table_from_real_runs_and_a_resumed_run_asks_nothing(tm
         assert head and all(r["code"].rstrip("+") == head for r in rows)  # a long run spans commits: each row says its own
         assert f"Rows by the code version that wrote them: {rows[0]['code']} (6)" in table
         assert (tmp_path / "bench" / "generation-fake-coder.png").is_file()
+        # every request of a row carries the row's own seed, so a row comes out the same whatever ran before it
+        shots = [json.loads(p.read_text()) for p in (tmp_path / "bench" / "fake-coder" / "one-shot").glob("*.json")]
+        seeds = {r["seed"] for r in rows + shots}
+        assert len(seeds) == 6 and all(isinstance(s, int) for s in seeds)
+        assert {body.get("seed") for body in fake.chat_requests} == seeds
 
         again = bench(url, tmp_path)  # every (prompt, mode) is cached: a resumed run asks the model nothing
         assert again.returncode == 0, again.stderr[-3000:]
