@@ -40,6 +40,7 @@ class FakeOpenAIServer:
         self.failures: deque[int] = deque()  # HTTP statuses to answer the next chat requests with (transient-error tests)
         self.responder: Callable[[dict[str, Any]], str | None] | None = None  # consulted before the queue; None = no answer
         self.cut_streams = 0  # > 0: the next streamed answers stop half-way with [DONE] and no finish reason (llama.cpp's interrupt)
+        self.word_delay_s = 0.0  # > 0: a CPU's writing speed: streamed words come that far apart, an unstreamed answer after all
         self.reject_json_schema = False  # True: answer response_format json_schema with llama.cpp's HTTP 500 (it takes json_object)
         self._lock = threading.Lock()
         self._httpd: ThreadingHTTPServer | None = None
@@ -181,6 +182,9 @@ def _handler(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
             if body.get("stream") and status == 200 and payload.get("object") == "chat.completion":
                 self._stream(payload)
             else:
+                if server.word_delay_s and payload.get("object") == "chat.completion":
+                    words = sum(len((c["message"]["content"] or "").split(" ")) for c in payload["choices"])
+                    time.sleep(server.word_delay_s * words)
                 self._send(status, payload)
 
         def _stream(self, payload: dict[str, Any]) -> None:
@@ -201,6 +205,7 @@ def _handler(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
                     self.wfile.write(b"data: [DONE]\n\n")
                     return
                 for i, piece in enumerate(pieces):
+                    time.sleep(server.word_delay_s)
                     delta = {"content": piece if i == 0 else " " + piece}
                     chunk = {**base, "choices": [{"index": choice["index"], "delta": delta, "finish_reason": None}]}
                     self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Literal
 
 from .framing import framed
+from .nodes.critic import unreviewed
 from .state import GenState
 
 
@@ -35,6 +36,8 @@ def after_critic(state: GenState) -> Literal["accept", "heal", "give_up"]:
         return "accept"
     if state.error or current is None or state.max_rounds <= 0 or state.spent_s >= state.budget_s:
         return "give_up"
+    if unreviewed(state, current):
+        return "give_up"  # it passed the checks; the critic could not say what to change
     if current.run is not None and current.run.ok and state.critic_rounds >= state.max_critic_rounds:
         if state.rule_steps < MAX_RULE_STEPS and framed(current.script, current.run) is not None:
             return "heal"  # a blank render of built geometry: aiming the camera is a free step, not a critic round

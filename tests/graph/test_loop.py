@@ -202,11 +202,15 @@ def test_a_script_that_builds_nothing_is_rejected_and_told_so(settings, fake: Fa
     assert "the script built nothing" in fake.chat_requests[1]["messages"][-1]["content"]  # the heal is told why
 
 
-def test_malformed_critic_json_scores_on_objective_checks(settings, fake: FakeLLM, render_pool) -> None:
+def test_malformed_critic_json_is_no_review_and_nothing_is_accepted(settings, fake: FakeLLM, render_pool) -> None:
+    """An accepted script becomes an exemplar: passing the objective checks is not enough without the critic's verdict.
+    Nothing is left for a heal to act on, so the loop ends with the script, not accepted, saying why."""
     fake.script("generate", fenced(THREE_CUBES)).script("critic", "{'score': high")
     result = generate(PROMPT, settings=settings, pool=render_pool)
-    assert result.outcome == "accepted" and result.score == 1.0
-    assert any("not valid rubric JSON" in r for r in result.reasons)
+    assert result.outcome == "best_attempt" and result.run_report is not None and result.run_report.ok
+    assert any("not valid rubric JSON" in r and "without the critic's review" in r for r in result.reasons)
+    assert "the critic model could not review it" in result.message
+    assert fake.roles_asked() == ["generate", "critic"]
 
 
 def test_rounds_exhausted_returns_the_best_attempt_with_its_status(settings, fake: FakeLLM, render_pool, events) -> None:

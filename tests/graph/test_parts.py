@@ -12,7 +12,7 @@ import pytest
 from bpywright.graph.exemplar_source import ExemplarStoreLike, RecipeSource
 from bpywright.graph.expectations import built_nothing, check_scene, expectations
 from bpywright.graph.extract import extract_script
-from bpywright.graph.fake_llm import FakeLLM, role_of
+from bpywright.graph.fake_llm import FakeLLM, critic_json, role_of
 from bpywright.graph.llm import LLMClient, LLMError
 from bpywright.graph.patch import PatchError, apply_unified_diff
 from bpywright.graph.prompting import numbered
@@ -246,6 +246,18 @@ def test_llm_client_asks_the_server_for_its_model_and_n_samples() -> None:
         client = LLMClient(fake.base_url)
         assert client.chat([{"role": "user", "content": "x"}], n=3) == ["a", "b", "c"]
         assert client.model == "served-model" and fake.chat_requests[0]["n"] == 3
+
+
+def test_a_structured_answer_slower_than_the_timeout_still_arrives_because_it_streams() -> None:
+    """A rubric on a busy CPU: the whole answer takes longer than the client's timeout, each piece does not. Unstreamed,
+    it timed out, and every retry queued behind the answer the server was still writing."""
+    with FakeLLM() as fake:
+        fake.word_delay_s = 0.3
+        fake.script("critic", critic_json(0.8, "three cubes in a row", "all red"))  # 12 words: 3.6 s in all
+        client = LLMClient(fake.base_url, "gen", timeout=1.5, retries=0)
+        answer = client.structured([{"role": "user", "content": "rate"}], "critique", {"type": "object"})
+        assert json.loads(answer)["score"] == 0.8
+        assert fake.chat_requests[0]["stream"] is True and client.stats[-1].kind == "structured"
 
 
 def test_structured_request_uses_the_critic_model_and_the_fake_validates_the_form() -> None:

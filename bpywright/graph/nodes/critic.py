@@ -64,6 +64,16 @@ def objective(prompt: str, a: Attempt) -> tuple[dict[str, bool], list[str]]:
     return checks, reasons
 
 
+UNREVIEWED = "not accepted without the critic's review (an accepted script becomes an exemplar)"
+
+
+def unreviewed(state: GenState, a: Attempt) -> bool:
+    """True for an attempt that passed the objective checks but that the critic model, configured, could not score:
+    nothing for a heal to act on, and nothing to accept."""
+    c = a.critique
+    return state.llm and c is not None and c.objective_ok and not c.llm_scored
+
+
 def rubric(state: GenState, ctx: RunContext, a: Attempt, checks: dict[str, bool], reasons: list[str]) -> tuple[Rubric | None, str]:
     """Ask the critic model; (None, why) when it cannot answer or its JSON is malformed."""
     assert ctx.llm is not None and a.run is not None
@@ -72,11 +82,11 @@ def rubric(state: GenState, ctx: RunContext, a: Attempt, checks: dict[str, bool]
     try:
         text = ctx.llm.structured(messages, "critique", RUBRIC_SCHEMA)
     except LLMError as exc:
-        return None, f"critic unavailable ({exc}); scored on objective checks only"
+        return None, f"critic unavailable ({exc}); {UNREVIEWED}"
     try:
         return Rubric.model_validate(json.loads(text, strict=False)), ""  # llama.cpp grammars let raw newlines into strings
     except (json.JSONDecodeError, ValidationError, TypeError) as exc:
-        return None, f"critic reply was not valid rubric JSON ({type(exc).__name__}: {str(exc)[:120]}); scored on objective checks only"
+        return None, f"critic reply was not valid rubric JSON ({type(exc).__name__}: {str(exc)[:120]}); {UNREVIEWED}"
 
 
 def critic_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
@@ -97,7 +107,9 @@ def critic_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
                 )
             else:
                 critique.reasons.append(why)
-        critique.accepted = critique.objective_ok and critique.score >= ctx.settings.accept_threshold
+        # Without a model at all the objective checks decide; with one, only its review accepts (a timeout is no verdict).
+        reviewed = critique.llm_scored or ctx.llm is None
+        critique.accepted = critique.objective_ok and reviewed and critique.score >= ctx.settings.accept_threshold
         a = a.model_copy(update={"critique": critique})
     attempts = list(state.attempts)
     attempts[a.index] = a

@@ -9,6 +9,7 @@ from typing import Any
 
 from ..context import RunContext
 from ..state import Attempt, GenState
+from .critic import unreviewed
 from .ranking import best_of
 
 
@@ -70,6 +71,8 @@ def give_up_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
     best = best_of(state.attempts)
     if state.error:
         why = f"stopped: {state.error}"
+    elif (last := state.attempt(state.current)) is not None and unreviewed(state, last):
+        why = "stopped: it passes the objective checks, and the critic model could not review it"
     elif state.spent_s >= state.budget_s:
         why = f"stopped: the {state.budget_s:.0f} s budget is spent (BPYWRIGHT_BUDGET_S raises it)"
     elif state.rounds < state.max_rounds and state.critic_rounds >= state.max_critic_rounds:
