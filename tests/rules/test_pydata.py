@@ -41,3 +41,50 @@ def test_on_real_blender_the_second_fill_fails_and_the_fix_builds_every_vertex(b
     report = blender_run(outcome.script)
     face = next(o for o in report.scene.objects if o.name == "Face")
     assert face.vertices == 4
+
+
+# The 1.5B's paperclip (generation benchmark): an edge of four indices. The refill rule, wrong about the cause, cleared the
+# mesh eight times over before the LLM's rounds.
+PAPERCLIP = src("""
+import bpy
+
+clip = bpy.data.objects.new("Triangular Paperclip", bpy.data.meshes.new("Triangular Paperclip"))
+bpy.context.scene.collection.objects.link(clip)
+clip.data.clear_geometry()
+clip.data.from_pydata([(0, 0, 0), (1, 0, 0), (0, 1, 0), (1, 1, 0)], [(0, 0, 1, 2)], [(0, 1, 2, 3)])
+""")
+ARRAY = "internal error setting the array"
+
+
+def test_an_edge_of_four_indices_is_left_out_and_the_mesh_is_not_cleared_again() -> None:
+    healed = healed_once(PAPERCLIP, "RuntimeError", ARRAY, 6)
+    assert [r.rule for r in healed.applied] == ["from-pydata-shapes"] and healed.script.count("clear_geometry") == 1
+    assert "clip.data.from_pydata([(0, 0, 0), (1, 0, 0), (0, 1, 0), (1, 1, 0)], [], [(0, 1, 2, 3)])\n" in healed.script
+
+
+def test_colours_given_as_faces_and_faces_past_the_vertices_are_left_out_through_a_name() -> None:
+    """The 1.5B's badge (one-shot): RGBA colours where the faces go; a list assigned once above the call is fixed there."""
+    colours = src("""
+    import bpy
+    faces = [(0, 1, 2), (1, 0, 0, 1.0), (0, 1, 7)]
+    letter = bpy.data.meshes.new("Letter")
+    letter.from_pydata([(0, 0, 0), (1, 0, 0), (0, 1, 0)], [], faces)
+    """)
+    healed = healed_once(colours, "TypeError", "couldn't access the py sequence", 4)
+    assert "faces = [(0, 1, 2)]\n" in healed.script and "letter.from_pydata([(0, 0, 0), (1, 0, 0), (0, 1, 0)], [], faces)" in healed.script
+    grown = colours.replace("letter = ", "faces.append((0, 1, 3))\nletter = ")  # changed after: its length is not known
+    assert "from-pydata-shapes" not in {r.rule for r in healed_once(grown, "TypeError", "couldn't access the py sequence", 5).applied}
+
+
+def test_2d_vertices_get_z_zero() -> None:
+    flat = "import bpy\nmesh = bpy.data.meshes.new('Flat')\nmesh.from_pydata([(0, 0), (1, 0), (0, 1.5)], [], [(0, 1, 2)])\n"
+    healed = healed_once(flat, "RuntimeError", ARRAY, 3)
+    assert "mesh.from_pydata([(0, 0, 0.0), (1, 0, 0.0), (0, 1.5, 0.0)], [], [(0, 1, 2)])" in healed.script
+
+
+def test_on_real_blender_the_paperclip_fails_and_the_fix_builds_its_face(blender_run) -> None:
+    outcome = heal(PAPERCLIP, run=blender_run, max_rounds=2)
+    assert outcome.status_before == "error" and ARRAY in (outcome.failure_before or "")
+    assert outcome.healed, outcome.failure_after
+    report = blender_run(outcome.script + "assert len(clip.data.polygons) == 1 and len(clip.data.vertices) == 4\n")
+    assert report.status == "ok", report.exception
