@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -48,6 +49,7 @@ class CallStats(BaseModel):
     prompt_tokens: int | None = None
     seconds: float = 0.0
     first_token_s: float | None = None
+    looped: bool = False  # the stream was stopped: the answer kept repeating itself (see looping)
 
     @property
     def tokens_per_s(self) -> float:
@@ -57,6 +59,18 @@ class CallStats(BaseModel):
 
 class _Rejected(Exception):
     """The server refused response_format json_schema in the way llama.cpp does."""
+
+
+_LOOP = re.compile(r"(.{20,240}?)\1{7,}", re.DOTALL)
+LOOP_CHECK_EVERY = 32  # pieces between two looks at the answer's tail
+
+
+def looping(text: str, tail: int = 4000) -> bool:
+    """True when the answer ends in one stretch of 20+ characters written 8 times or more in a row: a small model caught
+    in a loop (the 1.5B wrote one sentence 64 times, until max_tokens, about 13 minutes on this CPU). Ordinary code does
+    not repeat a long line eight times over; a list of coordinates differs from item to item."""
+    end = text[-tail:]
+    return any(m.end() >= len(end) - 2 * len(m.group(1)) for m in _LOOP.finditer(end))
 
 
 class StreamCut(Exception):
@@ -214,6 +228,10 @@ class LLMClient:
                 parts.append(piece)
                 if on_token is not None:
                     on_token(piece, stats)
+                if stats.tokens % LOOP_CHECK_EVERY == 0 and looping("".join(parts[-400:])):
+                    stats.looped, finish = True, "length"  # as if cut at max_tokens: what came before is kept
+                    stream.close()
+                    break
             if finish is None:  # the server closed the stream mid-answer: a truncated reply must not pass for a whole one
                 raise StreamCut(f"the answer stream ended after {stats.tokens} piece(s) without a finish reason")
             stats.seconds = time.monotonic() - start

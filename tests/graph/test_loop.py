@@ -130,6 +130,15 @@ def test_a_first_script_cut_off_at_the_token_limit_runs_what_it_wrote(settings, 
     assert "cut off at the token limit" in next(e for e in events if e.node == "generate").detail
 
 
+def test_a_first_script_caught_in_a_loop_is_stopped_early_and_runs_what_came_before(settings, fake: FakeLLM, render_pool, events) -> None:
+    cone = "bpy.ops.mesh.primitive_cone_add(location=(0.0, 0.0, 3.0))\n"
+    fake.script("generate", "```python\n" + THREE_CUBES + cone * 200 + "```\n").script("critic", critic_json(0.9))
+    result = generate(PROMPT, settings=settings, pool=render_pool, on_event=events)
+    assert result.script is not None and result.script.startswith(THREE_CUBES) and result.script.count(cone) < 40
+    assert "kept repeating itself" in next(e for e in events if e.node == "generate").detail
+    assert result.run_report is not None and result.run_report.ok
+
+
 def test_code_that_is_not_python_gets_a_patch(settings, fake: FakeLLM, render_pool, events) -> None:
     fake.script("generate", fenced("import bpy\nfor i in range(3)\n    pass\n")).script("heal", fenced(THREE_CUBES)).script(
         "critic", critic_json(0.9)

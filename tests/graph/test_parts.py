@@ -248,6 +248,20 @@ def test_llm_client_asks_the_server_for_its_model_and_n_samples() -> None:
         assert client.model == "served-model" and fake.chat_requests[0]["n"] == 3
 
 
+def test_a_streamed_answer_caught_in_a_loop_is_stopped_and_what_came_before_is_kept() -> None:
+    """The 1.5B's heal reply on the paperclip: one sentence 64 times, until max_tokens (about 13 minutes on this CPU)."""
+    said = "The error occurs because the indices are wrong. "
+    loop = said + "The `from_pydata` method expects the indices of vertices and edges to be tuples of lists. " * 60
+    with FakeLLM() as fake:
+        fake.script("heal", loop, fenced(THREE_CUBES))
+        client = LLMClient(fake.base_url, "gen", retries=0)
+        heal = [{"role": "system", "content": "You repair scripts."}, {"role": "user", "content": "fix it"}]
+        text = client.chat(heal, on_token=lambda piece, stats: None)[0]
+        assert text.startswith(said) and len(text) < len(loop) / 2 and client.stats[-1].looped
+        whole = client.chat(heal, on_token=lambda piece, stats: None)[0]  # code, however long, streams to its end
+        assert whole == fenced(THREE_CUBES) and not client.stats[-1].looped
+
+
 def test_a_structured_answer_slower_than_the_timeout_still_arrives_because_it_streams() -> None:
     """A rubric on a busy CPU: the whole answer takes longer than the client's timeout, each piece does not. Unstreamed,
     it timed out, and every retry queued behind the answer the server was still writing."""

@@ -28,10 +28,12 @@ def new_attempts(state: GenState, ctx: RunContext, *, round_: int, parent: int |
         temperature=SAMPLE_TEMPERATURE if state.n > 1 else None,
         on_token=token_progress(ctx, node, len(state.attempts)) if state.n == 1 else None,
     )
+    looped = state.n == 1 and bool(ctx.llm.stats) and ctx.llm.stats[-1].looped  # streamed, and stopped mid-loop
     attempts = []
     for i, reply in enumerate(replies):
         found = extract_script(reply, complete=True)
-        cut = f"; {CUT_OFF}: its last {found.dropped} line(s) left out" if found.dropped else ""
+        why = f"{CUT_OFF} (stopped early: it kept repeating itself)" if looped else CUT_OFF
+        cut = f"; {why}: its last {found.dropped} line(s) left out" if found.dropped else ""
         attempts.append(
             Attempt(
                 index=len(state.attempts) + i,
