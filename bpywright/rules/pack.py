@@ -25,6 +25,7 @@ from . import (
     imports,
     lights,
     linktwice,
+    madeup,
     names,
     nodes,
     operators,
@@ -41,7 +42,7 @@ FAMILIES: dict[str, tuple[DriftRule, ...]] = {
     "2.80": drift_28.RULES + lights.RULES,
     "5.x": drift_50.RULES,  # before attributes: its generic "missing property" rule would drop what these move
     "attributes": attributes.RULES,
-    "values": values.RULES + camera.RULES + pydata.RULES + slots.RULES + datablocks.RULES + parenting.RULES,
+    "values": values.RULES + madeup.RULES + camera.RULES + pydata.RULES + slots.RULES + datablocks.RULES + parenting.RULES,
     "operators": operators.RULES + opresult.RULES + linktwice.RULES,
     "bmesh": bmeshops.RULES,
     "nodes": nodes.RULES,
