@@ -88,6 +88,20 @@ def test_runtime_error_healed_by_an_llm_replacement(settings, fake: FakeLLM, ren
     assert heal_request["max_tokens"] == reply_budget(INDEX_BUG)  # room for the whole script again
 
 
+def test_a_reply_that_gives_the_script_back_unchanged_gets_the_follow_up_in_the_same_round(
+    settings, fake: FakeLLM, render_pool, events
+) -> None:
+    """The 1.5B's syringe: three rounds, three times the failing script back. Now the round asks once more, saying so."""
+    fake.script("generate", fenced(INDEX_BUG)).script("heal", fenced(INDEX_BUG + "\n"), fenced(INDEX_FIXED)).script(
+        "critic", critic_json(0.9)
+    )
+    result = generate(PROMPT, settings=settings, pool=render_pool, on_event=events)
+    assert result.outcome == "accepted" and result.script == INDEX_FIXED
+    assert fake.roles_asked() == ["generate", "heal", "heal", "critic"]  # one round: the follow-up, not a second round
+    follow_up = fake.chat_requests[2]["messages"][-1]["content"]
+    assert "unchanged" in follow_up and "IndexError" in follow_up
+
+
 def test_a_diff_that_does_not_apply_falls_back_to_a_replacement(settings, fake: FakeLLM, render_pool, events) -> None:
     stale = unified_diff(INDEX_BUG.replace("offsets", "positions"), INDEX_FIXED.replace("offsets", "positions"))
     fake.script("generate", fenced(INDEX_BUG)).script("heal", f"```diff\n{stale}```", fenced(INDEX_FIXED)).script(

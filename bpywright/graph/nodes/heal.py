@@ -77,9 +77,12 @@ def llm_patch(state: GenState, ctx: RunContext, a: Attempt) -> tuple[str | None,
     keep_reply(ctx, len(state.attempts), "heal", reply)
     found = extract_script(reply)
     line = a.run.exception.line if a.run is not None and a.run.exception is not None else None
-    if (usable := _usable(a.script, found, line)) is not None:
+    if (usable := _usable(a.script, found, line)) is not None and not _same(usable[0], a.script):
         return usable[0], f"LLM patch: {usable[1]}"
-    if found.diff is not None:
+    if usable is not None:  # the 1.5B gave the script back unchanged, three rounds running on the syringe
+        still = f": it still fails with {a.run.failure_with_line}" if a.run is not None and not a.run.ok else ""
+        why, first = f"it is the script you were given, unchanged{still}", "reply unchanged"
+    elif found.diff is not None:
         try:
             return apply_unified_diff(a.script, found.diff), "LLM patch: unified diff"
         except PatchError as exc:
@@ -94,9 +97,10 @@ def llm_patch(state: GenState, ctx: RunContext, a: Attempt) -> tuple[str | None,
     )[0]
     keep_reply(ctx, len(state.attempts), "heal-followup", retry)
     again = extract_script(retry)
-    if (usable := _usable(a.script, again, line)) is not None:
+    if (usable := _usable(a.script, again, line)) is not None and not _same(usable[0], a.script):
         return usable[0], f"LLM patch: {first} ({why}); {usable[1]}"
-    return None, f"LLM patch unusable: {first} ({why}) and the follow-up was unusable too: {_unusable(a.script, again)}"
+    later = "the script unchanged again" if usable is not None else _unusable(a.script, again)
+    return None, f"LLM patch unusable: {first} ({why}) and the follow-up was unusable too: {later}"
 
 
 def keep_reply(ctx: RunContext, index: int, turn: str, text: str) -> None:
@@ -135,6 +139,15 @@ def _usable(script: str, found: Extracted, line: int | None = None) -> tuple[str
     if found.code is not None and found.failure is None and _fragment(script, found) is None:
         return found.code, "full replacement"
     return merge_statements(script, found.code, line) if found.code is not None and found.failure is None else None
+
+
+def _same(one: str, other: str) -> bool:
+    """The same script, but for trailing spaces and blank lines at its ends."""
+
+    def lines(text: str) -> list[str]:
+        return [line.rstrip() for line in text.strip("\n").splitlines()]
+
+    return lines(one) == lines(other)
 
 
 def _fragment(script: str, found: Extracted) -> str | None:

@@ -29,7 +29,7 @@ def worse_than_parent(attempt: Attempt, parent: Attempt) -> str | None:
     if parent.run is None:
         return None
     if attempt.run is None:
-        return f"discarded: {attempt.failure or 'nothing ran'} (the attempt it patched ran)"
+        return f"discarded: {attempt.failure or 'nothing to run'} (attempt #{parent.index} stays the one to fix)"
     if compare_runs(parent.script or "", parent.run, attempt.script or "", attempt.run) == "worse":
         return f"discarded: it fails earlier or worse ({attempt.run.status}) than attempt #{parent.index}"
     if parent.run.ok and attempt.run.ok and parent.lint and attempt.lint and len(attempt.lint.blocking) > len(parent.lint.blocking):
