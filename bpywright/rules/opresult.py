@@ -1,6 +1,13 @@
-"""Operator results used as objects: `obj = bpy.ops.mesh.primitive_cube_add(...)` returns {'FINISHED'}, not the new object."""
+"""Operator results used as objects: `obj = bpy.ops.mesh.primitive_cube_add(...)` returns {'FINISHED'}, not the new object.
+
+And an operator called on a data collection: `body = link(bpy.data.meshes.primitive_cube_add(size=2.0))` (the 1.5B's
+business card, three heal rounds) raises AttributeError 'bpy_prop_collection: attribute "primitive_cube_add" not found'.
+Only on the statement a run failed on with that error: the operator is called where it lives (`bpy.ops.mesh.…`, curve
+primitives `bpy.ops.curve.…`), its new object is already linked, and a name it was bound to gets the active object."""
 
 from __future__ import annotations
+
+import re
 
 import libcst as cst
 
@@ -62,6 +69,51 @@ class _OperatorResult(RuleTransformer):
         return cst.FlattenSentinel([call, stmt(f"{name} = bpy.context.active_object").with_changes(leading_lines=())])
 
 
+_ON_DATA = re.compile(r'attribute "(primitive_\w+_add)" not found|object has no attribute \'(primitive_\w+_add)\'')
+
+
+def _on_data(call: cst.BaseExpression, op: str) -> cst.Call | None:
+    """The `bpy.data.<collection>.<op>(...)` call in call, or in the one argument of a `link(...)`-like wrapper."""
+    if not isinstance(call, cst.Call):
+        return None
+    chain = dotted(call.func) or ""
+    if chain.endswith(f".{op}") and ".data." in f".{chain}" and chain.count(".") >= 2:
+        return call
+    if len(call.args) == 1 and call.args[0].keyword is None:
+        return _on_data(call.args[0].value, op)
+    return None
+
+
+class _OperatorOnData(RuleTransformer):
+    def visit_Module(self, node: cst.Module) -> None:
+        found = _ON_DATA.search(self.scope.error)
+        self.op = (found.group(1) or found.group(2)) if found else ""
+
+    def leave_SimpleStatementLine(self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine):
+        if not self.op or len(updated.body) != 1:
+            return updated
+        small = updated.body[0]
+        name = None
+        if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+            value, name = small.value, small.targets[0].target.value
+        elif isinstance(small, cst.Expr):
+            value = small.value
+        else:
+            return updated
+        call = _on_data(value, self.op)
+        if call is None:
+            return updated
+        module = "curve" if any(w in self.op for w in ("curve", "bezier", "nurbs")) else "mesh"
+        where = dotted(call.func)
+        if not self.report(original, f"{where} is not an operator", f"bpy.ops.{module}.{self.op}(...)", certain=False):
+            return updated
+        op_call = cst.Expr(call.with_changes(func=cst.parse_expression(f"bpy.ops.{module}.{self.op}")))
+        first = updated.with_changes(body=[op_call])
+        if name is None:
+            return first
+        return cst.FlattenSentinel([first, stmt(f"{name} = bpy.context.active_object")])
+
+
 RULES = (
     DriftRule(
         "operator-result-as-object",
@@ -72,5 +124,15 @@ RULES = (
         _OperatorResult,
         (r"'set' object has no attribute", r"'set' object is not subscriptable"),
         needles=("= bpy.ops.",),
+    ),
+    DriftRule(
+        "operator-on-data",
+        "operators",
+        "an operator called on bpy.data (bpy.data.meshes.primitive_cube_add) → bpy.ops.mesh.primitive_cube_add, the object then active",
+        "2.50",
+        "2.50",
+        _OperatorOnData,
+        (r'attribute "primitive_\w+_add" not found', r"has no attribute 'primitive_\w+_add'"),
+        runtime_only=True,
     ),
 )

@@ -1,4 +1,4 @@
-"""Material slots given the wrong thing, two ways the 1.5B wrote it in the generation benchmark.
+"""Material slots given the wrong thing, three ways the 1.5B wrote it in the generation benchmark.
 
 A material given where its slot index belongs: `face.material_index = mat.index` raises AttributeError "'Material'
 object has no attribute 'index'" (a material has no index of its own: the index is of the slot it occupies on the mesh).
@@ -12,7 +12,12 @@ material to the lid") raises TypeError "IDMaterials.append(): … expected a Mat
 `create_latch().data`). Only on the statement a run failed on with that error: an object gives its active material
 (`ARG.active_material`), object data its first (`next(iter(ARG.materials), None)`). The argument is evaluated once, as
 before (a call that builds the latch still builds it); a thing with no material leaves an empty slot, which Blender
-allows."""
+allows.
+
+The first material of a mesh that has none: `brackets.data.materials[0].diffuse_color = …` or
+`lid.data.materials.append(brackets.data.materials[0])` raises IndexError "bpy_prop_collection[index]: index 0 out of
+range, size 0" (the 1.5B's solar inverters, three heal rounds). Only on the statement a run failed on with that error:
+before it, each `CHAIN.materials` it reads `[0]` of gets a new material when it has none (named after the object)."""
 
 from __future__ import annotations
 
@@ -88,6 +93,46 @@ class _MaterialOf(RuleTransformer):
         return updated.with_changes(args=[updated.args[0].with_changes(value=material)])
 
 
+_EMPTY = "bpy_prop_collection[index]: index 0 out of range, size 0"
+
+
+class _FirstOfNone(cst.CSTVisitor):
+    """Plain chains (`brackets.data`, `mesh`) whose `.materials[0]` a statement reads."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.chains: list[str] = []
+
+    def visit_Subscript(self, node: cst.Subscript) -> None:
+        if not (isinstance(node.value, cst.Attribute) and node.value.attr.value == "materials" and len(node.slice) == 1):
+            return
+        index = node.slice[0].slice
+        chain = dotted(node.value.value)
+        if isinstance(index, cst.Index) and isinstance(index.value, cst.Integer) and index.value.value == "0":
+            if chain and "(" not in chain and "[" not in chain and chain not in self.chains:
+                self.chains.append(chain)
+
+
+class _EmptySlots(RuleTransformer):
+    def leave_SimpleStatementLine(
+        self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine
+    ) -> cst.BaseStatement | cst.FlattenSentinel[cst.BaseStatement]:
+        if _EMPTY not in self.scope.error or not self.on_failing_line(original):
+            return updated
+        reads = _FirstOfNone()
+        original.visit(reads)
+        if not reads.chains or not self.report(
+            original, f"{reads.chains[0]} has no material yet, so it has no first one", "a material made when it has none", certain=False
+        ):
+            return updated
+        guards = []
+        for chain in reads.chains:
+            owner = next((part for part in chain.split(".") if part not in ("data", "bpy", "context")), "Object")
+            label = owner.replace("_", " ").title()
+            guards.append(f"if not {chain}.materials:\n    {chain}.materials.append(bpy.data.materials.new({label + ' Material'!r}))\n")
+        return in_place_of(updated, *guards, updated)
+
+
 RULES = (
     DriftRule(
         "material-slot-index",
@@ -107,6 +152,16 @@ RULES = (
         "2.80",
         _MaterialOf,
         (rf"IDMaterials\.append\(\): .*expected a Material type, not (?:Object|{DATA_TYPES})\b",),
+        runtime_only=True,
+    ),
+    DriftRule(
+        "material-first-of-none",
+        "values",
+        "the first material of a mesh with none (mesh.materials[0].diffuse_color = …) → one made first",
+        "2.80",
+        "2.80",
+        _EmptySlots,
+        (r"bpy_prop_collection\[index\]: index 0 out of range, size 0",),
         runtime_only=True,
     ),
 )

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from .helpers import fired, fixed, healed_once
+from bpywright.rules.healer import heal
+
+from .helpers import fired, fixed, healed_once, src
 
 TABLE = """
 import bpy
@@ -40,3 +42,36 @@ def test_duplicate_is_fixed_only_where_the_run_failed() -> None:
     assert "operator-result-as-object" not in fired(dup)
     healed = healed_once(dup, "AttributeError", "'set' object has no attribute 'location'", 2)
     assert "copy = bpy.context.active_object" in healed.script and "operator-result-as-object" in {r.rule for r in healed.applied}
+
+
+# The 1.5B's business card (generation benchmark, three heal rounds): a mesh primitive asked of bpy.data, wrapped in link().
+CARD = src("""
+import bpy
+
+def link(obj):
+    bpy.context.scene.collection.objects.link(obj)
+    return obj
+
+body = link(bpy.data.meshes.primitive_cube_add(size=2.0, location=(0.0, 0.0, 0.0)))
+body.name = "Body"
+bpy.data.curves.primitive_bezier_circle_add(radius=0.5)
+""")
+ON_DATA = 'bpy_prop_collection: attribute "primitive_cube_add" not found'
+
+
+def test_an_operator_asked_of_bpy_data_is_called_where_it_lives_and_its_object_bound() -> None:
+    healed = healed_once(CARD, "AttributeError", ON_DATA, 7)
+    assert [r.rule for r in healed.applied] == ["operator-on-data"] and healed.explained == "operator-on-data"
+    assert "bpy.ops.mesh.primitive_cube_add(size=2.0, location=(0.0, 0.0, 0.0))\nbody = bpy.context.active_object\n" in healed.script
+    curve = healed_once(CARD, "AttributeError", ON_DATA.replace("cube", "bezier_circle"), 9)
+    assert "\nbpy.ops.curve.primitive_bezier_circle_add(radius=0.5)\n" in curve.script
+    assert "operator-on-data" not in fired(CARD)  # only with the run's error
+
+
+def test_on_real_blender_the_card_fails_and_the_fix_builds_its_body(blender_run) -> None:
+    card = CARD.replace("bpy.data.curves.primitive_bezier_circle_add(radius=0.5)\n", "")
+    outcome = heal(card, run=blender_run, max_rounds=2)
+    assert outcome.status_before == "error" and "primitive_cube_add" in (outcome.failure_before or "")
+    assert outcome.healed, outcome.failure_after
+    report = blender_run(outcome.script + "assert body.type == 'MESH' and len(body.data.vertices) == 8\n")
+    assert report.status == "ok", report.exception

@@ -100,3 +100,37 @@ def test_on_real_blender_the_latch_is_built_once_and_its_material_reaches_the_li
     by_name = {o.name: o for o in report.scene.objects}
     assert sorted(n for n in by_name if n.startswith("Latch")) == ["Latch"]  # the call that builds the latch ran once
     assert by_name["Lid"].materials == ["Latch Material"]
+
+
+# The 1.5B's solar inverters (generation benchmark, three heal rounds): a material copied from a mesh that has none.
+INVERTERS = src("""
+import bpy
+
+def part(name):
+    obj = bpy.data.objects.new(name, bpy.data.meshes.new(name))
+    bpy.context.scene.collection.objects.link(obj)
+    return obj
+
+first_inverter = part("First Inverter")
+mounting_brackets = part("Brackets")
+first_inverter.data.materials.append(mounting_brackets.data.materials[0])
+mounting_brackets.data.materials[0].diffuse_color = (0.2, 0.2, 0.2, 1.0)
+""")
+EMPTY = "bpy_prop_collection[index]: index 0 out of range, size 0"
+
+
+def test_the_first_material_of_a_mesh_with_none_is_made_before_it_is_read() -> None:
+    healed = healed_once(INVERTERS, "IndexError", EMPTY, 10)
+    assert [r.rule for r in healed.applied] == ["material-first-of-none"] and healed.explained == "material-first-of-none"
+    guard = "if not mounting_brackets.data.materials:\n    mounting_brackets.data.materials.append(bpy.data.materials.new('Mounting Brackets Material'))\n"
+    assert guard + "first_inverter.data.materials.append(mounting_brackets.data.materials[0])\n" in healed.script
+    assert healed.script.count("if not ") == 1  # the next line is not the one that failed
+    assert "material-first-of-none" not in {r.rule for r in healed_once(INVERTERS, "IndexError", EMPTY, 9).applied}
+
+
+def test_on_real_blender_the_inverters_fail_and_both_share_the_bracket_material(blender_run) -> None:
+    outcome = heal(INVERTERS, run=blender_run, max_rounds=2)
+    assert outcome.status_before == "error" and EMPTY in (outcome.failure_before or "")
+    assert outcome.healed, outcome.failure_after
+    report = blender_run(outcome.script + "assert first_inverter.data.materials[0] == mounting_brackets.data.materials[0]\n")
+    assert report.status == "ok", report.exception
