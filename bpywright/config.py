@@ -19,6 +19,16 @@ def _env_bool(name: str, default: bool) -> bool:
     return value.strip().lower() not in {"0", "false", "no", "off"}
 
 
+REPAIRS = ("auto", "patch", "regenerate")
+
+
+def _env_choice(name: str, choices: tuple[str, ...], default: str) -> str:
+    value = (os.environ.get(name) or default).strip().lower()
+    if value not in choices:
+        raise ValueError(f"{name}={value!r}: expected one of {', '.join(choices)}")
+    return value
+
+
 def _env_sampling(name: str) -> tuple[tuple[str, float], ...]:
     """NAME=VALUE pairs, comma-separated (e.g. "repeat_penalty=1.0,top_k=20"); a malformed pair is a clear error."""
     pairs = []
@@ -86,6 +96,9 @@ class Settings:
     max_heal_rounds: int = 3
     # of those rounds, how many may patch a script that runs but the critic rejected (the rest repair failures)
     max_critic_rounds: int = 1
+    # how a heal round repairs a script that fails: patch (the LLM rewrites it), regenerate (a fresh script, told what
+    # failed), auto (patch, then regenerate once a patch round has not made it run; a local model's catalogue entry decides)
+    repair: str = "auto"
     # wall-clock budget of one generate request; None: DEFAULT_BUDGET_S for an endpoint, LOCAL_BUDGET_S for the local CPU model
     budget_s: float | None = None
     clip_model: str = "ViT-B-32"  # open_clip architecture
@@ -126,6 +139,7 @@ class Settings:
             accept_threshold=float(os.environ.get("BPYWRIGHT_ACCEPT_THRESHOLD") or 0.75),
             max_heal_rounds=int(os.environ.get("BPYWRIGHT_MAX_HEAL_ROUNDS") or 3),
             max_critic_rounds=int(os.environ.get("BPYWRIGHT_MAX_CRITIC_ROUNDS") or 1),
+            repair=_env_choice("BPYWRIGHT_REPAIR", REPAIRS, "auto"),
             budget_s=float(os.environ["BPYWRIGHT_BUDGET_S"]) if os.environ.get("BPYWRIGHT_BUDGET_S") else None,
             clip_model=os.environ.get("BPYWRIGHT_CLIP_MODEL") or "ViT-B-32",
             clip_pretrained=os.environ.get("BPYWRIGHT_CLIP_PRETRAINED") or None,

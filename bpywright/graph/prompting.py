@@ -36,12 +36,13 @@ def numbered(script: str) -> str:
     return "\n".join(f"{n:4d} | {line}".rstrip() for n, line in enumerate(script.splitlines(), 1))
 
 
-def generator_messages(prompt: str, version: str, symbols: list[SymbolBrief], exemplars: list[ExemplarBrief]) -> Messages:
-    """System rules + the request with retrieved API docs and verified exemplars."""
-    return [
-        {"role": "system", "content": render("generate_system", version=version)},
-        {"role": "user", "content": render("generate_user", prompt=prompt, version=version, symbols=symbols, exemplars=exemplars)},
-    ]
+def generator_messages(
+    prompt: str, version: str, symbols: list[SymbolBrief], exemplars: list[ExemplarBrief], *, earlier: str = ""
+) -> Messages:
+    """System rules + the request with retrieved API docs and verified exemplars (earlier: how the last script failed,
+    for a fresh one; the system prompt stays the same, so the server reuses its cache)."""
+    user = render("generate_user", prompt=prompt, version=version, symbols=symbols, exemplars=exemplars, earlier=earlier)
+    return [{"role": "system", "content": render("generate_system", version=version)}, {"role": "user", "content": user}]
 
 
 def heal_messages(

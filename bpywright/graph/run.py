@@ -102,6 +102,7 @@ def generate(
                     n=n,
                     max_rounds=max(0, rounds),
                     max_critic_rounds=max(0, settings.max_critic_rounds),
+                    repair=settings.repair,
                     budget_s=settings.budget_s or DEFAULT_BUDGET_S,
                     llm=llm is not None,
                     started_at=time.time(),

@@ -77,6 +77,7 @@ class GenState(BaseModel):
     n: int = 1
     max_rounds: int = 3
     max_critic_rounds: int = 1  # of max_rounds, those that may patch a script that runs but was rejected by the critic
+    repair: str = "auto"  # a failing script's heal round: patch | regenerate | auto (Settings.repair)
     budget_s: float = 300.0
     llm: bool = True  # False: no endpoint configured, return the nearest verified exemplar
     model: str | None = None  # the model that wrote the attempts (None: no LLM answered)

@@ -121,6 +121,17 @@ def test_extra_sampling_fields_go_with_every_request_and_the_calls_own_temperatu
         assert "repeat_penalty" not in json.dumps(LLMClient(fake.base_url, "m")._limits())  # none unless configured
 
 
+def test_the_repair_choice_from_the_environment_and_a_bad_one_says_which_exist(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bpywright.config import Settings
+
+    assert Settings.from_env().repair == "auto"
+    monkeypatch.setenv("BPYWRIGHT_REPAIR", "Regenerate")
+    assert Settings.from_env().repair == "regenerate"
+    monkeypatch.setenv("BPYWRIGHT_REPAIR", "rewrite")
+    with pytest.raises(ValueError, match="auto, patch, regenerate"):
+        Settings.from_env()
+
+
 def test_sampling_from_the_environment_is_parsed_and_a_bad_pair_says_how(monkeypatch: pytest.MonkeyPatch) -> None:
     from bpywright.config import Settings
 

@@ -102,6 +102,36 @@ def test_a_reply_that_gives_the_script_back_unchanged_gets_the_follow_up_in_the_
     assert "unchanged" in follow_up and "IndexError" in follow_up
 
 
+UNFIXABLE = "import bpy\n\nraise ValueError('the model got the dimensions wrong')\n"  # no rule explains it
+
+
+def test_repair_regenerate_writes_a_fresh_script_told_how_the_last_one_failed(settings, fake: FakeLLM, render_pool, events) -> None:
+    """The 1.5B's heal patches of failing scripts ran 4 times in 45 in the benchmark; its fresh scripts 21 times in 39."""
+    settings = dataclasses.replace(settings, repair="regenerate")
+    fake.script("generate", fenced(UNFIXABLE), fenced(THREE_CUBES)).script("critic", critic_json(0.9))
+    result = generate(PROMPT, settings=settings, pool=render_pool, on_event=events)
+    assert result.outcome == "accepted" and result.script == THREE_CUBES
+    assert fake.roles_asked() == ["generate", "generate", "critic"]  # no patch asked for
+    first, again = (r["messages"] for r in fake.chat_requests[:2])
+    assert first[0] == again[0]  # the same system prompt: the server's prompt cache holds
+    told = again[-1]["content"]
+    assert "An earlier script for this request failed" in told and "ValueError: the model got the dimensions wrong" in told
+    assert "raise ValueError" in told  # the failing line itself
+    assert any(e.node == "heal" and e.status == "regenerated" for e in events)
+
+
+def test_repair_auto_patches_first_then_regenerates(settings, fake: FakeLLM, render_pool) -> None:
+    fake.script("generate", fenced(UNFIXABLE), fenced(THREE_CUBES)).script("heal", fenced(UNFIXABLE.replace("wrong", "wrong again")))
+    fake.script("critic", critic_json(0.9))
+    result = generate(PROMPT, settings=dataclasses.replace(settings, repair="auto"), pool=render_pool)
+    assert result.outcome == "accepted" and fake.roles_asked() == ["generate", "heal", "generate", "critic"]
+    patch_only = dataclasses.replace(settings, repair="patch", max_heal_rounds=2)
+    fake.script("generate", fenced(UNFIXABLE)).script("heal", fenced(UNFIXABLE.replace("wrong", "off")), fenced(THREE_CUBES))
+    fake.script("critic", critic_json(0.9))
+    assert generate(PROMPT, settings=patch_only, pool=render_pool).outcome == "accepted"
+    assert fake.roles_asked()[4:] == ["generate", "heal", "heal", "critic"]
+
+
 def test_a_diff_that_does_not_apply_falls_back_to_a_replacement(settings, fake: FakeLLM, render_pool, events) -> None:
     stale = unified_diff(INDEX_BUG.replace("offsets", "positions"), INDEX_FIXED.replace("offsets", "positions"))
     fake.script("generate", fenced(INDEX_BUG)).script("heal", f"```diff\n{stale}```", fenced(INDEX_FIXED)).script(
@@ -352,6 +382,7 @@ def test_a_heal_reply_without_a_script_gets_one_follow_up_in_the_same_round(sett
 
 
 def test_after_a_discarded_patch_the_next_heal_works_on_the_attempt_it_came_from(settings, fake: FakeLLM, render_pool, events) -> None:
+    settings = dataclasses.replace(settings, repair="patch")  # (auto would write a fresh script after the failed patch)
     fake.script("generate", fenced(INDEX_BUG)).script("heal", fenced(EARLY_BUG), fenced(INDEX_FIXED)).script("critic", critic_json(0.9))
     result = generate(PROMPT, settings=settings, pool=render_pool, on_event=events)
     assert result.outcome == "accepted" and result.script == INDEX_FIXED, result.message

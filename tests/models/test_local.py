@@ -62,8 +62,10 @@ def test_the_local_server_gets_the_models_sampling_and_honours_it(smollm2) -> No
     settings = dataclasses.replace(model_settings(), local_model="smollm2-135m", llm_base_url=None)
     with local_llm(settings) as (served, _):
         assert dict(served.llm_sampling) == CATALOGUE["smollm2-135m"].sampling == {"repeat_penalty": 1.0}
+        assert served.repair == "auto"  # no measured choice for SmolLM2: patch first
     with local_llm(dataclasses.replace(settings, llm_sampling=(("repeat_penalty", 1.05), ("top_k", 20.0)))) as (served, _):
         assert dict(served.llm_sampling) == {"repeat_penalty": 1.05, "top_k": 20.0}  # the user's setting wins
+    assert CATALOGUE["qwen2.5-coder-1.5b"].repair == "regenerate"  # measured: its patches rarely ran, fresh scripts did
     ask = [{"role": "user", "content": "Write a Python list of twenty zeros: [0, 0, 0, ...]"}]
     plain = LLMClient(smollm2.base_url, smollm2.alias, max_tokens=40, sampling={"repeat_penalty": 1.0})
     harsh = LLMClient(smollm2.base_url, smollm2.alias, max_tokens=40, sampling={"repeat_penalty": 3.0})

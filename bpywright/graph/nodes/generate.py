@@ -16,11 +16,12 @@ CUT_OFF = "the reply was cut off at the token limit"
 SAMPLE_TEMPERATURE = 0.8  # n > 1 needs diverse samples; one sample keeps the server's default
 
 
-def new_attempts(state: GenState, ctx: RunContext, *, round_: int, parent: int | None = None) -> list[Attempt]:
-    """n fresh attempts from the generator prompt (raises LLMError when the endpoint cannot answer)."""
+def new_attempts(state: GenState, ctx: RunContext, *, round_: int, parent: int | None = None, earlier: str = "") -> list[Attempt]:
+    """n fresh attempts from the generator prompt (raises LLMError when the endpoint cannot answer); earlier: how the
+    script they replace failed (said in the prompt, which also makes a seeded server answer differently)."""
     if ctx.llm is None:
         raise LLMError(f"no LLM configured: {HOW_TO_CONFIGURE}")
-    messages = generator_messages(state.prompt, state.version, state.symbols, state.exemplars)
+    messages = generator_messages(state.prompt, state.version, state.symbols, state.exemplars, earlier=earlier)
     node = "generate" if round_ == 0 else "heal"
     replies = ctx.llm.chat(
         messages,

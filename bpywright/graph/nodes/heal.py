@@ -203,9 +203,27 @@ def borrow(state: GenState, a: Attempt) -> tuple[str, list[str]] | None:
     return borrow_helpers(a.script, failure_of(a), sources)
 
 
+def regenerate_after(state: GenState, a: Attempt) -> str | None:
+    """How attempt a failed, when this round should write a fresh script rather than patch it (Settings.repair); None to
+    patch. A script that runs is always patched: the critic's round improves what is there."""
+    if a.script is None or (a.run is not None and a.run.ok) or state.repair == "patch":
+        return None
+    if state.repair == "auto":  # patch first; regenerate once a patch of a failing script has been tried
+        tried = any(x.origin == "heal-llm" and (p := state.attempt(x.parent)) is not None and not p.ran_ok for x in state.attempts)
+        if not tried:
+            return None
+    if a.run is not None and a.run.exception is not None and a.run.exception.line:
+        lines = a.script.splitlines()
+        at = a.run.exception.line
+        code = f" `{lines[at - 1].strip()[:160]}`" if 0 < at <= len(lines) else ""
+        return f"line {at}{code} raised {a.run.exception.type}: {a.run.exception.message[:240]}"
+    return (a.failure or (a.run.failure if a.run is not None else "") or "it did not run")[:300]
+
+
 def heal_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
-    """One heal step on the current attempt: the rules (a free step), else an LLM patch (a round), else (no script at all)
-    a fresh generation (a round). With the rounds used up only a rule step is left; without one nothing is added."""
+    """One heal step on the current attempt: the rules (a free step), else an LLM patch or, for a failing script when
+    Settings.repair says so, a fresh generation told how it failed (a round), else (no script at all) a fresh generation
+    (a round). With the rounds used up only a rule step is left; without one nothing is added."""
     start = time.monotonic()
     a = state.attempt(state.current)
     assert a is not None
@@ -238,6 +256,14 @@ def heal_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
         except LLMError as exc:
             return {"rounds": round_, "error": str(exc)}
         how = "regenerated (no script to patch)"
+    elif (earlier := regenerate_after(state, a)) is not None:
+        try:
+            new = new_attempts(state, ctx, round_=round_, parent=a.index, earlier=earlier)
+        except LLMError as exc:
+            return {"rounds": round_, "error": str(exc)}
+        how = f"regenerated: a fresh script, told how #{a.index} failed ({earlier})"
+        new = [x.model_copy(update={"note": f"{how}; {x.note}"}) for x in new]
+        update["rule_steps"] = 0  # a new script: its own free rule steps
     else:
         if a.run is not None and a.run.ok:
             update["critic_rounds"] = state.critic_rounds + 1
