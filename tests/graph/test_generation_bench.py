@@ -56,6 +56,8 @@ def test_one_shot_vs_loop_table_from_real_runs_and_a_resumed_run_asks_nothing(tm
         table = (tmp_path / "bench" / "generation-fake-coder.md").read_text(encoding="utf-8")
         assert "| one-shot | 3 | 100.0 % |" in table  # the FAKE's first script raises in Blender: a run failure
         assert "| loop | 3 | 0.0 % |" in table  # healed by the LLM's reply, which ran
+        loop_line = next(line for line in table.splitlines() if line.startswith("| loop |"))
+        assert loop_line.endswith("| 100.0 % |")  # its own first script failed every time: the in-run baseline
         assert "- loop: run failure 0.0 % vs one-shot 100.0 % on 3 prompts" in table
         assert "ValueError: the model got the dimensions wrong" in table  # the failures list says why one-shot failed
         rows = [json.loads(p.read_text()) for p in sorted((tmp_path / "bench" / "fake-coder" / "loop").glob("*.json"))]
