@@ -9,7 +9,7 @@ import libcst as cst
 from .base import DriftRule, RuleTransformer
 from .fragments import code, context_of, dotted, expr, is_not_object, is_object, is_scene, object_names, stmt
 
-_LINK = re.compile(r"\.objects\.(link|unlink)$")
+_LINK = re.compile(r"\.objects\.(link|unlink|remove)$")
 
 
 def _view_layer(receiver: str) -> str:
@@ -32,12 +32,17 @@ class _ObjectsLink(RuleTransformer):
     def leave_SimpleStatementLine(self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine) -> cst.BaseStatement:
         only = original.body[0] if len(original.body) == 1 else None
         call = only.value if isinstance(only, cst.Expr) and isinstance(only.value, cst.Call) else None
-        if call is None or not (dotted(call.func) or "").endswith(".unlink") or len(call.args) != 1:
+        if call is None or not (dotted(call.func) or "").endswith((".unlink", ".remove")) or len(call.args) != 1:
             return updated
         found = self._receiver(call)
         if found is None:
             return updated
         obj = code(call.args[0].value)
+        if (dotted(call.func) or "").endswith(".remove"):  # never a method of scene.objects: the object is deleted
+            fix = f"bpy.data.objects.remove({obj}, do_unlink=True)"
+            if self.report(call, f"{found[0]}.objects has no remove(): delete the object from bpy.data", fix, certain=found[1]):
+                return updated.with_changes(body=[cst.Expr(expr(fix))])
+            return updated
         fix = f"for _coll in list({obj}.users_collection): _coll.objects.unlink({obj})"
         if self.report(call, "scene.objects.unlink() was removed in 2.80: objects live in collections", fix, certain=found[1]):
             new = stmt(f"for _coll in list({obj}.users_collection):\n    _coll.objects.unlink({obj})\n")
@@ -254,12 +259,12 @@ RULES = (
     DriftRule(
         "scene-objects-link",
         "2.80",
-        "scene.objects.link/unlink → collection.objects",
+        "scene.objects.link/unlink → collection.objects; scene.objects.remove(obj) → bpy.data.objects.remove(obj, do_unlink=True)",
         "2.80",
         "2.80",
         _ObjectsLink,
-        (r'bpy_prop_collection: attribute "(link|unlink)" not found',),
-        needles=("objects.link", "objects.unlink"),
+        (r'bpy_prop_collection: attribute "(link|unlink|remove)" not found',),
+        needles=("objects.link", "objects.unlink", "objects.remove"),
     ),
     DriftRule(
         "object-select",

@@ -32,6 +32,22 @@ def test_scene_objects_unlink_loops_over_users_collection() -> None:
     assert "for _coll in list(obj.users_collection):" in new and "_coll.objects.unlink(obj)" in new
 
 
+def test_scene_objects_remove_deletes_the_object(blender_run) -> None:
+    """The 1.5B's mug handle (generation benchmark, its last regeneration): scene.objects.remove(obj), never a method."""
+    old = src("""
+    import bpy
+    scene = bpy.context.scene
+    obj = bpy.data.objects.new("Scratch", bpy.data.meshes.new("Scratch"))
+    scene.collection.objects.link(obj)
+    scene.objects.remove(obj)
+    """)
+    assert "bpy.data.objects.remove(obj, do_unlink=True)\n" in fixed(old)
+    before = blender_run(old)
+    assert before.status == "error" and 'attribute "remove" not found' in (before.exception.message if before.exception else "")
+    after = blender_run(fixed(old) + "assert 'Scratch' not in bpy.data.objects\n")
+    assert after.status == "ok", after.exception
+
+
 def test_select_set_and_get_only_on_objects() -> None:
     old = """
     import bpy
