@@ -33,6 +33,18 @@ def in_place_of(replaced: cst.SimpleStatementLine, *items: str | cst.BaseStateme
     return cst.FlattenSentinel(statements)
 
 
+def lone_value(line: cst.SimpleStatementLine) -> tuple[cst.BaseExpression, str | None] | None:
+    """(value, the name it is bound to) of a line holding only `value` or `NAME = value`; None for anything else."""
+    if len(line.body) != 1:
+        return None
+    small = line.body[0]
+    if isinstance(small, cst.Expr):
+        return small.value, None
+    if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+        return small.value, small.targets[0].target.value
+    return None
+
+
 def dotted(node: cst.CSTNode | None) -> str | None:
     """'bpy.context.scene.objects' for attribute chains; subscripts read '[]' and calls '()'; None otherwise."""
     if isinstance(node, cst.Name):

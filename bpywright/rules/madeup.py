@@ -16,7 +16,7 @@ import re
 import libcst as cst
 
 from .base import DriftRule, RuleTransformer
-from .fragments import string_value
+from .fragments import lone_value, string_value
 from .values import enum_successor
 
 _NEW_TYPE = re.compile(r'Object(Modifiers|Constraints)\.new\(\): error with (?:keyword )?argument.*?enum "(\w+)" not found in \(([^)]*)\)')
@@ -24,23 +24,13 @@ _NEW_TYPE = re.compile(r'Object(Modifiers|Constraints)\.new\(\): error with (?:k
 
 def _new_call(line: cst.SimpleStatementLine, holder: str) -> tuple[cst.Call, str | None] | None:
     """(the `X.<holder>.new(...)` call, the name it is bound to) for `X.holder.new(…)` alone or `NAME = X.holder.new(…)`."""
-    if len(line.body) != 1:
+    found = lone_value(line)
+    value = found[0] if found else None
+    if not (isinstance(value, cst.Call) and isinstance(func := value.func, cst.Attribute) and func.attr.value == "new"):
         return None
-    small = line.body[0]
-    bound = None
-    if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
-        value, bound = small.value, small.targets[0].target.value
-    elif isinstance(small, cst.Expr):
-        value = small.value
-    else:
+    if not (isinstance(func.value, cst.Attribute) and func.value.attr.value == holder):
         return None
-    func = value.func if isinstance(value, cst.Call) else None
-    if not (isinstance(func, cst.Attribute) and func.attr.value == "new" and isinstance(func.value, cst.Attribute)):
-        return None
-    if func.value.attr.value != holder:
-        return None
-    assert isinstance(value, cst.Call)
-    return value, bound
+    return value, found[1] if found else None
 
 
 def _given_name(call: cst.Call) -> str | None:
@@ -106,11 +96,10 @@ class _MadeUpType(RuleTransformer):
         finder = _Lines()
         node.visit(finder)
         lines = finder.lines
-        at = next((i for i, line in enumerate(lines) if self.on_failing_line(line) and _new_call(line, holder)), None)
-        if at is None:
+        hit = next(((i, made) for i, line in enumerate(lines) if self.on_failing_line(line) and (made := _new_call(line, holder))), None)
+        if hit is None:
             return
-        call, var = _new_call(lines[at], holder) or (None, None)
-        assert call is not None
+        at, (call, var) = hit
         given = _given_name(call)
         dropped, until = [lines[at]], None
         for line in lines[at + 1 :]:

@@ -12,7 +12,7 @@ import re
 import libcst as cst
 
 from .base import DriftRule, RuleTransformer
-from .fragments import dotted, stmt
+from .fragments import dotted, lone_value, stmt
 
 # Operators whose new (or resulting) object becomes the active one, so `bpy.context.active_object` is what the script meant.
 ACTIVE_RESULT = ("object.duplicate", "object.duplicate_move", "object.join", "object.convert", "object.text_add")
@@ -90,16 +90,10 @@ class _OperatorOnData(RuleTransformer):
         self.op = (found.group(1) or found.group(2)) if found else ""
 
     def leave_SimpleStatementLine(self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine):
-        if not self.op or len(updated.body) != 1:
+        found = lone_value(updated) if self.op else None
+        if found is None:
             return updated
-        small = updated.body[0]
-        name = None
-        if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
-            value, name = small.value, small.targets[0].target.value
-        elif isinstance(small, cst.Expr):
-            value = small.value
-        else:
-            return updated
+        value, name = found
         call = _on_data(value, self.op)
         if call is None:
             return updated
