@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .helpers import fired, fixed, healed_once, src
+from .helpers import fired, fixed, healed_in_blender, healed_once, src
 
 
 def test_renamed_properties() -> None:
@@ -135,8 +135,6 @@ def test_moved_settings_follow_their_new_home() -> None:
 
 
 def test_on_real_blender_guessed_names_fail_and_the_healed_script_runs(blender_run) -> None:
-    from bpywright.rules.healer import heal
-
     guessed = src("""
     import bpy
     scene = bpy.context.scene
@@ -152,29 +150,20 @@ def test_on_real_blender_guessed_names_fail_and_the_healed_script_runs(blender_r
     scene.collection.objects.link(bun)
     bun.materials.append(bpy.data.materials.new("Bread"))
     """)
-    outcome = heal(guessed, run=blender_run, max_rounds=5)
-    assert outcome.status_before == "error" and "no attribute 'collection'" in (outcome.failure_before or "")
-    assert outcome.healed, outcome.failure_after
+    check = "assert abs(bpy.data.objects['Stick'].rotation_euler.x - 0.5) < 1e-6\nassert bpy.data.objects['Bun'].data.materials[0].name == 'Bread'\n"
+    outcome, _ = healed_in_blender(blender_run, guessed, "no attribute 'collection'", check=check, max_rounds=5)
     rules = [["renamed-attribute"], ["link-already-linked"], ["renamed-attribute"], ["renamed-attribute"]]
     assert [[a.rule for a in r.applied] for r in outcome.rounds] == rules
-    check = "assert abs(bpy.data.objects['Stick'].rotation_euler.x - 0.5) < 1e-6\nassert bpy.data.objects['Bun'].data.materials[0].name == 'Bread'\n"
-    report = blender_run(outcome.script + check)
-    assert report.status == "ok", report.exception
 
 
 def test_on_real_blender_an_objects_scene_and_its_active_object_are_healed_in_two_steps(blender_run) -> None:
     """The 1.5B's storage box ended three heal rounds on `obj.scene.collection.objects.active = obj`."""
-    from bpywright.rules.healer import heal
-
     guessed = src("""
     import bpy
     lid = bpy.data.objects.new("Lid", bpy.data.meshes.new("Lid"))
     bpy.context.scene.collection.objects.link(lid)
     lid.scene.collection.objects.active = lid
     """)
-    outcome = heal(guessed, run=blender_run, max_rounds=3)
-    assert outcome.status_before == "error" and "no attribute 'scene'" in (outcome.failure_before or "")
-    assert outcome.healed, outcome.failure_after
+    check = "assert bpy.context.view_layer.objects.active.name == 'Lid'\n"
+    outcome, _ = healed_in_blender(blender_run, guessed, "no attribute 'scene'", check=check, max_rounds=3)
     assert [[a.rule for a in r.applied] for r in outcome.rounds] == [["renamed-attribute"], ["scene-objects-active"]]
-    report = blender_run(outcome.script + "assert bpy.context.view_layer.objects.active.name == 'Lid'\n")
-    assert report.status == "ok", report.exception

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from bpywright.rules.healer import heal
-
-from .helpers import fired, healed_once, src
+from .helpers import fired, healed_in_blender, healed_once, src
 
 # What the 1.5B wrote in the generation benchmark (a company emblem): an exemplar's make_material signature, its own body.
 EXTRA_KEYWORD = src("""
@@ -55,6 +53,4 @@ def test_left_alone_where_the_keyword_may_be_meant_for_something_else() -> None:
 
 
 def test_on_real_blender_the_old_form_fails_and_the_fix_runs(blender_run) -> None:
-    outcome = heal(EXTRA_KEYWORD, run=blender_run, max_rounds=2)
-    assert outcome.status_before == "error" and "unexpected keyword argument 'roughness'" in (outcome.failure_before or "")
-    assert outcome.healed, outcome.failure_after
+    healed_in_blender(blender_run, EXTRA_KEYWORD, "unexpected keyword argument 'roughness'")

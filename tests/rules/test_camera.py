@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from bpywright.rules.healer import heal
-
-from .helpers import fired, healed_once, src
+from .helpers import fired, healed_in_blender, healed_once, src
 
 ERROR = "bpy_struct: item.attr = val: Scene.camera expected a Object type, not Camera"
 
@@ -61,9 +59,7 @@ def test_an_object_made_only_after_the_failing_line_is_not_used() -> None:
 
 def test_on_real_blender_both_forms_fail_and_the_fixes_run(blender_run) -> None:
     for script in (DATA_ONLY, WITH_OBJECT):
-        outcome = heal(script, run=blender_run, max_rounds=2)
-        assert outcome.status_before == "error" and "expected a Object type, not Camera" in (outcome.failure_before or "")
-        assert outcome.healed, outcome.failure_after
+        outcome, _ = healed_in_blender(blender_run, script, "expected a Object type, not Camera")
         assert {a.rule for r in outcome.rounds for a in r.applied} == {"camera-data-as-object"}
 
 
@@ -85,8 +81,5 @@ def test_camera_data_made_in_the_assignment_gets_an_object_made_linked_and_assig
     assert "context.scene.camera = cam_object\n" in healed.script and "cam.lens = 35\n" in healed.script
     plain = healed_once("import bpy\nbpy.context.scene.camera = bpy.data.cameras.new('C')\n", "TypeError", ERROR, 2)
     assert "camera_data = bpy.data.cameras.new('C')\n" in plain.script and "bpy.context.scene.camera = camera_data_object\n" in plain.script
-    outcome = heal(CHAINED, run=blender_run, max_rounds=2)
-    assert outcome.status_before == "error" and "expected a Object type, not Camera" in (outcome.failure_before or "")
-    assert outcome.healed, outcome.failure_after
-    report = blender_run(outcome.script + "assert bpy.context.scene.camera.data.lens == 35\n")
-    assert report.status == "ok", report.exception
+    check = "assert bpy.context.scene.camera.data.lens == 35\n"
+    healed_in_blender(blender_run, CHAINED, "expected a Object type, not Camera", check=check)

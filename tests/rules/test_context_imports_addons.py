@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .helpers import fired, fixed, healed_once, src
+from .helpers import fired, fixed, healed_in_blender, healed_once, src
 
 
 def test_override_dict_becomes_temp_override() -> None:
@@ -173,14 +173,10 @@ arrow = add("Arrow")
 
 
 def test_an_unbound_scene_is_bound_to_the_context_scene(blender_run) -> None:
-    from bpywright.rules.healer import heal
-
     assert "missing-import" in fired(UNBOUND_SCENE)
     new = fixed(UNBOUND_SCENE)
     assert new.count("scene = bpy.context.scene\n") == 1 and new.index("scene = bpy.context.scene") < new.index("def link")
-    outcome = heal(UNBOUND_SCENE, run=blender_run, max_rounds=2)
-    assert outcome.status_before == "error" and "name 'scene' is not defined" in (outcome.failure_before or "")
-    assert outcome.healed, outcome.failure_after
+    healed_in_blender(blender_run, UNBOUND_SCENE, "name 'scene' is not defined")
 
 
 def test_a_scene_parameter_or_assignment_is_left_alone() -> None:

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from bpywright.harness.report import ExceptionInfo
-from bpywright.rules.healer import heal
 
-from .helpers import fired, fixed, healed_once, src
+from .helpers import fired, fixed, healed_in_blender, healed_once, src
 
 # What the 1.5B wrote in the generation benchmark (and kept through three heal rounds), cut down.
 DATA_OF_DATA = src("""
@@ -59,12 +58,9 @@ def test_an_object_s_data_is_left_alone() -> None:
 
 
 def test_on_real_blender_the_old_form_fails_and_the_fix_gives_both_meshes_the_material(blender_run) -> None:
-    outcome = heal(DATA_OF_DATA, run=blender_run, max_rounds=2)
-    assert outcome.status_before == "error" and ERROR in (outcome.failure_before or "")
-    assert outcome.healed, outcome.failure_after
+    check = "assert [m.name for m in bpy.data.meshes['Wire'].materials] == ['Red']\n"
+    outcome, report = healed_in_blender(blender_run, DATA_OF_DATA, ERROR, check=check)
     assert {a.rule for r in outcome.rounds for a in r.applied} == {"data-of-data"}
-    report = blender_run(outcome.script + "assert [m.name for m in bpy.data.meshes['Wire'].materials] == ['Red']\n")
-    assert report.status == "ok", report.exception
     body = next(o for o in report.scene.objects if o.name == "Body")
     assert body.materials == ["Red", "Red"]
 
@@ -110,11 +106,8 @@ def test_a_link_whose_result_takes_the_datas_name_is_fixed_too() -> None:
 
 
 def test_on_real_blender_a_link_of_mesh_data_fails_and_the_fix_links_objects(blender_run) -> None:
-    outcome = heal(LINK_DATA, run=blender_run, max_rounds=2)
-    assert outcome.status_before == "error" and "expected a Object type, not Mesh" in (outcome.failure_before or "")
-    assert outcome.healed, outcome.failure_after
-    report = blender_run(outcome.script + "assert tuple(bpy.data.objects['Arrow'].location) == (0.0, 0.0, 1.0)\n")
-    assert report.status == "ok", report.exception
+    check = "assert tuple(bpy.data.objects['Arrow'].location) == (0.0, 0.0, 1.0)\n"
+    _, report = healed_in_blender(blender_run, LINK_DATA, "expected a Object type, not Mesh", check=check)
     arrow = next(o for o in report.scene.objects if o.name == "Arrow")
     assert arrow.type == "MESH" and arrow.faces == 1
     assert any(o.name == "Path" and o.type == "CURVE" for o in report.scene.objects)
@@ -171,9 +164,6 @@ def test_made_data_appended_to_a_guessed_holder_is_linked_as_an_object() -> None
 def test_on_real_blender_appending_a_light_fails_and_the_fix_lights_the_scene(blender_run) -> None:
     setup = "import bpy\nif bpy.context.scene.world is None:\n    bpy.context.scene.world = bpy.data.worlds.new('World')\n"
     script = ADD_DATA.replace("import bpy\n", setup, 1)
-    outcome = heal(script, run=blender_run, max_rounds=2)
-    assert outcome.status_before == "error" and "has no attribute 'append'" in (outcome.failure_before or "")
-    assert outcome.healed, outcome.failure_after
-    report = blender_run(outcome.script + "assert bpy.data.objects['Sun'].data.energy == 3.0\n")
-    assert report.status == "ok", report.exception
+    check = "assert bpy.data.objects['Sun'].data.energy == 3.0\n"
+    _, report = healed_in_blender(blender_run, script, "has no attribute 'append'", check=check)
     assert any(o.name == "Sun" and o.type == "LIGHT" for o in report.scene.objects)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .helpers import fired, fixed, healed_once, src
+from .helpers import fired, fixed, healed_in_blender, healed_once, src
 
 
 def test_scene_objects_link_becomes_collection_link() -> None:
@@ -137,13 +137,10 @@ def test_untouched_lines_stay_byte_identical() -> None:
 
 def test_an_assigned_active_object_is_set_on_the_view_layer(blender_run) -> None:
     """`bpy.context.object.active_object = cap` (the 1.5B's bottle) and `bpy.context.active_object = cap`."""
-    from bpywright.rules.healer import heal
-
     for receiver in ("bpy.context", "bpy.context.object"):
         old = f"import bpy\ncap = bpy.data.objects.new('Cap', None)\nbpy.context.scene.collection.objects.link(cap)\n{receiver}.active_object = cap\n"
         assert "active-object-assigned" in fired(old)
         assert fixed(old).endswith("bpy.context.view_layer.objects.active = cap\n")
-        outcome = heal(old, run=blender_run, max_rounds=2)
-        assert outcome.status_before == "error" and outcome.healed, outcome.failure_after
+        outcome, _ = healed_in_blender(blender_run, old)
         assert {a.rule for r in outcome.rounds for a in r.applied} == {"active-object-assigned"}
     assert "active-object-assigned" not in fired("import bpy\nobj = bpy.context.active_object\n")  # reading it is fine

@@ -5,7 +5,7 @@ from __future__ import annotations
 from bpywright.harness.diagnostics import Diagnostic, LintReport
 from bpywright.rules.healer import compare_runs, heal, heal_once
 
-from .helpers import failed, src
+from .helpers import failed, healed_in_blender, src
 
 THREE_PROBLEMS = src("""
 import bpy
@@ -47,8 +47,7 @@ light = bpy.data.lamps.new("L", 'POINT')
 
 
 def test_three_drift_problems_heal_within_three_rounds(blender_run) -> None:
-    outcome = heal(THREE_PROBLEMS, run=blender_run, max_rounds=5)
-    assert outcome.status_before == "error" and outcome.healed, outcome.failure_after
+    outcome, _ = healed_in_blender(blender_run, THREE_PROBLEMS, max_rounds=5)
     assert 1 <= len(outcome.rounds) <= 3
     applied = {a.rule for r in outcome.rounds for a in r.applied}
     assert {"operator-keywords", "rgba-length", "lamps-to-lights", "scene-objects-link"} <= applied
@@ -62,10 +61,10 @@ def test_unrelated_bug_is_left_alone(blender_run) -> None:
 
 
 def test_a_fix_that_fails_earlier_is_reverted_and_its_rule_excluded(blender_run) -> None:
-    outcome = heal(LOOKS_LIKE_A_SCENE, run=blender_run, max_rounds=4)
+    outcome, _ = healed_in_blender(blender_run, LOOKS_LIKE_A_SCENE, max_rounds=4)
     first = outcome.rounds[0]
     assert first.reverted and "scene-objects-link" in first.note
-    assert outcome.healed and 'scene.objects.link("ghost")' in outcome.script and "bpy.data.lights.new" in outcome.script
+    assert 'scene.objects.link("ghost")' in outcome.script and "bpy.data.lights.new" in outcome.script
 
 
 def test_heal_once_is_deterministic_and_reports_the_explaining_rule() -> None:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from bpywright.rules.healer import heal
-
-from .helpers import fired, healed_once, src
+from .helpers import fired, healed_in_blender, healed_once, src
 
 # What a small model wrote in the generation benchmark: its link helper called again on an object it had linked.
 LINKED_TWICE = src("""
@@ -43,7 +41,5 @@ def test_a_computed_object_is_not_evaluated_twice() -> None:
 
 
 def test_on_real_blender_the_old_form_fails_and_the_fix_passes(blender_run) -> None:
-    outcome = heal(LINKED_TWICE, run=blender_run, max_rounds=2)
-    assert outcome.status_before == "error" and "already in collection" in (outcome.failure_before or "")
-    assert outcome.healed, outcome.failure_after
+    outcome, _ = healed_in_blender(blender_run, LINKED_TWICE, "already in collection")
     assert {a.rule for r in outcome.rounds for a in r.applied} == {"link-already-linked"}

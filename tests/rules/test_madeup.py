@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from bpywright.rules.healer import heal
-
-from .helpers import fired, healed_once, src
+from .helpers import fired, healed_in_blender, healed_once, src
 
 # The 1.5B's syringe (generation benchmark): "connect" the plunger to the needle with a modifier that does not exist.
 SYRINGE = src("""
@@ -56,8 +54,4 @@ def test_a_spelling_close_to_a_real_type_or_a_name_read_in_a_condition_is_not_gu
 
 
 def test_on_real_blender_the_syringe_fails_and_runs_with_its_bevel(blender_run) -> None:
-    outcome = heal(SYRINGE, run=blender_run, max_rounds=2)
-    assert outcome.status_before == "error" and 'enum "CONNECT" not found' in (outcome.failure_before or "")
-    assert outcome.healed, outcome.failure_after
-    report = blender_run(outcome.script + "assert [m.type for m in plunger.modifiers] == ['BEVEL']\n")
-    assert report.status == "ok", report.exception
+    healed_in_blender(blender_run, SYRINGE, 'enum "CONNECT" not found', check="assert [m.type for m in plunger.modifiers] == ['BEVEL']\n")

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from bpywright.rules.healer import heal
-
-from .helpers import fired, healed_once, src
+from .helpers import fired, healed_in_blender, healed_once, src
 
 # What the 1.5B model wrote in the generation benchmark (a storage box): the constant it defined, misspelt where used.
 MISSPELT = src("""
@@ -55,7 +53,5 @@ def test_a_local_is_matched_in_its_function_only() -> None:
 
 
 def test_on_real_blender_the_script_runs_after_the_rename(blender_run) -> None:
-    outcome = heal(MISSPELT, run=blender_run, max_rounds=2)
-    assert outcome.status_before == "error" and "LEAD_THICKNESS" in (outcome.failure_before or "")
-    assert outcome.healed, outcome.failure_after
+    outcome, _ = healed_in_blender(blender_run, MISSPELT, "LEAD_THICKNESS")
     assert {a.rule for r in outcome.rounds for a in r.applied} == {"misspelt-name"}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bpywright.rules.pack import BY_ID, rules_for
 
-from .helpers import fired, fixed, healed_once
+from .helpers import fired, fixed, healed_in_blender, healed_once
 
 PRINCIPLED = """
 import bpy
@@ -99,22 +99,17 @@ def test_a_scripts_own_render_is_a_warning_and_is_dropped() -> None:
 
 
 def test_on_real_blender_the_own_render_times_out_and_the_healed_script_runs(blender_run) -> None:
-    from bpywright.rules.healer import heal
-
     from .conftest import OPTIONS, WorkerPool
 
     quick = OPTIONS.model_copy(update={"timeout": 6})
     with WorkerPool(1, quick) as pool:
-        outcome = heal(OWN_RENDER, run=lambda source: pool.run(source=source, options=quick), max_rounds=2)
-    assert outcome.status_before == "timeout" and outcome.healed, outcome.failure_after
+        outcome, _ = healed_in_blender(lambda source: pool.run(source=source, options=quick), OWN_RENDER, before="timeout")
     assert {a.rule for r in outcome.rounds for a in r.applied} == {"own-render"}
     assert blender_run(outcome.script).status == "ok"
 
 
 def test_new_socket_takes_keywords_and_settings_go_on_the_socket(blender_run) -> None:
     """The 1.5B's inverters: the socket type by position (where description goes) and min_value as a keyword."""
-    from bpywright.rules.healer import heal
-
     old = (
         "import bpy\n"
         "ng = bpy.data.node_groups.new('Scatter', 'GeometryNodeTree')\n"
@@ -130,7 +125,5 @@ def test_new_socket_takes_keywords_and_settings_go_on_the_socket(blender_run) ->
         "size = ng.interface.new_socket(name='Cube Size', in_out='INPUT', socket_type='NodeSocketFloat')\nsize.default_value = 0.5\n" in new
     )
     assert "ng.interface.new_socket('Geometry', in_out='OUTPUT', socket_type='NodeSocketGeometry')\n" in new  # valid: left alone
-    outcome = heal(old, run=blender_run, max_rounds=2)
-    assert outcome.status_before == "error" and outcome.healed, outcome.failure_after
     check = "items = ng.interface.items_tree\nassert items['Grid Size'].default_value == 6.0 and abs(items['Grid Size'].min_value - 0.1) < 1e-6\n"
-    assert blender_run(outcome.script + check + "assert items['Cube Size'].default_value == 0.5\n").status == "ok"
+    healed_in_blender(blender_run, old, check=check + "assert items['Cube Size'].default_value == 0.5\n")

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from bpywright.rules.healer import heal
-
-from .helpers import fired, fixed, healed_once, src
+from .helpers import fired, fixed, healed_in_blender, healed_once, src
 
 
 def test_primitive_size_keywords_follow_each_operators_parameters() -> None:
@@ -112,11 +110,8 @@ def test_operator_names_called_on_an_object_become_its_collections_new() -> None
 
 
 def test_on_real_blender_operator_names_on_an_object_fail_and_the_fix_builds_the_modifiers(blender_run) -> None:
-    outcome = heal(OBJECT_OPERATOR, run=blender_run, max_rounds=3)
-    assert outcome.status_before == "error" and "no attribute 'modifier_add'" in (outcome.failure_before or "")
-    assert outcome.healed, outcome.failure_after
+    outcome, report = healed_in_blender(blender_run, OBJECT_OPERATOR, "no attribute 'modifier_add'", max_rounds=3)
     assert "box.constraints.new(type='TRACK_TO')" in outcome.script  # the next run's failure, the same rule
-    report = blender_run(outcome.script)
-    assert report.ok and report.scene is not None
+    assert report.scene is not None
     # both found again by the names Blender would have given them (modifiers["Boolean"], modifiers["Subdivision"]: no KeyError)
     assert {"BOOLEAN", "SUBSURF"} <= {m for o in report.scene.objects for m in o.modifiers}

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from bpywright.rules.healer import heal
-
-from .helpers import fired, fixed, healed_once, src
+from .helpers import fired, fixed, healed_in_blender, healed_once, src
 
 TABLE = """
 import bpy
@@ -70,8 +68,4 @@ def test_an_operator_asked_of_bpy_data_is_called_where_it_lives_and_its_object_b
 
 def test_on_real_blender_the_card_fails_and_the_fix_builds_its_body(blender_run) -> None:
     card = CARD.replace("bpy.data.curves.primitive_bezier_circle_add(radius=0.5)\n", "")
-    outcome = heal(card, run=blender_run, max_rounds=2)
-    assert outcome.status_before == "error" and "primitive_cube_add" in (outcome.failure_before or "")
-    assert outcome.healed, outcome.failure_after
-    report = blender_run(outcome.script + "assert body.type == 'MESH' and len(body.data.vertices) == 8\n")
-    assert report.status == "ok", report.exception
+    healed_in_blender(blender_run, card, "primitive_cube_add", check="assert body.type == 'MESH' and len(body.data.vertices) == 8\n")

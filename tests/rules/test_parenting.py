@@ -3,9 +3,7 @@ attribute 'link'"."""
 
 from __future__ import annotations
 
-from bpywright.rules.healer import heal
-
-from .helpers import fired, healed_once, src
+from .helpers import fired, healed_in_blender, healed_once, src
 
 # What the 1.5B wrote in the generation benchmark (a drum kit's sticks on their stands), cut down.
 CHILDREN_LINK = src("""
@@ -38,8 +36,4 @@ def test_elsewhere_than_the_failing_line_nothing_changes() -> None:
 
 
 def test_on_real_blender_the_old_form_fails_and_the_fix_parents(blender_run) -> None:
-    outcome = heal(CHILDREN_LINK, run=blender_run, max_rounds=2)
-    assert outcome.status_before == "error" and "no attribute 'link'" in (outcome.failure_before or "")
-    assert outcome.healed, outcome.failure_after
-    report = blender_run(outcome.script + "assert bpy.data.objects['Stick'].parent.name == 'Stand'\n")
-    assert report.status == "ok", report.exception
+    healed_in_blender(blender_run, CHILDREN_LINK, "no attribute 'link'", check="assert bpy.data.objects['Stick'].parent.name == 'Stand'\n")

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from bpywright.rules.healer import heal
-
-from .helpers import fired, healed_once, src
+from .helpers import fired, healed_in_blender, healed_once, src
 
 # The shape of what a small model wrote in the generation benchmark: extend the lists, fill the same mesh again.
 REFILLED = src("""
@@ -34,11 +32,8 @@ def test_the_failing_call_clears_the_mesh_first_and_nothing_else_changes() -> No
 
 
 def test_on_real_blender_the_second_fill_fails_and_the_fix_builds_every_vertex(blender_run) -> None:
-    outcome = heal(REFILLED, run=blender_run, max_rounds=2)
-    assert outcome.status_before == "error" and "internal error setting the array" in (outcome.failure_before or "")
-    assert outcome.healed, outcome.failure_after
+    outcome, report = healed_in_blender(blender_run, REFILLED, "internal error setting the array")
     assert {a.rule for r in outcome.rounds for a in r.applied} == {"from-pydata-refill"}
-    report = blender_run(outcome.script)
     face = next(o for o in report.scene.objects if o.name == "Face")
     assert face.vertices == 4
 
@@ -83,8 +78,4 @@ def test_2d_vertices_get_z_zero() -> None:
 
 
 def test_on_real_blender_the_paperclip_fails_and_the_fix_builds_its_face(blender_run) -> None:
-    outcome = heal(PAPERCLIP, run=blender_run, max_rounds=2)
-    assert outcome.status_before == "error" and ARRAY in (outcome.failure_before or "")
-    assert outcome.healed, outcome.failure_after
-    report = blender_run(outcome.script + "assert len(clip.data.polygons) == 1 and len(clip.data.vertices) == 4\n")
-    assert report.status == "ok", report.exception
+    healed_in_blender(blender_run, PAPERCLIP, ARRAY, check="assert len(clip.data.polygons) == 1 and len(clip.data.vertices) == 4\n")

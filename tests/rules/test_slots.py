@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from bpywright.rules.healer import heal
-
-from .helpers import fired, healed_once, src
+from .helpers import fired, healed_in_blender, healed_once, src
 
 # What the 1.5B wrote in the generation benchmark (and kept through three heal rounds).
 MATERIAL_INDEX = src("""
@@ -41,12 +39,9 @@ def test_outside_a_loop_over_the_meshs_faces_nothing_is_guessed() -> None:
 
 
 def test_on_real_blender_the_old_form_fails_and_the_fix_uses_the_second_slot(blender_run) -> None:
-    outcome = heal(MATERIAL_INDEX, run=blender_run, max_rounds=2)
-    assert outcome.status_before == "error" and "has no attribute 'index'" in (outcome.failure_before or "")
-    assert outcome.healed, outcome.failure_after
+    check = "assert arrow.data.polygons[0].material_index == 1, 'not the Green slot'\n"
+    outcome, report = healed_in_blender(blender_run, MATERIAL_INDEX, "has no attribute 'index'", check=check)
     assert {a.rule for r in outcome.rounds for a in r.applied} == {"material-slot-index"}
-    report = blender_run(outcome.script + "assert arrow.data.polygons[0].material_index == 1, 'not the Green slot'\n")
-    assert report.status == "ok", report.exception
     arrow = next(o for o in report.scene.objects if o.name == "Arrow")
     assert arrow.materials == ["Red", "Green"]
 
@@ -92,11 +87,7 @@ def test_only_the_failing_line_and_only_for_that_error() -> None:
 
 
 def test_on_real_blender_the_latch_is_built_once_and_its_material_reaches_the_lid(blender_run) -> None:
-    outcome = heal(LATCH, run=blender_run, max_rounds=2)
-    assert outcome.status_before == "error" and "expected a Material type, not Object" in (outcome.failure_before or "")
-    assert outcome.healed, outcome.failure_after
-    report = blender_run(outcome.script)
-    assert report.status == "ok", report.exception
+    _, report = healed_in_blender(blender_run, LATCH, "expected a Material type, not Object")
     by_name = {o.name: o for o in report.scene.objects}
     assert sorted(n for n in by_name if n.startswith("Latch")) == ["Latch"]  # the call that builds the latch ran once
     assert by_name["Lid"].materials == ["Latch Material"]
@@ -129,8 +120,5 @@ def test_the_first_material_of_a_mesh_with_none_is_made_before_it_is_read() -> N
 
 
 def test_on_real_blender_the_inverters_fail_and_both_share_the_bracket_material(blender_run) -> None:
-    outcome = heal(INVERTERS, run=blender_run, max_rounds=2)
-    assert outcome.status_before == "error" and EMPTY in (outcome.failure_before or "")
-    assert outcome.healed, outcome.failure_after
-    report = blender_run(outcome.script + "assert first_inverter.data.materials[0] == mounting_brackets.data.materials[0]\n")
-    assert report.status == "ok", report.exception
+    check = "assert first_inverter.data.materials[0] == mounting_brackets.data.materials[0]\n"
+    healed_in_blender(blender_run, INVERTERS, EMPTY, check=check)

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from bpywright.rules.healer import heal
-
-from .helpers import fired, fixed, healed_once, src
+from .helpers import fired, fixed, healed_in_blender, healed_once, src
 
 
 def test_matrix_vector_products_use_matmul() -> None:
@@ -100,15 +98,11 @@ make_material("Blue", (0.0, 0.0, 1.0))
 
 
 def test_an_alpha_appended_to_an_rgba_colour_keeps_three_channels(blender_run) -> None:
-    from bpywright.rules.healer import heal
-
     assert "rgba-length" not in fired(ALPHA_ON_RGBA)  # (*color, 1.0) is right for RGB: only the run can tell
     five = "bpy_struct: item.attr = val: sequences of dimension 0 should contain 4 items, not 5"
     result = healed_once(ALPHA_ON_RGBA, "ValueError", five, 5)
     assert "    mat.diffuse_color = (*color[:3], 1.0)\n" in result.script and [r.rule for r in result.applied] == ["rgba-length"]
-    outcome = heal(src(ALPHA_ON_RGBA), run=blender_run, max_rounds=2)
-    assert outcome.status_before == "error" and "not 5" in (outcome.failure_before or "")
-    assert outcome.healed, outcome.failure_after  # and the RGB call still runs
+    healed_in_blender(blender_run, src(ALPHA_ON_RGBA), "not 5")  # and the RGB call still runs
 
 
 # The 1.5B's storage box (one-shot): a solver Blender never had. No spelling is close, so the setting is left out.
@@ -143,12 +137,5 @@ def test_an_operators_made_up_enum_keyword_is_dropped_but_a_data_apis_type_is_ke
 
 
 def test_on_real_blender_the_made_up_solver_is_dropped_and_the_modifier_kept(blender_run) -> None:
-    outcome = heal(
-        src(MADE_UP_ENUM.replace('end_fill_type="CAPPED", ', "").replace(', type="HEMISPHERE"', ', type="SUN"')),
-        run=blender_run,
-        max_rounds=2,
-    )
-    assert outcome.status_before == "error" and 'enum "SIMPLE" not found' in (outcome.failure_before or "")
-    assert outcome.healed, outcome.failure_after
-    report = blender_run(outcome.script + "assert box.modifiers['Boolean'].solver == 'EXACT'\n")
-    assert report.status == "ok", report.exception
+    script = src(MADE_UP_ENUM.replace('end_fill_type="CAPPED", ', "").replace(', type="HEMISPHERE"', ', type="SUN"'))
+    healed_in_blender(blender_run, script, 'enum "SIMPLE" not found', check="assert box.modifiers['Boolean'].solver == 'EXACT'\n")
