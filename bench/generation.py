@@ -251,8 +251,12 @@ def keep_render(render: str | None, target: Path) -> str | None:
     return target.name
 
 
-def contact_sheet(results: dict[str, list[dict[str, Any]]], path: Path, cell: int = 128) -> Path | None:
-    """One row per mode, one column per prompt: the render, or a grey cell where no generated script ran.
+def contact_sheet(
+    results: dict[str, list[dict[str, Any]]], path: Path, order: list[str], cell: int = 128, per_line: int = 10
+) -> Path | None:
+    """Each mode's renders in prompt order, `per_line` to a line: the render, a grey "did not run" cell where no generated
+    script ran, a white one where the prompt was not measured in that mode. Cells are numbered by prompt, and every mode
+    puts a prompt in the same column, so the modes compare down the sheet. `order`: the prompts' ids in sample order.
 
     A row's render is a file name beside the row (out/MODEL/MODE/), read from the folder the sheet is written into."""
     from PIL import Image, ImageDraw
@@ -260,21 +264,28 @@ def contact_sheet(results: dict[str, list[dict[str, Any]]], path: Path, cell: in
     modes = [m for m in results if results[m]]
     if not modes:
         return None
-    cols = max(len(results[m]) for m in modes)
+    measured = {r["id"] for m in modes for r in results[m]}
+    ids = [i for i in order if i in measured]  # the sample's order
+    lines = -(-len(ids) // per_line)
     label_w = 90
-    sheet = Image.new("RGB", (label_w + cols * cell, len(modes) * cell), "white")
+    sheet = Image.new("RGB", (label_w + min(len(ids), per_line) * cell, len(modes) * lines * cell), "white")
     draw = ImageDraw.Draw(sheet)
-    for row, mode in enumerate(modes):
-        draw.text((4, row * cell + cell // 2), mode, fill="black")
-        for col, r in enumerate(results[mode]):
-            box = (label_w + col * cell, row * cell)
-            render = path.parent / _model_dir(path) / mode / r["render"] if r.get("render") else None
+    for m, mode in enumerate(modes):
+        draw.text((4, m * lines * cell + cell // 2), mode, fill="black")
+        rows = {r["id"]: r for r in results[mode]}
+        for k, prompt_id in enumerate(ids):
+            box = (label_w + (k % per_line) * cell, (m * lines + k // per_line) * cell)
+            r = rows.get(prompt_id)
+            render = path.parent / _model_dir(path) / mode / r["render"] if r and r.get("render") else None
             if render is not None and render.is_file():
                 with Image.open(render) as img:
                     sheet.paste(img.convert("RGB").resize((cell, cell)), box)
-            else:
+            elif r is not None:
                 draw.rectangle([box, (box[0] + cell - 2, box[1] + cell - 2)], fill=(200, 200, 200))
-                draw.text((box[0] + 4, box[1] + 4), "did not run", fill="black")
+                draw.text((box[0] + 4, box[1] + 16), "did not run", fill="black")
+            else:
+                draw.text((box[0] + 4, box[1] + 16), "not measured", fill=(160, 160, 160))
+            draw.text((box[0] + 4, box[1] + 2), str(k + 1), fill=(255, 200, 0), stroke_width=1, stroke_fill="black")
     path.parent.mkdir(parents=True, exist_ok=True)
     sheet.save(path)
     return path
@@ -339,7 +350,7 @@ def main() -> int:
         cached = {
             m: [json.loads(p.read_text(encoding="utf-8")) for i in items if (p := cache / m / f"{i['id']}.json").is_file()] for m in modes
         }
-        return write_report(args.out, name, cached)
+        return write_report(args.out, name, cached, [i["id"] for i in items])
     with local_llm(base) as (settings, note):
         if not settings.llm_base_url:
             print(f"error: no model to benchmark ({note})", file=sys.stderr)
@@ -381,16 +392,16 @@ def main() -> int:
                         file=sys.stderr,
                         flush=True,
                     )
-    return write_report(args.out, model, results)
+    return write_report(args.out, model, results, [i["id"] for i in items])
 
 
-def write_report(out_dir: Path, model: str, results: dict[str, list[dict[str, Any]]]) -> int:
+def write_report(out_dir: Path, model: str, results: dict[str, list[dict[str, Any]]], order: list[str]) -> int:
     """The table (markdown, named after the model) and the contact sheet; printed too."""
     text = markdown(model, summarise(results), results)
     out = out_dir / f"generation-{model.replace('/', '_')}.md"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(text, encoding="utf-8")
-    sheet = contact_sheet(results, out_dir / f"generation-{model.replace('/', '_')}.png")
+    sheet = contact_sheet(results, out_dir / f"generation-{model.replace('/', '_')}.png", order)
     print(text)
     print(f"table: {out}" + (f"  contact sheet: {sheet}" if sheet else ""))
     return 0

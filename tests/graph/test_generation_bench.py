@@ -82,3 +82,37 @@ def test_one_shot_vs_loop_table_from_real_runs_and_a_resumed_run_asks_nothing(tm
     only = bench(url, tmp_path, "--report-only")  # the endpoint is gone: the table comes from the cache alone
     assert only.returncode == 0, only.stderr[-3000:]
     assert (tmp_path / "bench" / "generation-fake-coder.md").read_text(encoding="utf-8") == table
+
+
+def test_contact_sheet_puts_each_prompt_in_one_column_for_every_mode(tmp_path: Path) -> None:
+    """A prompt missing from a mode leaves its cell empty instead of shifting the prompts after it under the wrong column."""
+    import importlib.util
+
+    from PIL import Image
+
+    spec = importlib.util.spec_from_file_location("generation_bench", ROOT / "bench" / "generation.py")
+    assert spec is not None and spec.loader is not None
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+
+    colours = {"a": (220, 30, 30), "b": (30, 220, 30), "c": (30, 30, 220)}
+    for mode in ("one-shot", "loop"):
+        (tmp_path / "m" / mode).mkdir(parents=True)
+        for prompt_id, colour in colours.items():
+            Image.new("RGB", (16, 16), colour).save(tmp_path / "m" / mode / f"{prompt_id}.png")
+    results = {
+        "one-shot": [{"id": "a", "render": "a.png"}, {"id": "c", "render": "c.png"}],  # b not measured in this mode
+        "loop": [{"id": "a", "render": None}, {"id": "b", "render": "b.png"}, {"id": "c", "render": "c.png"}],  # a did not run
+    }
+    sheet = gen.contact_sheet(results, tmp_path / "generation-m.png", ["a", "b", "c"], cell=32, per_line=2)
+    with Image.open(sheet) as img:
+        assert img.size == (90 + 2 * 32, 2 * 2 * 32)  # two modes, two lines each (3 prompts, 2 to a line)
+
+        def centre(mode_index: int, prompt: int) -> tuple[int, int, int]:
+            line, col = divmod(prompt, 2)
+            return img.getpixel((90 + col * 32 + 24, (mode_index * 2 + line) * 32 + 28))
+
+        assert centre(0, 0) == colours["a"] and centre(0, 2) == colours["c"]  # c stays in prompt 3's cell
+        assert centre(0, 1) == (255, 255, 255)  # not measured: empty
+        assert centre(1, 0) == (200, 200, 200)  # measured, no script ran: grey
+        assert centre(1, 1) == colours["b"] and centre(1, 2) == colours["c"]
