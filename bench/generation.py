@@ -187,14 +187,16 @@ def summarise(results: dict[str, list[dict[str, Any]]]) -> dict[str, dict[str, f
 
 
 def code_version() -> str:
-    """The commit whose code writes the rows (with '+' when the tree has changes): a long run spans commits."""
+    """The commit whose code writes the rows (with '+' when the code has changes; results don't count): a long run spans
+    commits."""
 
     def git(*args: str) -> str:
         done = subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, text=True, check=False)
         return done.stdout.strip() if done.returncode == 0 else ""
 
     head = git("rev-parse", "--short", "HEAD")
-    return (head + ("+" if git("status", "--porcelain", "--untracked-files=no", "--", "bpywright", "bench") else "")) or "unknown"
+    changed = git("status", "--porcelain", "--untracked-files=no", "--", "bpywright", "bench", ":(exclude)bench/results")
+    return (head + ("+" if changed else "")) or "unknown"
 
 
 def markdown(model: str, table: dict[str, dict[str, float]], results: dict[str, list[dict[str, Any]]]) -> str:
