@@ -139,3 +139,52 @@ def test_an_operators_made_up_enum_keyword_is_dropped_but_a_data_apis_type_is_ke
 def test_on_real_blender_the_made_up_solver_is_dropped_and_the_modifier_kept(blender_run) -> None:
     script = src(MADE_UP_ENUM.replace('end_fill_type="CAPPED", ', "").replace(', type="HEMISPHERE"', ', type="SUN"'))
     healed_in_blender(blender_run, script, 'enum "SIMPLE" not found', check="assert box.modifiers['Boolean'].solver == 'EXACT'\n")
+
+
+# The 1.5B's syringe (generation benchmark): the add operator's whole documented signature, scale=(0.0, 0.0, 0.0) included
+# (its "not set" default). The script ran and rendered a blank frame: every part was a mesh scaled to a point.
+ZERO_SCALE = src("""
+import bpy
+
+bpy.ops.mesh.primitive_cylinder_add(vertices=32, radius=1.0, depth=2.0, end_fill_type='NGON', calc_uvs=True, enter_editmode=False, align='WORLD', location=(0.0, 0.0, 0.5), rotation=(0.0, 0.0, 0.0), scale=(0.0, 0.0, 0.0))
+body = bpy.context.active_object
+bpy.ops.mesh.primitive_cube_add(size=0.4, scale=(0, 0, 0), location=(0.0, 0.0, 1.5))
+needle = bpy.context.active_object
+""")
+
+
+def test_an_operators_zero_scale_is_dropped_and_nothing_else() -> None:
+    assert "zero-scale" in fired(ZERO_SCALE)
+    new = fixed(ZERO_SCALE)
+    assert "scale=" not in new
+    assert "location=(0.0, 0.0, 0.5), rotation=(0.0, 0.0, 0.0))" in new  # the arguments before it keep their commas
+    assert "bpy.ops.mesh.primitive_cube_add(size=0.4, location=(0.0, 0.0, 1.5))" in new
+    meant = """
+    import bpy
+    bpy.ops.mesh.primitive_cube_add(scale=(1.0, 1.0, 0.0))
+    bpy.ops.transform.resize(value=(0.0, 0.0, 0.0))
+    ob = bpy.context.active_object
+    ob.scale = (0.0, 0.0, 0.0)
+    grow(scale=(0, 0, 0))
+    """
+    assert "zero-scale" not in fired(meant)  # a flattening scale, another operator's value, an assignment, not an operator
+
+
+def test_a_script_that_ran_blank_gets_its_zero_scale_dropped_in_the_heal_step() -> None:
+    from bpywright.harness.report import RunReport
+    from bpywright.rules.healer import heal_once
+
+    result = heal_once(ZERO_SCALE, RunReport(status="ok", backend="bpy-module", sandbox="rlimits-only"), None, "4.5")
+    assert result.changed and [a.rule for a in result.applied] == ["zero-scale"]
+
+
+def test_on_real_blender_the_zero_scale_parts_have_no_size_and_the_fix_gives_them_one(blender_run) -> None:
+    check = "assert min(body.dimensions) > 1.9 and min(needle.dimensions) > 0.39, (tuple(body.dimensions), tuple(needle.dimensions))\n"
+    before = blender_run(ZERO_SCALE + check)
+    assert before.status == "error" and before.exception is not None and before.exception.type == "AssertionError"
+    assert "(0.0, 0.0, 0.0)" in before.exception.message
+    assert blender_run(fixed(ZERO_SCALE) + check).status == "ok"
+    # a size computed from the collapsed mesh fails the run: the rule explains that error and the heal fixes it
+    fit = ZERO_SCALE + "needle.scale.z = 0.8 / needle.dimensions.z\n"
+    outcome, _ = healed_in_blender(blender_run, fit, "ZeroDivisionError: float division by zero", check=check)
+    assert {a.rule for r in outcome.rounds for a in r.applied} == {"zero-scale"}
