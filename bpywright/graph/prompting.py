@@ -37,11 +37,18 @@ def numbered(script: str) -> str:
 
 
 def generator_messages(
-    prompt: str, version: str, symbols: list[SymbolBrief], exemplars: list[ExemplarBrief], *, earlier: str = ""
+    prompt: str,
+    version: str,
+    symbols: list[SymbolBrief],
+    exemplars: list[ExemplarBrief],
+    *,
+    earlier: str = "",
+    copied: str = "",
 ) -> Messages:
     """System rules + the request with retrieved API docs and verified exemplars (earlier: how the last script failed,
-    for a fresh one; the system prompt stays the same, so the server reuses its cache)."""
-    user = render("generate_user", prompt=prompt, version=version, symbols=symbols, exemplars=exemplars, earlier=earlier)
+    for a fresh one; copied: the request of the exemplar an earlier answer copied; the system prompt stays the same, so
+    the server reuses its cache)."""
+    user = render("generate_user", prompt=prompt, version=version, symbols=symbols, exemplars=exemplars, earlier=earlier, copied=copied)
     return [{"role": "system", "content": render("generate_system", version=version)}, {"role": "user", "content": user}]
 
 

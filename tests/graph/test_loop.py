@@ -445,3 +445,23 @@ def test_a_fragment_that_fits_nowhere_gets_the_follow_up(settings, fake: FakeLLM
     result = generate(PROMPT, settings=settings, pool=render_pool, on_event=events)
     assert result.outcome == "accepted" and result.script == INDEX_FIXED, result.message
     assert "a fragment without `import bpy`" in fake.chat_requests[2]["messages"][-1]["content"]
+
+
+def test_a_rejected_copy_of_an_exemplar_is_regenerated_without_it(settings, fake: FakeLLM, render_pool, events) -> None:
+    """The Check's red chair: the 1.5B returned the wooden-table recipe it was shown, 98 % of its lines unchanged. The critic
+    said it was a table; the patch of that copy built nothing. A copy is replaced by a fresh script, told what it copied and
+    shown the exemplars it did not copy."""
+    from bpywright.recipes import RECIPES_DIR
+
+    table = (RECIPES_DIR / "wooden_table.py").read_text(encoding="utf-8")
+    fake.script("generate", fenced(table), fenced(THREE_CUBES))
+    fake.script("critic", critic_json(0.3, "a brown table, not a red chair"), critic_json(0.9, "a red chair"))
+    result = generate("a red chair with four legs", settings=settings, pool=render_pool, on_event=events)
+    asked = zip(fake.chat_requests, fake.roles_asked(), strict=True)
+    first, again = (r["messages"][-1]["content"] for r, role in asked if role == "generate")
+    assert "def build_table(" in first  # the exemplar was shown
+    assert "def build_table(" not in again and 'copied the verified script written for "A simple wooden table' in again
+    assert fake.roles_asked() == ["generate", "critic", "generate", "critic"]  # no patch of the copy
+    heal = next(e for e in events if e.node == "heal")
+    assert heal.status == "regenerated" and "copied the exemplar" in heal.detail
+    assert result.outcome == "accepted" and result.script == THREE_CUBES, result.message

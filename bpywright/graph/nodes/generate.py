@@ -6,6 +6,7 @@ import time
 from typing import Any
 
 from ..context import RunContext
+from ..copies import copied_ids
 from ..extract import extract_script
 from ..llm import HOW_TO_CONFIGURE, LLMError
 from ..prompting import generator_messages
@@ -16,12 +17,17 @@ CUT_OFF = "the reply was cut off at the token limit"
 SAMPLE_TEMPERATURE = 0.8  # n > 1 needs diverse samples; one sample keeps the server's default
 
 
-def new_attempts(state: GenState, ctx: RunContext, *, round_: int, parent: int | None = None, earlier: str = "") -> list[Attempt]:
+def new_attempts(
+    state: GenState, ctx: RunContext, *, round_: int, parent: int | None = None, earlier: str = "", copied: str = ""
+) -> list[Attempt]:
     """n fresh attempts from the generator prompt (raises LLMError when the endpoint cannot answer); earlier: how the
-    script they replace failed (said in the prompt, which also makes a seeded server answer differently)."""
+    script they replace failed (said in the prompt, which also makes a seeded server answer differently); copied: the
+    request of an exemplar an earlier answer copied. Exemplars an attempt copied are left out of the prompt."""
     if ctx.llm is None:
         raise LLMError(f"no LLM configured: {HOW_TO_CONFIGURE}")
-    messages = generator_messages(state.prompt, state.version, state.symbols, state.exemplars, earlier=earlier)
+    taken = copied_ids(state.attempts, state.exemplars)
+    shown = [e for e in state.exemplars if e.id not in taken]
+    messages = generator_messages(state.prompt, state.version, state.symbols, shown, earlier=earlier, copied=copied)
     node = "generate" if round_ == 0 else "heal"
     replies = ctx.llm.chat(
         messages,

@@ -13,6 +13,7 @@ from ...rules.imports import CONSOLE, IMPORTS
 from ...rules.names import NOT_DEFINED
 from ...rules.pack import BY_ID, apply_rules
 from ..context import RunContext
+from ..copies import copied_exemplar
 from ..extract import Extracted, extract_script
 from ..framing import framed
 from ..helpers import borrow_helpers, code_blocks
@@ -21,7 +22,7 @@ from ..missing import insert_definitions, undefined_names
 from ..patch import PatchError, apply_unified_diff, merge_fragment, merge_statements
 from ..prompting import definition_messages, heal_messages, render, replacement_request
 from ..routing import MAX_RULE_STEPS
-from ..state import Attempt, GenState, SymbolBrief
+from ..state import Attempt, ExemplarBrief, GenState, SymbolBrief
 from ..streaming import token_progress
 from .generate import new_attempts
 from .retrieve import brief
@@ -203,6 +204,14 @@ def borrow(state: GenState, a: Attempt) -> tuple[str, list[str]] | None:
     return borrow_helpers(a.script, failure_of(a), sources)
 
 
+def copy_rejected(state: GenState, a: Attempt) -> ExemplarBrief | None:
+    """The exemplar attempt a copied, when the critic rejected it (or it failed): a fresh script replaces a copy in any
+    repair mode. A copy the critic accepts is a right answer (the exemplar fits the request) and never reaches here."""
+    if a.critique is not None and a.critique.accepted:
+        return None
+    return copied_exemplar(a.script, state.exemplars)
+
+
 def regenerate_after(state: GenState, a: Attempt) -> str | None:
     """How attempt a failed, when this round should write a fresh script rather than patch it (Settings.repair); None to
     patch. A script that runs is always patched: the critic's round improves what is there."""
@@ -256,6 +265,16 @@ def heal_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
         except LLMError as exc:
             return {"rounds": round_, "error": str(exc)}
         how = "regenerated (no script to patch)"
+    elif (copy := copy_rejected(state, a)) is not None:
+        try:
+            new = new_attempts(state, ctx, round_=round_, parent=a.index, copied=copy.prompt)
+        except LLMError as exc:
+            return {"rounds": round_, "error": str(exc)}
+        how = f'regenerated: #{a.index} copied the exemplar written for "{copy.prompt[:80]}"; a fresh script, shown the others'
+        new = [x.model_copy(update={"note": f"{how}; {x.note}"}) for x in new]
+        update["rule_steps"] = 0  # a new script: its own free rule steps
+        if a.run is not None and a.run.ok:
+            update["critic_rounds"] = state.critic_rounds + 1
     elif (earlier := regenerate_after(state, a)) is not None:
         try:
             new = new_attempts(state, ctx, round_=round_, parent=a.index, earlier=earlier)
