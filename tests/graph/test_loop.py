@@ -465,3 +465,22 @@ def test_a_rejected_copy_of_an_exemplar_is_regenerated_without_it(settings, fake
     heal = next(e for e in events if e.node == "heal")
     assert heal.status == "regenerated" and "copied the exemplar" in heal.detail
     assert result.outcome == "accepted" and result.script == THREE_CUBES, result.message
+
+
+def test_a_rejected_copy_ranks_below_a_script_written_for_the_request_and_is_named_when_returned(
+    settings, fake: FakeLLM, render_pool
+) -> None:
+    """The Check's red chair again: the copied table (score 0.70, a fuller render) was returned over the chair written after
+    it (score 0.70). A copy comes after any script that got as far; returned for want of another, the message says so."""
+    from bpywright.recipes import RECIPES_DIR
+
+    table = (RECIPES_DIR / "wooden_table.py").read_text(encoding="utf-8")
+    fake.script("generate", fenced(table), fenced(THREE_CUBES))
+    fake.script("critic", critic_json(0.7, "a brown table, not a red chair"), critic_json(0.7, "cubes, not a chair"))
+    result = generate("a red chair with four legs", settings=settings, pool=render_pool)
+    assert result.outcome == "best_attempt" and result.script == THREE_CUBES, result.message
+
+    fake.script("generate", fenced(table), "I cannot write that script.").script("critic", critic_json(0.7, "a table"))
+    result = generate("a red chair with four legs", settings=dataclasses.replace(settings, max_heal_rounds=1), pool=render_pool)
+    assert result.outcome == "best_attempt" and result.script == table
+    assert 'a copy of the exemplar written for "A simple wooden table' in result.message
