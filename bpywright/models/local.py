@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 from pydantic import BaseModel
 
@@ -51,7 +52,13 @@ def describe(settings: Settings) -> Answerer:
     except KeyError as exc:
         return Answerer(kind="none", detail=str(exc))
     if spec is None:
-        return Answerer(kind="none", detail="no LLM: set BPYWRIGHT_LLM_BASE_URL, or `bpywright model install qwen2.5-coder-1.5b`")
+        detail = "no LLM: set BPYWRIGHT_LLM_BASE_URL, or `bpywright model install qwen2.5-coder-1.5b`"
+        if not settings.artifacts.is_absolute() and not settings.artifacts.is_dir():  # run from another folder than the checkout
+            detail += (
+                f" (the data dir is ./{settings.artifacts}, relative to the working directory {Path.cwd()}, which has none:"
+                " run from the bpywright checkout, or set BPYWRIGHT_ARTIFACTS to its artifacts folder)"
+            )
+        return Answerer(kind="none", detail=detail)
     if not model_path(settings, spec).is_file():
         return Answerer(kind="none", model=spec.name, detail=f"{spec.name} is not installed: `bpywright model install {spec.name}`")
     if not llama_cpp_available():

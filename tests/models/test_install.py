@@ -136,3 +136,12 @@ def test_the_default_local_model_is_the_best_installed_and_off_disables_it(setti
     assert chosen_local(off) is None
     endpoint = Settings(artifacts=settings.artifacts, llm_base_url="http://127.0.0.1:9/v1", llm_model="m")
     assert describe(endpoint).kind == "endpoint"
+
+
+def test_no_model_found_from_another_folder_says_the_data_dir_is_relative(tmp_path: Path, monkeypatch) -> None:
+    """`bpywright generate` run outside the checkout found no model and said to install one, though one was installed."""
+    monkeypatch.chdir(tmp_path)
+    answer = describe(Settings(artifacts=Path("artifacts")))
+    assert answer.kind == "none" and "BPYWRIGHT_ARTIFACTS" in answer.detail and str(tmp_path) in answer.detail
+    (tmp_path / "artifacts").mkdir()  # a data dir here, without a model: the plain advice
+    assert "BPYWRIGHT_ARTIFACTS" not in describe(Settings(artifacts=Path("artifacts"))).detail
