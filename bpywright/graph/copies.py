@@ -33,13 +33,8 @@ def copied_exemplar(script: str | None, exemplars: Iterable[ExemplarBrief]) -> E
     return best[1] if best else None
 
 
-def copied_ids(attempts: Iterable[Attempt], exemplars: list[ExemplarBrief]) -> set[str]:
-    """Ids of the exemplars that any attempt copied."""
-    return {c.id for a in attempts if (c := copied_exemplar(a.script, exemplars)) is not None}
-
-
-def copied_attempts(attempts: Iterable[Attempt], exemplars: list[ExemplarBrief]) -> frozenset[int]:
-    """Indices of the attempts not accepted that copy an exemplar: ranked below the scripts written for the request."""
-    return frozenset(
-        a.index for a in attempts if not (a.critique and a.critique.accepted) and copied_exemplar(a.script, exemplars) is not None
-    )
+def copies_of(attempts: Iterable[Attempt], exemplars: list[ExemplarBrief]) -> dict[int, ExemplarBrief]:
+    """The attempts not accepted that copy an exemplar (index → the exemplar): they rank below the scripts written for the
+    request, and a fresh script is not shown what they copied."""
+    found = ((a.index, copied_exemplar(a.script, exemplars)) for a in attempts if not (a.critique and a.critique.accepted))
+    return {index: e for index, e in found if e is not None}

@@ -32,13 +32,14 @@ class _ObjectsLink(RuleTransformer):
     def leave_SimpleStatementLine(self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine) -> cst.BaseStatement:
         only = original.body[0] if len(original.body) == 1 else None
         call = only.value if isinstance(only, cst.Expr) and isinstance(only.value, cst.Call) else None
-        if call is None or not (dotted(call.func) or "").endswith((".unlink", ".remove")) or len(call.args) != 1:
+        _, dot, method = (dotted(call.func) or "").rpartition(".") if call is not None else ("", "", "")
+        if call is None or not dot or method not in ("unlink", "remove") or len(call.args) != 1:
             return updated
         found = self._receiver(call)
         if found is None:
             return updated
         obj = code(call.args[0].value)
-        if (dotted(call.func) or "").endswith(".remove"):  # never a method of scene.objects: the object is deleted
+        if method == "remove":  # never a method of scene.objects: the object is deleted
             fix = f"bpy.data.objects.remove({obj}, do_unlink=True)"
             if self.report(call, f"{found[0]}.objects has no remove(): delete the object from bpy.data", fix, certain=found[1]):
                 return updated.with_changes(body=[cst.Expr(expr(fix))])

@@ -42,10 +42,7 @@ def test_scene_objects_remove_deletes_the_object(blender_run) -> None:
     scene.objects.remove(obj)
     """)
     assert "bpy.data.objects.remove(obj, do_unlink=True)\n" in fixed(old)
-    before = blender_run(old)
-    assert before.status == "error" and 'attribute "remove" not found' in (before.exception.message if before.exception else "")
-    after = blender_run(fixed(old) + "assert 'Scratch' not in bpy.data.objects\n")
-    assert after.status == "ok", after.exception
+    healed_in_blender(blender_run, old, 'attribute "remove" not found', check="assert 'Scratch' not in bpy.data.objects\n")
 
 
 def test_select_set_and_get_only_on_objects() -> None:

@@ -9,7 +9,7 @@ from typing import Any
 from pydantic import BaseModel, Field, ValidationError
 
 from ..context import RunContext
-from ..copies import copied_attempts
+from ..copies import copies_of
 from ..expectations import BUILT_NOTHING, MIN_NONBLANK, built_nothing, check_scene
 from ..llm import LLMError
 from ..prompting import critic_messages
@@ -95,7 +95,7 @@ def critic_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
     start = time.monotonic()
     a = state.attempt(state.current)
     if a is None:
-        return {"best": best_of(state.attempts, copied_attempts(state.attempts, state.exemplars))}
+        return {"best": best_of(state.attempts, copies_of(state.attempts, state.exemplars))}
     if a.critique is None:
         checks, reasons = objective(state.prompt, a)
         passed = all(checks.values())
@@ -123,4 +123,4 @@ def critic_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
         seconds=time.monotonic() - start,
         detail="; ".join(a.critique.reasons[:4]),
     )
-    return {"attempts": attempts, "best": best_of(attempts, copied_attempts(attempts, state.exemplars))}
+    return {"attempts": attempts, "best": best_of(attempts, copies_of(attempts, state.exemplars))}

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ..context import RunContext
-from ..copies import copied_attempts, copied_exemplar
+from ..copies import copies_of
 from ..state import Attempt, GenState
 from .critic import unreviewed
 from .ranking import best_of
@@ -69,7 +69,7 @@ def accept_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
 def give_up_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
     """Out of rounds or budget (or the LLM failed): return the best attempt so far, saying why it was not accepted."""
     start = time.monotonic()
-    copies = copied_attempts(state.attempts, state.exemplars)
+    copies = copies_of(state.attempts, state.exemplars)
     best = best_of(state.attempts, copies)
     if state.error:
         why = f"stopped: {state.error}"
@@ -92,7 +92,7 @@ def give_up_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
     run = a.run.status if a.run is not None else "not run"
     score = f", score {a.critique.score:.2f}" if a.critique is not None else ""
     reasons = "; ".join(a.critique.reasons[:3]) if a.critique is not None else (a.failure or "")
-    if a.index in copies and (copied := copied_exemplar(a.script, state.exemplars)) is not None:
+    if (copied := copies.get(a.index)) is not None:
         reasons = f'a copy of the exemplar written for "{copied.prompt[:80]}"; {reasons}'
     message = f"not accepted — best attempt #{a.index} ({run}{score}): {reasons}; {why}"
     ctx.emit("give_up", attempt=a.index, status="best_attempt", seconds=time.monotonic() - start, detail=message)

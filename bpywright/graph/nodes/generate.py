@@ -6,7 +6,7 @@ import time
 from typing import Any
 
 from ..context import RunContext
-from ..copies import copied_ids
+from ..copies import copies_of
 from ..extract import extract_script
 from ..llm import HOW_TO_CONFIGURE, LLMError
 from ..prompting import generator_messages
@@ -25,7 +25,7 @@ def new_attempts(
     request of an exemplar an earlier answer copied. Exemplars an attempt copied are left out of the prompt."""
     if ctx.llm is None:
         raise LLMError(f"no LLM configured: {HOW_TO_CONFIGURE}")
-    taken = copied_ids(state.attempts, state.exemplars)
+    taken = {e.id for e in copies_of(state.attempts, state.exemplars).values()}
     shown = [e for e in state.exemplars if e.id not in taken]
     messages = generator_messages(state.prompt, state.version, state.symbols, shown, earlier=earlier, copied=copied)
     node = "generate" if round_ == 0 else "heal"

@@ -229,6 +229,17 @@ def regenerate_after(state: GenState, a: Attempt) -> str | None:
     return (a.failure or (a.run.failure if a.run is not None else "") or "it did not run")[:300]
 
 
+def fresh_script(state: GenState, a: Attempt) -> tuple[str, str, str] | None:
+    """(how, earlier, copied) when this round writes a fresh script instead of patching attempt a: a rejected copy of an
+    exemplar (copied: that exemplar's request), or a failing script Settings.repair regenerates (earlier: how it failed)."""
+    if (copy := copy_rejected(state, a)) is not None:
+        how = f'regenerated: #{a.index} copied the exemplar written for "{copy.prompt[:80]}"; a fresh script, shown the others'
+        return how, "", copy.prompt
+    if (earlier := regenerate_after(state, a)) is not None:
+        return f"regenerated: a fresh script, told how #{a.index} failed ({earlier})", earlier, ""
+    return None
+
+
 def heal_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
     """One heal step on the current attempt: the rules (a free step), else an LLM patch or, for a failing script when
     Settings.repair says so, a fresh generation told how it failed (a round), else (no script at all) a fresh generation
@@ -265,24 +276,16 @@ def heal_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
         except LLMError as exc:
             return {"rounds": round_, "error": str(exc)}
         how = "regenerated (no script to patch)"
-    elif (copy := copy_rejected(state, a)) is not None:
+    elif (fresh := fresh_script(state, a)) is not None:
+        how, earlier, copied = fresh
         try:
-            new = new_attempts(state, ctx, round_=round_, parent=a.index, copied=copy.prompt)
+            new = new_attempts(state, ctx, round_=round_, parent=a.index, earlier=earlier, copied=copied)
         except LLMError as exc:
             return {"rounds": round_, "error": str(exc)}
-        how = f'regenerated: #{a.index} copied the exemplar written for "{copy.prompt[:80]}"; a fresh script, shown the others'
         new = [x.model_copy(update={"note": f"{how}; {x.note}"}) for x in new]
         update["rule_steps"] = 0  # a new script: its own free rule steps
-        if a.run is not None and a.run.ok:
+        if a.run is not None and a.run.ok:  # a copy the critic rejected
             update["critic_rounds"] = state.critic_rounds + 1
-    elif (earlier := regenerate_after(state, a)) is not None:
-        try:
-            new = new_attempts(state, ctx, round_=round_, parent=a.index, earlier=earlier)
-        except LLMError as exc:
-            return {"rounds": round_, "error": str(exc)}
-        how = f"regenerated: a fresh script, told how #{a.index} failed ({earlier})"
-        new = [x.model_copy(update={"note": f"{how}; {x.note}"}) for x in new]
-        update["rule_steps"] = 0  # a new script: its own free rule steps
     else:
         if a.run is not None and a.run.ok:
             update["critic_rounds"] = state.critic_rounds + 1

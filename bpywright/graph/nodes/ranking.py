@@ -10,12 +10,14 @@ copied wooden table (score 0.70, a fuller render) was returned over the chair wr
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from ..state import Attempt
 
 _STATUS = {"ok": 3, "error": 2, "timeout": 1, "crash": 1, "rejected": 0}
 
 
-def rank(a: Attempt, copies: frozenset[int] = frozenset()) -> tuple:
+def rank(a: Attempt, copies: Collection[int] = ()) -> tuple:
     """A sort key: larger is better (copies: indices of attempts that copy an exemplar)."""
     critique = a.critique
     status = _STATUS.get(a.run.status, -1) if a.run is not None else -1
@@ -34,7 +36,7 @@ def rank(a: Attempt, copies: frozenset[int] = frozenset()) -> tuple:
     )
 
 
-def best_of(attempts: list[Attempt], copies: frozenset[int] = frozenset()) -> int | None:
+def best_of(attempts: list[Attempt], copies: Collection[int] = ()) -> int | None:
     """The index of the best attempt that has a script (None when there is none; copies: see rank)."""
     candidates = [a for a in attempts if a.script is not None and not a.discarded] or [a for a in attempts if a.script is not None]
     return max(candidates, key=lambda a: rank(a, copies)).index if candidates else None
