@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 # tests). Installed only where we are root.
 SYSTEM_PACKAGES := bubblewrap:bwrap blender:blender chromium:chromium chromium-driver:chromedriver
 
-.PHONY: setup system venv typings runtimes test-model test test-fast run recipes lint typecheck clean bench
+.PHONY: setup system venv typings runtimes test-model test test-fast run recipes lint typecheck clean bench docs docs-serve
 
 setup: system venv typings runtimes test-model
 
@@ -65,6 +65,14 @@ test: setup typecheck
 test-fast: venv
 	$(PY) -m pytest -m "not blender"
 
+# The documentation site (mkdocs.yml, docs/): strict, so a broken link, anchor or missing page fails; the reference pages
+# (commands, HTTP API, configuration) are generated from the code by docs/hooks.py. tests/test_docs.py builds it too.
+docs: venv
+	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict
+
+docs-serve: venv
+	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs serve
+
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
@@ -98,4 +106,4 @@ bench: setup
 	$(PY) bench/mcp_latency.py
 
 clean:
-	rm -rf $(VENV) artifacts/recipes
+	rm -rf $(VENV) artifacts/recipes site

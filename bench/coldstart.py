@@ -59,7 +59,11 @@ index_dir, data, seed, out = map(Path, sys.argv[1:5])
 index = SymbolIndex.load(index_dir, settings=Settings.from_env())
 rows = [json.loads(line) for line in seed.read_text(encoding="utf-8").splitlines() if line.strip()]
 index.add_usage((r["instruction"], r["script"]) for r in rows)
-modes = {"bm25": index.search_bm25, "dense": index.search_dense, "hybrid": index.search_hybrid, "hybrid+usage": index.search}
+def searcher(mode):  # a tree from before SymbolIndex.search(mode=...) has a method per mode
+    if hasattr(index, "search_bm25"):
+        return {"bm25": index.search_bm25, "dense": index.search_dense, "hybrid": index.search_hybrid}.get(mode, index.search)
+    return lambda query, k: index.search(query, k, mode=mode)
+modes = {mode: searcher(mode) for mode in ("bm25", "dense", "hybrid", "hybrid+usage")}
 prompts = [json.loads(line)["instruction"] for line in data.read_text(encoding="utf-8").splitlines() if line.strip()]
 result = {mode: [[h.symbol.name for h in search(p, 10)] for p in prompts] for mode, search in modes.items()}
 out.write_text(json.dumps({"status": index.dense_status, "rankings": result}), encoding="utf-8")

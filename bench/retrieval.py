@@ -32,6 +32,7 @@ Usage: .venv/bin/python bench/retrieval.py [--index artifacts/index/4.5] [--data
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import statistics
@@ -45,7 +46,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bpywright.config import Settings  # noqa: E402
-from bpywright.ingest.search import QUERY_WEIGHT, IndexMissing, SymbolIndex  # noqa: E402
+from bpywright.ingest.search import QUERY_WEIGHT, SEARCH_MODES, IndexMissing, SymbolIndex  # noqa: E402
 from bpywright.ingest.usage import NEIGHBOURS, SymbolResolver  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "blendnet" / "BlendNetHuman.dev.jsonl"
@@ -155,7 +156,7 @@ def main() -> int:
     if args.data.resolve() != SEED.resolve() and SEED.is_file():
         seed_rows = [json.loads(line) for line in SEED.read_text(encoding="utf-8").splitlines() if line.strip()]
         taught = index.add_usage((row["instruction"], row["script"]) for row in seed_rows)
-    modes = {"bm25": index.search_bm25, "dense": index.search_dense, "hybrid": index.search_hybrid, "hybrid+usage": index.search}
+    modes = {mode: functools.partial(index.search, mode=mode) for mode in SEARCH_MODES}
     if index.dense is None:
         del modes["dense"]
     figures = measure(modes, labelled, common)

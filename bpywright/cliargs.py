@@ -28,7 +28,7 @@ def positive_int(text: str) -> int:
     return value
 
 
-def add_sandbox_flag(p: argparse.ArgumentParser) -> None:
+def add_sandbox_flag(p: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
     """--unsafe-no-sandbox: run untrusted code without bubblewrap (explicit consent; reports say rlimits-only)."""
     p.add_argument(
         "--unsafe-no-sandbox",
@@ -47,15 +47,31 @@ def split_script_args(argv: list[str]) -> tuple[list[str], list[str]]:
     return argv, []
 
 
-def add_version(p: argparse.ArgumentParser, *aliases: str) -> None:
-    """--blender-version X (and the command's older spelling): the target Blender, one of `bpywright blender list`."""
+VERSION_DEFAULT = "BPYWRIGHT_BLENDER_VERSION, [tool.bpywright] blender_version, else 4.5"
+
+
+def add_version(p: argparse.ArgumentParser | argparse._ArgumentGroup, *aliases: str, help: str | None = None, matrix: bool = False) -> None:
+    """--blender-version X (and the command's older spelling): the target Blender, one of `bpywright blender list`.
+
+    matrix=True: repeatable, a list of versions (`all`: every installed one); help replaces the generic help text.
+    """
+    if matrix:
+        p.add_argument(
+            "--blender-version",
+            *aliases,
+            dest="blender_version",
+            action="append",
+            default=[],
+            metavar="X.Y",
+            help=help or "an installed runtime (`bpywright blender list`); repeat for a matrix; `all`: every installed one",
+        )
+        return
     p.add_argument(
         "--blender-version",
         *aliases,
         dest="blender_version",
         metavar="X.Y",
-        help="target Blender version, an installed runtime (default: BPYWRIGHT_BLENDER_VERSION, "
-        "[tool.bpywright] blender_version, else 4.5)",
+        help=help or f"target Blender version, an installed runtime (default: {VERSION_DEFAULT})",
     )
 
 
@@ -68,7 +84,9 @@ def add_cluster_flag(p: argparse.ArgumentParser | argparse._ArgumentGroup, what:
 
 def add_run_options(p: argparse.ArgumentParser) -> None:
     """The flags of a run (engine, size, timeout, runtime, sandbox, root, lint, cluster) that `run` and `recipes` share."""
-    p.add_argument("--engine", choices=["workbench", "cycles", "eevee"], default="workbench", help="render engine (default: workbench)")
+    from .harness.options import ENGINES
+
+    p.add_argument("--engine", choices=ENGINES, default="workbench", help="render engine (default: workbench)")
     p.add_argument("--resolution", type=int, default=256, help="render size in pixels, square (default: 256)")
     p.add_argument("--samples", type=int, default=16, help="samples for cycles/eevee (default: 16)")
     p.add_argument("--timeout", type=positive_float, default=60.0, help="seconds the script may run (default: 60)")

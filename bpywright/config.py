@@ -76,17 +76,17 @@ LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1")  # names and addresses only t
 class Settings:
     """Where bpywright keeps its data and which external services/binaries it uses."""
 
-    artifacts: Path = Path("artifacts")
-    blender: Path | None = None
-    sandbox: bool = True
-    workers: int = field(default_factory=lambda: os.cpu_count() or 1)
-    llm_base_url: str | None = None
-    llm_model: str | None = None
-    llm_api_key: str | None = None
-    clip_weights: Path | None = None
-    embedder: str = "local"
-    embed_model: str | None = None
-    embed_base_url: str | None = None
+    artifacts: Path = Path("artifacts")  # data directory: symbol indexes, exemplar store, runs, models, runtimes, recipe renders
+    blender: Path | None = None  # a Blender executable to run scripts with (None: the target version's runtime, the bpy module for 4.5)
+    sandbox: bool = True  # False = UNSAFE: run scripts without bubblewrap (rlimits and a cleared environment remain); trusted code only
+    workers: int = field(default_factory=lambda: os.cpu_count() or 1)  # warm Blender workers for batch runs and the service
+    llm_base_url: str | None = None  # an OpenAI-compatible /v1 endpoint (`vllm serve MODEL`); unset: the local model, else retrieval
+    llm_model: str | None = None  # the model to ask the endpoint for (default: the first it serves)
+    llm_api_key: str | None = None  # the endpoint's API key, when it wants one
+    clip_weights: Path | None = None  # an open_clip checkpoint for the gallery's image search; CLIP is off when no weights load
+    embedder: str = "local"  # text embedder of the symbol index: local (packaged all-MiniLM-L6-v2), openai (an endpoint), none (BM25 only)
+    embed_model: str | None = None  # the embedding model (a local path or package for local; the model name for openai)
+    embed_base_url: str | None = None  # the /v1 endpoint of embedder=openai (e.g. a vLLM embedding model)
     query_encoder: str = "auto"  # auto: the ONNX encoder ingest exports beside the index, when there; model: always the model
     llm_critic_model: str | None = None  # a separate critic model (default: the generator's)
     llm_timeout: float = 120.0  # seconds per LLM request
@@ -94,7 +94,7 @@ class Settings:
     # the local model's own (catalogue) are added under these
     llm_sampling: tuple[tuple[str, float], ...] = ()
     accept_threshold: float = 0.75  # critic score needed to accept a script
-    max_heal_rounds: int = 3
+    max_heal_rounds: int = 3  # LLM heal rounds (a patch or a regeneration) per generate request; rule heals are free steps
     # of those rounds, how many may patch a script that runs but the critic rejected (the rest repair failures)
     max_critic_rounds: int = 1
     # how a heal round repairs a script that fails: patch (the LLM rewrites it), regenerate (a fresh script, told what
@@ -111,7 +111,7 @@ class Settings:
     max_request_bytes: int = 1_000_000  # service: largest request body / script
     blender_version: str = "4.5"  # the target Blender (MAJOR.MINOR) when a command names none
     api_token: str | None = None  # service: bearer token required for what runs code or writes (and reads unless public)
-    allowed_hosts: tuple[str, ...] = LOOPBACK_HOSTS  # service: Host header allow-list (DNS rebinding)
+    allowed_hosts: tuple[str, ...] = LOOPBACK_HOSTS  # service: Host header allow-list, comma-separated; * for any (DNS rebinding)
     public_gallery: bool = False  # service: with a token, let anyone browse (GET) without it
     prompt_exemplars: int = 3  # verified exemplars shown to the generator (a local CPU model gets 1: reading the prompt is half the wait)
     # A bundled recipe is shown to the generator only when its prompt is at least this similar (cosine, the text embedder)

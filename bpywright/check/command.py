@@ -7,7 +7,7 @@ import sys
 import time
 from pathlib import Path
 
-from ..cliargs import add_cluster_flag, positive_float, positive_int
+from ..cliargs import UsageError, add_cluster_flag, add_sandbox_flag, add_version, cluster_spec, positive_float, positive_int
 from ..config import Settings
 
 USAGE = 2
@@ -15,6 +15,8 @@ USAGE = 2
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Define this subcommand's arguments (called when the CLI parser is built, so keep it import-light)."""
+    from ..harness.options import ENGINES
+
     parser.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="scripts, or folders searched for *.py files that import bpy")
     out = parser.add_argument_group("outputs")
     out.add_argument("--junit", type=Path, metavar="FILE", help="write JUnit XML here (a testcase per script and Blender version)")
@@ -35,13 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="a Blender executable, or `bpy` for the bpy wheel; repeat for a version matrix (default: the wheel)",
     )
     blender.add_argument("--version-matrix", action="store_true", help="also run on the bpy wheel and on every `blender` on PATH")
-    blender.add_argument(
-        "--blender-version",
-        action="append",
-        default=[],
-        metavar="X.Y",
-        help="an installed runtime (`bpywright blender list`); repeat for a matrix; `all`: every installed one",
-    )
+    add_version(blender, matrix=True)
     gate = parser.add_argument_group("what fails the check")
     gate.add_argument(
         "--lint",
@@ -66,15 +62,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     run.add_argument("--jobs", "-j", type=positive_int, metavar="N", help="warm Blender workers per version (default: cores)")
     add_cluster_flag(run, "the scripts' runs: ")
     run.add_argument("--timeout", type=positive_float, metavar="SECONDS", help="per script; overrides the config (default 60)")
-    run.add_argument("--engine", choices=["workbench", "cycles", "eevee"], help="render engine (default: workbench)")
+    run.add_argument("--engine", choices=ENGINES, help="render engine (default: workbench)")
     run.add_argument("--resolution", type=int, metavar="PX", help="square render size (default 256)")
-    run.add_argument(
-        "--unsafe-no-sandbox",
-        "--no-sandbox",
-        dest="no_sandbox",
-        action="store_true",
-        help="UNSAFE: no bubblewrap (rlimits and a cleared environment still apply); only for code you trust",
-    )
+    add_sandbox_flag(run)
     cfg = parser.add_argument_group("config").add_mutually_exclusive_group()
     cfg.add_argument(
         "--config", type=Path, metavar="FILE", help="a bpywright.toml or pyproject.toml (default: found from the first PATH upward)"
@@ -130,9 +120,7 @@ def _plan(args: argparse.Namespace, settings: Settings):
         targets, notes = resolve_targets(args.blender, args.version_matrix, settings.blender)
     for note in notes:
         print(f"note: {note}", file=sys.stderr)
-    from ..cluster.spec import cluster_setting
-
-    cluster = cluster_setting(args.cluster, settings.cluster)  # a malformed value raises ClusterSpecError, a ValueError: usage
+    cluster = cluster_spec(args, settings)  # a malformed value raises UsageError
     return config, CheckPlan(
         scripts=scripts,
         root=root,
@@ -189,7 +177,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     started = time.perf_counter()
     try:
         config, plan = _plan(args, settings)
-    except (ConfigError, DiscoveryError, TargetError, ValueError) as exc:
+    except (ConfigError, DiscoveryError, TargetError, UsageError, ValueError) as exc:
         return _usage(str(exc))
 
     from .baseline import update_baseline

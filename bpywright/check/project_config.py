@@ -10,6 +10,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PositiveFloat, ValidationError
 
+from ..harness.options import Engine
+
 
 class ConfigError(ValueError):
     """The config file cannot be read or holds settings we do not know; the message names the file and key."""
@@ -25,7 +27,7 @@ class CheckConfig(BaseModel):
     timeout: float | None = Field(None, gt=0, description="Seconds per script (default 60).")
     timeouts: dict[str, PositiveFloat] = Field({}, description="Per-script seconds: glob → seconds (first match wins).")
     args: dict[str, list[str]] = Field({}, description="Per-script arguments (what the script finds after '--'): glob → list.")
-    engine: Literal["workbench", "cycles", "eevee"] | None = None
+    engine: Engine | None = None
     resolution: int | None = Field(None, ge=16, le=4096)
     expected_failures: list[str] = Field([], description="Globs of scripts known to fail: they pass as xfail.")
     fail_on: Literal["blocking", "advisory", "never"] | None = None

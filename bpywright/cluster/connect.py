@@ -54,8 +54,9 @@ def connect(spec: ClusterSpec) -> bool:
     except Exception as exc:  # Ray raises ConnectionError, AuthenticationError, RuntimeError, ValueError…
         if spec.address == "auto" and "Could not find any running Ray instance" in str(exc):
             raise ClusterError(
-                "--cluster auto: no Ray cluster is running on this machine; start one with `RAY_AUTH_MODE=token ray start --head` "
-                "or name one with --cluster ray://HOST:10001"
+                "--cluster auto: no Ray cluster is running on this machine; start one with `ray get-auth-token --generate` "
+                "(once: on a fresh machine token authentication has no token yet, and `ray start --head` fails without one) "
+                "then `RAY_AUTH_MODE=token ray start --head`, or name one with --cluster ray://HOST:10001"
             ) from exc
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise ClusterError(f"cannot connect to the Ray cluster at {spec.address}: {first}. Is it up (`ray status`)? {TOKEN_HINT}") from exc

@@ -7,20 +7,14 @@ import json
 import sys
 from pathlib import Path
 
-from ..cliargs import add_cluster_flag
+from ..cliargs import VERSION_DEFAULT, UsageError, add_cluster_flag, add_version, cluster_spec, target_version
 from ..config import Settings
 
 IMPORT_PROMPT_FIELDS = ("prompt", "instruction")  # BlendNet rows: {"instruction": …, "script": …}
 
 
 def _validation_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--blender-version",
-        "--version",
-        dest="version",
-        metavar="X.Y",
-        help="Blender version to validate on (its runtime) and store under (default: BPYWRIGHT_BLENDER_VERSION, else 4.5)",
-    )
+    add_version(p, "--version", help=f"Blender version to validate on (its runtime) and store under (default: {VERSION_DEFAULT})")
     p.add_argument("--resolution", type=int, default=256, help="render size in pixels (default 256)")
     p.add_argument("--no-lint", action="store_true", help="skip the static checks (ruff/mypy/pyright) before each run")
     p.add_argument("--jobs", "-j", type=int, help="warm workers (default: BPYWRIGHT_WORKERS or cores)")
@@ -30,7 +24,7 @@ def _validation_options(p: argparse.ArgumentParser) -> None:
 
 def _filter_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--status", help="only this run status (ok, error, …)")
-    p.add_argument("--blender-version", "--version", dest="blender_version", metavar="X.Y", help="only this Blender version")
+    add_version(p, "--version", help="only this Blender version")
     p.add_argument("--source", choices=["recipe", "generated", "imported", "user"], help="only this source")
     p.add_argument("--symbol", help="only scripts using this bpy name (or a prefix such as bpy.ops.mesh)")
     p.add_argument("--json", action="store_true", help="print JSON")
@@ -189,17 +183,10 @@ def _validate_action(args: argparse.Namespace, settings: Settings) -> int:
     """add / seed / import: validate through the pool, store what runs ok, report what did not."""
     if not 16 <= args.resolution <= 1024:
         return _usage("--resolution must be between 16 and 1024")
-    from ..cluster.spec import ClusterSpecError, cluster_setting
-
     try:
-        cluster_setting(args.cluster, settings.cluster)
-    except ClusterSpecError as exc:
-        return _usage(str(exc))
-    from ..runtimes import VersionError, major_minor
-
-    try:
-        args.version = major_minor(args.version or settings.blender_version)
-    except VersionError as exc:
+        cluster_spec(args, settings)  # a malformed --cluster or BPYWRIGHT_CLUSTER
+        args.version = target_version(args, settings)
+    except UsageError as exc:
         return _usage(str(exc))
     skipped = 0
     if args.exemplars_command == "add":

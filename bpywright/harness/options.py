@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, Field
 
 Engine = Literal["workbench", "cycles", "eevee"]
+ENGINES: tuple[str, ...] = get_args(Engine)  # the render engines every front door offers (CLI choices, MCP, config)
 
 
 class RunOptions(BaseModel):

@@ -71,7 +71,7 @@ def search_command(args: argparse.Namespace, settings: Settings) -> int:
     except IndexMissing as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
-    hits = index.search(args.query, k=args.k, usage=args.usage)
+    hits = index.search(args.query, k=args.k, mode="hybrid+usage" if args.usage else "hybrid")
     if args.json:
         print(json.dumps([json.loads(h.model_dump_json()) for h in hits], indent=2))
     else:

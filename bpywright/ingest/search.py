@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from pydantic import BaseModel, Field
 
@@ -81,16 +81,35 @@ class ScoredSymbol(BaseModel):
 
 
 Ranking = list[tuple[int, float]]  # (symbol index, score), best first
+SearchMode = Literal["bm25", "dense", "hybrid", "hybrid+usage"]
+SEARCH_MODES: tuple[SearchMode, ...] = ("bm25", "dense", "hybrid", "hybrid+usage")
 
 
-def union(needs: list[tuple[float, str, Ranking]]) -> list[tuple[int, float, str, int]]:
-    """Merge the rankings of several needs: each symbol scored by its best weight / rank; (index, score, need, rank)."""
-    best: dict[int, tuple[float, str, int]] = {}
-    for weight, need, ranked in needs:
+class Need(NamedTuple):
+    """One need of a query (the query itself, phrase "", or one of its modelling phrases) with its ranking and weight."""
+
+    weight: float
+    phrase: str
+    ranking: Ranking
+
+
+class Merged(NamedTuple):
+    """A symbol in the merged ranking of a query's needs: its best weight / rank, and the need and rank that gave it."""
+
+    symbol: int  # index into SymbolIndex.symbols
+    score: float
+    phrase: str  # "" when the query's own ranking gave the best score
+    rank: int
+
+
+def union(needs: list[Need]) -> list[Merged]:
+    """Merge the rankings of several needs: each symbol scored by its best weight / rank, best first."""
+    best: dict[int, Merged] = {}
+    for weight, phrase, ranked in needs:
         for n, (i, _) in enumerate(ranked, 1):
-            if i not in best or weight / n > best[i][0]:
-                best[i] = (weight / n, need, n)
-    return sorted(((i, *v) for i, v in best.items()), key=lambda item: -item[1])
+            if i not in best or weight / n > best[i].score:
+                best[i] = Merged(i, weight / n, phrase, n)
+    return sorted(best.values(), key=lambda item: -item.score)
 
 
 def family_roots(struct_names: set[str]) -> dict[str, str]:
@@ -295,37 +314,43 @@ class SymbolIndex:
         self._rerank(text, fused, reasons)
         return sorted(fused.items(), key=lambda item: (-item[1], self.symbol_names[item[0]])), reasons
 
-    def _needs(self, query: str, mode: str, own: Ranking) -> list[tuple[float, str, Ranking]]:
+    def _needs(self, query: str, mode: str, own: Ranking) -> list[Need]:
         """The query's own ranking and those of its modelling phrases, with their weights."""
         weight = PROSE_PHRASE_WEIGHT if len(tokenize(query)) > PROSE_TOKENS else PHRASE_WEIGHT
-        return [(1.0, "", own)] + [(weight, p, self._phrase(p)[0][mode]) for p in modelling_phrases(query)]
+        return [Need(1.0, "", own)] + [Need(weight, p, self._phrase(p)[0][mode]) for p in modelling_phrases(query)]
 
-    def _hits(self, merged: list[tuple[int, float, str, int]], field: str, k: int) -> list[ScoredSymbol]:
+    def _hits(self, merged: list[Merged], field: str, k: int) -> list[ScoredSymbol]:
         return [
-            ScoredSymbol(symbol=self.symbols[i], score=round(score, 6), **{field: n}, reasons=[f"via {p!r} #{r}"] if p else [])
-            for n, (i, score, p, r) in enumerate(merged[:k], 1)
+            ScoredSymbol(
+                symbol=self.symbols[m.symbol],
+                score=round(m.score, 6),
+                **{field: n},
+                reasons=[f"via {m.phrase!r} #{m.rank}"] if m.phrase else [],
+            )
+            for n, m in enumerate(merged[:k], 1)
         ]
 
-    def search_bm25(self, query: str, k: int = 10) -> list[ScoredSymbol]:
-        """BM25 alone (identifier-aware tokens), the query's modelling phrases merged in."""
-        return self._hits(union(self._needs(query, "bm25", self._bm25(query, POOL))), "bm25_rank", k)
+    def search(self, query: str, k: int = 10, *, mode: SearchMode = "hybrid+usage") -> list[ScoredSymbol]:
+        """The k best symbols for a query; per need (the query, each modelling phrase) ranked by `mode`, needs merged.
 
-    def search_dense(self, query: str, k: int = 10) -> list[ScoredSymbol]:
-        """Dense vectors alone, the query's modelling phrases merged in; empty when the index has none."""
-        if self.dense is None:
-            return []
-        return self._hits(union(self._needs(query, "dense", self._own_dense(query))), "dense_rank", k)
-
-    def search(self, query: str, k: int = 10, *, usage: bool = True) -> list[ScoredSymbol]:
-        """Hybrid: per need (the query, each modelling phrase), BM25 + dense fused by RRF and re-ranked; needs merged.
-
-        With usage=True (what a generator needs), the hybrid ranking is fused with the usage prior: the share of the
-        verified scripts for the most similar prompts that use each symbol (the recipes, plus what add_usage taught it).
-        The query's best hit stays first.
+        - bm25: BM25 alone (identifier-aware tokens);
+        - dense: the dense vectors alone (empty when the index has none);
+        - hybrid: BM25 + dense fused by reciprocal rank, then structurally re-ranked;
+        - hybrid+usage (what a generator needs): hybrid fused with the usage prior, the share of the verified scripts for
+          the most similar prompts that use each symbol (the recipes, plus what add_usage taught it). The query's best
+          hit stays first.
         A hit's bm25_rank / dense_rank are its ranks for the query's own text (None when only a phrase found it).
         """
+        if mode == "bm25":
+            return self._hits(union(self._needs(query, "bm25", self._bm25(query, POOL))), "bm25_rank", k)
+        if mode == "dense":
+            if self.dense is None:
+                return []
+            return self._hits(union(self._needs(query, "dense", self._own_dense(query))), "dense_rank", k)
+        if mode not in SEARCH_MODES:
+            raise ValueError(f"unknown search mode {mode!r}: one of {', '.join(SEARCH_MODES)}")
         vector = self._query_vector(query)
-        if not usage or not len(self.usage):
+        if mode == "hybrid" or not len(self.usage):
             return self._search_hybrid(query, k, vector)
         ranked, context = self._ranked(query, vector)
         ranked = ranked[: max(k, USAGE_POOL)]
@@ -333,11 +358,11 @@ class SymbolIndex:
             self.by_name[n]: x for n, x in self.usage.shares(query, None if vector is None else vector[0]).items() if n in self.by_name
         }
         fused = dict(shares)
-        for rank, (i, *_) in enumerate(ranked):  # the query's own ranking, decaying: #1 adds QUERY_WEIGHT, #4 half of it
-            fused[i] = fused.get(i, 0.0) + QUERY_WEIGHT / (1 + rank / 3)
-        head = [i for i, *_ in ranked[:QUERY_FIRST]]
+        for rank, item in enumerate(ranked):  # the query's own ranking, decaying: #1 adds QUERY_WEIGHT, #4 half of it
+            fused[item.symbol] = fused.get(item.symbol, 0.0) + QUERY_WEIGHT / (1 + rank / 3)
+        head = [item.symbol for item in ranked[:QUERY_FIRST]]
         order = head + [i for i in sorted(fused, key=lambda i: (-fused[i], self.symbol_names[i])) if i not in head]
-        own = {item[0]: item for item in ranked}
+        own = {item.symbol: item for item in ranked}
         hits = []
         for i in order[:k]:
             hit = self._hit(own[i], context) if i in own else ScoredSymbol(symbol=self.symbols[i], score=0.0)
@@ -347,18 +372,14 @@ class SymbolIndex:
             hits.append(hit)
         return hits
 
-    def search_hybrid(self, query: str, k: int = 10) -> list[ScoredSymbol]:
-        """Hybrid search on the query's own words, without the usage prior."""
-        return self._search_hybrid(query, k, self._query_vector(query))
-
-    def _ranked(self, query: str, vector: Any) -> tuple[list[tuple[int, float, str, int]], tuple]:
+    def _ranked(self, query: str, vector: Any) -> tuple[list[Merged], tuple]:
         """The merged hybrid ranking (symbol, score, phrase, rank) and what _hit needs to explain each entry."""
         lexical, dense = self._bm25(query, POOL), self._own_dense(query, vector) if vector is not None else []
         hybrid, reasons = self._hybrid(query, lexical, dense)
         own_ranks = {name: {i: n for n, (i, _) in enumerate(ranked, 1)} for name, ranked in (("bm25", lexical), ("dense", dense))}
         return union(self._needs(query, "hybrid", hybrid)), (reasons, own_ranks)
 
-    def _hit(self, item: tuple[int, float, str, int], context: tuple) -> ScoredSymbol:
+    def _hit(self, item: Merged, context: tuple) -> ScoredSymbol:
         i, score, phrase, rank = item
         reasons, own_ranks = context
         why = reasons[i] if not phrase else [f"via {phrase!r} #{rank}", *self._phrase(phrase)[1][i]]

@@ -172,7 +172,7 @@ class Operations:
     async def search_api(self, query: str, version: str | None, k: int) -> CallToolResult:
         """Hybrid search over one version's API symbols (the query's own ranking, as `bpywright search`)."""
         version, index = await self.index(version)
-        hits = await anyio.to_thread.run_sync(functools.partial(index.search, query, k, usage=False))
+        hits = await anyio.to_thread.run_sync(functools.partial(index.search, query, k, mode="hybrid"))
         briefs = [
             SymbolBrief(
                 name=h.symbol.name,
@@ -212,7 +212,7 @@ class Operations:
         version, index = await self.index(version)
         symbol = index.get(name)
         if symbol is None:
-            near = await anyio.to_thread.run_sync(functools.partial(index.search, name, 5, usage=False))
+            near = await anyio.to_thread.run_sync(functools.partial(index.search, name, 5, mode="hybrid"))
             hint = f" Closest: {', '.join(h.symbol.name for h in near)}." if near else ""
             raise Refused(f"{name!r} is not in the Blender {version} API (use the full dotted name, e.g. bpy.types.Object.location).{hint}")
         return version, await anyio.to_thread.run_sync(self.symbol_info, index, version, symbol)

@@ -1,7 +1,7 @@
 """build_server: the MCPServer with bpywright's tools, resources and prompt, wired to one Operations object."""
 
 # No `from __future__ import annotations`: the SDK reads these signatures at registration to build the schemas.
-from typing import Annotated, Literal
+from typing import Annotated
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError
@@ -9,6 +9,7 @@ from mcp_types import CallToolResult, ToolAnnotations
 from pydantic import Field
 
 from .. import __version__
+from ..harness.options import Engine
 from ..rules.healer import HealOutcome
 from .models import ExemplarResults, GenerateResult, LintResult, RunResult, SearchResult, SymbolInfo
 from .operations import Operations, Refused
@@ -63,7 +64,7 @@ def build_server(ops: Operations) -> MCPServer:
         version: Version = None,
         render: Annotated[bool, Field(description="Render the scene and attach the PNG.")] = True,
         resolution: Annotated[int, Field(ge=16, le=1024, description="Render size in pixels (square).")] = 256,
-        engine: Annotated[Literal["workbench", "cycles", "eevee"], Field(description="Render engine; workbench is fastest.")] = "workbench",
+        engine: Annotated[Engine, Field(description="Render engine; workbench is fastest.")] = "workbench",
         timeout: Annotated[float, Field(gt=0, le=300, description="Seconds the script may run.")] = 60.0,
     ) -> Annotated[CallToolResult, RunResult]:
         """Run a bpy script in sandboxed headless Blender: status, the exception with its line, a scene summary and the render as an image."""

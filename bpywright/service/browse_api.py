@@ -73,7 +73,7 @@ async def search_symbols(
     target = ctx.target(version)
 
     def search() -> SymbolResults:
-        hits = ctx.symbol_index(target).search(q, k, usage=usage)
+        hits = ctx.symbol_index(target).search(q, k, mode="hybrid+usage" if usage else "hybrid")
         return SymbolResults(
             version=target,
             query=q,

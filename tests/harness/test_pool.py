@@ -157,12 +157,48 @@ def test_concurrent_jobs_keep_input_order(tmp_path: Path) -> None:
     assert {Path(r.render.path).name for r in reports} == {"s0.png", "s1.png", "s2.png", "s3.png"}
 
 
-def test_workers_outlive_the_threads_that_started_them(tmp_path: Path) -> None:
+def doomed(pid: int) -> bool:
+    """Whether a process is gone, a zombie, or has a SIGKILL pending (sent, not yet acted on)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except FileNotFoundError:
+        return True
+    fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+    if fields["State"].strip()[0] in "ZXx":
+        return True
+    return any(int(fields[key], 16) & (1 << 8) for key in ("SigPnd", "ShdPnd"))  # bit 8 = signal 9
+
+
+def wait_until_exited(threads: list) -> None:
+    """Wait (deadline 60 s) until the OS threads behind these ended Python threads are gone from /proc/self/task.
+
+    The kernel sends PR_SET_PDEATHSIG when the forking thread exits, which is after Thread.join() returns; once the
+    task has left /proc, any such signal has been sent, so a worker it killed shows as doomed().
+    """
+    import time
+
+    deadline = time.monotonic() + 60
+    for thread in threads:
+        if thread.is_alive() or thread.native_id is None:
+            continue  # a thread that lives on (the pool's own) cannot have signalled anything
+        while Path(f"/proc/self/task/{thread.native_id}").exists():
+            assert time.monotonic() < deadline, f"thread {thread.name} ({thread.native_id}) did not exit"
+            time.sleep(0.01)
+
+
+def test_workers_outlive_the_threads_that_started_them(tmp_path: Path, monkeypatch) -> None:
     """bwrap's --die-with-parent follows the forking thread: workers started by warm() and map() (short-lived
     executor threads) were SIGKILLed when those threads ended, and a job sent meanwhile came back as a crash."""
     import threading
-    import time
 
+    started_threads: list[threading.Thread] = []
+    start = threading.Thread.start
+
+    def recording_start(self: threading.Thread) -> None:
+        start(self)
+        started_threads.append(self)
+
+    monkeypatch.setattr(threading.Thread, "start", recording_start)
     script = tmp_path / "raises.py"
     script.write_text("import bpy\nbpy.data.objects['nope']\n")
     with WorkerPool(2, RunOptions(render=False)) as pool:
@@ -170,12 +206,14 @@ def test_workers_outlive_the_threads_that_started_them(tmp_path: Path) -> None:
         done = threading.Thread(target=lambda: pool.run(source="import bpy\n"))  # a caller thread that ends
         done.start()
         done.join()
-        time.sleep(2)  # the kernel's SIGKILL to orphaned sandboxes lands within this
-        assert all(w.alive for w in pool._idle), [w.proc.returncode for w in pool._idle if w.proc is not None]
+        wait_until_exited(started_threads)  # warm()'s and the caller's threads: their exit has sent any death signal
+        assert not any(doomed(w.proc.pid) for w in pool._idle if w.proc is not None), [w.proc.returncode for w in pool._idle if w.proc]
+        assert all(w.alive for w in pool._idle)
         assert pool.workers_started == 2  # warm() started both; the caller thread's job reused one
         first = pool.map([script, script], RunOptions(render=False))  # new workers showing the scripts' folder
         started = pool.workers_started
-        time.sleep(2)
+        wait_until_exited(started_threads)  # map()'s executor threads
+        assert not any(doomed(w.proc.pid) for w in pool._idle if w.proc is not None)
         second = pool.map([script, script], RunOptions(render=False))
         assert pool.workers_started == started  # the first map's workers outlived its threads
     assert [r.status for r in (*first, *second)] == ["error"] * 4

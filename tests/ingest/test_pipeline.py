@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import pytest
@@ -65,13 +64,12 @@ def test_symbols_have_urls_and_recipe_examples(built) -> None:
 def test_second_run_is_a_no_op_and_force_rebuilds(built) -> None:
     root, settings, first = built
     symbols = first.directory / "symbols.jsonl"
-    before = symbols.stat().st_mtime_ns
-    start = time.perf_counter()
-    again = ingest(inventory=str(INV_44), out_root=root, settings=settings)
-    assert again.skipped and time.perf_counter() - start < 2.0
+    files = {p: p.stat().st_mtime_ns for p in first.directory.rglob("*") if p.is_file()}
+    again = ingest(inventory=str(INV_44), out_root=root, settings=settings)  # bench/noop.py times it against a full build
+    assert again.skipped
     assert again.counts == first.counts and again.directory == first.directory
     assert "up to date" in again.summary()
-    assert symbols.stat().st_mtime_ns == before
+    assert {p: p.stat().st_mtime_ns for p in first.directory.rglob("*") if p.is_file()} == files  # nothing rewritten
     forced = ingest(inventory=str(INV_44), out_root=root, settings=settings, force=True)
     assert not forced.skipped and forced.counts == first.counts
     assert symbols.read_bytes() and (first.directory / "search.json").is_file()

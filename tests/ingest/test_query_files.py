@@ -79,14 +79,14 @@ def test_settings_search_uses_the_export_with_the_models_rankings(hybrid_dir: Pa
     assert "ONNX" not in old_path.dense_status and isinstance(old_path.embedder.inner, SentenceTransformerEmbedder)
     for query in QUERIES:
         assert top(fast, query) == top(model, query), query
-        assert [h.symbol.name for h in fast.search_dense(query)] == [h.symbol.name for h in model.search_dense(query)]
+        assert [h.symbol.name for h in fast.search(query, mode="dense")] == [h.symbol.name for h in model.search(query, mode="dense")]
         assert head(fast, query) == head(old_path, query), query  # seen: rank 10 of the Cyrillic query swapped in bf16
 
 
 def test_a_search_with_the_export_imports_no_torch_transformers_bm25s_or_faiss(hybrid_dir: Path) -> None:
     code = (
         "import sys; from pathlib import Path; from bpywright.config import Settings; from bpywright.ingest.search import SymbolIndex; "
-        f"index = SymbolIndex.load(Path({str(hybrid_dir)!r}), settings=Settings()); hits = index.search_hybrid('uv sphere', k=3); "
+        f"index = SymbolIndex.load(Path({str(hybrid_dir)!r}), settings=Settings()); hits = index.search('uv sphere', k=3, mode='hybrid'); "
         "print(index.dense_status); print(len(hits) == 3, any(h.dense_rank for h in hits), "
         f"{SPHERE_OP!r} in [h.symbol.name for h in hits]); "
         "print([m for m in ('torch', 'transformers', 'sentence_transformers', 'bm25s', 'faiss', 'scipy') if m in sys.modules])"

@@ -288,7 +288,7 @@ def test_tokenizer_splits_dotted_snake_and_camel_names() -> None:
 
 
 def test_bm25_finds_the_uv_sphere_operator(index: SymbolIndex) -> None:
-    hits = index.search_bm25("uv sphere", k=5)
+    hits = index.search("uv sphere", k=5, mode="bm25")
     assert SPHERE_OP in names(hits)[:3]
     assert all(h.bm25_rank == n for n, h in enumerate(hits, 1))
 
@@ -296,16 +296,16 @@ def test_bm25_finds_the_uv_sphere_operator(index: SymbolIndex) -> None:
 def test_dense_finds_a_paraphrase_that_shares_no_token(index: SymbolIndex, monkeypatch: pytest.MonkeyPatch) -> None:
     query = "a round ball shape"
     assert not set(tokenize(query, pairs=True)) & set(bm25_tokens(index.get(SPHERE_OP)))  # nothing for plain BM25 to match
-    assert SPHERE_OP in names(index.search_dense(query, k=3))
+    assert SPHERE_OP in names(index.search(query, k=3, mode="dense"))
     # the model itself, not the modelling thesaurus ("ball" → "uv sphere"), puts it there
     monkeypatch.setattr(search_module, "modelling_phrases", lambda query: [])
-    assert SPHERE_OP in names(index.search_dense(query, k=3))
-    assert SPHERE_OP not in names(index.search_bm25(query, k=10))
+    assert SPHERE_OP in names(index.search(query, k=3, mode="dense"))
+    assert SPHERE_OP not in names(index.search(query, k=10, mode="bm25"))
 
 
 @pytest.mark.parametrize("query", ["uv sphere", "a round ball shape"])
 def test_hybrid_ranks_the_sphere_operator_top_3(index: SymbolIndex, query: str) -> None:
-    hits = index.search_hybrid(query, k=10)
+    hits = index.search(query, k=10, mode="hybrid")
     assert SPHERE_OP in names(hits)[:3]
     hit = hits[names(hits).index(SPHERE_OP)]
     assert hit.dense_rank is not None and hit.reasons
@@ -314,11 +314,11 @@ def test_hybrid_ranks_the_sphere_operator_top_3(index: SymbolIndex, query: str) 
 def _plain_and_boosted(index: SymbolIndex, query: str, monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], list[ScoredSymbol]]:
     """Rankings without and with the structural re-rank (the modelling thesaurus off in both, to isolate it)."""
     monkeypatch.setattr(search_module, "modelling_phrases", lambda query: [])
-    boosted = index.search_hybrid(query, k=10)
+    boosted = index.search(query, k=10, mode="hybrid")
     with monkeypatch.context() as patch:
         for constant in ("BOOST_RELATED", "BOOST_FAMILY", "BOOST_MENTIONED", "BOOST_RECIPES", "PENALTY_UI"):
             patch.setattr(search_module, constant, 0.0)
-        plain = names(index.search_hybrid(query, k=10))
+        plain = names(index.search(query, k=10, mode="hybrid"))
     return plain, boosted
 
 
@@ -339,13 +339,13 @@ def test_rerank_lifts_the_type_family_of_a_top_hit(index: SymbolIndex, monkeypat
 
 
 def test_rerank_favours_the_family_the_query_names(index: SymbolIndex) -> None:
-    hits = index.search_hybrid("light energy", k=8)
+    hits = index.search("light energy", k=8, mode="hybrid")
     assert hits[0].symbol.name == "bpy.types.Light.energy"
     assert all("Light" in h.symbol.name for h in hits) and all("family named in query" in h.reasons for h in hits)
 
 
 def test_ui_and_theme_symbols_are_demoted(index: SymbolIndex) -> None:
-    hits = index.search_hybrid("object active", k=20)
+    hits = index.search("object active", k=20, mode="hybrid")
     ranks = names(hits)
     assert "bpy.types.ThemeView3D.object_active" not in ranks[:3]
 
@@ -353,7 +353,7 @@ def test_ui_and_theme_symbols_are_demoted(index: SymbolIndex) -> None:
 def test_get_names_and_render(index: SymbolIndex) -> None:
     assert index.get(SPHERE_OP).kind == "operator" and index.get("bpy.types.Nope") is None
     assert {SPHERE_OP, "bpy.types.Object.location"} <= index.names() and len(index.names()) == len(ROWS)
-    text = index.search_hybrid("object location", k=1)[0].render(1)
+    text = index.search("object location", k=1, mode="hybrid")[0].render(1)
     assert text.startswith(" 1. bpy.types.Object.location: float array of 3  [property]")
     assert "Location of the object" in text and f"{DOCS}bpy.types.Object.html" in text
 
@@ -370,8 +370,8 @@ def test_bm25_only_without_an_embedder(tmp_path: Path) -> None:
     stats = build_index(tmp_path, settings=Settings(embedder="none"))
     assert stats.dense == 0 and stats.embedder is None and not stats.skipped
     index = SymbolIndex.load(tmp_path, settings=Settings(embedder="none"))
-    assert index.dense is None and index.search_dense("uv sphere") == []
-    hits = index.search_hybrid("uv sphere", k=5)
+    assert index.dense is None and index.search("uv sphere", mode="dense") == []
+    hits = index.search("uv sphere", k=5, mode="hybrid")
     assert SPHERE_OP in names(hits)[:3] and all(h.dense_rank is None for h in hits)
     # changed symbols: rebuilt (not skipped), and the old index directory is gone
     write_symbols(make_symbols()[:-5], tmp_path / "symbols.jsonl")
@@ -460,7 +460,7 @@ def test_an_index_built_with_another_embedder_falls_back_to_bm25(version_dir: Pa
     with FakeOpenAIServer(model="other-model") as fake:
         index = SymbolIndex.load(version_dir, embedder=OpenAIEmbedder(fake.base_url))
     assert index.dense is None and "BM25-only" in index.dense_status and "openai:other-model" in index.dense_status
-    assert SPHERE_OP in names(index.search_hybrid("uv sphere", k=3))
+    assert SPHERE_OP in names(index.search("uv sphere", k=3, mode="hybrid"))
 
 
 def test_an_unreachable_embedder_gives_a_bm25_index_that_the_next_run_completes(tmp_path: Path) -> None:
@@ -494,5 +494,5 @@ def test_an_embedder_that_fails_while_searching_leaves_bm25(
         raise EmbedderError("endpoint gone")
 
     monkeypatch.setattr(embedder, "embed", down)
-    hits = index.search_hybrid("uv sphere", k=3)
+    hits = index.search("uv sphere", k=3, mode="hybrid")
     assert SPHERE_OP in names(hits) and all(h.dense_rank is None for h in hits) and "endpoint gone" in index.dense_status

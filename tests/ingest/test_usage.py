@@ -90,7 +90,7 @@ def bm25_index(tmp_path: Path) -> SymbolIndex:
 
 
 def test_search_keeps_the_query_hits_on_top_and_adds_what_similar_scripts_use(bm25_index: SymbolIndex) -> None:
-    plain = [h.symbol.name for h in bm25_index.search_hybrid("a shiny red sphere", k=10)]
+    plain = [h.symbol.name for h in bm25_index.search("a shiny red sphere", k=10, mode="hybrid")]
     assert "bpy.ops.object.delete" not in plain  # nothing in the prompt says "clear the scene"
     taught = bm25_index.add_usage([("a red sphere", SCRIPT), ("a shiny metal sphere", SCRIPT), ("empty script", "import bpy\n")])
     assert taught == 2
@@ -103,7 +103,7 @@ def test_search_keeps_the_query_hits_on_top_and_adds_what_similar_scripts_use(bm
     assert len(got) == 10 and len(set(got)) == 10
     both = hits[got.index(SPHERE_OP)]  # in the query's hits and used by every similar script: fused above either alone
     assert got.index(SPHERE_OP) <= 1 and both.score > prior_hit.score - 1e-9
-    assert [h.symbol.name for h in bm25_index.search("a shiny red sphere", k=10, usage=False)] == plain
+    assert [h.symbol.name for h in bm25_index.search("a shiny red sphere", k=10, mode="hybrid")] == plain
 
 
 def test_the_index_learns_from_the_stores_verified_scripts(bm25_index: SymbolIndex, tmp_path: Path) -> None:
