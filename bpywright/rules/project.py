@@ -181,20 +181,41 @@ class Stage:
             shutil.copyfile(self.source / rel, self.root / rel)
         for rel, text in texts.items():
             if self.current.get(rel) != text:
-                (self.root / rel).write_text(text, encoding="utf-8")
+                path = self.root / rel
+                if path.is_symlink():
+                    path.unlink()  # never write through a link (it may point into the original project)
+                path.write_text(text, encoding="utf-8")
         self.current = dict(texts)
 
 
-def _ignore(skip: set[Path]) -> Callable[[str, list[str]], set[str]]:
+def _ignore(skip: set[Path], budget: list[int] | None = None) -> Callable[[str, list[str]], set[str]]:
+    """copytree's filter: version-control and cache folders, the skipped paths, and (with a budget) big data files."""
+
     def ignore(folder: str, names: list[str]) -> set[str]:
-        return {n for n in names if n in SKIPPED or (Path(folder) / n).resolve() in skip}
+        left = {n for n in names if n in SKIPPED or (Path(folder) / n).resolve() in skip}
+        if budget is not None:
+            for n in sorted(set(names) - left):
+                path = Path(folder) / n
+                if path.suffix == ".py" or not path.is_file() or path.is_symlink():
+                    continue
+                size = path.stat().st_size
+                if size > STAGE_FILE_BYTES or size > budget[0]:
+                    left.add(n)  # a heal runs code, not data this big: a script reading it fails as it would have
+                else:
+                    budget[0] -= size
+        return left
 
     return ignore
 
 
-def mirror(root: Path, destination: Path, texts: dict[str, str], skip: tuple[Path, ...] = ()) -> None:
+STAGE_FILE_BYTES = 64 << 20  # a staged copy leaves out data files bigger than this …
+STAGE_BYTES = 512 << 20  # … and data files beyond this much in all (Python files are always staged)
+
+
+def mirror(root: Path, destination: Path, texts: dict[str, str], skip: tuple[Path, ...] = (), budget: int | None = None) -> None:
     """Copy the project under destination (version-control and cache folders left out), `texts` in place of its files."""
-    shutil.copytree(root, destination, symlinks=True, ignore=_ignore({p.resolve() for p in (*skip, destination)}), dirs_exist_ok=True)
+    ignore = _ignore({p.resolve() for p in (*skip, destination)}, [budget] if budget is not None else None)
+    shutil.copytree(root, destination, symlinks=True, ignore=ignore, dirs_exist_ok=True)
     for rel, text in texts.items():
         target = destination / rel
         if target.is_symlink():
@@ -207,7 +228,7 @@ def staged(root: Path, skip: tuple[Path, ...] = ()) -> Iterator[Stage]:
     """A staged copy of the project in a private temporary folder (named like the project), removed at the end."""
     with tempfile.TemporaryDirectory(prefix="bpywright-heal-") as tmp:
         folder = Path(tmp) / (root.name or "project")
-        mirror(root, folder, {}, skip)
+        mirror(root, folder, {}, skip, STAGE_BYTES)
         yield Stage(root, folder.resolve())
 
 
@@ -318,3 +339,23 @@ def heal_project(
         texts=changed,
         not_healable=None if report.ok else outside_failure(report, shown),
     )
+
+
+def heal_hint(report: RunReport, script: Path, root: Path, target: str = "4.5") -> str | None:
+    """What `bpywright heal` can do for a failed run, for people (check's suggestion); None when no rule explains it."""
+    from .pack import rules_for
+
+    error = run_error(report)
+    if not error:
+        return None
+    root = root.resolve()
+    reason = outside_failure(report, root)
+    if reason is not None:
+        return f"not healable: {reason}"
+    rules = [r.id for r in rules_for(target) if r.explains_error(error)]
+    if not rules:
+        return None
+    entry = script.resolve().relative_to(root).as_posix() if script.resolve().is_relative_to(root) else script.name
+    where, line = failing_frame(report, root, entry)
+    at = f" in {where}" + (f", line {line}" if line else "") if where != entry else ""
+    return f"heal: {', '.join(rules[:3])} explains this failure{at}; `bpywright heal {script} -o healed/` fixes the project"

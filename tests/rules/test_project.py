@@ -4,6 +4,7 @@ and a failure raised outside the project (site-packages) is reported as not heal
 
 from __future__ import annotations
 
+import json
 import subprocess
 import textwrap
 from pathlib import Path
@@ -139,8 +140,11 @@ def test_heal_a_git_project_whose_helpers_use_the_27x_api(tmp_path: Path, capsys
     project = make_project(tmp_path / "proj", FILES)
     before = tree(project)
     out = tmp_path / "healed"
-    assert main(["run", str(project / "scene.py")]) != 0
-    capsys.readouterr()
+    assert main(["check", str(project / "scene.py"), "--no-lint", "--artifacts", str(tmp_path / "before")]) != 0
+    printed = capsys.readouterr().out
+    assert "heal: " in printed and "eevee-next" in printed  # check says which rule explains it, and where: the helper
+    summary = json.loads((tmp_path / "before" / "summary.json").read_text())
+    assert "in utils/__init__.py, line 2" in summary["cases"][0]["heal"]
     assert main(["heal", str(project / "scene.py"), "-o", str(out)]) == 0
     printed = capsys.readouterr()
     assert "healed: the script passes" in printed.out
