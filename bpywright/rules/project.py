@@ -10,6 +10,7 @@ while healing); a round that makes the project worse is reverted for every file 
 from __future__ import annotations
 
 import ast
+import os
 import re
 import shutil
 import tempfile
@@ -43,7 +44,7 @@ def frames(report: RunReport, root: Path) -> list[Frame]:
         return []
     found = []
     for name, line in _FRAME.findall(report.exception.traceback or ""):
-        path = Path(name)
+        path = Path(os.path.normpath(name))  # a helper found through sys.path.append(dir + '/..') shows the '..'
         rel = path.relative_to(root).as_posix() if path.is_absolute() and path.is_relative_to(root) else None
         found.append(Frame(name, int(line), rel))
     return found

@@ -13,7 +13,7 @@ import pytest
 
 from bpywright.cli import main
 from bpywright.harness.report import ExceptionInfo, RunReport
-from bpywright.rules.project import compare_projects, failing_frame, heal_project, module_names, outside_failure, project_imports
+from bpywright.rules.project import compare_projects, failing_frame, frames, heal_project, module_names, outside_failure, project_imports
 
 ENTRY = """\
 import bpy
@@ -93,6 +93,9 @@ def test_the_failing_frame_is_the_innermost_one_under_the_root(tmp_path: Path) -
     reason = outside_failure(error(lib), tmp_path)
     assert reason is not None and "oldlib/core.py" in reason and "outside the project root" in reason
     assert failing_frame(error("", line=4), tmp_path, "scene.py") == ("scene.py", 4)
+    # a helper imported through sys.path.append(os.path.dirname(__file__) + '/..'): one file, one relative path
+    dotted = f'  File "{tmp_path}/examples/../mylib/geom.py", line 3, in f\n  File "{tmp_path}/../elsewhere.py", line 1, in g\n'
+    assert [f.rel for f in frames(error(dotted), tmp_path)] == ["mylib/geom.py", None]
 
 
 def test_progress_is_compared_frame_by_frame_through_the_files(tmp_path: Path) -> None:
