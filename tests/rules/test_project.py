@@ -196,3 +196,27 @@ def test_a_failure_inside_site_packages_is_not_healable(tmp_path: Path, capsys: 
     printed = capsys.readouterr().out
     assert "not healable: the failure is raised in" in printed and "site-packages/numpy" in printed
     assert tree(project) == files
+
+
+def test_a_guess_stays_at_the_failing_statement_other_files_get_sure_fixes_only(tmp_path: Path) -> None:
+    """renamed-helper only fixes the failing call: the same call in another helper is left alone, a sure fix is not."""
+    files = {
+        "main.py": "import lights\nimport other\nlights.rainbowLights()\n",
+        "other.py": "import bpy\nimport lights\n\n\ndef f():\n    lights.rainbowLights()\n    bpy.context.scene.update()\n",
+        "lights.py": "def rainbow_lights():\n    pass\n",
+    }
+    make_project(tmp_path, files)
+    tb = f'  File "{tmp_path}/main.py", line 3, in <module>\n'
+    runs: list[dict[str, str]] = []
+
+    def run(texts: dict[str, str]) -> RunReport:
+        runs.append(texts)
+        if texts:
+            return RunReport(status="ok", backend="bpy-module", sandbox="rlimits-only")
+        return error(tb, "AttributeError", "module 'lights' has no attribute 'rainbowLights'", 3)
+
+    outcome = heal_project(tmp_path, "main.py", run=run)
+    assert outcome.healed and outcome.rounds[0].explained == "renamed-helper"
+    assert outcome.texts["main.py"].endswith("lights.rainbow_lights()\n")
+    assert "lights.rainbowLights()" in outcome.texts["other.py"] and "view_layer.update()" in outcome.texts["other.py"]
+    assert [f.path for f in outcome.files] == ["main.py", "other.py"] and all(f.diff.startswith(f"--- a/{f.path}") for f in outcome.files)
