@@ -26,6 +26,7 @@ from .renamed import missing_name
 
 _FRAME = re.compile(r'^\s*File "([^"]+)", line (\d+)', re.M)
 SKIPPED = frozenset({".git", ".hg", ".svn", "__pycache__", ".venv", "venv", "node_modules", ".mypy_cache", ".pytest_cache", ".ruff_cache"})
+_LIBRARY_PARTS = frozenset({"site-packages", "dist-packages", ".venv", "venv", "node_modules"})
 MAX_FILES = 200  # project modules followed from the entry's imports, at most
 
 
@@ -45,7 +46,10 @@ def frames(report: RunReport, root: Path) -> list[Frame]:
     found = []
     for name, line in _FRAME.findall(report.exception.traceback or ""):
         path = Path(os.path.normpath(name))  # a helper found through sys.path.append(dir + '/..') shows the '..'
-        rel = path.relative_to(root).as_posix() if path.is_absolute() and path.is_relative_to(root) else None
+        inside = path.is_absolute() and path.is_relative_to(root)
+        # a virtualenv or vendored site-packages under the root is library code all the same: never the project's
+        inside = inside and not (_LIBRARY_PARTS & set(path.relative_to(root).parts))
+        rel = path.relative_to(root).as_posix() if inside else None
         found.append(Frame(name, int(line), rel))
     return found
 

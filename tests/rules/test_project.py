@@ -96,6 +96,8 @@ def test_the_failing_frame_is_the_innermost_one_under_the_root(tmp_path: Path) -
     # a helper imported through sys.path.append(os.path.dirname(__file__) + '/..'): one file, one relative path
     dotted = f'  File "{tmp_path}/examples/../mylib/geom.py", line 3, in f\n  File "{tmp_path}/../elsewhere.py", line 1, in g\n'
     assert [f.rel for f in frames(error(dotted), tmp_path)] == ["mylib/geom.py", None]
+    vendored = f'  File "{tmp_path}/.venv/lib/python3.11/site-packages/oldlib/core.py", line 1, in h\n'
+    assert [f.rel for f in frames(error(vendored), tmp_path)] == [None]  # a virtualenv inside the root is not the project
 
 
 def test_progress_is_compared_frame_by_frame_through_the_files(tmp_path: Path) -> None:
