@@ -101,9 +101,15 @@ def render_outcome(outcome: HealOutcome) -> str:
     """Each round's rules, diff and status, then the final verdict, for people."""
     out = [f"before: {outcome.status_before}" + (f" ({outcome.failure_before})" if outcome.failure_before else "")]
     for r in outcome.rounds:
-        rules = ", ".join(f"{a.rule} (line {', '.join(map(str, a.lines))})" for a in r.applied)
-        where = f" in {', '.join(f.path for f in r.files)}" if r.files and [f.path for f in r.files] != [outcome.entry] else ""
-        out.append(f"\nround {r.round}: {rules}{where}" + (f" — explains the failure: {r.explained}" if r.explained else ""))
+
+        def named(applied: list) -> str:
+            return ", ".join(f"{a.rule} (line {', '.join(map(str, a.lines))})" for a in applied)
+
+        if r.files and [f.path for f in r.files] != [outcome.entry]:  # a project round: the rules of each file it changed
+            rules = "; ".join(f"{f.path}: {named(f.applied)}" for f in r.files)
+        else:
+            rules = named(r.applied)
+        out.append(f"\nround {r.round}: {rules}" + (f" — explains the failure: {r.explained}" if r.explained else ""))
         out.append(r.diff.rstrip())
         at = f" ({r.file}, line {r.line})" if r.file and r.file != outcome.entry and r.line else f" (line {r.line})" if r.line else ""
         result = r.status + (f": {r.failure}{at}" if r.failure else "")
