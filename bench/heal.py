@@ -1,11 +1,14 @@
 """Heal benchmark: broken old-API scripts, healed by the drift rules alone; passing before vs after, rounds, what no rule explains.
 
     .venv/bin/python bench/heal.py [--corpus bench/heal_corpus] [--blendnet PATH | --no-blendnet] [--workers 2]
-                                   [--max-rounds 5] [--json out.json] [--show-unhealed]
+                                   [--max-rounds 5] [--json out.json] [--show-unhealed] [--projects-only]
 
 1. Every corpus script runs on Blender 4.5 first; one that passes is not a valid entry (reported, left out).
 2. Each failing script is healed (run → rules → re-run, at most --max-rounds rounds) on the warm pool.
-3. BlendNet: the dataset's scripts that fail on 4.5 are healed the same way (read in place, never copied).
+3. Projects (corpus/projects/*/, entry scripts listed in ENTRIES.txt, helper modules beside them): each entry runs as
+   a file of its project (a naive runner: as it is), is healed as a single file (the entry alone, as `heal` did
+   before projects), and as a project (helpers healed too); the three pass counts are measured in one run.
+4. BlendNet: the dataset's scripts that fail on 4.5 are healed the same way (read in place, never copied).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from bpywright.harness.options import RunOptions  # noqa: E402
 from bpywright.harness.pool import WorkerPool  # noqa: E402
 from bpywright.harness.report import RunReport  # noqa: E402
 from bpywright.rules.healer import HealOutcome, heal  # noqa: E402
+from bpywright.rules.project import heal_project, staged  # noqa: E402
 
 DEFAULT_CORPUS = ROOT / "bench" / "heal_corpus"
 DEFAULT_BLENDNET = ROOT.parent / "shared" / "data" / "blendnet" / "BlendNetHuman.dev.jsonl"
@@ -108,6 +112,78 @@ def failing_blendnet(pool: WorkerPool, data: Path, workers: int) -> dict[str, st
     return {n: scripts[n] for n, r in reports.items() if not r.ok}
 
 
+def project_entries(folder: Path) -> dict[Path, list[str]]:
+    """Each corpus project (a folder with ENTRIES.txt) and its entry scripts."""
+    return {
+        p.parent: p.read_text(encoding="utf-8").split()
+        for p in sorted(folder.glob("*/ENTRIES.txt"))
+        if p.read_text(encoding="utf-8").split()
+    }
+
+
+def heal_projects(pool: WorkerPool, projects: dict[Path, list[str]], max_rounds: int, workers: int) -> dict[str, dict]:
+    """Per entry: does it run as it is (naive), after healing the entry alone, after healing the project."""
+
+    def one(item: tuple[Path, list[str]]) -> dict[str, dict]:
+        root, entries = item
+        found: dict[str, dict] = {}
+        with staged(root.resolve()) as stage:
+            options = OPTIONS.model_copy(update={"root": stage.root})
+
+            def run_entry(entry: str, texts: dict[str, str], source: str | None = None) -> RunReport:
+                stage.set(texts)
+                path = stage.root / entry
+                return pool.run(source=source if source is not None else path.read_text(encoding="utf-8"), options=options, as_file=path)
+
+            for entry in entries:
+                original = (root / entry).read_text(encoding="utf-8")
+                alone = heal(original, max_rounds=max_rounds, run=lambda s, e=entry: run_entry(e, {}, s))
+                whole = heal_project(root, entry, run=lambda t, e=entry: run_entry(e, t), seen_as=stage.root, max_rounds=max_rounds)
+                found[f"{root.name}/{entry}"] = {
+                    "naive": whole.status_before == "ok",
+                    "entry_only": alone.healed,
+                    "project": whole.healed,
+                    "files_changed": [f.path for f in whole.files],
+                    "rules": sorted({a.rule for r in whole.rounds if not r.reverted for a in r.applied}),
+                    "failure_before": whole.failure_before,
+                    "failure_after": whole.failure_after,
+                    "not_healable": whole.not_healable,
+                }
+        return found
+
+    results: dict[str, dict] = {}
+    with ThreadPoolExecutor(workers) as ex:
+        for found in tqdm(ex.map(one, projects.items()), total=len(projects), desc="projects", unit="project", leave=False):
+            results.update(found)
+    return results
+
+
+def print_projects(results: dict[str, dict], seconds: float, show: bool) -> dict:
+    """The three pass counts side by side, and what stays broken."""
+    n = len(results) or 1
+    naive = sum(r["naive"] for r in results.values())
+    alone = sum(r["naive"] or r["entry_only"] for r in results.values())
+    whole = sum(r["naive"] or r["project"] for r in results.values())
+    helpers = sum(any(f != name.split("/", 1)[1] for f in r["files_changed"]) for name, r in results.items() if r["project"])
+    print(f"\n== projects: {len(results)} entry scripts with helper modules ({seconds:.0f} s)")
+    print(f"run as they are (naive runner):    {naive}/{len(results)} ({naive / n:.0%})")
+    print(f"after healing the entry alone:     {alone}/{len(results)} ({alone / n:.0%})")
+    print(f"after healing the project:         {whole}/{len(results)} ({whole / n:.0%})   ({helpers} needed a helper file healed)")
+    groups: dict[str, list[str]] = defaultdict(list)
+    for name, r in results.items():
+        if not (r["naive"] or r["project"]):
+            groups[failure_group(r["failure_after"] or "")].append(name)
+    if groups:
+        print("still failing after the project heal:")
+        for group, names in sorted(groups.items(), key=lambda kv: -len(kv[1])):
+            print(f"  {len(names):3d}  {group}   [{', '.join(names)}]")
+    if show:
+        for name, r in results.items():
+            if not (r["naive"] or r["project"]):
+                print(f"  {name}: {r['failure_after']}" + (f"  (not healable: {r['not_healable']})" if r["not_healable"] else ""))
+    return {"scripts": len(results), "naive": naive, "entry_only": alone, "project": whole, "entries": results}
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark; exit 1 when a corpus script does not fail on 4.5 (an invalid entry)."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -118,10 +194,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-rounds", type=int, default=5)
     ap.add_argument("--json", type=Path)
     ap.add_argument("--show-unhealed", action="store_true", help="print the final failure of each unhealed script")
+    ap.add_argument("--projects-only", action="store_true", help="only the multi-file projects (corpus/projects)")
     args = ap.parse_args(argv)
 
     results: dict = {}
+    invalid: list[str] = []
     with WorkerPool(args.workers, OPTIONS) as pool:
+        projects = project_entries(args.corpus / "projects")
+        if projects:
+            start = time.perf_counter()
+            found = heal_projects(pool, projects, args.max_rounds, args.workers)
+            results["projects"] = print_projects(found, time.perf_counter() - start, args.show_unhealed)
+        if args.projects_only:
+            pool.close()
+            if args.json:
+                args.json.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+            return 0
         start = time.perf_counter()
         outcomes = heal_all(pool, load_corpus(args.corpus), args.max_rounds, args.workers, "corpus")
         invalid = sorted(n for n, o in outcomes.items() if o.status_before == "ok")

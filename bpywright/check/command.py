@@ -158,6 +158,8 @@ def _print_summary(summary) -> None:
             where = f" (line {case.line})" if case.line else ""
             label = "ADVISORY" if case.outcome == "passed" else case.outcome.upper()
             print(f"  {label:<8} {case.script} [{case.target}]{where}: {case.message or case.advisory[0]}")
+            if case.heal:
+                print(f"           {case.heal}")
     versions = ", ".join(t.label for t in summary.targets)
     print(
         f"{', '.join(parts)} — {c.total} runs on {versions} in {summary.seconds:.1f}s; exit {summary.exit_code} (--fail-on {summary.fail_on})"

@@ -74,6 +74,9 @@ class CaseResult(BaseModel):
     nonblank_fraction: float | None = None
     visual: VisualCheck | None = None
     summary: str = Field("", description="The human summary of the run (JUnit system-out).")
+    heal: str | None = Field(
+        None, description="For a failed run: the drift rule that explains it and where (`bpywright heal`), or why not."
+    )
 
 
 class Counts(BaseModel):

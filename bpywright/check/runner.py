@@ -135,6 +135,9 @@ def _case(plan: CheckPlan, target: BlenderTarget, script: Script, report: RunRep
         text.append(f"lint{gate}:\n" + render_fix_block(source, lint, include_advisory=True))
     if visual is not None:
         text.append(f"visual: {visual.note}")
+    hint = _heal_hint(report, script, target) if outcome in ("failed", "error") else None
+    if hint:
+        text.append(hint)
     report_path = plan.artifact(target, script, ".json")
     report_path.parent.mkdir(parents=True, exist_ok=True)
     report.write(report_path)
@@ -158,7 +161,16 @@ def _case(plan: CheckPlan, target: BlenderTarget, script: Script, report: RunRep
         nonblank_fraction=report.render.nonblank_fraction if report.render else None,
         visual=visual,
         summary="\n".join(text),
+        heal=hint,
     )
+
+
+def _heal_hint(report: RunReport, script: Script, target: BlenderTarget) -> str | None:
+    """What `bpywright heal` can do for a failed run (a rule explains it, and where in the project), or why it cannot."""
+    from ..harness.job import project_root
+    from ..rules.project import heal_hint
+
+    return heal_hint(report, script.path, project_root(script.path), target.major_minor)
 
 
 def run_check(plan: CheckPlan) -> list[CaseResult]:

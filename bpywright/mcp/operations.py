@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import json
 import logging
+import re
 import threading
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
@@ -22,7 +23,7 @@ from ..harness.report import RunReport
 from ..ingest.index import first_sentence
 from ..rules.healer import HealOutcome
 from ..service.jobs import Job, JobKind, QueueFull, Work
-from ..service.work import generate_work, heal_work, script_problem, validate_work
+from ..service.work import generate_work, heal_work, script_problem, target_of, validate_work
 from ..versions import major_minor
 from . import texts
 from .answers import answer, read_image, refusal, run_result
@@ -37,6 +38,63 @@ if TYPE_CHECKING:
 Progress = Callable[[int, str], Awaitable[None]]
 log = logging.getLogger(__name__)
 MAX_MEMBERS = 60
+ENTRY = "script.py"  # what the script is called in a project given to heal_script
+MAX_PROJECT_FILES = 100
+_PROJECT_PATH = re.compile(r"^(?:[A-Za-z0-9_][A-Za-z0-9_.-]*/){0,8}[A-Za-z0-9_][A-Za-z0-9_.-]*\.py$")
+
+
+def project_problem(files: dict[str, str], limit: int) -> str | None:
+    """Why a project's helper files cannot be taken (a path that leaves the project, too many or too big), else None."""
+    if len(files) > MAX_PROJECT_FILES:
+        return f"{len(files)} files given; at most {MAX_PROJECT_FILES} helper modules"
+    for path, text in files.items():
+        if not _PROJECT_PATH.match(path) or ".." in path.split("/"):
+            return f"{path!r} is not a relative path of a .py file inside the project (like 'utils/__init__.py')"
+        if path == ENTRY:
+            return f"{ENTRY!r} is the script itself: give the helpers only"
+        problem = script_problem(text, limit)
+        if problem is not None:
+            return f"{path}: {problem[1]}"
+    if sum(len(t.encode("utf-8", "replace")) for t in files.values()) > limit:
+        return f"the helper files are over {limit} bytes together"
+    return None
+
+
+def project_heal_work(ctx: ServiceContext, script: str, files: dict[str, str], target: str | None) -> Work:
+    """Heal a script with its project's helper modules (paths relative to the script's folder) from a private folder."""
+    import tempfile
+    from pathlib import Path
+
+    from ..rules.project import heal_project, staged
+
+    version, pool = target_of(ctx, target)
+
+    def work(job: Job) -> HealOutcome:
+        runs = 0
+        with tempfile.TemporaryDirectory(prefix="bpywright-mcp-") as tmp:
+            root = Path(tmp) / "project"
+            for rel, text in {**files, ENTRY: script}.items():
+                (root / rel).parent.mkdir(parents=True, exist_ok=True)
+                (root / rel).write_text(text, encoding="utf-8")
+            with staged(root) as stage:
+                options = pool.options.model_copy(update={"render": False, "timeout": 60.0, "root": stage.root})
+
+                def run(texts: dict[str, str]) -> RunReport:
+                    nonlocal runs
+                    runs += 1
+                    stage.set(texts)
+                    path = stage.root / ENTRY
+                    report = pool.run(source=path.read_text(encoding="utf-8"), options=options, as_file=path)
+                    job.emit("run" if runs == 1 else "heal", report.status, report.failure, seconds=report.timings.total, attempt=runs - 1)
+                    return report
+
+                outcome = heal_project(root, ENTRY, run=run, seen_as=stage.root, target=version, max_rounds=3)
+        job.emit("done", "healed" if outcome.healed else outcome.status_after, f"{len(outcome.rounds)} round(s)")
+        # No server paths in what the client reads: the project is known by its relative paths only.
+        reason = outcome.not_healable.replace(str(stage.root), "<project>") if outcome.not_healable else None
+        return outcome.model_copy(update={"root": None, "not_healable": reason})
+
+    return work
 
 
 class Refused(Exception):
@@ -278,13 +336,25 @@ class Operations:
         return answer(texts.run_text(report, script), run_result(report, script), images, error=not report.ok)
 
     @returns_refusals
-    async def heal_script(self, script: str, target: str | None, progress: Progress | None = None) -> CallToolResult:
-        """The rule healer: run, match the failure to API-drift rules, fix, re-run; never leaves the script worse."""
+    async def heal_script(
+        self, script: str, target: str | None, progress: Progress | None = None, files: dict[str, str] | None = None
+    ) -> CallToolResult:
+        """The rule healer: run, match the failure to API-drift rules, fix, re-run; never leaves the script worse.
+
+        files: the script's project (helper modules by path relative to its folder): healed with it, where the failure is.
+        """
         from ..service.schemas import HealRequest
 
         self.check_script(script)
+        if files:
+            problem = project_problem(files, self.ctx.settings.max_request_bytes)
+            if problem is not None:
+                raise Refused(f"files refused: {problem}")
         target = await self.runtime_version(target)
-        job = await self.job("heal", lambda: heal_work(self.ctx, HealRequest(script=script, target=target)), progress)
+        if files:
+            job = await self.job("heal", lambda: project_heal_work(self.ctx, script, files, target), progress)
+        else:
+            job = await self.job("heal", lambda: heal_work(self.ctx, HealRequest(script=script, target=target)), progress)
         outcome = job.result
         assert isinstance(outcome, HealOutcome)
         return answer(texts.heal_text(outcome, target), outcome, error=not (outcome.healed or outcome.status_before == "ok"))

@@ -77,9 +77,16 @@ def build_server(ops: Operations) -> MCPServer:
         target: Annotated[
             str | None, Field(pattern=r"^\d{1,2}\.\d{1,2}$", description="Blender version to heal for; " + VERSION_HELP)
         ] = None,
+        files: Annotated[
+            dict[str, str] | None,
+            Field(
+                description="The script's own helper modules, by path relative to its folder (e.g. {'utils/__init__.py': '...'}): "
+                "healed with it where the failure points; each changed file comes back with its diff (files) and text (texts)."
+            ),
+        ] = None,
     ) -> Annotated[CallToolResult, HealOutcome]:
         """Fix a failing bpy script's old or misremembered API with deterministic rules: the diff and rules of each round, the final status."""
-        return await ops.heal_script(script, target, progress=lambda n, m: relay(ctx, n, m))
+        return await ops.heal_script(script, target, progress=lambda n, m: relay(ctx, n, m), files=files)
 
     @server.tool(annotations=READ_ONLY)
     async def find_exemplars(

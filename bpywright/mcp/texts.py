@@ -57,12 +57,17 @@ def heal_text(outcome: HealOutcome, target: str) -> str:
         lines.append("The script already runs: nothing to heal.")
     elif outcome.healed:
         lines.append(f"HEALED: the script runs on Blender {target} now. The healed script:\n```python\n{outcome.script}```")
+    elif outcome.not_healable:
+        lines.append(f"NOT HEALABLE: {outcome.not_healable}")
     else:
         lines.append(
             f"NOT HEALED: it still fails ({outcome.failure_after or outcome.status_after}); no rule fixes that. "
             f"Change the script by hand (search_api / get_symbol for the right API). The script as far as it was healed:\n"
             f"```python\n{outcome.script}```"
         )
+    for f in outcome.files:
+        if f.path != outcome.entry:
+            lines.append(f"Healed helper {f.path}:\n```python\n{outcome.texts.get(f.path, '')}```")
     return "\n".join(lines)
 
 

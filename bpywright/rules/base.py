@@ -34,6 +34,7 @@ class FixScope:
     target: str = "4.5"
     lines: frozenset[int] = frozenset()
     error: str = ""
+    module_names: tuple[str, ...] = ()  # what the project's module named by the error defines (for a renamed helper)
 
 
 class RuleTransformer(cst.CSTTransformer):

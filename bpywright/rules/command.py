@@ -1,4 +1,4 @@
-"""`bpywright heal`: heal one file on a one-worker pool (local or on a cluster), print the rounds (or JSON), write the result.
+"""`bpywright heal`: heal a script's project on a one-worker pool (local or on a cluster), print the rounds (or JSON), write it.
 
 Like every `command.py`, this is a slice of the CLI (a front door): stdlib imports only at module level.
 """
@@ -25,6 +25,7 @@ from ..config import Settings
 if TYPE_CHECKING:
     from ..cluster.spec import ClusterSpec
     from ..harness.options import RunOptions
+    from ..harness.report import RunReport
     from .healer import HealOutcome
 
 
@@ -33,8 +34,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("script", type=Path)
     add_version(parser, "--target")
     out = parser.add_mutually_exclusive_group()
-    out.add_argument("--write", action="store_true", help="rewrite SCRIPT in place when healing helped")
-    out.add_argument("-o", "--output", type=Path, help="write the healed script here")
+    out.add_argument("--write", action="store_true", help="rewrite every healed file of the project in place")
+    out.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        help="write the healed project here, a mirror of the project with the healed files (a .py path: the healed script, "
+        "when the heal changed no other file)",
+    )
+    out.add_argument("--dry-run", action="store_true", help="print each healed file's diff only; write nothing")
     parser.add_argument("--max-rounds", type=int, default=5, help="run/fix rounds at most (default 5)")
     parser.add_argument("--json", action="store_true", help="print the outcome as JSON")
     parser.add_argument("--blender", type=Path, help="a Blender executable instead of the bpy module")
@@ -61,19 +69,58 @@ def heal_source(
         return heal(source, target=target, max_rounds=max_rounds, run=lambda s: pool.run(source=s, options=options, as_file=as_file))
 
 
+def heal_project_of(
+    script: Path,
+    root: Path,
+    *,
+    target: str,
+    max_rounds: int,
+    options: RunOptions,
+    cluster: ClusterSpec | None = None,
+    skip: tuple[Path, ...] = (),
+) -> HealOutcome:
+    """Heal the project a script belongs to: candidates run from a staged copy of `root` (never touched), as `script`."""
+    from ..cluster.factory import open_pool
+    from .project import heal_project, staged
+
+    root = root.resolve()
+    entry = script.resolve().relative_to(root).as_posix()
+    with staged(root, skip) as stage:
+        staged_options = options.model_copy(update={"root": stage.root})
+
+        def run(texts: dict[str, str]) -> RunReport:
+            stage.set(texts)
+            path = stage.root / entry
+            return pool.run(source=path.read_text(encoding="utf-8"), options=staged_options, as_file=path)
+
+        with open_pool(staged_options, cluster=cluster, jobs=1, at_most=1) as pool:
+            return heal_project(root, entry, run=run, seen_as=stage.root, target=target, max_rounds=max_rounds)
+
+
 def render_outcome(outcome: HealOutcome) -> str:
     """Each round's rules, diff and status, then the final verdict, for people."""
     out = [f"before: {outcome.status_before}" + (f" ({outcome.failure_before})" if outcome.failure_before else "")]
     for r in outcome.rounds:
-        rules = ", ".join(f"{a.rule} (line {', '.join(map(str, a.lines))})" for a in r.applied)
+
+        def named(applied: list) -> str:
+            return ", ".join(f"{a.rule} (line {', '.join(map(str, a.lines))})" for a in applied)
+
+        if r.files and [f.path for f in r.files] != [outcome.entry]:  # a project round: the rules of each file it changed
+            rules = "; ".join(f"{f.path}: {named(f.applied)}" for f in r.files)
+        else:
+            rules = named(r.applied)
         out.append(f"\nround {r.round}: {rules}" + (f" — explains the failure: {r.explained}" if r.explained else ""))
         out.append(r.diff.rstrip())
-        result = r.status + (f": {r.failure}" + (f" (line {r.line})" if r.line else "") if r.failure else "")
+        at = f" ({r.file}, line {r.line})" if r.file and r.file != outcome.entry and r.line else f" (line {r.line})" if r.line else ""
+        result = r.status + (f": {r.failure}{at}" if r.failure else "")
         out.append(f"→ {result}" + (f"  [{r.note}]" if r.note else ""))
     if outcome.status_before == "ok":
         out.append("\nnothing to heal: the script passes already")
     elif outcome.healed:
-        out.append(f"\nhealed: the script passes on Blender {outcome.target} after {len(outcome.rounds)} round(s)")
+        files = f" ({len(outcome.files)} file(s) changed: {', '.join(f.path for f in outcome.files)})" if outcome.files else ""
+        out.append(f"\nhealed: the script passes on Blender {outcome.target} after {len(outcome.rounds)} round(s){files}")
+    elif outcome.not_healable:
+        out.append(f"\nnot healable: {outcome.not_healable}")
     elif not outcome.rounds:
         out.append("\nnot healed: no rule matches this failure")
     else:
@@ -81,8 +128,42 @@ def render_outcome(outcome: HealOutcome) -> str:
     return "\n".join(out)
 
 
+def render_diffs(outcome: HealOutcome) -> str:
+    """Each changed file's diff against the original project (what --dry-run prints)."""
+    return "".join(f.diff for f in outcome.files)
+
+
+def write_outcome(outcome: HealOutcome, script: Path, root: Path, output: Path | None, in_place: bool) -> int:
+    """Write the healed files (in place, or a mirror of the project under output); 0, or 2 when output cannot hold them."""
+    from .project import mirror
+
+    texts = outcome.texts
+    if output is not None and output.suffix == ".py" and not output.is_dir():
+        if set(texts) - {outcome.entry}:
+            print(
+                f"not written: the heal changed {', '.join(sorted(texts))}; give -o a folder to get the healed project",
+                file=sys.stderr,
+            )
+            return 2
+        output.write_text(outcome.script, encoding="utf-8")
+        print(f"wrote {output}", file=sys.stderr)
+        return 0
+    if output is not None:
+        mirror(root, output, texts)
+        entry = output / (outcome.entry or script.name)
+        changed = ", ".join(sorted(texts)) or "none"
+        print(f"wrote the healed project to {output} (healed files: {changed}); run it: bpywright run {entry}", file=sys.stderr)
+        return 0
+    if in_place and texts:
+        for rel, text in sorted(texts.items()):
+            (root / rel).write_text(text, encoding="utf-8")
+            print(f"wrote {root / rel}", file=sys.stderr)
+    return 0
+
+
 def run(args: argparse.Namespace, settings: Settings) -> int:
-    """`bpywright heal`: rules first, round by round, never leaving the script worse; exit 0 only if it passes."""
+    """`bpywright heal`: rules first, round by round, never leaving the project worse; exit 0 only if it passes."""
+    from ..harness.job import RootError, check_root, project_root
     from ..harness.options import RunOptions
 
     if not args.script.is_file():
@@ -91,26 +172,36 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         raise UsageError("--max-rounds must be >= 1")
     if args.blender is not None and not args.blender.is_file():
         raise UsageError(f"Blender executable not found: {args.blender}")
+    try:
+        root = check_root(args.root or project_root(args.script), args.script)
+    except RootError as exc:
+        raise UsageError(str(exc)) from None
+    output: Path | None = args.output
+    if output is not None and (output.resolve() == root or root.is_relative_to(output.resolve())):
+        raise UsageError(f"-o {output} would overwrite the project itself ({root}): name another folder, or use --write")
     target = target_version(args, settings)
     blender, python = backend_paths(args, settings)
     cluster = cluster_spec(args, settings)
-    source = args.script.read_text(encoding="utf-8")
     options = RunOptions(
         render=False,
         timeout=args.timeout,
         blender=blender or settings.blender,
         python=python,
         sandbox=settings.sandbox and not args.no_sandbox,
-        root=args.root,
+        root=root,
         args=getattr(args, "script_args", []),
     )
-    outcome = heal_source(source, target=target, max_rounds=args.max_rounds, options=options, as_file=args.script, cluster=cluster)
+    skip = (output,) if output is not None else ()
+    outcome = heal_project_of(args.script, root, target=target, max_rounds=args.max_rounds, options=options, cluster=cluster, skip=skip)
     if args.json:
         print(outcome.model_dump_json(indent=2))
+    elif args.dry_run:
+        print(render_diffs(outcome), end="")
+        print(render_outcome(outcome).rsplit("\n", 1)[-1].strip(), file=sys.stderr)
     else:
         print(render_outcome(outcome))
-    destination: Path | None = args.output or (args.script if args.write and outcome.script != source else None)
-    if destination is not None:
-        destination.write_text(outcome.script, encoding="utf-8")
-        print(f"wrote {destination}", file=sys.stderr)
+    if not args.dry_run:
+        code = write_outcome(outcome, args.script, root, output, args.write)
+        if code:
+            return code
     return 0 if outcome.healed else 1

@@ -36,8 +36,16 @@ class HealResult(BaseModel):
     explained: str | None = None
 
 
+class FileChange(BaseModel):
+    """One project file a heal changed: its path (relative to the project root), the rules applied there, its diff."""
+
+    path: str
+    applied: list[AppliedRule] = []
+    diff: str = ""
+
+
 class HealRound(BaseModel):
-    """One run/fix round: the rules applied, the diff, and how the fixed script ran."""
+    """One run/fix round: the rules applied, the diff, and how the fixed script ran (file: where it fails now, in a project)."""
 
     round: int
     applied: list[AppliedRule]
@@ -48,10 +56,16 @@ class HealRound(BaseModel):
     line: int | None = None
     reverted: bool = False
     note: str = ""
+    file: str | None = None
+    files: list[FileChange] = []
 
 
 class HealOutcome(BaseModel):
-    """The whole heal: the final script (never worse than the input), rounds, and whether it passes now."""
+    """The whole heal: the final script (never worse than the input), rounds, and whether it passes now.
+
+    A project heal adds the root, the entry (relative to it), every changed file with its own diff (files) and healed
+    text (texts, by relative path), and why a failure outside the project cannot be healed (not_healable).
+    """
 
     schema_version: int = SCHEMA_VERSION
     target: str
@@ -64,6 +78,11 @@ class HealOutcome(BaseModel):
     script: str
     diff: str
     explained: bool = False
+    root: str | None = None
+    entry: str | None = None
+    files: list[FileChange] = []
+    texts: dict[str, str] = {}
+    not_healable: str | None = None
 
 
 def unified_diff(old: str, new: str, name: str = "script.py") -> str:
@@ -86,19 +105,42 @@ def heal_once(
     script: str, run_report: RunReport | None, lint_report: LintReport | None, target: str = "4.5", exclude: frozenset[str] = frozenset()
 ) -> HealResult:
     """One deterministic step: every sure fix, plus the rules that explain the failure applied at its statement."""
+    error = run_error(run_report)
+    line = run_report.exception.line if error and run_report and run_report.exception else None
+    return fix_file(script, error, line, lint_report, target, exclude)
+
+
+def run_error(run_report: RunReport | None) -> str:
+    """The failure text rules match ('Type: message', the whole message), or '' when the run did not end in an error."""
+    if run_report is None or run_report.status != "error":
+        return ""
+    exc = run_report.exception
+    # Rules match the whole message (an operator's wrapped Python error names the real one on a later line).
+    return f"{exc.type}: {exc.message}" if exc is not None else run_report.failure
+
+
+def fix_file(
+    script: str,
+    error: str,
+    line: int | None,
+    lint_report: LintReport | None = None,
+    target: str = "4.5",
+    exclude: frozenset[str] = frozenset(),
+    module_names: tuple[str, ...] = (),
+    name: str = "script.py",
+) -> HealResult:
+    """Fix one file: every sure fix, plus the rules that explain `error` at the statement of `line` (None: sure fixes only).
+
+    module_names: the names the module an AttributeError/ImportError names defines (a project's own helper module).
+    """
     module = parse(script)
     if module is None:
         return HealResult(script=script)
-    error = ""
-    if run_report is not None and run_report.status == "error":
-        exc = run_report.exception
-        # Rules match the whole message (an operator's wrapped Python error names the real one on a later line).
-        error = f"{exc.type}: {exc.message}" if exc is not None else run_report.failure
-    failing = statement_lines(module, run_report.exception.line if error and run_report and run_report.exception else None)
+    failing = statement_lines(module, line if error else None)
     lint_lines = _lint_lines(lint_report)
     rules = [r for r in rules_for(target) if r.id not in exclude]
     explaining = [r for r in rules if error and r.explains_error(error)]
-    plan = [(r, FixScope(target, failing, error)) for r in explaining]
+    plan = [(r, FixScope(target, failing, error, module_names)) for r in explaining]
     plan += [(r, FixScope(target, lint_lines.get(r.id, frozenset()))) for r in rules if r not in explaining]
     new, hits = apply_rules(script, plan)
     applied: dict[str, set[int]] = {}
@@ -109,7 +151,7 @@ def heal_once(
     return HealResult(
         script=new,
         applied=[AppliedRule(rule=rid, title=BY_ID[rid].title, lines=sorted(lines)) for rid, lines in applied.items()],
-        diff=unified_diff(script, new),
+        diff=unified_diff(script, new, name),
         changed=new != script,
         explained=explained,
     )

@@ -23,6 +23,7 @@ from . import (
     drift_28,
     drift_50,
     imports,
+    intdiv,
     lights,
     linktwice,
     madeup,
@@ -32,6 +33,7 @@ from . import (
     opresult,
     parenting,
     pydata,
+    renamed,
     render,
     slots,
     values,
@@ -42,13 +44,13 @@ FAMILIES: dict[str, tuple[DriftRule, ...]] = {
     "2.80": drift_28.RULES + lights.RULES,
     "5.x": drift_50.RULES,  # before attributes: its generic "missing property" rule would drop what these move
     "attributes": attributes.RULES,
-    "values": values.RULES + madeup.RULES + camera.RULES + pydata.RULES + slots.RULES + datablocks.RULES + parenting.RULES,
+    "values": values.RULES + intdiv.RULES + madeup.RULES + camera.RULES + pydata.RULES + slots.RULES + datablocks.RULES + parenting.RULES,
     "operators": operators.RULES + opresult.RULES + linktwice.RULES,
     "bmesh": bmeshops.RULES,
     "nodes": nodes.RULES,
     "render": render.RULES,
     "context": context.RULES,
-    "imports": imports.RULES + names.RULES + calls.RULES,
+    "imports": imports.RULES + names.RULES + calls.RULES + renamed.RULES,
     "addons": addons.RULES,
 }
 ALL_RULES: tuple[DriftRule, ...] = tuple(rule for rules in FAMILIES.values() for rule in rules)

@@ -202,11 +202,16 @@ class _Strings(cst.CSTVisitor):
             self.nodes.append(node)
 
 
+_ENGINE_IDS = frozenset({"BLENDER_EEVEE", "BLENDER_EEVEE_NEXT", "BLENDER_RENDER", "BLENDER_GAME"})
+
+
 class _EnumValue(RuleTransformer):
     def visit_Module(self, node: cst.Module) -> None:
         found = _ENUM.search(self.scope.error)
         allowed = re.findall(r"'(\w+)'", found.group(2)) if found else []
         self.old, self.new = (found.group(1), enum_successor(found.group(1), allowed)) if found else ("", None)
+        if self.old in _ENGINE_IDS:
+            self.old = ""  # the render family renames engine ids (dropping `render.engine = 'BLENDER_EEVEE'` lost EEVEE)
         strings = _Strings(self.old)
         node.visit(strings)
         # the literal on the failing statement; when the value reached it through a variable, every such literal

@@ -98,6 +98,18 @@ async def check_every_tool(client: Client, resolution: int = 96) -> None:
     assert outcome["healed"] and "radius=1.5" in outcome["script"] and outcome["rounds"][0]["diff"].startswith("---")
     assert "HEALED" in text_of(healed) and "+bpy.ops.mesh.primitive_uv_sphere_add(radius=1.5)" in text_of(healed)
 
+    # A project: the failure is in the script's helper module, which is healed (and comes back) with its own diff.
+    helper = "from mathutils import Vector\n\n\ndef tip(ob):\n    return ob.matrix_world * Vector((0, 0, 1))\n"
+    script = "import bpy\nimport ut\n\nprint(ut.tip(bpy.data.objects['Cube']))\n"
+    project = await client.call_tool("heal_script", {"script": script, "files": {"ut.py": helper}})
+    assert not project.is_error, text_of(project)
+    outcome = project.structured_content
+    assert (
+        outcome["healed"] and [f["path"] for f in outcome["files"]] == ["ut.py"] and outcome["files"][0]["diff"].startswith("--- a/ut.py")
+    )
+    assert "ob.matrix_world @ Vector" in outcome["texts"]["ut.py"] and outcome["script"] == script and outcome["root"] is None
+    assert "Healed helper ut.py" in text_of(project) and "/tmp" not in text_of(project)
+
     exemplars = await client.call_tool("find_exemplars", {"query": "a low-poly pine tree", "k": 2})
     assert not exemplars.is_error, text_of(exemplars)
     items = exemplars.structured_content["exemplars"]
@@ -149,6 +161,10 @@ async def check_bad_inputs(client: Client, max_bytes: int, *, http: bool) -> Non
         ("search_api", {"query": "cube", "version": "9.9"}, "bpywright ingest"),
         ("get_symbol", {"name": "bpy.ops.mesh.primitive_cube_ad"}, "primitive_cube_add"),
         ("heal_script", {"script": GOOD, "target": "2.79"}, "not installed"),
+        ("heal_script", {"script": GOOD, "files": {"../escape.py": "import os\n"}}, "not a relative path"),
+        ("heal_script", {"script": GOOD, "files": {"/etc/cron.d/x.py": "import os\n"}}, "not a relative path"),
+        ("heal_script", {"script": GOOD, "files": {"script.py": GOOD}}, "the script itself"),
+        ("heal_script", {"script": GOOD, "files": {"ut.py": "x = 1\x00\n"}}, "NUL"),
         ("generate_script", {"prompt": ""}, "prompt"),
         ("no_such_tool", {}, "no_such_tool"),
     ]

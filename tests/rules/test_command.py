@@ -61,7 +61,9 @@ def test_heal_opens_its_pool_through_the_factory_on_the_cluster_asked(tmp_path: 
             pass
 
         def run(self, script=None, options=None, *, source=None, as_file=None, render_to=None, linter=None) -> RunReport:
-            assert source is not None and as_file == script_path and linter is None
+            # the script runs as itself in a staged copy of its project (the original is never touched while healing)
+            assert source is not None and as_file.name == script_path.name and as_file != script_path and linter is None
+            assert options.root == as_file.parent
             return RunReport(status="ok", backend="bpy-module", sandbox="rlimits-only", blender_version="4.5.0")  # type: ignore[arg-type]
 
     def open_pool(options, *, cluster=None, jobs=None, default_jobs=None, at_most=None):

@@ -1,0 +1,3 @@
+import common
+
+common.names_by_type()

@@ -1,0 +1,2 @@
+from .geom import *
+from .objects import link_new
