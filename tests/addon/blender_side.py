@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 import traceback
 
 import bpy
@@ -35,8 +36,10 @@ def call(op, **kwargs) -> str:
 
 def serve(op, **kwargs) -> str:
     """Start a service operator, wait for its worker thread, apply the outcome (the timer's job in a UI session)."""
+    began = time.monotonic()
     started = call(op, **kwargs)
     addon().operators.finish(120)
+    result.setdefault("seconds", []).append([op.idname(), round(time.monotonic() - began, 2)])
     return started
 
 
@@ -123,11 +126,13 @@ def failures() -> None:
         result["token_in_blend"] = TOKEN.encode() in f.read()
 
 
+BEGAN = time.monotonic()
 try:
     install()
     {"generate": generate, "check_and_heal": check_and_heal, "failures": failures}[SCENARIO]()
 except Exception:
     result["crash"] = traceback.format_exc()
+result["total_seconds"] = round(time.monotonic() - BEGAN, 2)
 with open(OUT, "w", encoding="utf-8") as f:
     json.dump(result, f)
 sys.stdout.flush()

@@ -22,6 +22,29 @@ class ServiceError(Exception):
     """The service could not be used: unreachable, wrong token, a refused request, a job that failed inside it."""
 
 
+class _NoRedirects(urllib.request.HTTPRedirectHandler):
+    """Refuse every redirect: urllib would resend the Authorization header (the token) to wherever it points."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        raise ServiceError(
+            f"the service at {req.full_url} redirected to {newurl} ({code}); the token is sent only to the configured URL: "
+            f"set the final URL in {FIX_SETTINGS}"
+        )
+
+
+LOOPBACK = ("localhost", "127.0.0.1", "::1")
+
+
+def is_loopback(host: str) -> bool:
+    """True for a host name or address only this machine answers on."""
+    host = host.lower().strip("[]")
+    return host in LOOPBACK or host.startswith("127.")
+
+
+DIRECT = urllib.request.build_opener(_NoRedirects, urllib.request.ProxyHandler({}))  # a loopback service: never via a proxy
+PROXIED = urllib.request.build_opener(_NoRedirects)  # elsewhere: the environment's proxy settings, as any client
+
+
 class ServiceClient:
     """One bpywright service: its base URL and bearer token (the token only ever goes into the Authorization header)."""
 
@@ -32,6 +55,7 @@ class ServiceClient:
         parsed = urllib.parse.urlparse(self.url)
         if parsed.scheme not in ("http", "https") or not parsed.hostname:
             raise ServiceError(f"service URL {url!r} is not an http(s) URL: set it in {FIX_SETTINGS} (e.g. http://127.0.0.1:8000)")
+        self.opener = DIRECT if is_loopback(parsed.hostname) else PROXIED
 
     def _open(self, method: str, path: str, body: dict[str, Any] | None = None, timeout: float | None = None):
         """An open response for METHOD path, or ServiceError saying why not."""
@@ -43,7 +67,9 @@ class ServiceClient:
         if self.token:
             request.add_header("Authorization", f"Bearer {self.token}")
         try:
-            return urllib.request.urlopen(request, timeout=timeout or self.timeout)  # noqa: S310 (http(s) checked above)
+            return self.opener.open(request, timeout=timeout or self.timeout)
+        except ServiceError:
+            raise
         except urllib.error.HTTPError as exc:
             raise ServiceError(self._refusal(exc)) from None
         except (urllib.error.URLError, OSError) as exc:

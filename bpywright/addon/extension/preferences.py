@@ -6,10 +6,9 @@ import urllib.parse
 
 import bpy
 
-from .client import FIX_SETTINGS, ServiceClient, ServiceError
+from .client import FIX_SETTINGS, ServiceClient, ServiceError, is_loopback
 
 ADDON = __package__ or "bpywright"  # bl_ext.<repo>.bpywright when installed as an extension
-LOOPBACK = {"localhost", "127.0.0.1", "::1"}
 
 
 class BPYWRIGHT_AP_preferences(bpy.types.AddonPreferences):
@@ -43,7 +42,7 @@ def client_for(context: bpy.types.Context) -> ServiceClient:
     """A client for the configured service, or ServiceError when Blender may not go online to reach it."""
     prefs = preferences(context)
     host = (urllib.parse.urlparse(prefs.url.strip()).hostname or "").lower()
-    if not getattr(bpy.app, "online_access", True) and host not in LOOPBACK and not host.startswith("127."):
+    if not getattr(bpy.app, "online_access", True) and not is_loopback(host):
         raise ServiceError(
             f"Blender's online access is off and {host or prefs.url!r} is not this machine: allow it in "
             f"Preferences > System > Network, or point {FIX_SETTINGS} at a service on 127.0.0.1"
