@@ -12,6 +12,7 @@ import os
 import sys
 import time
 import traceback
+import types
 
 import bpy
 
@@ -47,6 +48,42 @@ def objects() -> list[str]:
     return sorted(o.name for o in bpy.data.objects)
 
 
+class Layout:
+    """Stands in for bpy.types.UILayout, which background Blender never creates: records what a panel would show."""
+
+    def __init__(self, lines: list, parent: Layout | None = None) -> None:
+        self.lines, self.parent, self.enabled = lines, parent, True
+
+    def live(self) -> bool:
+        return self.enabled and (self.parent is None or self.parent.live())
+
+    def row(self, **_kw) -> Layout:
+        return Layout(self.lines, self)
+
+    box = column = row
+
+    def label(self, text: str = "", icon: str = "NONE") -> None:
+        self.lines.append(["label", text, self.live()])
+
+    def prop(self, data, name: str, **_kw) -> None:
+        self.lines.append(["prop", name, self.live()])
+
+    def operator(self, idname: str, text: str = "", icon: str = "NONE") -> types.SimpleNamespace:
+        self.lines.append(["operator", f"{idname}:{text}", self.live()])
+        return types.SimpleNamespace()
+
+    def template_icon(self, icon_value: int = 0, scale: float = 1.0) -> None:
+        self.lines.append(["icon", icon_value, self.live()])
+
+
+def panel(name: str, text=None) -> list:
+    """What the add-on's panel NAME shows now (the Text Editor one for `text`)."""
+    lines: list = []
+    context = bpy.context if text is None else types.SimpleNamespace(space_data=types.SimpleNamespace(text=text))
+    getattr(addon().panels, name).draw(types.SimpleNamespace(layout=Layout(lines)), context)
+    return lines
+
+
 def install() -> None:
     result["install"] = call(bpy.ops.extensions.package_install_files, filepath=ZIP, repo="user_default", enable_on_install=True)
     prefs = bpy.context.preferences.addons["bl_ext.user_default.bpywright"].preferences
@@ -65,6 +102,7 @@ def generate() -> None:
     image = bpy.data.images.get(g.image) if g.image else None
     result["preview"] = list(image.size) if image is not None else None
     result["progress"] = session.task.progress
+    result["panel"] = panel("BPYWRIGHT_PT_generate")
     result["objects_before"] = objects()
     result["run"] = call(bpy.ops.bpywright.run_in_scene, source="GENERATED")
     result["objects_after_run"] = objects()
@@ -82,22 +120,42 @@ def check_and_heal() -> None:
     verdict = session.checks[text.name].verdict
     result["check_passed"], result["check_problem"] = verdict.passed, verdict.problem
     result["findings"] = [[f.line, f.severity, f.source, f.message] for f in verdict.findings]
+    result["panel_failed"] = panel("BPYWRIGHT_PT_text", text)
     result["jump"] = call(bpy.ops.bpywright.jump_to_line, text_name=text.name, line=3)
     result["cursor_line"] = text.current_line_index + 1
     result["run_unchecked"] = call(bpy.ops.bpywright.run_in_scene, source="TEXT", text_name=text.name)
     result["heal"] = serve(bpy.ops.bpywright.heal, text_name=text.name)
     proposal = session.heals[text.name]
     result["diff"], result["heal_summary"] = proposal.diff, proposal.summary
+    result["panel_healed"] = panel("BPYWRIGHT_PT_text", text)
     result["apply_heal"] = call(bpy.ops.bpywright.apply_heal, text_name=text.name)
     result["healed_text"] = text.as_string()
     result["recheck"] = serve(bpy.ops.bpywright.check, text_name=text.name)
     result["recheck_passed"] = session.checks[text.name].verdict.passed
+    result["panel_passed"] = panel("BPYWRIGHT_PT_text", text)
     result["objects_before"] = objects()
     text.from_string(text.as_string() + "bpy.ops.mesh.primitive_cube_add()\n")  # changed after its Check
     result["run_changed"] = call(bpy.ops.bpywright.run_in_scene, source="TEXT", text_name=text.name)
     result["objects_after_changed"] = objects()
     text.from_string(result["healed_text"])  # back to the exact text that passed
     result["run_checked"] = call(bpy.ops.bpywright.run_in_scene, source="TEXT", text_name=text.name)
+    result["objects_after_run"] = objects()
+    result["undo"] = call(bpy.ops.ed.undo)
+    result["objects_after_undo"] = objects()
+
+
+def check_run() -> None:
+    """A script that is fine: Check passes for this Blender, Run in scene adds its object, one undo removes it."""
+    session = addon().session.current()
+    result["version"] = addon().preferences.this_version()
+    text = bpy.data.texts.new("fine.py")
+    text.from_string(ARG)
+    result["check"] = serve(bpy.ops.bpywright.check, text_name=text.name)
+    verdict = session.checks[text.name].verdict
+    result["passed"], result["checked"], result["problem"] = verdict.passed, verdict.checked, verdict.problem
+    result["panel"] = panel("BPYWRIGHT_PT_text", text)
+    result["objects_before"] = objects()
+    result["run"] = call(bpy.ops.bpywright.run_in_scene, source="TEXT", text_name=text.name)
     result["objects_after_run"] = objects()
     result["undo"] = call(bpy.ops.ed.undo)
     result["objects_after_undo"] = objects()
@@ -129,7 +187,7 @@ def failures() -> None:
 BEGAN = time.monotonic()
 try:
     install()
-    {"generate": generate, "check_and_heal": check_and_heal, "failures": failures}[SCENARIO]()
+    {"generate": generate, "check_and_heal": check_and_heal, "check_run": check_run, "failures": failures}[SCENARIO]()
 except Exception:
     result["crash"] = traceback.format_exc()
 result["total_seconds"] = round(time.monotonic() - BEGAN, 2)

@@ -52,6 +52,10 @@ def service_url(tmp_path_factory: pytest.TempPathFactory, fake_llm: FakeLLM) -> 
         llm_model="fake-coder",
         max_heal_rounds=1,
     )
+    installed = Settings.from_env().artifacts / "runtimes" / "5.2"  # the 5.2 runtime where `make runtimes` made it, read only
+    if installed.is_dir():
+        (settings.artifacts / "runtimes").mkdir()
+        (settings.artifacts / "runtimes" / "5.2").symlink_to(installed.resolve())
     from bpywright.exemplars.store import ExemplarStore
 
     with WorkerPool(1, RunOptions(render=True, resolution=64, timeout=60)) as pool, ExemplarStore.open(settings, clip=False) as store:
@@ -61,13 +65,13 @@ def service_url(tmp_path_factory: pytest.TempPathFactory, fake_llm: FakeLLM) -> 
 
 @pytest.fixture
 def blender_side(addon_zip: Path, tmp_path: Path) -> Scenario:
-    """`blender_side(scenario, url, token, arg)`: run tests/addon/blender_side.py in the bpy module; its JSON result."""
+    """`blender_side(scenario, url, …)`: run tests/addon/blender_side.py in a bpy module (`python`'s); its JSON result."""
 
-    def run(scenario: str, url: str, token: str = TOKEN, arg: str = "") -> dict[str, Any]:
+    def run(scenario: str, url: str, token: str = TOKEN, arg: str = "", python: str = sys.executable) -> dict[str, Any]:
         out = tmp_path / "result.json"
         env = {**os.environ, "BLENDER_USER_RESOURCES": str(tmp_path / "user")}  # a private extensions repo and preferences
         proc = subprocess.run(
-            [sys.executable, str(BLENDER_SIDE), str(addon_zip), url, token, str(out), scenario, arg],
+            [str(python), str(BLENDER_SIDE), str(addon_zip), url, token, str(out), scenario, arg],
             capture_output=True,
             text=True,
             env=env,

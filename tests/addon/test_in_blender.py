@@ -21,6 +21,9 @@ def test_generate_previews_runs_in_scene_as_one_undo_step(blender_side, service_
     assert any("ran in the sandbox" in line and "4.5" in line for line in r["checked"]), r["checked"]
     assert r["preview"] == [64, 64]  # the service's render, loaded into bpy.data.images
     assert any(line.startswith("critic") for line in r["progress"]), r["progress"]
+    shown = r["panel"]
+    assert ["label", "accepted; model: fake-coder", True] in shown and ["label", "Passed for Blender 4.5", True] in shown
+    assert ["operator", "bpywright.run_in_scene:", True] in shown and any(kind == "icon" for kind, *_ in shown)  # enabled; preview
     assert r["objects_before"] == FACTORY
     assert r["run"] == "FINISHED" and r["objects_after_run"] == sorted([*FACTORY, "FakeCube"])
     assert r["undo"] == "FINISHED" and r["objects_after_undo"] == FACTORY  # one undo step removes all the script did
@@ -32,13 +35,30 @@ def test_check_finds_the_planted_error_heal_fixes_it_and_only_the_checked_text_r
     assert r["check"] == "FINISHED" and r["check_passed"] is False and "sandboxed run failed" in r["check_problem"]
     run_errors = [f for f in r["findings"] if f[2] == "run"]
     assert run_errors and run_errors[0][0] == 3 and "size" in run_errors[0][3], r["findings"]  # line 3: size= was removed
+    assert ["operator", "bpywright.run_in_scene:", False] in r["panel_failed"]  # shown, not enabled
+    assert any(kind == "operator" and what.startswith("bpywright.jump_to_line:3: run: TypeError") for kind, what, _ in r["panel_failed"])
     assert r["jump"] == "FINISHED" and r["cursor_line"] == 3
     assert r["run_unchecked"].startswith("error: ") and "refused" in r["run_unchecked"]
     assert "-bpy.ops.mesh.primitive_uv_sphere_add(size=1.5)" in r["diff"] and "radius=1.5" in r["diff"]
+    assert ["operator", "bpywright.apply_heal:", True] in r["panel_healed"]
+    assert ["label", "-bpy.ops.mesh.primitive_uv_sphere_add(size=1.5)", True] in r["panel_healed"]  # the diff, line by line
     assert r["apply_heal"] == "FINISHED" and "radius=1.5" in r["healed_text"]
     assert r["recheck"] == "FINISHED" and r["recheck_passed"] is True
+    assert ["operator", "bpywright.run_in_scene:", True] in r["panel_passed"]
     assert r["run_changed"].startswith("error: ") and r["objects_after_changed"] == r["objects_before"]  # changed text: refused
     assert r["run_checked"] == "FINISHED" and "Planted" in r["objects_after_run"]
+    assert r["undo"] == "FINISHED" and r["objects_after_undo"] == r["objects_before"]
+
+
+def test_inside_blender_5_2_a_checked_script_runs_and_one_undo_removes_it(blender_side, service_url: str, runtime) -> None:
+    python = runtime("5.2").python
+    script = "import bpy\n\nbpy.ops.mesh.primitive_cylinder_add(depth=2.0)\nbpy.context.object.name = 'Checked'\n"
+    r = blender_side("check_run", service_url, arg=script, python=python)
+    assert r["install"] == "FINISHED" and r["version"] == "5.2"
+    assert r["check"] == "FINISHED" and r["passed"] is True, r["problem"]
+    assert any("ran in the sandbox" in line and "on Blender 5.2" in line for line in r["checked"]), r["checked"]
+    assert ["label", "Passed for Blender 5.2", True] in r["panel"] and ["operator", "bpywright.run_in_scene:", True] in r["panel"]
+    assert r["run"] == "FINISHED" and r["objects_after_run"] == sorted([*r["objects_before"], "Checked"])
     assert r["undo"] == "FINISHED" and r["objects_after_undo"] == r["objects_before"]
 
 
