@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import ast
 import importlib
+import importlib.util
 import json
+import subprocess
 import sys
 import threading
 import tomllib
@@ -52,6 +54,41 @@ def test_the_build_is_reproducible_and_the_cli_prints_the_zip(tmp_path: Path, ca
     assert cli(["addon", "build", "--out", str(tmp_path / "b")]) == 0
     printed = Path(capsys.readouterr().out.strip())
     assert printed == tmp_path / "b" / f"bpywright-{bpywright.__version__}.zip" and printed.read_bytes() == first
+
+
+def blender_ext(site_packages: Path) -> Path:
+    """Blender's own extension tool (`blender --command extension`), shipped inside a bpy wheel as a standalone script."""
+    found = sorted(site_packages.glob("bpy/*/scripts/addons_core/bl_pkg/cli/blender_ext.py"))
+    assert found, f"no blender_ext.py under {site_packages}/bpy"
+    return found[-1]
+
+
+def validate_with_blender(python: Path, site_packages: Path, zip_path: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [str(python), str(blender_ext(site_packages)), "validate", str(zip_path)], capture_output=True, text=True, timeout=120
+    )
+
+
+def test_blender_4_5s_own_validator_accepts_the_zip_and_refuses_a_too_long_tagline(tmp_path: Path) -> None:
+    site = Path(importlib.util.find_spec("bpy").origin).parents[1]  # type: ignore[union-attr, arg-type]
+    good = validate_with_blender(Path(sys.executable), site, build(tmp_path))
+    assert good.returncode == 0 and "Success" in good.stdout, good.stdout + good.stderr
+    bad = tmp_path / "bad.zip"
+    with zipfile.ZipFile(build(tmp_path)) as src, zipfile.ZipFile(bad, "w") as dst:
+        for name in src.namelist():
+            data = src.read(name)
+            dst.writestr(
+                name, data.replace(b'tagline = "', b'tagline = "Longer than sixty-four characters: ') if name.endswith(".toml") else data
+            )
+    refused = validate_with_blender(Path(sys.executable), site, bad)
+    assert refused.returncode != 0 and "tagline" in refused.stdout + refused.stderr
+
+
+def test_blender_5_2s_own_validator_accepts_the_zip(tmp_path: Path, runtime) -> None:
+    python = Path(runtime("5.2").python)
+    site = next(python.parents[1].glob("lib/python3.*/site-packages"))
+    done = validate_with_blender(python, site, build(tmp_path))
+    assert done.returncode == 0 and "Success" in done.stdout, done.stdout + done.stderr
 
 
 @pytest.mark.parametrize(
