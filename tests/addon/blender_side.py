@@ -1,8 +1,7 @@
 """Runs inside the bpy module (a subprocess of the tests): install the built extension zip, drive its operators, write JSON.
 
-Usage: python blender_side.py ZIP URL TOKEN OUT.json SCENARIO [ARG]. Timers never fire in background Blender, so each
-service call is followed by the add-on's own `finish()`, which applies the worker thread's result on this thread the
-way the timer does in a UI session.
+Usage: python blender_side.py ZIP URL TOKEN OUT.json SCENARIO [ARG]. Timers never fire in background Blender, so after
+each service call this script calls the add-on's timer callback itself until it is done, as Blender's timer loop does.
 """
 
 from __future__ import annotations
@@ -37,9 +36,14 @@ def call(op, **kwargs) -> str:
 
 def serve(op, **kwargs) -> str:
     """Start a service operator, wait for its worker thread, apply the outcome (the timer's job in a UI session)."""
-    began = time.monotonic()
+    began, ops = time.monotonic(), addon().operators
     started = call(op, **kwargs)
-    addon().operators.finish(120)
+    if started == "FINISHED":  # the operator returned at once: the call runs on a thread, polled by a registered timer
+        result.setdefault("returned_while_busy", []).append(addon().session.current().busy() and bpy.app.timers.is_registered(ops.tick))
+    wait = ops.tick()  # what bpy.app.timers calls in a UI session (it never fires in background mode)
+    while wait is not None and time.monotonic() - began < 120:
+        time.sleep(wait)
+        wait = ops.tick()
     result.setdefault("seconds", []).append([op.idname(), round(time.monotonic() - began, 2)])
     return started
 

@@ -17,6 +17,7 @@ def test_generate_previews_runs_in_scene_as_one_undo_step(blender_side, service_
     assert r["install"] == "FINISHED"
     assert r["run_before_generate"].startswith("error: ") and "refused" in r["run_before_generate"]
     assert r["generate"] == "FINISHED" and r["outcome"] == "accepted" and r["model"] == "fake-coder"
+    assert r["returned_while_busy"] == [True]  # Blender got control back while the service worked
     assert r["script"].strip() == CUBE.strip() and r["passed"] is True
     assert any("ran in the sandbox" in line and "4.5" in line for line in r["checked"]), r["checked"]
     assert r["preview"] == [64, 64]  # the service's render, loaded into bpy.data.images
@@ -33,6 +34,7 @@ def test_generate_previews_runs_in_scene_as_one_undo_step(blender_side, service_
 def test_check_finds_the_planted_error_heal_fixes_it_and_only_the_checked_text_runs(blender_side, service_url: str) -> None:
     r = blender_side("check_and_heal", service_url)
     assert r["check"] == "FINISHED" and r["check_passed"] is False and "sandboxed run failed" in r["check_problem"]
+    assert r["returned_while_busy"][0] is True  # the first Check (seconds of lint and run) left Blender free meanwhile
     run_errors = [f for f in r["findings"] if f[2] == "run"]
     assert run_errors and run_errors[0][0] == 3 and "size" in run_errors[0][3], r["findings"]  # line 3: size= was removed
     assert ["operator", "bpywright.run_in_scene:", False] in r["panel_failed"]  # shown, not enabled
