@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import socket
 
+import pytest
+
 from bpywright.graph.fake_llm import FakeLLM, critic_json
+
+pytestmark = pytest.mark.blender  # the bpy module in a subprocess, and the service's sandboxed workers
 
 CUBE = "import bpy\n\nbpy.ops.mesh.primitive_cube_add(size=2.0, location=(0, 0, 1))\nbpy.context.object.name = 'FakeCube'\n"
 FACTORY = ["Camera", "Cube", "Light"]
