@@ -129,6 +129,8 @@ class Recorder(BaseHTTPRequestHandler):
             self.send_response(307)
             self.send_header("Location", Recorder.redirect_to)
             self.end_headers()
+        elif self.path == "/render":
+            self._send(200, b"GIF89a not a png", "image/png")  # a render that is not what it says
         elif self.path == "/html":
             self._send(200, b"<html>proxy login</html>", "text/html")
         elif self.path == "/events":
@@ -177,6 +179,8 @@ def test_failures_become_messages_that_say_what_to_fix(ext, hostile: str) -> Non
         client.get_json("/api/v1/status")
     with pytest.raises(ext.client.ServiceError, match="not JSON"):
         client.get_json("/html")
+    with pytest.raises(ext.client.ServiceError, match="not a PNG"):
+        client.render("/render")
     with pytest.raises(ext.client.ServiceError, match="closed the event stream"):
         list(client.events("/events"))
     with pytest.raises(ext.client.ServiceError, match="not an http"):
