@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import time
 import traceback
@@ -93,6 +94,16 @@ def install() -> None:
     prefs = bpy.context.preferences.addons["bl_ext.user_default.bpywright"].preferences
     prefs.url, prefs.token = URL, TOKEN
     bpy.ops.ed.undo_push(message="start")  # background Blender has an undo stack only once a script pushes to it
+    known = set(bpy.types.UILayout.bl_rna.functions["label"].parameters["icon"].enum_items.keys())
+    folder = os.path.dirname(addon().__file__)
+    used = {
+        m
+        for name in os.listdir(folder)
+        if name.endswith(".py")
+        for m in re.findall(r'icon="(\w+)"', open(os.path.join(folder, name)).read())
+    }
+    result["unknown_icons"] = sorted(used - known)  # a panel with an icon this Blender lacks fails to draw
+    result["icons_used"] = len(used)
 
 
 def generate() -> None:
@@ -172,6 +183,7 @@ def failures() -> None:
         addon().operators.this_version = lambda: "4.2"
     text = bpy.data.texts.new("fine.py")
     text.from_string("import bpy\nbpy.ops.mesh.primitive_cube_add()\n")
+    result["online_access"] = bpy.app.online_access
     result["objects_before"] = objects()
     bpy.context.window_manager.bpywright_prompt = "a cube"
     result["generate"] = serve(bpy.ops.bpywright.generate)

@@ -18,7 +18,7 @@ def test_generate_previews_runs_in_scene_as_one_undo_step(blender_side, service_
     fake_llm.script("generate", f"```python\n{CUBE}```\n")
     fake_llm.script("critic", critic_json(0.9, "a cube, as asked"))
     r = blender_side("generate", service_url, arg="a cube on the ground")
-    assert r["install"] == "FINISHED"
+    assert r["install"] == "FINISHED" and r["unknown_icons"] == [] and r["icons_used"] >= 8
     assert r["run_before_generate"].startswith("error: ") and "refused" in r["run_before_generate"]
     assert r["generate"] == "FINISHED" and r["outcome"] == "accepted" and r["model"] == "fake-coder"
     assert r["returned_while_busy"] == [True]  # Blender got control back while the service worked
@@ -60,7 +60,7 @@ def test_inside_blender_5_2_a_checked_script_runs_and_one_undo_removes_it(blende
     python = runtime("5.2").python
     script = "import bpy\n\nbpy.ops.mesh.primitive_cylinder_add(depth=2.0)\nbpy.context.object.name = 'Checked'\n"
     r = blender_side("check_run", service_url, arg=script, python=python)
-    assert r["install"] == "FINISHED" and r["version"] == "5.2"
+    assert r["install"] == "FINISHED" and r["version"] == "5.2" and r["unknown_icons"] == [] and r["icons_used"] >= 8
     assert r["check"] == "FINISHED" and r["passed"] is True, r["problem"]
     assert any("ran in the sandbox" in line and "on Blender 5.2" in line for line in r["checked"]), r["checked"]
     assert ["label", "Passed for Blender 5.2", True] in r["panel"] and ["operator", "bpywright.run_in_scene:", True] in r["panel"]
@@ -94,4 +94,12 @@ def test_a_blender_version_without_a_runtime_gets_the_services_reason(blender_si
     r = blender_side("failures", service_url, arg="version")
     assert "(422)" in r["generate_message"] and "4.2" in r["generate_message"], r["generate_message"]
     assert "(422)" in r["check_message"]
+    assert r["validated"] == 0 and r["objects_after"] == r["objects_before"]
+
+
+def test_with_online_access_off_only_a_service_on_this_machine_is_contacted(blender_side) -> None:
+    r = blender_side("failures", "http://192.0.2.1:8000")  # TEST-NET-1: never routed; the add-on must not even try
+    assert r["online_access"] is False  # the bpy module starts offline, like Blender with "Allow Online Access" off
+    assert "online access is off" in r["generate_message"] and "192.0.2.1" in r["generate_message"]
+    assert "online access is off" in r["check_message"]
     assert r["validated"] == 0 and r["objects_after"] == r["objects_before"]
