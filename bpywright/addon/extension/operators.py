@@ -39,16 +39,6 @@ def tick() -> float | None:
     return POLL_S
 
 
-def finish(timeout: float = 300.0) -> bool:
-    """Wait for the task in flight and apply it now (for scripts and background Blender, where timers do not fire)."""
-    task = current().task
-    if task is None:
-        return True
-    ended = task.wait(timeout)
-    task.apply_once()
-    return ended
-
-
 def start(session: Session, task: Task) -> None:
     """Run a task and poll it from a timer."""
     session.task = task.start()
