@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 # tests). Installed only where we are root.
 SYSTEM_PACKAGES := bubblewrap:bwrap blender:blender chromium:chromium chromium-driver:chromedriver
 
-.PHONY: setup system venv typings runtimes test-model test test-fast run recipes lint typecheck clean bench docs docs-serve
+.PHONY: setup system venv typings runtimes test-model test test-fast run recipes lint typecheck clean bench docs docs-serve addon
 
 setup: system venv typings runtimes test-model
 
@@ -87,6 +87,10 @@ run: setup
 # validate and render the bundled recipes only (the harness on its own)
 recipes: setup
 	$(PY) -m bpywright recipes
+
+# the Blender extension zip (4.2+): dist/bpywright-VERSION.zip
+addon: venv
+	$(PY) -m bpywright addon build
 
 lint: venv typecheck
 	$(VENV)/bin/ruff check bpywright tests bench

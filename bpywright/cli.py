@@ -22,6 +22,7 @@ Command = Callable[[argparse.Namespace, Settings], int]
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser for every subcommand."""
     from . import doctor
+    from .addon import command as addon_command
     from .check import command as check_command
     from .exemplars import command as exemplars_command
     from .graph import command as generate_command
@@ -61,6 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     mcp_command.add_arguments(sub.add_parser("mcp", help="MCP server on stdio for coding assistants (Claude, Cursor, VS Code)"))
     model_command.add_arguments(sub.add_parser("model", help="local LLMs (GGUF on CPU): install qwen2.5-coder-1.5b, list, verify, serve"))
     blender_command.add_arguments(sub.add_parser("blender", help="Blender runtimes by version: list, add 5.2 | /path/to/blender, remove"))
+    addon_command.add_arguments(sub.add_parser("addon", help="the Blender extension (4.2+): build dist/bpywright-VERSION.zip"))
     harness_command.add_schema_arguments(sub.add_parser("schema", help="print the RunReport JSON Schema"))
     return parser
 
@@ -92,6 +94,7 @@ COMMANDS: dict[str, Command] = {
     "mcp": _delegate("mcp.command"),
     "blender": _delegate("runtimes.command"),
     "model": _delegate("models.command"),
+    "addon": _delegate("addon.command"),
 }
 
 
