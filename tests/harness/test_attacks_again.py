@@ -342,3 +342,23 @@ def test_limits_come_from_the_environment_and_doctor_says_which_apply(monkeypatc
     monkeypatch.setenv("BPYWRIGHT_MEMORY_MB", "lots")
     with pytest.raises(ValueError, match="BPYWRIGHT_MEMORY_MB"):
         RunOptions()
+
+
+def test_pid_1_takeover_through_the_cli_batch_on_one_worker(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    attack = tmp_path / "a.py"
+    attack.write_text(RAW_SYSCALL + f"call({_nr('ptrace')}, 16, 1, 0, 0)\nprint('attached')\n", encoding="utf-8")
+    victim = tmp_path / "b.py"
+    victim.write_text("print('b-secret')\nraise ValueError('b fails')\n", encoding="utf-8")
+    proc = subprocess.run(
+        [sys.executable, "-m", "bpywright", "run", str(attack), str(victim), "-j", "1", "--no-render", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    reports = {Path(r["script_path"]).name: r for r in json.loads(proc.stdout)}
+    assert reports["a.py"]["status"] == "rejected" and "attached" not in reports["a.py"]["stdout"]
+    assert reports["b.py"]["status"] == "error" and reports["b.py"]["exception"]["type"] == "ValueError"
+    assert reports["b.py"]["stdout"].strip() == "b-secret" and proc.returncode == 1
