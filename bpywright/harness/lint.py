@@ -298,10 +298,15 @@ class Linter:
         while time.monotonic() < deadline:
             if self._status.is_file() and self._status.stat().st_size > 0:
                 return ""
-            if self._daemon.poll() is not None:
-                return f"dmypy exited with code {self._daemon.returncode}: {_tail(log)}"
+            code = self._daemon.poll()
+            if code is not None:
+                self._daemon = None
+                return f"dmypy exited with code {code}: {_tail(log)}"
             time.sleep(0.05)
-        return f"dmypy did not start within {TIMEOUT:g}s"
+        self._daemon.kill()  # never left running behind a failed check
+        self._daemon.wait()
+        self._daemon = None
+        return f"dmypy did not answer within {TIMEOUT:g}s"
 
     def _end_dmypy(self, how: str = "stop") -> None:
         """Stop ("stop") or kill ("kill", a hung one) the daemon, best effort; the next check starts a fresh one."""

@@ -106,11 +106,7 @@ class Worker:
         assert self.proc is not None and self._sandboxed is not None
         if self._sandboxed.kind != "bwrap":
             return self.dir
-        try:
-            children = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children").read_text().split()
-        except OSError as exc:
-            self.stop()
-            raise BackendError(f"Blender worker's sandbox vanished at start: {exc}") from exc
+        children = _children(self.proc.pid)
         if len(children) != 1:
             self.stop()
             raise BackendError(f"Blender worker's sandbox has {len(children)} processes under bwrap, expected its zygote")
@@ -252,6 +248,24 @@ class Worker:
         self.stop()
         shutil.rmtree(self.dir, ignore_errors=True)
         self.log_path.unlink(missing_ok=True)
+
+
+def _children(pid: int) -> list[str]:
+    """Pids of pid's child processes (from /proc/PID/task/PID/children, else by scanning every process's parent)."""
+    try:
+        return Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        pass
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if stat[stat.rfind(")") + 2 :].split()[1] == str(pid):
+                found.append(entry.name)
+    return found
 
 
 def data_dir() -> Path:
