@@ -89,7 +89,10 @@ def add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--engine", choices=ENGINES, default="workbench", help="render engine (default: workbench)")
     p.add_argument("--resolution", type=int, default=256, help="render size in pixels, square (default: 256)")
     p.add_argument("--samples", type=int, default=16, help="samples for cycles/eevee (default: 16)")
-    p.add_argument("--timeout", type=positive_float, default=60.0, help="seconds the script may run (default: 60)")
+    timeout = _env_seconds("BPYWRIGHT_TIMEOUT", 60.0)
+    p.add_argument(
+        "--timeout", type=positive_float, default=timeout, help=f"seconds the script may run (default: {timeout:g}, BPYWRIGHT_TIMEOUT)"
+    )
     p.add_argument("--blender", type=Path, help="a Blender executable instead of the bpy module (env BPYWRIGHT_BLENDER)")
     add_version(p)
     add_sandbox_flag(p)
@@ -139,6 +142,17 @@ def backend_paths(args: argparse.Namespace, settings: Settings) -> tuple[Path | 
         return settings.blender, None
     runtime = target_runtime(args, settings)
     return runtime.blender, None if runtime.kind == "bundled" else runtime.python
+
+
+def _env_seconds(name: str, default: float) -> float:
+    """An operator's default from the environment (a front door may read it), else bpywright's."""
+    import os
+
+    try:
+        value = float(os.environ.get(name) or default)
+    except ValueError:
+        return default  # RunOptions names the bad variable when it is built
+    return value if value > 0 else default
 
 
 def run_options(args: argparse.Namespace, settings: Settings):

@@ -70,7 +70,8 @@ def check_runtimes(settings: Settings) -> list[Check]:
 
 def check_sandbox(settings: Settings) -> Check:
     """Bubblewrap isolates scripts (read-only root, no network, own pids, cleared env)."""
-    from .harness.sandbox import PidsCgroup, bwrap_available, why_no_bwrap
+    from .harness.options import RunOptions
+    from .harness.sandbox import bwrap_available, limits_status, why_no_bwrap
 
     if not settings.sandbox:
         return Check(
@@ -86,11 +87,16 @@ def check_sandbox(settings: Settings) -> Check:
             f"scripts will be refused: {why_no_bwrap()}",
             "`apt-get install bubblewrap` (or `make setup` as root); or BPYWRIGHT_SANDBOX=0 for trusted code only",
         )
-    cgroup = PidsCgroup.create(16)
-    if cgroup is not None:
-        cgroup.remove()
-        return Check("sandbox", "ok", "bubblewrap + pids cgroup (fork bombs capped)")
-    return Check("sandbox", "ok", "bubblewrap (no writable pids cgroup: process cap is RLIMIT_NPROC only)")
+    from .harness.seccomp import seccomp_status
+    from .harness.worker import limits_of
+
+    options = RunOptions()
+    limits = limits_status(limits_of(options))
+    detail = f"bubblewrap; seccomp {seccomp_status()}; limits: {limits}; timeout {options.timeout:g} s"
+    fix = "set BPYWRIGHT_MEMORY_MB, _DISK_MB, _TMP_MB, _MAX_PROCESSES, _MAX_FILE_MB, _TIMEOUT to change the limits"
+    if "RLIMIT" in limits or "unavailable" in detail:
+        return Check("sandbox", "warn", detail, fix + "; run as a user with a writable cgroup (or root) for aggregate caps")
+    return Check("sandbox", "ok", detail)
 
 
 def check_stubs(settings: Settings) -> Check:

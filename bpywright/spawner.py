@@ -42,6 +42,20 @@ def _queue() -> queue.SimpleQueue:
         return _state["queue"]  # type: ignore[return-value]
 
 
+def die_with_parent() -> None:
+    """In a child before exec (preexec_fn): SIGKILL when the thread that started it ends (PR_SET_PDEATHSIG, Linux).
+
+    Start such a child with on_spawner_thread, so that this means "when bpywright ends".
+    """
+    import ctypes
+    import signal
+
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)
+    except (OSError, AttributeError):
+        pass
+
+
 def on_spawner_thread(fn: Callable[[], T]) -> T:
     """Run fn (which starts a process) on the process-lifetime spawner thread and return its result."""
     if threading.current_thread().name == "bpywright-spawner" and _state.get("pid") == os.getpid():

@@ -40,6 +40,7 @@ class Exemplar(BaseModel):
     group_id: str | None = None  # near-duplicate renders share the id of the group's first exemplar
     group_size: int = 1  # exemplars in its near-duplicate group (1: none; see ExemplarStore.members)
     created_at: datetime
+    trusted: bool = False  # reviewed: generation may learn from it, MCP serves it (user submissions start untrusted)
 
 
 class ExemplarHit(BaseModel):

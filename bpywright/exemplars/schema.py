@@ -89,7 +89,7 @@ def migrate(db: sqlite3.Connection, migrations: list[Callable[[sqlite3.Connectio
 
 # Columns every query selects: the row plus its group size, symbols and whether a vector of `?` (model key) exists.
 SELECT_COLUMNS = """e.seq, e.id, e.prompt, e.script, e.script_sha256, e.blender_version, e.status, e.report, e.render_path,
-    e.thumbnail_path, e.phash, e.dhash, e.colour, e.source, e.group_id, e.created_at,
+    e.thumbnail_path, e.phash, e.dhash, e.colour, e.source, e.group_id, e.created_at, e.trusted,
     (SELECT COUNT(*) FROM exemplars g WHERE g.group_id = e.group_id) AS group_size,
     (SELECT group_concat(s.symbol, char(10)) FROM exemplar_symbols s WHERE s.exemplar_id = e.id) AS symbols,
     EXISTS (SELECT 1 FROM clip_vectors v WHERE v.seq = e.seq AND v.model = :clip_key) AS has_clip"""
@@ -115,4 +115,5 @@ def exemplar_of(row: sqlite3.Row) -> Exemplar:
         group_id=row["group_id"] if row["group_size"] > 1 else None,
         group_size=row["group_size"],
         created_at=datetime.fromisoformat(row["created_at"]),
+        trusted=bool(row["trusted"]),
     )

@@ -104,8 +104,9 @@ def run_command(args: argparse.Namespace, settings: Settings) -> int:
         print(render_summary(report, str(script)))
         if report.lint is not None:
             from .lint import render_fix_block
+            from .summary import escape_controls
 
-            print(render_fix_block(script.read_text(encoding="utf-8", errors="replace"), report.lint))
+            print(escape_controls(render_fix_block(script.read_text(encoding="utf-8", errors="replace"), report.lint)))
         if report_path is not None:
             print(f"  report: {report_path}")
     return 0 if report.ok else 1
@@ -194,6 +195,7 @@ def lint_command(args: argparse.Namespace, settings: Settings) -> int:
     """`bpywright lint`: syntax, rules, ruff, mypy, pyright → LintReport; exit 1 when anything is blocking."""
     from ..rules import rule_pack
     from .lint import ALL_TOOLS, lint_files, render_fix_block
+    from .summary import escape_controls
 
     tools = tuple(t.strip() for t in args.tools.split(",") if t.strip())
     unknown = set(tools) - set(ALL_TOOLS)
@@ -211,7 +213,8 @@ def lint_command(args: argparse.Namespace, settings: Settings) -> int:
         for path, report in reports.items():
             print(f"== {path}: {len(report.blocking)} blocking, {len(report.diagnostics) - len(report.blocking)} advisory")
             if report.diagnostics:
-                print(render_fix_block(path.read_text(encoding="utf-8", errors="replace"), report, include_advisory=args.advisory))
+                block = render_fix_block(path.read_text(encoding="utf-8", errors="replace"), report, include_advisory=args.advisory)
+                print(escape_controls(block))
             for status in report.tools:
                 if status.status != "ok" or status.detail:
                     print(f"  {status.tool}: {status.status} {status.detail}")

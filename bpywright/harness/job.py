@@ -116,6 +116,24 @@ class ScriptInput:
     root: Path | None
 
 
+def _too_broad(root: Path) -> str:
+    """Why a folder must not be a script's default root (the whole host, all of /tmp, a home, other jobs), or ''."""
+    import tempfile
+
+    from .sandbox import scratch_base
+
+    homes = {Path("/root"), Path("/home"), Path.home().resolve()}
+    if root == Path("/"):
+        return "it is the whole host"
+    if root == Path(tempfile.gettempdir()).resolve():
+        return "it is all of the temporary folder (other users' scripts, renders and linter copies)"
+    if root in homes or root.parent == Path("/home"):
+        return "it is a home folder"
+    if scratch_base().resolve().is_relative_to(root):
+        return "it holds other jobs' folders"
+    return ""
+
+
 def script_input(script: Path | None, source: str | bytes | None, as_file: Path | None, options: RunOptions) -> ScriptInput:
     """What a run of `script` (a path) or `source` (text; exactly one of them) reads, runs as, and shows of its project."""
     if (script is None) == (source is None):
@@ -124,6 +142,11 @@ def script_input(script: Path | None, source: str | bytes | None, as_file: Path 
     assert text is not None
     as_file = script if script is not None else as_file
     root = check_root(options.root or project_root(as_file), as_file) if as_file is not None else None
+    if root is not None and options.root is None and (why := _too_broad(root)):
+        raise RootError(
+            f"{as_file} would see {root} as its project, and {why}: move the script into a project folder, "
+            "or pass --root with the folder it may read"
+        )
     return ScriptInput(text, str(script) if script is not None else None, as_file, root)
 
 
@@ -144,6 +167,12 @@ class PreparedRun:
     options: RunOptions
     args: list[str] = field(default_factory=list)
     rejected: str | None = None
+    host_dir: Path | None = None  # where the host reaches job_dir (the sandbox's own tmpfs, seen through /proc), if not there
+
+    @property
+    def local_dir(self) -> Path:
+        """The job dir as the host opens it."""
+        return self.host_dir or self.job_dir
 
     @classmethod
     def prepare(
@@ -155,10 +184,12 @@ class PreparedRun:
         origin: str | None = None,
         as_file: Path | None = None,
         max_bytes: int = MAX_SCRIPT_BYTES,
+        host_dir: Path | None = None,
     ) -> PreparedRun:
         """Fill the (empty) job dir: out/ and a copy of the script, which runs as `as_file` when given."""
         job_id = uuid.uuid4().hex[:12]
-        (job_dir / OUT_DIR).mkdir(parents=True, exist_ok=True)
+        local = host_dir or job_dir
+        (local / OUT_DIR).mkdir(parents=True, exist_ok=True)
         raw = source.encode("utf-8") if isinstance(source, str) else source
         rejected = None
         if len(raw) > max_bytes:
@@ -166,9 +197,9 @@ class PreparedRun:
         elif b"\x00" in raw:
             rejected = "script contains NUL bytes: not a Python source file"
         script_path = job_dir / _safe_name(name)
-        script_path.write_bytes(raw)
+        (local / script_path.name).write_bytes(raw)
         file_path = as_file.resolve() if as_file is not None else script_path
-        return cls(job_id, job_dir, script_path, file_path, origin, options, list(options.args), rejected)
+        return cls(job_id, job_dir, script_path, file_path, origin, options, list(options.args), rejected, host_dir)
 
     def payload(self, sandbox: SandboxKind) -> dict:
         """The job description the in-Blender child reads (paths are the host's own choice, never the job's)."""
@@ -208,7 +239,12 @@ class PreparedRun:
         outputs_to: Path | None = None,
     ) -> RunReport:
         """Turn what the run left in the job dir into the final RunReport; every field the host knows is the host's."""
-        dir_fd = os.open(self.job_dir, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        try:
+            dir_fd = os.open(self.local_dir, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except OSError as exc:  # the sandbox (and its job dir) is gone: a crash, told as such
+            dir_fd = os.open(os.devnull, os.O_RDONLY | os.O_CLOEXEC)
+            if outcome.status == "done":
+                outcome = JobOutcome("crash", outcome.exit, f"the job's files are gone ({exc.strerror})")
         try:
             report, why = (None, "") if outcome.status in ("timeout", "crash", "rejected") else self._read_report(dir_fd)
             if report is None:
@@ -223,7 +259,7 @@ class PreparedRun:
         finally:
             os.close(dir_fd)
         if outputs_to is not None and outcome.status != "rejected":  # over quota: nothing of it is kept
-            skipped = copy_outputs(self.job_dir / OUT_DIR, outputs_to, self.options.disk_mb * 1024 * 1024)
+            skipped = copy_outputs(self.local_dir / OUT_DIR, outputs_to, self.options.disk_mb * 1024 * 1024)
             if skipped:
                 report.stderr += "\nbpywright: outputs not copied: " + "; ".join(skipped[:10]) + "\n"
         return report
@@ -233,14 +269,20 @@ class PreparedRun:
             raw = json.loads(read_job_file(dir_fd, "report.json", MAX_REPORT_BYTES))
         except UnsafeFile as exc:
             return None, str(exc)
+        except UnicodeDecodeError:
+            return None, "report.json is not UTF-8"
         except ValueError:
             return None, "report.json is not JSON"
+        except RecursionError:
+            return None, "report.json is nested too deeply"
         if not isinstance(raw, dict) or raw.get("job_id") != self.job_id:
             return None, "report.json is not this job's report"
         try:
             return RunReport.model_validate(raw), ""
         except ValidationError as exc:
             return None, f"report.json is malformed ({exc.error_count()} errors)"
+        except (RecursionError, ValueError) as exc:
+            return None, f"report.json is malformed ({type(exc).__name__})"
 
     def _take_render(self, dir_fd: int, report: RunReport, render_to: Path | None) -> None:
         """Validate the job's render.png and copy it to render_to; drop the render when it is not a sound PNG."""
@@ -302,36 +344,86 @@ def _tail_text(dir_fd: int, name: str) -> str:
         return ""
 
 
+MAX_OUTPUT_DEPTH = 32  # folders deeper than this in a job's outputs are not copied (reported)
+
+
 def copy_outputs(src: Path, dest: Path, max_bytes: int) -> list[str]:
-    """Copy the regular files and folders the script left in src to dest (never symlinks); returns what was skipped."""
+    """Copy the regular files and folders the script left in src to dest; returns what was skipped, never raises.
+
+    Both trees are walked by directory descriptor, each folder opened relative to its (already open) parent
+    with O_NOFOLLOW: no symlink is followed on either side, a link already in dest included (a repository's
+    committed link would otherwise send the job's files wherever it points, as the host user).
+    """
     skipped: list[str] = []
-    total = 0
-    dest.mkdir(parents=True, exist_ok=True)
-    stack = [(src, dest)]
-    while stack:
-        here, there = stack.pop()
+    try:
+        dest.mkdir(parents=True, exist_ok=True)
+        src_fd = os.open(src, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError as exc:
+        return [f"{dest}: {exc.strerror}"]
+    try:
+        dest_fd = os.open(dest, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)  # the caller's own choice of folder
+    except OSError as exc:
+        os.close(src_fd)
+        return [f"{dest}: {exc.strerror}"]
+    budget = [max_bytes]
+    try:
+        _copy_tree(src_fd, dest_fd, "", 0, budget, skipped)
+    finally:
+        os.close(src_fd)
+        os.close(dest_fd)
+    return skipped
+
+
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
+def _copy_tree(src_fd: int, dest_fd: int, rel: str, depth: int, budget: list[int], skipped: list[str]) -> None:
+    """Copy one folder's entries (src_fd → dest_fd), recursing into sub-folders up to MAX_OUTPUT_DEPTH."""
+    try:
+        entries = list(os.scandir(src_fd))
+    except OSError as exc:
+        skipped.append(f"{rel or '.'}: {exc.strerror}")
+        return
+    for entry in entries:
+        name = entry.name
+        shown = _printable(f"{rel}/{name}" if rel else name)[:200]
         try:
-            dir_fd = os.open(here, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
-        except OSError:
-            skipped.append(f"{here.name}: not a folder")
-            continue
-        try:
-            for entry in os.scandir(dir_fd):
-                if entry.is_dir(follow_symlinks=False):
-                    (there / entry.name).mkdir(exist_ok=True)
-                    stack.append((here / entry.name, there / entry.name))
+            if entry.is_dir(follow_symlinks=False):
+                if depth + 1 >= MAX_OUTPUT_DEPTH:
+                    skipped.append(f"{shown}: deeper than {MAX_OUTPUT_DEPTH} folders")
                     continue
                 try:
-                    data = read_job_file(dir_fd, entry.name, max(max_bytes - total, 0))
-                except UnsafeFile as exc:
-                    skipped.append(str(exc))
-                    continue
-                total += len(data)
-                (there / entry.name).unlink(missing_ok=True)
-                (there / entry.name).write_bytes(data)
-        finally:
-            os.close(dir_fd)
-    return skipped
+                    os.mkdir(name, 0o755, dir_fd=dest_fd)
+                except FileExistsError:
+                    pass
+                child_dest = os.open(name, _DIR_FLAGS, dir_fd=dest_fd)  # ELOOP/ENOTDIR: a link or a file there
+                try:
+                    child_src = os.open(name, _DIR_FLAGS, dir_fd=src_fd)
+                    try:
+                        _copy_tree(child_src, child_dest, f"{rel}/{name}" if rel else name, depth + 1, budget, skipped)
+                    finally:
+                        os.close(child_src)
+                finally:
+                    os.close(child_dest)
+                continue
+            data = read_job_file(src_fd, name, max(budget[0], 0))
+            budget[0] -= len(data)
+            try:
+                os.unlink(name, dir_fd=dest_fd)  # a link at the name is removed, never written through
+            except FileNotFoundError:
+                pass
+            fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644, dir_fd=dest_fd)
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+        except UnsafeFile as exc:
+            skipped.append(_printable(str(exc))[:200])
+        except OSError as exc:
+            skipped.append(f"{shown}: {exc.strerror or exc}")
+
+
+def _printable(text: str) -> str:
+    """text with control characters escaped (names chosen by the job end up on a terminal)."""
+    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
 
 
 def empty_dir(path: Path) -> None:

@@ -7,6 +7,7 @@ server stay up, so a snippet is checked in a fraction of a second).
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -17,6 +18,7 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from ..spawner import die_with_parent, on_spawner_thread
 from .checkers import BIN, QUOTED, CheckerConfig, parse_mypy, parse_pyright, parse_ruff, shared_mypy_cache
 from .diagnostics import Diagnostic, LintReport, Tool, ToolStatus
 from .lsp import LanguageServer, LanguageServerError
@@ -198,6 +200,29 @@ def lint_source(
         return lint_files([path], tools, version, rules, shared_cache=shared_cache)[path]
 
 
+WORKSPACE_PREFIX = "bpywright-linter-"
+
+
+def _tail(path: Path, chars: int = 300) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")[-chars:]
+    except OSError:
+        return ""
+
+
+def remove_leftover_workspaces() -> int:
+    """Delete linter workspaces (bpywright-linter-PID-*) whose owning process is gone (a killed run); returns how many."""
+    from .sandbox import pid_alive
+
+    removed = 0
+    for path in Path(tempfile.gettempdir()).glob(f"{WORKSPACE_PREFIX}*"):
+        owner = path.name[len(WORKSPACE_PREFIX) :].split("-", 1)[0]
+        if owner.isdigit() and int(owner) != os.getpid() and not pid_alive(int(owner)) and path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path, ignore_errors=True)
+            removed += 1
+    return removed
+
+
 class Linter:
     """Warm checkers for many snippets: ruff per call, dmypy and pyright-langserver kept running (rules: the caller's rule pack)."""
 
@@ -205,7 +230,8 @@ class Linter:
         self.tools = tuple(tools)
         self.version = version
         self.rules = tuple(rules)
-        self._tmp = Path(tempfile.mkdtemp(prefix="bpywright-linter-"))
+        remove_leftover_workspaces()
+        self._tmp = Path(tempfile.mkdtemp(prefix=f"{WORKSPACE_PREFIX}{os.getpid()}-"))
         self._stubs, self._note = stubs_dir(version)
         stubs = self._stubs
         self.config = CheckerConfig.write(self._tmp, stubs)
@@ -214,6 +240,7 @@ class Linter:
         self._lock = threading.Lock()
         self._server: LanguageServer | None = None
         self._dmypy_started = False
+        self._daemon: subprocess.Popen | None = None
         self._executor = ThreadPoolExecutor(len(self.tools) or 1)
 
     def __enter__(self) -> Linter:
@@ -230,9 +257,9 @@ class Linter:
         try:
             for fresh in (False, True):  # a daemon that idled out (or died) is restarted once
                 if not self._dmypy_started:
-                    proc = self._dmypy("start", "--timeout", str(DMYPY_IDLE_S), "--", *self.config.mypy_flags())
-                    if proc.returncode != 0:
-                        return [], ToolStatus(tool="mypy", status="failed", detail=(proc.stderr or proc.stdout)[-300:])
+                    problem = self._start_daemon()
+                    if problem:
+                        return [], ToolStatus(tool="mypy", status="failed", detail=problem[-300:])
                     self._dmypy_started = True
                 proc = self._dmypy("check", str(self.snippet))
                 if proc.returncode in (0, 1) or fresh:
@@ -250,6 +277,37 @@ class Linter:
         diags = [d for name, d in parse_mypy(proc.stdout) if Path(name).name == self.snippet.name]
         return diags, ToolStatus(tool="mypy", status="ok", seconds=time.perf_counter() - start)
 
+    def _start_daemon(self) -> str:
+        """Start dmypy in the foreground as our child (not `dmypy start`, which detaches it: a killed bpywright left it
+        running), dying with bpywright; wait for its status file. Returns what went wrong, or ''."""
+        self._status.unlink(missing_ok=True)
+        log = self._tmp / "dmypy.log"
+        argv = [str(BIN / "dmypy"), "--status-file", str(self._status), "daemon", "--timeout", str(DMYPY_IDLE_S)]
+        argv += ["--log-file", str(log), "--", *self.config.mypy_flags()]
+        self._daemon = on_spawner_thread(
+            lambda: subprocess.Popen(
+                argv,
+                cwd=self._tmp,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                preexec_fn=die_with_parent,
+            )
+        )
+        deadline = time.monotonic() + TIMEOUT
+        while time.monotonic() < deadline:
+            if self._status.is_file() and self._status.stat().st_size > 0:
+                return ""
+            code = self._daemon.poll()
+            if code is not None:
+                self._daemon = None
+                return f"dmypy exited with code {code}: {_tail(log)}"
+            time.sleep(0.05)
+        self._daemon.kill()  # never left running behind a failed check
+        self._daemon.wait()
+        self._daemon = None
+        return f"dmypy did not answer within {TIMEOUT:g}s"
+
     def _end_dmypy(self, how: str = "stop") -> None:
         """Stop ("stop") or kill ("kill", a hung one) the daemon, best effort; the next check starts a fresh one."""
         if self._dmypy_started:
@@ -257,6 +315,13 @@ class Linter:
                 self._dmypy(how)
             except (OSError, subprocess.TimeoutExpired):
                 pass
+        if self._daemon is not None:
+            try:
+                self._daemon.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self._daemon.kill()
+                self._daemon.wait()
+            self._daemon = None
         self._dmypy_started = False
 
     def _pyright_warm(self, source: str) -> tuple[list[Diagnostic], ToolStatus]:

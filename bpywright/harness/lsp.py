@@ -9,6 +9,8 @@ import threading
 import time
 from pathlib import Path
 
+from ..spawner import die_with_parent, on_spawner_thread
+
 
 class LanguageServerError(RuntimeError):
     """The language server could not be started or stopped answering."""
@@ -19,7 +21,13 @@ class LanguageServer:
 
     def __init__(self, argv: list[str], root: Path):
         self.root = root
-        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=root)
+        # Dies with bpywright (PR_SET_PDEATHSIG from the process-lifetime thread); node beneath it watches our pid
+        # (`processId` below) and exits when we are gone.
+        self.proc = on_spawner_thread(
+            lambda: subprocess.Popen(
+                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=root, preexec_fn=die_with_parent
+            )
+        )
         self._next_id = 0
         self._responses: dict[int, dict] = {}
         self._diagnostics: dict[str, tuple[int | None, list[dict]]] = {}

@@ -11,6 +11,7 @@ from pathlib import Path
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 MAX_RENDER_BYTES = 128 * 1024 * 1024  # a 4096² RGBA PNG stays below this; anything larger is not one of ours
+MAX_RENDER_SIDE = 8192  # pixels: no render bpywright asks for is larger (the header is checked before decoding)
 
 
 class RenderRejected(ValueError):
@@ -25,6 +26,10 @@ def check_png(data: bytes, width: int, height: int) -> None:
         raise RenderRejected("render.png is not a PNG (bad signature)")
     if len(data) > MAX_RENDER_BYTES:
         raise RenderRejected(f"render.png is {len(data)} bytes, over the {MAX_RENDER_BYTES}-byte limit")
+    declared = png_header_size(data)
+    if declared != (width, height) or max(declared) > MAX_RENDER_SIDE:
+        # Refused from the header alone: a small file can declare a huge image (a decompression bomb).
+        raise RenderRejected(f"render.png declares {declared[0]}x{declared[1]}, expected {width}x{height}")
     try:
         with Image.open(io.BytesIO(data)) as image:
             image.verify()  # checksums and structure
@@ -35,6 +40,13 @@ def check_png(data: bytes, width: int, height: int) -> None:
         raise RenderRejected(f"damaged PNG: {exc}") from exc
     if size != (width, height):
         raise RenderRejected(f"render.png is {size[0]}x{size[1]}, expected {width}x{height}")
+
+
+def png_header_size(data: bytes) -> tuple[int, int]:
+    """(width, height) from a PNG's IHDR chunk, which must come first; RenderRejected when it does not."""
+    if len(data) < 24 or data[12:16] != b"IHDR" or int.from_bytes(data[8:12], "big") != 13:
+        raise RenderRejected("damaged PNG: no IHDR header first")
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
 
 
 def default_render_path(name: str | None = None) -> Path:

@@ -16,9 +16,12 @@ from pathlib import Path
 from typing import IO, Literal
 
 from ..spawner import on_spawner_thread
+from .seccomp import filter_fd
 
 SandboxKind = Literal["bwrap", "rlimits-only"]
-_CGROUP_ROOTS = (Path("/sys/fs/cgroup/pids"), Path("/sys/fs/cgroup"))
+_CGROUP_V2 = Path("/sys/fs/cgroup")
+_CGROUP_ROOTS = (Path("/sys/fs/cgroup/pids"), _CGROUP_V2)  # v1's pids hierarchy, else the v2 unified one
+_CGROUP_V1_MEMORY = Path("/sys/fs/cgroup/memory")
 _counter = itertools.count()
 SANDBOX_UID = 65534  # "nobody": the script never runs as uid 0, even inside its namespace
 # The system's programs and libraries (merged-/usr distributions make the others symlinks into /usr).
@@ -32,8 +35,24 @@ class SandboxUnavailable(RuntimeError):
     """The sandbox was asked for and cannot start here; running without it needs explicit consent."""
 
 
+@functools.cache
+def _bwrap_options(bwrap: str) -> frozenset[str]:
+    """The options this bubblewrap knows (from its --help), to use the newer ones only where they exist."""
+    try:
+        text = subprocess.run([bwrap, "--help"], capture_output=True, text=True, timeout=20).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return frozenset()
+    return frozenset(word for word in text.split() if word.startswith("--"))
+
+
 def _core_args(bwrap: str) -> list[str]:
-    """Namespaces, an unprivileged uid without capabilities, and the system's read-only programs and libraries."""
+    """Namespaces, an unprivileged uid without capabilities, and the system's read-only programs and libraries.
+
+    --as-pid-1: the command (the zygote) is the sandbox's init, not bubblewrap's own reaper, which a job
+    could ptrace (same uid, dumpable) and turn into a process outliving every job; --disable-userns: no
+    nested user namespace (where a job would hold every capability again).
+    """
+    known = _bwrap_options(bwrap)
     args = [
         bwrap,
         "--unshare-all",
@@ -48,6 +67,7 @@ def _core_args(bwrap: str) -> list[str]:
         "--new-session",
         "--hostname",
         "sandbox",
+        *(option for option in ("--as-pid-1", "--disable-userns") if option in known),
     ]
     for name in _SYSTEM_DIRS:
         path = Path(name)
@@ -142,38 +162,57 @@ class SandboxView:
     writable: Path
     readable: tuple[Path, ...] = ()
     hidden: tuple[Path, ...] = field(default=())  # directories masked by an empty tmpfs (e.g. other jobs under a readable root)
+    # > 0: `writable` is the sandbox's own tmpfs of this many bytes (the host reaches it through /proc/PID/root),
+    # so the quota is space used, files unlinked but held open included; 0: the host directory bound in
+    writable_bytes: int = 0
 
 
 class PidsCgroup:
-    """A pids cgroup capping how many processes/threads a sandbox may create (fork bombs)."""
+    """The cgroup(s) of one sandbox: a process/thread cap (fork bombs) and, where the memory controller is writable,
+    a memory cap over all its processes together (children, forks and tmpfs pages included), not per process.
+
+    cgroup v2: one directory with pids.max and memory.max; v1: one per hierarchy (pids/, memory/).
+    """
 
     PREFIX = "bpywright-"
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, memory: Path | None = None):
         self.path = path
+        self.memory = memory  # the cgroup that caps memory (the same directory on v2), or None
+
+    @property
+    def paths(self) -> list[Path]:
+        """Every cgroup directory the sandbox's processes join."""
+        return [self.path] + ([self.memory] if self.memory is not None and self.memory != self.path else [])
 
     @classmethod
-    def create(cls, max_pids: int) -> PidsCgroup | None:
-        """Create one under the first writable pids hierarchy, or None when there is none."""
+    def create(cls, max_pids: int, memory_bytes: int | None = None) -> PidsCgroup | None:
+        """Create one under the first writable pids hierarchy (plus a memory cap when asked and possible), or None."""
+        name = f"{cls.PREFIX}{os.getpid()}-{next(_counter)}"
         for root in _CGROUP_ROOTS:
             if not (root / "cgroup.procs").exists():
                 continue
-            if root == Path("/sys/fs/cgroup") and "pids" not in _read(root / "cgroup.controllers"):
+            v2 = root == _CGROUP_V2
+            if v2 and "pids" not in _read(root / "cgroup.controllers"):
                 continue
-            path = root / f"{cls.PREFIX}{os.getpid()}-{next(_counter)}"
+            path = root / name
             try:
                 path.mkdir()
                 (path / "pids.max").write_text(str(max_pids))
-                return cls(path)
             except OSError:
                 _rmdir(path)
+                continue
+            group = cls(path)
+            if memory_bytes is not None:
+                group.memory = _memory_cgroup(path if v2 else _CGROUP_V1_MEMORY / name, memory_bytes, v2)
+            return group
         return None
 
     @classmethod
     def remove_orphans(cls) -> int:
         """Remove cgroups left by bpywright processes that died without cleaning up (kill -9); returns how many."""
         removed = 0
-        for root in _CGROUP_ROOTS:
+        for root in (*_CGROUP_ROOTS, _CGROUP_V1_MEMORY):
             try:
                 entries = list(root.glob(f"{cls.PREFIX}*"))
             except OSError:
@@ -185,12 +224,66 @@ class PidsCgroup:
         return removed
 
     def add_self(self) -> None:
-        """Move the calling process into the cgroup (called in the child before exec)."""
-        (self.path / "cgroup.procs").write_text(str(os.getpid()))
+        """Move the calling process into the cgroup(s) (called in the child before exec)."""
+        for path in self.paths:
+            (path / "cgroup.procs").write_text(str(os.getpid()))
+
+    def oom_kills(self) -> int:
+        """How many processes the memory cap has killed so far (0 without one)."""
+        if self.memory is None:
+            return 0
+        for name in ("memory.events", "memory.oom_control"):  # v2, v1
+            for line in _read(self.memory / name).splitlines():
+                key, _, value = line.partition(" ")
+                if key == "oom_kill" and value.strip().isdigit():
+                    return int(value)
+        return 0
 
     def remove(self) -> None:
-        """Delete the cgroup once its processes are gone."""
-        _rmdir(self.path)
+        """Delete the cgroup(s) once their processes are gone."""
+        for path in self.paths:
+            _rmdir(path)
+
+
+def _memory_cgroup(path: Path, memory_bytes: int, v2: bool) -> Path | None:
+    """Cap memory (and swap) in the cgroup at path, creating it on v1; None where that is not writable here."""
+    try:
+        if v2:
+            (path / "memory.max").write_text(str(memory_bytes))
+            try:
+                (path / "memory.swap.max").write_text("0")
+            except OSError:
+                pass
+            return path
+        if not (path.parent / "cgroup.procs").exists():
+            return None
+        path.mkdir(exist_ok=True)
+        (path / "memory.limit_in_bytes").write_text(str(memory_bytes))
+        try:
+            (path / "memory.memsw.limit_in_bytes").write_text(str(memory_bytes))
+        except OSError:
+            pass
+        return path
+    except OSError:
+        if not v2:
+            _rmdir(path)
+        return None
+
+
+def limits_status(limits: Limits | None = None) -> str:
+    """For doctor: which mechanism enforces each limit here (cgroups where writable, else rlimits)."""
+    limits = limits or Limits()
+    group = PidsCgroup.create(16, limits.memory_mb * 1024 * 1024)
+    if group is not None:
+        group.remove()
+    pids = f"processes ≤ {limits.max_processes} " + ("(pids cgroup)" if group else "(RLIMIT_NPROC only: no writable pids cgroup)")
+    memory = f"memory ≤ {limits.memory_mb} MB " + (
+        "for all of a worker's processes together (memory cgroup)"
+        if group is not None and group.memory is not None
+        else "per process (RLIMIT_AS only: no writable memory cgroup, so N processes may use N times that)"
+    )
+    disk = f"job dir ≤ {limits.disk_mb} MB (its own tmpfs: space used, open-but-deleted files included)"
+    return f"{memory}; {pids}; {disk}; /tmp and /dev/shm ≤ {limits.tmp_mb} MB each; files ≤ {limits.max_file_mb} MB"
 
 
 def pid_alive(pid: int) -> bool:
@@ -228,6 +321,7 @@ class SandboxedCommand:
     preexec_fn: Callable[[], None]
     kind: SandboxKind
     cgroup: PidsCgroup | None
+    inherited_fds: tuple[int, ...] = ()  # fds the command's argv names (the seccomp filter), closed once started
 
     def start(self, *, stdin: int | None, log: IO[bytes], cwd: Path, control_fd: int) -> subprocess.Popen:
         """Start the command in its own session (so its whole group can be killed), output to log.
@@ -244,12 +338,22 @@ class SandboxedCommand:
                 cwd=cwd,
                 preexec_fn=self.preexec_fn,
                 start_new_session=True,
-                pass_fds=(control_fd,),
+                pass_fds=(control_fd, *self.inherited_fds),
             )
         )
 
+    def close_fds(self) -> None:
+        """Close the fds handed to bwrap (it has read them, or never will)."""
+        for fd in self.inherited_fds:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self.inherited_fds = ()
+
     def cleanup(self) -> None:
         """Release what the sandbox created (call after the process is gone)."""
+        self.close_fds()
         if self.cgroup is not None:
             self.cgroup.remove()
 
@@ -262,8 +366,10 @@ def sandbox_command(argv: list[str], view: SandboxView, *, use_bwrap: bool, limi
     """
     kind = sandbox_kind(use_bwrap)
     bwrap = bwrap_available() if kind == "bwrap" else None
-    cgroup = PidsCgroup.create(limits.max_processes) if bwrap else None
-    wrapped = [*_view_args(bwrap, view, limits), *argv] if bwrap else list(argv)
+    cgroup = PidsCgroup.create(limits.max_processes, limits.memory_mb * 1024 * 1024) if bwrap else None
+    seccomp = filter_fd() if bwrap else None
+    filter_args = ["--seccomp", str(seccomp)] if seccomp is not None else []
+    wrapped = [*_view_args(bwrap, view, limits), *filter_args, *argv] if bwrap else list(argv)
 
     # RLIMIT_NPROC counts every process of the user, so it is only a fallback cap, sized above what runs now.
     nproc = None if cgroup is not None or os.geteuid() == 0 else _user_process_count() + limits.max_processes
@@ -280,7 +386,8 @@ def sandbox_command(argv: list[str], view: SandboxView, *, use_bwrap: bool, limi
         if cgroup is not None:
             cgroup.add_self()
 
-    return SandboxedCommand(wrapped, clean_env(view.writable), preexec, kind, cgroup)
+    fds = (seccomp,) if seccomp is not None else ()
+    return SandboxedCommand(wrapped, clean_env(view.writable), preexec, kind, cgroup, fds)
 
 
 def _view_args(bwrap: str, view: SandboxView, limits: Limits) -> list[str]:
@@ -292,6 +399,8 @@ def _view_args(bwrap: str, view: SandboxView, limits: Limits) -> list[str]:
     for path in view.hidden:
         args += ["--tmpfs", str(path)]
     writable = str(view.writable.resolve())
+    if view.writable_bytes > 0:
+        return args + ["--size", str(view.writable_bytes), "--tmpfs", writable, "--remount-ro", "/", "--chdir", writable]
     # The sandbox's root is bwrap's own tmpfs: read-only once the binds are made, so nothing but /tmp,
     # /dev/shm (size-capped) and the job dir can be written, and nothing written outlives a job there.
     return args + ["--bind", writable, writable, "--remount-ro", "/", "--chdir", writable]

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections import Counter
 from pathlib import Path
 
 from .report import RunReport
 
 MARK = {"ok": "✔", "error": "✘", "timeout": "⏱", "crash": "💥", "rejected": "⛔"}
+
+
+def escape_controls(text: str) -> str:
+    """text safe to print on a terminal: control and format characters (ESC, OSC, bidi overrides) escaped, newlines kept."""
+    return "\n".join(
+        "".join(ch if not unicodedata.category(ch).startswith("C") else ascii(ch)[1:-1] for ch in line) for line in text.split("\n")
+    )
 
 
 def _source_line(path: str | None, line: int | None) -> str | None:
@@ -25,7 +33,7 @@ def one_line(report: RunReport, name: str) -> str:
     text = f"{MARK[report.status]} {report.status:<8} {name}  {report.timings.total:.2f}s"
     if report.exception is not None:
         text += f"  {report.failure_with_line}"[:200]
-    return text
+    return escape_controls(text)
 
 
 def render_summary(report: RunReport, name: str | None = None) -> str:
@@ -66,4 +74,4 @@ def render_summary(report: RunReport, name: str | None = None) -> str:
         if lines:
             out.append(f"  {label} (last {len(lines)} lines):")
             out.extend(f"    {ln[:160]}" for ln in lines)
-    return "\n".join(out)
+    return escape_controls("\n".join(out))

@@ -58,6 +58,8 @@ class Worker:
         self.jobs_done = 0
         self.blender_version: str | None = None
         self.proc: subprocess.Popen | None = None
+        self.host_dir = self.dir  # the job dir as the host opens it (set at start)
+        self._oom_kills = 0
         self._sandboxed: SandboxedCommand | None = None
         self._channel: ControlChannel | None = None
 
@@ -70,8 +72,11 @@ class Worker:
     def view(self) -> SandboxView:
         """What the worker's processes see: the runtime, the entry, the project root (read-only), its own dir."""
         readable = (*self.backend.sandbox_paths, ENTRY.parent, *((self.root,) if self.root else ()))
-        hidden = (self.base,) if self.root is not None and self.base.resolve().is_relative_to(self.root) else ()
-        return SandboxView(writable=self.dir, readable=readable, hidden=hidden)
+        # Under a readable root: other jobs' dirs and the data dir (models, exemplar store, tokens) are masked.
+        private = (self.base.resolve(), data_dir())
+        hidden = tuple(p for p in private if self.root is not None and p.is_relative_to(self.root) and p.is_dir())
+        size = self.options.disk_mb * 1024 * 1024 if self.options.sandbox else 0
+        return SandboxView(writable=self.dir, readable=readable, hidden=hidden, writable_bytes=size)
 
     def start(self) -> None:
         """Start the zygote and wait until it has imported bpy and says it is ready."""
@@ -86,12 +91,26 @@ class Worker:
                 self.proc = self._sandboxed.start(stdin=subprocess.PIPE, log=log, cwd=self.dir, control_fd=write_fd)
         finally:
             os.close(write_fd)
+            if self._sandboxed is not None:
+                self._sandboxed.close_fds()
         try:
             ready = self._channel.receive(time.monotonic() + STARTUP_BUDGET)
         except (TimeoutError, ChannelClosed) as exc:
             self.stop()
             raise BackendError(f"Blender worker did not start: {read_tail(self.log_path, 800).strip()}") from exc
         self.blender_version = ready.get("blender_version")
+        self.host_dir = self._private_dir()
+
+    def _private_dir(self) -> Path:
+        """Where the host reaches the job dir: the sandbox's own tmpfs seen through the zygote's /proc root, or self.dir."""
+        assert self.proc is not None and self._sandboxed is not None
+        if self._sandboxed.kind != "bwrap":
+            return self.dir
+        children = _children(self.proc.pid)
+        if len(children) != 1:
+            self.stop()
+            raise BackendError(f"Blender worker's sandbox has {len(children)} processes under bwrap, expected its zygote")
+        return Path(f"/proc/{children[0]}/root") / self.dir.resolve().relative_to("/")
 
     @property
     def alive(self) -> bool:
@@ -100,10 +119,17 @@ class Worker:
 
     def run_script(self, script: ScriptInput, options: RunOptions, render_to: Path | None, outputs_to: Path | None) -> RunReport:
         """Prepare one script in this worker's (emptied) private dir and run it; a rejected one never reaches Blender."""
-        empty_dir(self.dir)
+        empty_dir(self.host_dir)
         name = script.as_file.name if script.as_file else "script.py"
         job = PreparedRun.prepare(
-            script.text, self.dir, options, name=name, origin=script.origin, as_file=script.as_file, max_bytes=options.max_script_bytes
+            script.text,
+            self.dir,
+            options,
+            name=name,
+            origin=script.origin,
+            as_file=script.as_file,
+            max_bytes=options.max_script_bytes,
+            host_dir=self.host_dir if self.host_dir != self.dir else None,
         )
         if job.rejected:
             return job.rejected_report(self.backend.name, self.sandbox)
@@ -129,13 +155,15 @@ class Worker:
                 outputs_to=outputs_to,
             )
         finally:
-            empty_dir(self.dir)
+            empty_dir(self.host_dir)
 
     def _exchange(self, job: PreparedRun) -> JobOutcome:
         """Send the job and wait for the zygote's verdict, enforcing the disk quota meanwhile."""
         assert self.proc is not None and self.proc.stdin is not None and self._channel is not None
         line = (json.dumps(job.payload(self.sandbox)) + "\n").encode()
         quota = job.options.disk_mb * 1024 * 1024
+        cgroup = self._sandboxed.cgroup if self._sandboxed is not None else None
+        oom_before = cgroup.oom_kills() if cgroup is not None else 0
         try:
             self.proc.stdin.write(line)
             self.proc.stdin.flush()
@@ -165,6 +193,9 @@ class Worker:
         if done.get("done") != job.job_id:
             self.stop()
             return JobOutcome("crash", reason="the worker answered out of turn")
+        if cgroup is not None and cgroup.oom_kills() > oom_before:
+            limit = job.options.memory_mb
+            return JobOutcome("rejected", reason=f"memory limit: the job's processes together used over {limit} MB (killed)")
         if done.get("timeout"):
             return JobOutcome("timeout")
         if done.get("error"):
@@ -174,6 +205,16 @@ class Worker:
 
     def _over_quota(self, quota: int, limit_mb: int) -> str:
         """Why the job's files exceed the disk quota, or ''."""
+        if self.host_dir != self.dir:  # the job dir is its own tmpfs: the kernel counts (unlinked files too) and caps
+            try:
+                fs = os.statvfs(self.host_dir)
+            except OSError:
+                return ""
+            if fs.f_files - fs.f_ffree > MAX_ENTRIES:
+                return f"disk quota exceeded: the job made over {MAX_ENTRIES} files (its files were deleted)"
+            if fs.f_bfree == 0:
+                return f"disk quota exceeded: the job filled its {limit_mb} MB (its files were deleted)"
+            return ""
         used, entries = usage_bytes(self.dir, MAX_ENTRIES + 1)
         if used <= quota and entries <= MAX_ENTRIES:
             return ""
@@ -207,6 +248,29 @@ class Worker:
         self.stop()
         shutil.rmtree(self.dir, ignore_errors=True)
         self.log_path.unlink(missing_ok=True)
+
+
+def _children(pid: int) -> list[str]:
+    """Pids of pid's child processes (from /proc/PID/task/PID/children, else by scanning every process's parent)."""
+    try:
+        return Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        pass
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if stat[stat.rfind(")") + 2 :].split()[1] == str(pid):
+                found.append(entry.name)
+    return found
+
+
+def data_dir() -> Path:
+    """bpywright's data dir (BPYWRIGHT_ARTIFACTS, else ./artifacts), resolved: never shown to a script."""
+    return Path(os.environ.get("BPYWRIGHT_ARTIFACTS") or "artifacts").resolve()
 
 
 def remove_leftovers(base: Path | None = None) -> int:

@@ -86,12 +86,18 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
                 return 1
             verify(served, settings, full=False)
             server = LocalServer(
-                model_path(settings, served), served.name, log_path=settings.models_dir / "server.log", n_ctx=served.n_ctx, port=args.port
+                model_path(settings, served),
+                served.name,
+                log_path=settings.models_dir / "server.log",
+                n_ctx=served.n_ctx,
+                port=args.port,
+                check_model=lambda: verify(served, settings, full=False),
+                api_key=settings.llm_api_key,  # the caller's own key, else a fresh one printed here for its clients
             )
             with server:
                 print(
-                    f"serving {served.name} at {server.base_url} (BPYWRIGHT_LLM_BASE_URL={server.base_url} BPYWRIGHT_LLM_MODEL={served.name}); "
-                    "Ctrl-C stops it",
+                    f"serving {served.name} at {server.base_url} (BPYWRIGHT_LLM_BASE_URL={server.base_url} BPYWRIGHT_LLM_MODEL={served.name} "
+                    f"BPYWRIGHT_LLM_API_KEY={server.api_key}); Ctrl-C stops it",
                     flush=True,
                 )
                 try:

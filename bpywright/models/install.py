@@ -40,6 +40,16 @@ class Installed(BaseModel):
     chat_template: bool
     mtime_ns: int
     installed_at: float
+    # The file's identity when it was last hashed: a quick check re-hashes when any differs. ctime cannot be set back
+    # by a user, so a file replaced or rewritten in place with its size and mtime restored is still caught.
+    dev: int | None = None
+    inode: int | None = None
+    ctime_ns: int | None = None
+
+
+def file_identity(stat: os.stat_result) -> dict[str, int]:
+    """What the manifest keeps of a verified file's stat (compared before trusting the recorded hash)."""
+    return {"dev": stat.st_dev, "inode": stat.st_ino, "mtime_ns": stat.st_mtime_ns, "ctime_ns": stat.st_ctime_ns}
 
 
 def model_path(settings: Settings, spec: ModelSpec) -> Path:
@@ -184,7 +194,7 @@ def install(
             )
         installed = check_header(spec, partial)
         os.replace(partial, target)
-        installed = installed.model_copy(update={"path": str(target), "mtime_ns": target.stat().st_mtime_ns})
+        installed = installed.model_copy(update={"path": str(target), **file_identity(target.stat())})
         manifest_path(settings, spec).write_text(installed.model_dump_json(indent=2), encoding="utf-8")
     finally:
         partial.unlink(missing_ok=True)
@@ -204,7 +214,8 @@ def sha256_of(path: Path) -> str:
 
 
 def verify(spec: ModelSpec, settings: Settings, *, full: bool = True) -> Installed:
-    """The installed file matches its pin: full=True re-hashes it; otherwise size, mtime and manifest must be unchanged since install."""
+    """The installed file matches its pin: full=True re-hashes it; otherwise it is re-hashed unless its size, device,
+    inode, mtime and ctime are those recorded when it was last hashed."""
     target = model_path(settings, spec)
     fix = f"`bpywright model install {spec.name} --force`"
     if not target.is_file():
@@ -216,13 +227,14 @@ def verify(spec: ModelSpec, settings: Settings, *, full: bool = True) -> Install
     stat = target.stat()
     if stat.st_size != spec.size or installed.sha256 != spec.sha256:
         raise ModelInstallError(f"{spec.name}: {target} is {stat.st_size} bytes (pinned {spec.size}); run {fix}")
-    if full or stat.st_mtime_ns != installed.mtime_ns:
+    identity = file_identity(stat)
+    if full or any(getattr(installed, key) != value for key, value in identity.items()):
         sha = sha256_of(target)
         if sha != spec.sha256:
             raise ModelInstallError(
                 f"{spec.name}: {target} has SHA-256 {sha}, not the pinned {spec.sha256}; nothing will be served; run {fix}"
             )
-        installed = installed.model_copy(update={"mtime_ns": stat.st_mtime_ns})
+        installed = installed.model_copy(update=identity)
         manifest_path(settings, spec).write_text(installed.model_dump_json(indent=2), encoding="utf-8")
     return installed
 

@@ -79,12 +79,19 @@ def start_local(settings: Settings) -> tuple[Settings, LocalServer | None, str]:
     if not llama_cpp_available():
         return settings, None, describe(settings).detail
     installed = verify(spec, settings, full=False)
-    server = LocalServer(model_path(settings, spec), spec.name, log_path=settings.models_dir / "server.log", n_ctx=spec.n_ctx).start()
+    server = LocalServer(
+        model_path(settings, spec),
+        spec.name,
+        log_path=settings.models_dir / "server.log",
+        n_ctx=spec.n_ctx,
+        check_model=lambda: verify(spec, settings, full=False),  # again at every restart
+    ).start()
     # One exemplar, not three: on 2 CPU cores reading a 3.5k-token prompt takes as long as writing the script;
     # and a budget in minutes (unless one is set): one heal round there is a minute or two.
     served = dataclasses.replace(
         settings,
         llm_base_url=server.base_url,
+        llm_api_key=server.api_key,
         llm_model=spec.name,
         llm_critic_model=None,
         llm_sampling=tuple((spec.sampling | dict(settings.llm_sampling)).items()),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -12,10 +13,12 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO
 
-from ..spawner import on_spawner_thread
+from ..spawner import die_with_parent, on_spawner_thread
+from .llama_serve import KEY_ENV
 
 START_TIMEOUT_S = 180.0  # loading a 1.1 GB GGUF from a cold disk on 2 cores
 MAX_RESTARTS = 3  # within RESTART_WINDOW_S; past that the server is left down and the error says why
@@ -29,18 +32,6 @@ class LocalServerError(RuntimeError):
 def llama_cpp_available() -> bool:
     """True when llama-cpp-python (with its server) is installed in this interpreter."""
     return importlib.util.find_spec("llama_cpp") is not None and importlib.util.find_spec("uvicorn") is not None
-
-
-def _die_with_parent() -> None:
-    """In the child before exec: SIGKILL when the process that started it dies (a killed CLI must not leave a server
-    behind). Not SIGTERM: uvicorn's graceful shutdown waits for the answer in flight, so an orphan went on writing for
-    minutes on both cores (seen here after a killed benchmark). The server keeps no state a hard stop could lose."""
-    import ctypes
-
-    try:
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG (Linux)
-    except (OSError, AttributeError):
-        pass
 
 
 def free_port() -> int:
@@ -63,11 +54,16 @@ class LocalServer:
         threads: int | None = None,
         port: int | None = None,
         start_timeout_s: float = START_TIMEOUT_S,
+        check_model: Callable[[], object] | None = None,
+        api_key: str | None = None,
     ) -> None:
         self.model_path, self.alias, self.log_path = model_path, alias, log_path
         self.n_ctx, self.threads = n_ctx, threads or max(1, os.cpu_count() or 1)
         self.port = port or free_port()
         self.start_timeout_s = start_timeout_s
+        self.check_model = check_model  # verifies the weights before every (re)start; raises to refuse them
+        # Only bpywright knows it: another local user (or a web page) cannot use the server or read its answers.
+        self.api_key = api_key or secrets.token_urlsafe(24)
         self.restarts: list[float] = []
         self._proc: subprocess.Popen[bytes] | None = None
         self._log: IO[bytes] | None = None
@@ -90,8 +86,7 @@ class LocalServer:
         """The server's command line (loopback only; the model's chat template formats prompts)."""
         return [
             sys.executable,
-            "-m",
-            "llama_cpp.server",
+            str(Path(__file__).with_name("llama_serve.py")),  # llama_cpp.server behind our key and Host/Origin guard
             "--model",
             str(self.model_path),
             "--model_alias",
@@ -121,7 +116,7 @@ class LocalServer:
         # Its own session: stop() signals the whole group, and a Ctrl-C meant for the CLI does not kill it mid-answer.
         # OMP_WAIT_POLICY=PASSIVE: llama.cpp's OpenMP threads otherwise spin at every barrier; on 2 cores shared with Blender
         # workers that made one answer 6.5x slower here (69 s vs 10.7 s for the same 64 tokens under load).
-        env = {**os.environ, "OMP_WAIT_POLICY": "PASSIVE"}
+        env = {**os.environ, "OMP_WAIT_POLICY": "PASSIVE", KEY_ENV: self.api_key}
         log = self._log
         # From the process-lifetime spawner thread: PR_SET_PDEATHSIG follows the forking thread, not the process.
         self._proc = on_spawner_thread(
@@ -132,14 +127,16 @@ class LocalServer:
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
                 env=env,
-                preexec_fn=_die_with_parent,
+                # SIGKILL, not SIGTERM: uvicorn's graceful shutdown would finish the answer in flight, for minutes
+                preexec_fn=die_with_parent,
             )
         )
 
     def healthy(self, timeout: float = 2.0) -> bool:
         """True when the server answers GET /v1/models with 200."""
+        request = urllib.request.Request(f"{self.base_url}/models", headers={"Authorization": f"Bearer {self.api_key}"})
         try:
-            with urllib.request.urlopen(f"{self.base_url}/models", timeout=timeout) as resp:  # noqa: S310 - loopback URL we built
+            with urllib.request.urlopen(request, timeout=timeout) as resp:  # noqa: S310 - loopback URL we built
                 return resp.status == 200
         except (urllib.error.URLError, OSError, ValueError):
             return False
@@ -168,6 +165,8 @@ class LocalServer:
             raise LocalServerError(f"no model file at {self.model_path}: run `bpywright model install {self.alias}`")
         with self._lock:
             self._stopping.clear()
+            if self.check_model is not None:
+                self.check_model()
             self._spawn()
             self._wait_healthy()
         self._watchdog = threading.Thread(target=self._watch, name=f"llama-watchdog-{self.port}", daemon=True)
@@ -193,11 +192,15 @@ class LocalServer:
                     return
                 self.restarts.append(now)
                 try:
+                    if self.check_model is not None:
+                        self.check_model()  # the weights may have been swapped while it ran: refused, left down
                     self._spawn()
                     self._wait_healthy()
                     self.last_error = None
-                except LocalServerError as exc:
+                except Exception as exc:  # noqa: BLE001 - a refused model or a failed start: said, and left down
                     self.last_error = str(exc)
+                    if self.check_model is not None and not isinstance(exc, LocalServerError):
+                        return
 
     def _kill(self) -> None:
         proc = self._proc

@@ -23,9 +23,15 @@ MAX_TOKENS = 160  # enough to see a script start, a diff or a rubric; the loop's
 def test_a_whole_generate_runs_the_loop_on_real_model_output(settings, smollm2, render_pool, events) -> None:
     # Short answers and no exemplars in the prompt: SmolLM2 on 2 shared cores reads ~30 tokens/s under load.
     real = dataclasses.replace(
-        settings, llm_base_url=smollm2.base_url, llm_model=smollm2.alias, max_heal_rounds=1, budget_s=900.0, prompt_exemplars=0
+        settings,
+        llm_base_url=smollm2.base_url,
+        llm_api_key=smollm2.api_key,
+        llm_model=smollm2.alias,
+        max_heal_rounds=1,
+        budget_s=900.0,
+        prompt_exemplars=0,
     )
-    client = LLMClient(smollm2.base_url, smollm2.alias, max_tokens=MAX_TOKENS)
+    client = LLMClient(smollm2.base_url, smollm2.alias, max_tokens=MAX_TOKENS, api_key=smollm2.api_key)
     result = generate("a red cube on a grey floor", settings=real, pool=render_pool, on_event=events, llm=client)
     with sqlite_checkpointer(checkpoint_db(real)) as saver:
         state = GenState.model_validate(build_graph(checkpointer=saver).get_state({"configurable": {"thread_id": result.thread_id}}).values)
@@ -44,7 +50,9 @@ def test_a_whole_generate_runs_the_loop_on_real_model_output(settings, smollm2, 
 
 def test_the_critic_parses_a_real_servers_schema_constrained_reply(settings, smollm2, render_pool) -> None:
     llm_module._SCHEMA_FORM.pop(smollm2.base_url.rstrip("/"), None)
-    client = LLMClient(smollm2.base_url, smollm2.alias, max_tokens=600)  # room for the longest rubric the schema allows
+    client = LLMClient(
+        smollm2.base_url, smollm2.alias, max_tokens=600, api_key=smollm2.api_key
+    )  # room for the longest rubric the schema allows
     text = client.structured(
         [{"role": "user", "content": "Rate this scene for 'three red cubes': three red cubes exist."}], "critique", RUBRIC_SCHEMA
     )
@@ -58,7 +66,7 @@ def test_the_critic_parses_a_real_servers_schema_constrained_reply(settings, smo
 
 
 def test_an_llm_heal_turn_gets_a_real_reply(settings, smollm2, render_pool) -> None:
-    client = LLMClient(smollm2.base_url, smollm2.alias, max_tokens=MAX_TOKENS)
+    client = LLMClient(smollm2.base_url, smollm2.alias, max_tokens=MAX_TOKENS, api_key=smollm2.api_key)
     ctx = RunContext(settings=settings, thread_id="heal-real", pool=render_pool, llm=client)
     broken = "import bpy\nsize = compute_size()\nbpy.ops.mesh.primitive_cube_add(size=size)\n"
     failed = failed_run("NameError", "name 'compute_size' is not defined", 2)

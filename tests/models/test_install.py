@@ -145,3 +145,34 @@ def test_no_model_found_from_another_folder_says_the_data_dir_is_relative(tmp_pa
     assert answer.kind == "none" and "BPYWRIGHT_ARTIFACTS" in answer.detail and str(tmp_path) in answer.detail
     (tmp_path / "artifacts").mkdir()  # a data dir here, without a model: the plain advice
     assert "BPYWRIGHT_ARTIFACTS" not in describe(Settings(artifacts=Path("artifacts"))).detail
+
+
+def test_a_swapped_file_with_the_same_size_and_mtime_is_caught_by_the_quick_check(settings: Settings) -> None:
+    stage(settings, CHUNKS)
+    install(spec(), settings)
+    path = model_path(settings, spec())
+    before = path.stat()
+    swapped = bytearray(path.read_bytes())
+    swapped[-1] ^= 0xFF
+    replacement = path.with_name("replacement.gguf")
+    replacement.write_bytes(bytes(swapped))
+    os.utime(replacement, ns=(before.st_atime_ns, before.st_mtime_ns))
+    os.replace(replacement, path)  # same size, same mtime: only the inode and ctime tell
+    assert path.stat().st_size == before.st_size and path.stat().st_mtime_ns == before.st_mtime_ns
+    with pytest.raises(ModelInstallError, match="not the pinned"):
+        verify(spec(), settings, full=False)
+
+
+def test_a_file_rewritten_in_place_with_its_mtime_restored_is_caught(settings: Settings) -> None:
+    stage(settings, CHUNKS)
+    install(spec(), settings)
+    path = model_path(settings, spec())
+    before = path.stat()
+    with open(path, "r+b") as fh:
+        fh.seek(before.st_size - 1)
+        fh.write(b"\x00" if DATA[-1:] != b"\x00" else b"\x01")
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    with pytest.raises(ModelInstallError, match="not the pinned"):
+        verify(spec(), settings, full=False)
+    path.write_bytes(DATA)  # put back: the quick check re-hashes, matches, and records the new identity
+    assert verify(spec(), settings, full=False).ctime_ns == path.stat().st_ctime_ns

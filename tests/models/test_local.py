@@ -26,13 +26,14 @@ def test_the_local_model_is_served_on_loopback_and_stopped_after(smollm2) -> Non
         assert served.budget_s == 42.0
         import urllib.request
 
-        with urllib.request.urlopen(f"{served.llm_base_url}/models", timeout=5) as resp:
+        auth = {"Authorization": f"Bearer {served.llm_api_key}"}
+        with urllib.request.urlopen(urllib.request.Request(f"{served.llm_base_url}/models", headers=auth), timeout=5) as resp:
             assert resp.status == 200
         url = served.llm_base_url
     import urllib.error
 
     try:
-        urllib.request.urlopen(f"{url}/models", timeout=2)
+        urllib.request.urlopen(urllib.request.Request(f"{url}/models", headers=auth), timeout=2)
         raise AssertionError("the server still answers after the block")
     except (urllib.error.URLError, OSError):
         pass
@@ -67,8 +68,8 @@ def test_the_local_server_gets_the_models_sampling_and_honours_it(smollm2) -> No
         assert dict(served.llm_sampling) == {"repeat_penalty": 1.05, "top_k": 20.0}  # the user's setting wins
     assert CATALOGUE["qwen2.5-coder-1.5b"].repair == "regenerate"  # measured: its patches rarely ran, fresh scripts did
     ask = [{"role": "user", "content": "Write a Python list of twenty zeros: [0, 0, 0, ...]"}]
-    plain = LLMClient(smollm2.base_url, smollm2.alias, max_tokens=40, sampling={"repeat_penalty": 1.0})
-    harsh = LLMClient(smollm2.base_url, smollm2.alias, max_tokens=40, sampling={"repeat_penalty": 3.0})
+    plain = LLMClient(smollm2.base_url, smollm2.alias, max_tokens=40, sampling={"repeat_penalty": 1.0}, api_key=smollm2.api_key)
+    harsh = LLMClient(smollm2.base_url, smollm2.alias, max_tokens=40, sampling={"repeat_penalty": 3.0}, api_key=smollm2.api_key)
     one, other = plain.chat(ask, temperature=0.0)[0], harsh.chat(ask, temperature=0.0)[0]
     assert one == plain.chat(ask, temperature=0.0)[0]  # greedy: the same request gives the same answer …
     assert one != other  # … and the server read the field (an ignored one would give the same answer too)

@@ -29,7 +29,8 @@ def test_the_server_binds_loopback_only_and_serves_the_alias(smollm2) -> None:
     assert command[command.index("--host") + 1] == "127.0.0.1"
     import urllib.request
 
-    with urllib.request.urlopen(f"{smollm2.base_url}/models", timeout=5) as resp:
+    auth = {"Authorization": f"Bearer {smollm2.api_key}"}
+    with urllib.request.urlopen(urllib.request.Request(f"{smollm2.base_url}/models", headers=auth), timeout=5) as resp:
         assert b"smollm2-135m" in resp.read()
 
 
@@ -38,7 +39,7 @@ def test_two_answers_at_once_queue_instead_of_cutting_each_other_short(smollm2) 
     call beside a generation): both answers here must stream to their end. No retries, so a cut stream fails the test."""
 
     def ask(word: str) -> list[str]:
-        client = LLMClient(smollm2.base_url, smollm2.alias, max_tokens=40, retries=0)
+        client = LLMClient(smollm2.base_url, smollm2.alias, max_tokens=40, retries=0, api_key=smollm2.api_key)
         return client.chat([{"role": "user", "content": f"Write a short poem about a {word}."}], on_token=lambda p, s: None)
 
     with ThreadPoolExecutor(2) as pool:
@@ -85,7 +86,7 @@ server = LocalServer(Path(sys.argv[1]), sys.argv[2], log_path=Path(sys.argv[3]),
 # A long answer, not streamed (as a critic's call): the end-of-text tokens banned, so it runs to max_tokens.
 body = {"model": server.alias, "max_tokens": 3500, "logit_bias": {"0": -100, "1": -100, "2": -100},
         "messages": [{"role": "user", "content": "Count from 1 to 3000, one number a line."}]}
-request = urllib.request.Request(f"{server.base_url}/chat/completions", json.dumps(body).encode(), {"Content-Type": "application/json"})
+request = urllib.request.Request(f"{server.base_url}/chat/completions", json.dumps(body).encode(), {"Content-Type": "application/json", "Authorization": f"Bearer {server.api_key}"})
 threading.Thread(target=urllib.request.urlopen, args=(request,), daemon=True).start()
 print(server.pid, flush=True)
 threading.Event().wait()
@@ -124,3 +125,40 @@ def test_a_killed_parent_takes_its_server_down_even_mid_answer(smollm2, tmp_path
         if server:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(server, signal.SIGKILL)
+
+
+def _get(url: str, headers: dict[str, str]) -> int:
+    import urllib.error
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=10) as resp:
+            return resp.status
+    except urllib.error.HTTPError as exc:
+        return exc.code
+
+
+def test_only_bpywright_with_its_key_from_loopback_may_use_the_server(smollm2) -> None:
+    url = f"{smollm2.base_url}/models"
+    key = {"Authorization": f"Bearer {smollm2.api_key}"}
+    assert _get(url, key) == 200
+    assert _get(url, {}) == 401  # another local user, or a page that guessed the port
+    assert _get(url, {"Authorization": "Bearer guessed"}) == 401
+    assert _get(url, {**key, "Host": f"attacker.example:{smollm2.port}"}) == 403  # DNS rebinding
+    assert _get(url, {**key, "Origin": "http://evil.example"}) == 403  # a web page, even with the key
+    assert smollm2.api_key not in " ".join(smollm2.command())  # not on a command line others can read
+
+
+def test_a_model_refused_by_its_check_is_never_started(tmp_path: Path) -> None:
+    from bpywright.models.install import ModelInstallError
+
+    weights = tmp_path / "m.gguf"
+    weights.write_bytes(b"GGUF")
+
+    def refuse() -> None:
+        raise ModelInstallError("m: SHA-256 differs from the pin")
+
+    server = LocalServer(weights, "m", log_path=tmp_path / "server.log", check_model=refuse)
+    with pytest.raises(ModelInstallError, match="differs"):
+        server.start()
+    assert server.pid is None and not (tmp_path / "server.log").exists()

@@ -417,6 +417,15 @@ def run_job(job, timings):
     return report
 
 
+def _prefer_as_oom_victim():
+    """Past the sandbox's memory cap the kernel kills the job's processes (which inherit this), not the zygote."""
+    try:
+        with open("/proc/self/oom_score_adj", "w") as fh:
+            fh.write("1000")
+    except OSError:
+        pass
+
+
 def _guard_forked_child():
     """A process forked by the script must never act as the job: end it quietly."""
     if os.getpid() != JOB_PID[0]:
@@ -444,6 +453,7 @@ def child_main(job, control_fd):
         JOB_PID[0] = os.getpid()
         _LIBC.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
         os.close(control_fd)
+        _prefer_as_oom_victim()
         # No way back to the zygote's stdin (job lines) or its log: the script gets /dev/null until capture.
         null = os.open(os.devnull, os.O_RDWR)
         for fd in (0, 1, 2):
