@@ -47,6 +47,8 @@ class ScriptFacts:
     classes: set[str] = field(default_factory=set)
     registered: set[str] = field(default_factory=set)
     operators: set[str] = field(default_factory=set)
+    helper_results: dict[str, str] = field(default_factory=dict)  # name -> the script's own function whose result it holds
+    lines: list[str] = field(default_factory=list, repr=False)
     tree: ast.Module | None = field(default=None, repr=False)
 
     def guard_at(self, line: int, message: str = "") -> Span | None:
@@ -316,6 +318,22 @@ def rebound_before_use(tree: ast.Module, name: str, line: int) -> bool:
     return bool(events) and min(events)[2]
 
 
+def helper_results(tree: ast.Module) -> dict[str, str]:
+    """Names bound to what one of the script's own functions or methods returns (`ramp = add_node(...)`, `a, b = build()`)."""
+    defs = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)}
+    found: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Assign | ast.AnnAssign) and isinstance(node.value, ast.Call)):
+            continue
+        func = node.value.func
+        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+        if name not in defs:
+            continue
+        for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+            found.update({n.id: name for n in ast.walk(target) if isinstance(n, ast.Name)})
+    return found
+
+
 def script_facts(source: str, target: str = "4.5") -> ScriptFacts:
     """The facts of a script (empty when it does not parse)."""
     try:
@@ -331,6 +349,8 @@ def script_facts(source: str, target: str = "4.5") -> ScriptFacts:
         return ScriptFacts()
     facts = collector.facts
     facts.tree = tree
+    facts.lines = source.splitlines()
+    facts.helper_results = helper_results(tree)
     live: set[str] = set()
     todo = list(collector.loads[None])
     while todo:  # functions reachable from module code, through the functions they name
