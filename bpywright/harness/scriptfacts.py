@@ -165,6 +165,8 @@ class _Collector(ast.NodeVisitor):
         self.loads: dict[str | None, set[str]] = {None: set()}  # names each module-level function mentions (None: module code)
         self.owner: str | None = None
         self.in_class = 0
+        self.plain_class: list[bool] = []  # per enclosing class: only the script calls its methods (no bpy base, no metaclass)
+        self.methods: dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]] = {}  # methods of plain classes, by name
 
     def add(self, spans: list[Span] | None, nodes: list[ast.stmt], why: str) -> None:
         if spans is not None and (span := _span(nodes, why)):
@@ -219,16 +221,30 @@ class _Collector(ast.NodeVisitor):
         for item in node.body:  # annotations of PropertyGroups/Operators become RNA properties
             if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
                 self.facts.registered.add(item.target.id)
+        plain = not node.keywords and all(isinstance(b, ast.Name) and (b.id == "object" or b.id in self.facts.classes) for b in node.bases)
+        self.plain_class.append(plain and self.owner is None and not self.in_class)
         self.in_class += 1
         self.generic_visit(node)
         self.in_class -= 1
+        self.plain_class.pop()
 
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         top = self.owner is None and not self.in_class
         if top and not node.decorator_list:
             self.defs[node.name] = node
+        dunder = node.name.startswith("__") and node.name.endswith("__")
+        # a plain class's method runs only where the script names it (obj.method(...)): a factory's unused finalize step
+        method = self.in_class == 1 and self.plain_class and self.plain_class[-1] and not node.decorator_list and not dunder
+        if method:
+            self.methods.setdefault(node.name, []).append(node)
         saved, saved_owner, self.in_class = self.in_class, self.owner, 0
-        if top:
+        if method:
+            self.owner = "." + node.name
+            self.loads.setdefault(self.owner, set())
+            self.dead_after_jump(node)
+            for stmt in node.body:
+                self.visit(stmt)
+        elif top:
             for expr in [*node.decorator_list, *node.args.defaults, *node.args.kw_defaults]:  # run at def time
                 if expr is not None:
                     self.visit(expr)
@@ -353,11 +369,19 @@ def script_facts(source: str, target: str = "4.5") -> ScriptFacts:
     facts.helper_results = helper_results(tree)
     live: set[str] = set()
     todo = list(collector.loads[None])
-    while todo:  # functions reachable from module code, through the functions they name
+    while todo:  # functions and methods reachable from module code, through the functions and methods they name
         name = todo.pop()
         if name in collector.defs and name not in live:
             live.add(name)
             todo.extend(collector.loads.get(name, ()))
+        if name in collector.methods and "." + name not in live:
+            live.add("." + name)
+            todo.extend(collector.loads.get("." + name, ()))
+    for name, methods in collector.methods.items():
+        if "." + name not in live:
+            facts.unreachable += [
+                Span(m.lineno, m.end_lineno or m.lineno, f"in the method `{name}()`, which nothing calls") for m in methods
+            ]
     for name, fn in collector.defs.items():  # a module-level function nothing live names never runs
         if name not in live and name not in ("register", "unregister"):
             facts.unreachable.append(Span(fn.lineno, fn.end_lineno or fn.lineno, f"in `{name}()`, which nothing calls"))
