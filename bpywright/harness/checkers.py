@@ -286,6 +286,9 @@ def type_mismatch_note(tool: Tool, code: str, message: str, severity: str) -> st
     if severity != "advisory" or _about_none(message):
         return ""
     to_enum = bool(STR_LITERAL.search(message)) and ("Literal[" in message.split("expected", 1)[-1] or "is not assignable" in message)
+    given = given_type(message)
+    if to_enum and given is not None and ONLY_STR_LITERALS.match(given):  # a literal, but the parameter is no enum
+        return " (advisory: the parameter is not an enum of names (a library's own type), so no wrong enum item is proved)"
     if tool == "mypy" and code in ("arg-type", "assignment") and to_enum:
         return " (advisory: the value is not a string literal, so no wrong enum item is proved)"
     if tool == "pyright" and code in ("reportArgumentType", "reportAssignmentType", "reportAttributeAccessIssue"):

@@ -167,6 +167,7 @@ class _Collector(ast.NodeVisitor):
         self.in_class = 0
         self.plain_class: list[bool] = []  # per enclosing class: only the script calls its methods (no bpy base, no metaclass)
         self.methods: dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]] = {}  # methods of plain classes, by name
+        self.plain_names: set[str] = set()
 
     def add(self, spans: list[Span] | None, nodes: list[ast.stmt], why: str) -> None:
         if spans is not None and (span := _span(nodes, why)):
@@ -221,8 +222,11 @@ class _Collector(ast.NodeVisitor):
         for item in node.body:  # annotations of PropertyGroups/Operators become RNA properties
             if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
                 self.facts.registered.add(item.target.id)
-        plain = not node.keywords and all(isinstance(b, ast.Name) and (b.id == "object" or b.id in self.facts.classes) for b in node.bases)
-        self.plain_class.append(plain and self.owner is None and not self.in_class)
+        plain = not node.keywords and all(isinstance(b, ast.Name) and (b.id == "object" or b.id in self.plain_names) for b in node.bases)
+        plain = plain and self.owner is None and not self.in_class
+        if plain:
+            self.plain_names.add(node.name)
+        self.plain_class.append(plain)
         self.in_class += 1
         self.generic_visit(node)
         self.in_class -= 1

@@ -176,12 +176,15 @@ def test_methods_of_the_scripts_own_classes_that_nothing_names_are_dead() -> Non
         class Panel(bpy.types.Panel):
             def draw(self, context):
                 pass
+        class MyPanel(Panel):
+            def draw_header(self, context):
+                pass
         Factory()
         """
     )
     assert f.unreachable_at(4) is None and f.unreachable_at(6) is None  # __init__ runs; sample() is named there
     assert "finalize" in f.unreachable_at(8).why
-    assert f.unreachable_at(11) is None  # Blender calls a registered class's methods
+    assert f.unreachable_at(11) is None and f.unreachable_at(14) is None  # Blender calls a registered class's methods
 
 
 def test_helper_results_name_the_scripts_own_functions() -> None:
