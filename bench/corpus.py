@@ -1,4 +1,5 @@
-"""Correctness corpora for the lint bench: BlendNet (JSONL in the shared data) and manifests of public scripts.
+"""Correctness corpora for the lint bench: BlendNet (JSONL in the shared data), manifests of public scripts, and
+bench/corpora/generators/ (procedural generators written for this bench in the style of public ones).
 
 A manifest (bench/corpora/*.json) lists repo/commit/path/sha256 of real-world scripts; their text is never
 committed. It is read from a cache outside the repository:
@@ -25,6 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_CACHE = Path.home() / ".cache" / "bpywright-corpus"
 BLENDNET = ROOT.parent / "shared" / "data" / "blendnet" / "BlendNetHuman.dev.jsonl"
 MANIFESTS = ROOT / "bench" / "corpora"
+GENERATORS = MANIFESTS / "generators"  # our own generator-style scripts (committed: written for this corpus)
 
 
 class CorpusError(RuntimeError):
@@ -50,8 +52,9 @@ def safe_name(entry: dict) -> str:
     return "".join(c if c.isalnum() else "_" for c in raw.removesuffix(".py"))[-90:]
 
 
-def load_manifest(manifest: Path, cache: Path = DEFAULT_CACHE) -> list[Script]:
-    """The scripts of a manifest, read from the cache and checked against their sha256."""
+def load_manifest(manifest: Path, cache: Path = DEFAULT_CACHE, *, partial: bool = False) -> list[Script]:
+    """The scripts of a manifest, read from the cache and checked against their sha256 (partial: skip, and say, those
+    missing or changed instead of failing)."""
     data = json.loads(manifest.read_text(encoding="utf-8"))
     scripts, missing, changed = [], [], []
     for entry in data["scripts"]:
@@ -64,13 +67,23 @@ def load_manifest(manifest: Path, cache: Path = DEFAULT_CACHE) -> list[Script]:
             changed.append(path)
             continue
         scripts.append(Script(safe_name(entry), text.decode("utf-8", errors="replace")))
-    if missing or changed:
+    if (missing or changed) and partial:
+        print(
+            f"{manifest.name}: {len(missing)} scripts missing and {len(changed)} changed in {cache}; measuring the other {len(scripts)}",
+            file=sys.stderr,
+        )
+    elif missing or changed:
         sample = ", ".join(str(p) for p in (missing + changed)[:2])
         raise CorpusError(
             f"{len(missing)} scripts of {manifest.name} missing and {len(changed)} changed in {cache} (e.g. {sample}): "
             f"run `.venv/bin/python bench/corpus.py fill {manifest} --mirrors DIR` with git mirrors of the repositories"
         )
     return scripts
+
+
+def load_directory(folder: Path = GENERATORS) -> list[Script]:
+    """Every script of a folder of committed scripts, by file name."""
+    return [Script(path.stem, path.read_text(encoding="utf-8")) for path in sorted(folder.glob("*.py"))]
 
 
 def load_blendnet(data: Path = BLENDNET, n: int | None = None) -> list[Script]:

@@ -3,8 +3,10 @@
     .venv/bin/python bench/lint_accuracy.py [--corpus blendnet procedural] [-n N] [--cap 60] [--seed 0]
                                             [--workers 2] [--data PATH] [--cache DIR] [--json out.json]
 
-Corpora: `blendnet` (BlendNet JSONL in the shared data) and `procedural` (real-world scripts from public
-repositories, bench/corpora/procedural.json, text read from --cache; see bench/corpus.py). The BlendNet default
+Corpora: `blendnet` (BlendNet JSONL in the shared data), `procedural` (real-world scripts from public
+repositories, bench/corpora/procedural.json, text read from --cache; see bench/corpus.py) and `generators`
+(bench/corpora/generators/: procedural generators written for this bench in the style of public ones, Infinigen-like
+node-wrangler classes, helpers returning nodes, numpy/scipy, 2D curves, socket identifiers). The BlendNet default
 is the whole dev split (975 scripts), the hold-out: seed_tasks.jsonl is the tuning set, nothing is tuned on dev;
 `-n 400` measures only its first 400.
 
@@ -38,7 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from corpus import BLENDNET, DEFAULT_CACHE, MANIFESTS, Script, load_blendnet, load_manifest  # noqa: E402
+from corpus import BLENDNET, DEFAULT_CACHE, GENERATORS, MANIFESTS, Script, load_blendnet, load_directory, load_manifest  # noqa: E402
 from planted import MUTATORS, Mutant, plant  # noqa: E402
 
 from bpywright.harness.diagnostics import Diagnostic, LintReport  # noqa: E402
@@ -292,13 +294,16 @@ def print_summary(figures: list[dict]) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--corpus", nargs="+", choices=("blendnet", "procedural"), default=["blendnet", "procedural"])
+    parser.add_argument(
+        "--corpus", nargs="+", choices=("blendnet", "procedural", "generators"), default=["blendnet", "procedural", "generators"]
+    )
     parser.add_argument("-n", type=int, default=None, help="use the first N scripts of each corpus (default: all)")
     parser.add_argument("--cap", type=int, default=60, help="mutants per category")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="BlendNet JSONL")
     parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="where the procedural corpus's scripts are cached")
+    parser.add_argument("--partial", action="store_true", help="measure the procedural scripts the cache holds, skip the others")
     parser.add_argument("--json", type=Path, default=None, help="write the figures here")
     args = parser.parse_args()
 
@@ -307,7 +312,9 @@ def main() -> None:
         corpora["blendnet"] = (load_blendnet(args.data, args.n), str(args.data))
     if "procedural" in args.corpus:
         manifest = MANIFESTS / "procedural.json"
-        corpora["procedural"] = (load_manifest(manifest, args.cache)[: args.n], str(manifest))
+        corpora["procedural"] = (load_manifest(manifest, args.cache, partial=args.partial)[: args.n], str(manifest))
+    if "generators" in args.corpus:
+        corpora["generators"] = (load_directory(GENERATORS)[: args.n], str(GENERATORS))
     options = RunOptions(render=False, timeout=60)
     figures = []
     with tempfile.TemporaryDirectory(prefix="bpywright-lint-bench-") as tmp, WorkerPool(args.workers, options) as pool:

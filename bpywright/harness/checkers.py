@@ -21,6 +21,8 @@ QUOTED = re.compile(r'"([^"]+)"')
 STR_LITERAL = re.compile(r"Literal\['[^']*'\]")
 GIVEN_TYPE = re.compile(r'(?:Argument of type|incompatible type|expression has type|\bType) "([^"]+)"')
 ONLY_STR_LITERALS = re.compile(r"^Literal\['[^']*'(?:, '[^']*')*\]$")
+ENUM_EXPECTED = re.compile(r'(?:parameter "[^"]+" of type|expected|to type|variable has type) "([^"]+)"')
+ENUM_ALIAS = re.compile(r"^(?:[\w.]+\.)?\w+Items$")
 PLAIN_MISMATCH = re.compile(r'^Cannot assign to attribute "[^"]+" for class "[^"]+"\s+"([^"]+)" is not assignable to "[^"]+"')
 EXPECTED_TYPE = re.compile(r'(?:of type|to type|variable has type|is not assignable to) "([^"]+)"')
 _LITERAL_ITEM = r"(?:'[^']*'|-?\d+|True|False)"
@@ -237,8 +239,13 @@ def _wrong_string_literal(message: str) -> bool:
     given = given_type(message)
     if given is None or not ONLY_STR_LITERALS.match(given):
         return False
-    rest = message[message.find(given) + len(given) :]
-    return "Literal[" in rest or "Items" in rest
+    m = ENUM_EXPECTED.search(message, message.find(given) + len(given))
+    if m is None:
+        return False
+    # an enum is a set of string literals (or the stubs' `...Items` alias of one): a library parameter that takes a
+    # float or a callable as well (scipy's fill_value="extrapolate") is a typing disagreement, not a wrong item
+    members = [t for t in _union_members(m.group(1)) if t != "None"]
+    return bool(members) and all(ONLY_STR_LITERALS.match(t) or ENUM_ALIAS.match(t) for t in members)
 
 
 def _union_members(text: str) -> list[str]:
@@ -279,6 +286,9 @@ def type_mismatch_note(tool: Tool, code: str, message: str, severity: str) -> st
     if severity != "advisory" or _about_none(message):
         return ""
     to_enum = bool(STR_LITERAL.search(message)) and ("Literal[" in message.split("expected", 1)[-1] or "is not assignable" in message)
+    given = given_type(message)
+    if to_enum and given is not None and ONLY_STR_LITERALS.match(given):  # a literal, but the parameter is no enum
+        return " (advisory: the parameter is not an enum of names (a library's own type), so no wrong enum item is proved)"
     if tool == "mypy" and code in ("arg-type", "assignment") and to_enum:
         return " (advisory: the value is not a string literal, so no wrong enum item is proved)"
     if tool == "pyright" and code in ("reportArgumentType", "reportAssignmentType", "reportAttributeAccessIssue"):

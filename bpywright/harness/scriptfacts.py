@@ -47,6 +47,8 @@ class ScriptFacts:
     classes: set[str] = field(default_factory=set)
     registered: set[str] = field(default_factory=set)
     operators: set[str] = field(default_factory=set)
+    helper_results: dict[str, str] = field(default_factory=dict)  # name -> the script's own function whose result it holds
+    lines: list[str] = field(default_factory=list, repr=False)
     tree: ast.Module | None = field(default=None, repr=False)
 
     def guard_at(self, line: int, message: str = "") -> Span | None:
@@ -163,6 +165,9 @@ class _Collector(ast.NodeVisitor):
         self.loads: dict[str | None, set[str]] = {None: set()}  # names each module-level function mentions (None: module code)
         self.owner: str | None = None
         self.in_class = 0
+        self.plain_class: list[bool] = []  # per enclosing class: only the script calls its methods (no bpy base, no metaclass)
+        self.methods: dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]] = {}  # methods of plain classes, by name
+        self.plain_names: set[str] = set()
 
     def add(self, spans: list[Span] | None, nodes: list[ast.stmt], why: str) -> None:
         if spans is not None and (span := _span(nodes, why)):
@@ -217,16 +222,33 @@ class _Collector(ast.NodeVisitor):
         for item in node.body:  # annotations of PropertyGroups/Operators become RNA properties
             if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
                 self.facts.registered.add(item.target.id)
+        plain = not node.keywords and all(isinstance(b, ast.Name) and (b.id == "object" or b.id in self.plain_names) for b in node.bases)
+        plain = plain and self.owner is None and not self.in_class
+        if plain:
+            self.plain_names.add(node.name)
+        self.plain_class.append(plain)
         self.in_class += 1
         self.generic_visit(node)
         self.in_class -= 1
+        self.plain_class.pop()
 
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         top = self.owner is None and not self.in_class
         if top and not node.decorator_list:
             self.defs[node.name] = node
+        dunder = node.name.startswith("__") and node.name.endswith("__")
+        # a plain class's method runs only where the script names it (obj.method(...)): a factory's unused finalize step
+        method = self.in_class == 1 and self.plain_class and self.plain_class[-1] and not node.decorator_list and not dunder
+        if method:
+            self.methods.setdefault(node.name, []).append(node)
         saved, saved_owner, self.in_class = self.in_class, self.owner, 0
-        if top:
+        if method:
+            self.owner = "." + node.name
+            self.loads.setdefault(self.owner, set())
+            self.dead_after_jump(node)
+            for stmt in node.body:
+                self.visit(stmt)
+        elif top:
             for expr in [*node.decorator_list, *node.args.defaults, *node.args.kw_defaults]:  # run at def time
                 if expr is not None:
                     self.visit(expr)
@@ -316,6 +338,22 @@ def rebound_before_use(tree: ast.Module, name: str, line: int) -> bool:
     return bool(events) and min(events)[2]
 
 
+def helper_results(tree: ast.Module) -> dict[str, str]:
+    """Names bound to what one of the script's own functions or methods returns (`ramp = add_node(...)`, `a, b = build()`)."""
+    defs = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)}
+    found: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Assign | ast.AnnAssign) and isinstance(node.value, ast.Call)):
+            continue
+        func = node.value.func
+        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+        if name not in defs:
+            continue
+        for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+            found.update({n.id: name for n in ast.walk(target) if isinstance(n, ast.Name)})
+    return found
+
+
 def script_facts(source: str, target: str = "4.5") -> ScriptFacts:
     """The facts of a script (empty when it does not parse)."""
     try:
@@ -331,13 +369,23 @@ def script_facts(source: str, target: str = "4.5") -> ScriptFacts:
         return ScriptFacts()
     facts = collector.facts
     facts.tree = tree
+    facts.lines = source.splitlines()
+    facts.helper_results = helper_results(tree)
     live: set[str] = set()
     todo = list(collector.loads[None])
-    while todo:  # functions reachable from module code, through the functions they name
+    while todo:  # functions and methods reachable from module code, through the functions and methods they name
         name = todo.pop()
         if name in collector.defs and name not in live:
             live.add(name)
             todo.extend(collector.loads.get(name, ()))
+        if name in collector.methods and "." + name not in live:
+            live.add("." + name)
+            todo.extend(collector.loads.get("." + name, ()))
+    for name, methods in collector.methods.items():
+        if "." + name not in live:
+            facts.unreachable += [
+                Span(m.lineno, m.end_lineno or m.lineno, f"in the method `{name}()`, which nothing calls") for m in methods
+            ]
     for name, fn in collector.defs.items():  # a module-level function nothing live names never runs
         if name not in live and name not in ("register", "unregister"):
             facts.unreachable.append(Span(fn.lineno, fn.end_lineno or fn.lineno, f"in `{name}()`, which nothing calls"))

@@ -7,7 +7,9 @@ registers, or a receiver the checker cannot type (`tuple[Unknown, ...]`, Unknown
 typings/overlays, measured in Blender, not a case here.
 Findings inside a guard that tests for the API (hasattr, try/except AttributeError, a bpy.app.version branch
 that does not run on the target) or on a path that never runs (a helper nothing calls, code after `return`)
-are advisory too. Undefined names stay blocking, with a note when the path looks unreachable.
+are advisory too, undefined names included (a generator's unused `sample_genome()` helper never raises).
+A value the script's own helper returns is typed from one of the helper's return paths: an attribute some stub
+class has is not proved missing there.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ ATTRIBUTE_PATTERNS = (
 API_UNKNOWN = re.compile(r'^"(?P<attr>[^"]+)" is not in Blender [\d.]+ \((?P<path>[^)]*)\)')
 ASSIGNED_CLASS = re.compile(r'^Cannot assign to attribute "[^"]+" for class "([^"]+)"')
 OP_RESULT = re.compile(r"yet (?P<name>\w+) is used as an object")
+RECEIVER_BEFORE = re.compile(r"(?P<name>[A-Za-z_]\w*)(?:\[[^\]]*\])?\s*\.\s*$")  # `ramp.` / `nodes["x"].` before the attribute
+RECEIVER_AT = re.compile(r"(?P<name>[A-Za-z_]\w*)")
 
 
 def receiver_class(text: str) -> str:
@@ -78,6 +82,28 @@ def _operator_result_reason(diag: Diagnostic, facts: ScriptFacts) -> str | None:
     return None
 
 
+def receiver_name(diag: Diagnostic, facts: ScriptFacts) -> str | None:
+    """The name an attribute finding's receiver starts from: pyright points at the attribute, mypy at the expression."""
+    if not 0 < diag.line <= len(facts.lines):
+        return None
+    text = facts.lines[diag.line - 1]
+    if diag.tool == "pyright":
+        m = RECEIVER_BEFORE.search(text[: max(diag.col - 1, 0)])
+    else:
+        m = RECEIVER_AT.match(text, max(diag.col - 1, 0))
+    return m["name"] if m else None
+
+
+def _helper_result_reason(diag: Diagnostic, facts: ScriptFacts, index: MemberIndex, attr: str, cls: str) -> str | None:
+    """A value returned by the script's own helper is typed by the checker from one of its return paths (a union it
+    reports member by member): it proves nothing where some stub class has the attribute."""
+    name = receiver_name(diag, facts)
+    helper = facts.helper_results.get(name or "")
+    if helper is None or not index.anywhere(attr):
+        return None
+    return f'{name} holds what the script\'s own {helper}() returns, typed {cls} from one of its paths; other classes have "{attr}"'
+
+
 def why_not_proved(diag: Diagnostic, facts: ScriptFacts, index: MemberIndex | None) -> str | None:
     """Why an unknown-attribute finding does not prove a runtime failure, or None when it does."""
     if diag.tool == "rules":
@@ -112,7 +138,7 @@ def why_not_proved(diag: Diagnostic, facts: ScriptFacts, index: MemberIndex | No
     if index.knows(cls):
         if index.on_some_subclass(cls, attr):
             return f'"{attr}" exists on a subclass of {cls}; the value may be one'
-        return None
+        return _helper_result_reason(diag, facts, index, attr, cls)
     if "Unknown" in cls_text or "Any" in re.split(r"\W+", cls_text):
         return f"the checker does not know the value's type ({cls_text})" if index.anywhere(attr) else None
     if cls == "tuple" and index.anywhere(attr):  # helpers that return one node on some paths and several on others
@@ -130,10 +156,11 @@ def refine(diagnostics: Iterable[Diagnostic], source: str, version: str = "4.5",
     for d in diags:
         if d.severity != "blocking" or d.tool == "syntax":
             continue
-        if d.code in UNDEFINED:
+        if d.code in UNDEFINED:  # a name the script never binds raises only where its line runs
             dead = facts.unreachable_at(d.line)
-            if dead is not None and "unreachable" not in d.message:
-                d.message += f" (this path looks unreachable: {dead.why})"
+            if dead is not None:
+                d.severity = "advisory"
+                d.message += f" (advisory: this path never runs: {dead.why})"
             continue
         reason = why_not_proved(d, facts, index)
         if reason is None and (guard := facts.guard_at(d.line, d.message)) is not None:

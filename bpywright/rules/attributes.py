@@ -216,6 +216,9 @@ class _MissingProperty(RuleTransformer):
         attr = target.attr.value
         struct = struct_of(target.value, self.names)
         sure = struct is not None and bool(struct_names(self.scope.target, struct)) and attr not in struct_names(self.scope.target, struct)
+        chain = dotted(target.value)
+        if sure and chain is not None and chain.isidentifier() and chain not in self.names and attr in all_names(self.scope.target):
+            sure = False  # a Scene guessed from the name alone (`scene_root.location`): another struct has the property
         # at runtime the missing name may be anywhere in the target chain: mat.raytrace_mirror.use = True
         in_chain = self.runtime is not None and f".{self.runtime}." in f"{dotted(target) or ''}."
         if attr in self.registered or attr in RENAMED or attr in _OWNED or not (sure or in_chain):

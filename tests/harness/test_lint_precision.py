@@ -94,6 +94,31 @@ CASES = {
         bpy.ops.object.simple_operator()
         bpy.ops.object.simple_operatr()
     """,
+    "helper_results": """
+        import bpy
+        def io_node(tree, kind):
+            if kind == "out":
+                return tree.nodes.new("NodeGroupOutput")
+            return tree.nodes.new("FunctionNodeInputInt")
+        tree = bpy.data.node_groups.new("g", "GeometryNodeTree")
+        value = io_node(tree, "int")
+        value.integer = 3
+        value.integr = 3
+    """,
+    "measured_stub_truth": """
+        import bpy
+        from scipy.interpolate import interp1d
+        tree = bpy.data.node_groups.new("g", "GeometryNodeTree")
+        proximity = tree.nodes.new("GeometryNodeProximity")
+        proximity.inputs["Target"].hide = False
+        proximity.inputs["Source Position"].hide = False
+        proximity.inputs["Sample Positon"].hide = False
+        curve = bpy.data.curves.new("c", "CURVE")
+        curve.dimensions = "2D"
+        curve.fill_mode = "BOTH"
+        curve.fill_mode = "BOTTOM"
+        f = interp1d([0.0, 1.0], [0.0, 1.0], fill_value="extrapolate", bounds_error=False)
+    """,
     "mathutils_results": """
         import bpy
         from mathutils import Vector
@@ -174,13 +199,25 @@ def test_version_branches_judged_for_the_target(reports) -> None:
     assert any(d.tool == "rules" and "does not run on Blender 4.5" in d.message for d in old), old
 
 
-def test_undefined_names_stay_blocking_with_unreachable_note(reports) -> None:
+def test_undefined_names_block_only_where_the_path_runs(reports) -> None:
     report = reports["unreachable_undefined"]
-    assert _blocking_lines(report) == {3, 4}
-    dead = [d for d in report.blocking if d.line == 3]
-    live = [d for d in report.blocking if d.line == 4]
-    assert all("unreachable" in d.message and "if False" in d.message for d in dead)
-    assert all("unreachable" not in d.message for d in live)
+    assert _blocking_lines(report) == {4}, report.diagnostics
+    dead = [d for d in report.diagnostics if d.line == 3]
+    assert dead and all(d.severity == "advisory" and "never runs" in d.message and "if False" in d.message for d in dead)
+    assert all("never runs" not in d.message for d in report.blocking)
+
+
+def test_a_helpers_result_typed_from_one_of_its_returns_is_advisory(reports) -> None:
+    report = reports["helper_results"]
+    assert _blocking_lines(report) == {9}, report.diagnostics  # integr: no node has it
+    assert any("io_node()" in d.message and d.severity == "advisory" for d in _at(report, 8)), _at(report, 8)
+
+
+def test_measured_stub_truth_socket_identifiers_fill_modes_and_library_literals(reports) -> None:
+    """Blender matches socket identifiers ("Target" is the socket named "Geometry"); 2D curves take 'BOTH'; scipy's
+    fill_value="extrapolate" is not a bpy enum. A socket or fill mode Blender lacks still blocks."""
+    report = reports["measured_stub_truth"]
+    assert _blocking_lines(report) == {7, 11}, report.diagnostics
 
 
 def test_findings_in_a_helper_nothing_calls_are_advisory(reports) -> None:
@@ -234,12 +271,12 @@ def test_receiver_class() -> None:
 GENERATOR = Path(__file__).parent / "scripts" / "procedural_generator.py"
 
 
-def test_procedural_generator_runs_and_only_its_dead_undefined_name_blocks(pool, linter) -> None:
+def test_procedural_generator_runs_with_no_blocking_finding(pool, linter) -> None:
     source = GENERATOR.read_text(encoding="utf-8") + "if False:\n    debug_dump(obj)\n"
     dead_line = len(source.splitlines())
     report = linter.lint(source)
     assert all(t.status == "ok" for t in report.tools), report.tools
-    assert _blocking_lines(report) == {dead_line}, [(d.line, d.message) for d in report.blocking]
-    assert all("unreachable" in d.message for d in report.blocking)
+    assert not report.blocking, [(d.line, d.message) for d in report.blocking]
+    assert any(d.line == dead_line and "never runs" in d.message for d in report.diagnostics)
     run = pool.run(source=source)
     assert run.status == "ok", run.exception

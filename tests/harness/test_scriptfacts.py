@@ -160,3 +160,45 @@ def test_name_probe_covers_only_findings_about_the_probed_name() -> None:
     )
     assert f.guard_at(2, 'has no input "Specular" in Blender 4.5') is not None
     assert f.guard_at(4, 'has no input "Specular" in Blender 4.5') is None  # the elif probed another name
+
+
+def test_methods_of_the_scripts_own_classes_that_nothing_names_are_dead() -> None:
+    f = facts(
+        """
+        import bpy
+        class Factory:
+            def __init__(self):
+                self.size = self.sample()
+            def sample(self):
+                return 1.0
+            def finalize(self, assets):
+                apply_wear(assets)
+        class Panel(bpy.types.Panel):
+            def draw(self, context):
+                pass
+        class MyPanel(Panel):
+            def draw_header(self, context):
+                pass
+        Factory()
+        """
+    )
+    assert f.unreachable_at(4) is None and f.unreachable_at(6) is None  # __init__ runs; sample() is named there
+    assert "finalize" in f.unreachable_at(8).why
+    assert f.unreachable_at(11) is None and f.unreachable_at(14) is None  # Blender calls a registered class's methods
+
+
+def test_helper_results_name_the_scripts_own_functions() -> None:
+    f = facts(
+        """
+        def build(tree):
+            return tree
+        class W:
+            def new(self, kind):
+                return kind
+        group, node = build(1), 2
+        ramp = W().new("ShaderNodeValToRGB")
+        a, b = build(1)
+        other = len([])
+        """
+    )
+    assert f.helper_results == {"ramp": "new", "a": "build", "b": "build"}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from bpywright.rules.pack import drift_check
+
 from .helpers import fired, fixed, healed_in_blender, healed_once, src
 
 
@@ -55,6 +57,25 @@ def test_removed_settings_are_dropped_on_known_structs() -> None:
     new = fixed(old)
     assert "tile_x" not in new and "use_bloom" not in new and "use_shadeless" not in new
     assert "scene.render.resolution_x = 640" in new and "scene.my_setting = 3" in new
+
+
+def test_a_scene_guessed_from_a_name_alone_is_not_sure_where_another_struct_has_the_property(blender_run) -> None:
+    """A generator's `scene_root = make_empty(...)` is an Object: 'Scene has no property "location"' blocked a script that runs."""
+    script = src("""
+    import bpy
+    def make_empty(name):
+        empty = bpy.data.objects.new(name, None)
+        bpy.context.scene.collection.objects.link(empty)
+        return empty
+    scene_root = make_empty("root")
+    scene_root.location = (0, 0, 1)
+    scene_root.scale = (2, 2, 2)
+    scene_root.use_sky_blend = True
+    """)
+    hits = [d for d in drift_check(script) if d.code == "missing-property"]
+    assert [h.line for h in hits] == [9], hits  # a name no struct has is still sure: use_sky_blend (2.7x World)
+    report = blender_run(script.replace("scene_root.use_sky_blend = True\n", ""))
+    assert report.ok, report.exception
 
 
 def test_missing_property_from_the_runtime_spreads_to_the_same_receiver() -> None:

@@ -143,6 +143,20 @@ def test_old_forms_pass_on_4_5_where_the_forward_rules_stay_quiet(runtime, pool)
         assert report.ok, (rule_id, report.exception)
 
 
+def test_float_solver_of_the_mesh_boolean_node_is_not_a_sure_finding_on_4_5(pool) -> None:
+    """'FLOAT' is the Mesh Boolean geometry node's solver on 4.5 too: only a modifier's 'FLOAT' is a sure finding."""
+    script = _src("""
+        import bpy
+        group = bpy.data.node_groups.new("B", "GeometryNodeTree")
+        boolean = group.nodes.new("GeometryNodeMeshBoolean")
+        boolean.solver = "FLOAT"
+    """)
+    assert "boolean-solver-fast" not in {h.rule for h in detect(script, "4.5")}
+    report = pool.run(source=script)
+    assert report.ok, report.exception
+    assert "boolean-solver-fast" in {h.rule for h in detect(_src(BACKWARD["boolean-solver-fast"]), "4.5")}
+
+
 @pytest.mark.parametrize("target", ["5.0", "5.2"])
 def test_rules_know_their_versions(target: str) -> None:
     ids = {r.id for r in rules_for(target)}

@@ -118,8 +118,8 @@ def first_accepting(targets: Sequence[Any], add: Callable[[Any], object]) -> obj
     return None
 
 
-def node_tables() -> tuple[dict[str, str], dict[str, str]]:
-    """(node tree type -> class, node type -> class) for every node tree kind and node Blender can create."""
+def node_tables() -> tuple[dict[str, str], dict[str, str], Callable[[str], object]]:
+    """(node tree type -> class, node type -> class, a maker of a node of a type) for every node tree kind and node Blender can create."""
     trees = measure(subclasses(bpy.types.NodeTree), lambda t: bpy.data.node_groups.new("gen", t))
     groups = [bpy.data.node_groups.new("gen", t) for t in trees]
     # render layer and cryptomatte nodes live only in a scene's compositor: scene.node_tree until 4.5, a node group
@@ -135,7 +135,7 @@ def node_tables() -> tuple[dict[str, str], dict[str, str]]:
         likely = sorted(groups, key=lambda g: not node.startswith(g.bl_idname.removesuffix("NodeTree")))
         return first_accepting(likely, lambda g: g.nodes.new(node))
 
-    return trees, measure(subclasses(bpy.types.Node), add)
+    return trees, measure(subclasses(bpy.types.Node), add), add
 
 
 def accepted(owner: object, attr: str) -> list[str]:
@@ -282,6 +282,47 @@ def attribute_groups(stub: Stub, attributes: dict[str, str]) -> str:
     return "".join(out)
 
 
+def socket_identifier_keys(stub: Stub, nodes: dict[str, str], add: Callable[[str], object]) -> str:
+    """Socket tables that also take a socket's identifier where it differs from its name (measured: Blender's
+    `inputs[key]` matches identifiers too, so `proximity.inputs["Target"]` is the socket named "Geometry")."""
+    out = []
+    for kind, cls in nodes.items():
+        node = add(kind)
+        for side in ("inputs", "outputs"):
+            table = f"_{cls}_Node{side.title()}"
+            if table not in stub.classes or "NodeSocketVirtual" in ast.unparse(stub.classes[table]):
+                continue
+            sockets = getattr(node, side)
+            extra = {
+                i: socket.identifier
+                for i, socket in enumerate(sockets)
+                if socket.identifier != socket.name and socket.identifier not in sockets.keys() and sockets.get(socket.identifier) == socket
+            }
+            if not extra:
+                continue
+            lines = []
+            for item in stub.classes[table].body:
+                if not (isinstance(item, ast.FunctionDef) and item.name == "__getitem__"):
+                    continue
+                key = ast.unparse(item.args.args[1].annotation or ast.Constant(None))
+                index = re.match(r"typing\.Literal\[(\d+)\]", key)
+                if index and int(index.group(1)) in extra:
+                    key += f" | typing.Literal['{extra[int(index.group(1))]}']"
+                lines.append(f"    @typing.overload\n    def __getitem__(self, key: {key}) -> {ast.unparse(item.returns or ast.Constant(None))}: ...\n")
+            out.append(f"class {table}:\n{''.join(lines)}\n")
+    return "# Socket tables keyed by identifier as well as by name (both work in Blender).\n" + "".join(out)
+
+
+def fill_modes() -> list[str]:
+    """Every fill mode a curve takes: 2D curves take NONE/BACK/FRONT/BOTH, 3D ones FULL/BACK/FRONT/HALF."""
+    curve = bpy.data.curves.new("gen", "CURVE")
+    found: list[str] = []
+    for dimensions in ("3D", "2D"):
+        curve.dimensions = dimensions
+        found += [mode for mode in accepted(curve, "fill_mode") if mode not in found]
+    return found
+
+
 def generate() -> str:
     """The generated overlay's text."""
     stub = Stub()
@@ -293,7 +334,7 @@ def generate() -> str:
     fmodifiers = measure(enum_ids(bpy.types.FModifier), lambda t: fcurve.modifiers.new(t))
     textures = measure(enum_ids(bpy.types.Texture), lambda t: bpy.data.textures.new("gen", t))
     curves = measure(["CURVE", "SURFACE", "FONT"], lambda t: bpy.data.curves.new("gen", t))
-    trees, nodes = node_tables()
+    trees, nodes, add_node = node_tables()
     interface = bpy.data.node_groups.new("gen", "GeometryNodeTree").interface
     sockets = measure(subclasses(bpy.types.NodeSocket), lambda t: interface.new_socket("gen", socket_type=t))
     mesh = bpy.data.meshes.new("gen")
@@ -353,12 +394,14 @@ def generate() -> str:
             "class Light:\n    # Every light type has these; RNA declares them on the subclasses only.\n",
             "".join(stub.member_text(model, m) for m in sorted(light_common)) + "\n",
             dynamic_socket_tables(stub),
+            socket_identifier_keys(stub, nodes, add_node),
             embedded_structs(stub, measurement_roots(objects)),
             "# Enums whose items RNA only lists at run time (the stubs hold one placeholder item).\n",
             f"class RenderSettings:\n    engine: {literal(accepted(bpy.context.scene.render, 'engine'))}\n\n",
             f"class ColorManagedViewSettings:\n    view_transform: {literal(accepted(bpy.context.scene.view_settings, 'view_transform'))}\n",
             f"    look: {literal(looks())}\n\n",
-            f"class ColorManagedDisplaySettings:\n    display_device: {literal(accepted(bpy.context.scene.display_settings, 'display_device'))}\n",
+            f"class ColorManagedDisplaySettings:\n    display_device: {literal(accepted(bpy.context.scene.display_settings, 'display_device'))}\n\n",
+            f"class Curve:\n    fill_mode: {literal(fill_modes())}\n",
         ]
     )
 
