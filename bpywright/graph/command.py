@@ -158,6 +158,13 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         label = {"accepted": "ACCEPTED", "retrieved": "RETRIEVED (not generated)", "best_attempt": "NOT ACCEPTED", "failed": "FAILED"}
         by = f" by {result.model}" if result.model else ""
         print(f"{label[result.outcome]}{by}: {result.message}")
+        if (c := result.cost) is not None and c.llm_calls:
+            prompt = f", {c.prompt_tokens} prompt tokens" if c.prompt_tokens is not None else ""
+            first = f", first token {c.first_token_s:.1f} s" if c.first_token_s is not None else ""
+            print(
+                f"  cost: {c.wall_s:.0f} s; LLM {c.llm_s:.0f} s over {c.llm_calls} call(s), {c.tokens_written} tokens written{prompt}"
+                f"{first}; critic {c.critic_s:.0f} s; Blender {c.blender_s:.1f} s; {c.rounds} round(s), {c.rule_steps} free step(s)"
+            )
         for name, path, copy in (
             ("script", result.script_path, args.output),
             ("report", result.report_path, args.report),

@@ -27,6 +27,21 @@ class ProgressEvent(BaseModel):
     detail: str = ""
 
 
+class RequestCost(BaseModel):
+    """Where one request's time went: the LLM's tokens and waits, heal rounds and free steps, Blender's runs."""
+
+    llm_calls: int = 0
+    tokens_written: int = 0  # output tokens over every LLM call
+    prompt_tokens: int | None = None  # prompt tokens the server reported over every call (None: it reported none)
+    first_token_s: float | None = None  # the first call's wait for its first token (prompt processing, on a CPU)
+    llm_s: float = 0.0  # seconds spent waiting on the LLM
+    critic_s: float = 0.0  # of llm_s, the critic's rubric calls
+    rounds: int = 0  # heal rounds (LLM patches and regenerations)
+    rule_steps: int = 0  # free deterministic steps
+    blender_s: float = 0.0  # seconds of the attempts' runs in Blender (the report's total per attempt)
+    wall_s: float = 0.0  # the request, start to end
+
+
 class GenerationResult(BaseModel):
     """The end of a generate request: the best script with its reports and files."""
 
@@ -47,3 +62,4 @@ class GenerationResult(BaseModel):
     render_path: str | None = None
     symbols: list[str] = Field(default_factory=list)
     model: str | None = None  # the LLM that wrote the script (None: retrieved, or no LLM answered)
+    cost: RequestCost | None = None  # where the request's time went (this process's share of a resumed run)

@@ -45,6 +45,7 @@ class CallStats(BaseModel):
     """One completion's cost: tokens out (stream chunks, or the server's count), seconds, time to first token."""
 
     kind: str  # chat | stream | structured
+    name: str = ""  # a structured call's schema name (critique, plan)
     tokens: int = 0
     prompt_tokens: int | None = None
     seconds: float = 0.0
@@ -248,7 +249,12 @@ class LLMClient:
         vLLM takes OpenAI's json_schema form; llama.cpp refuses it and takes json_object with a schema. The first refusal
         switches this endpoint to the second form for the rest of the process.
         """
-        model = self.model if generator else (self.critic_model or self.model)
+        text = self._structured_any(messages, name, schema, self.model if generator else (self.critic_model or self.model))
+        if self.stats:
+            self.stats[-1].name = name
+        return text
+
+    def _structured_any(self, messages: list[dict[str, str]], name: str, schema: dict[str, Any], model: str) -> str:
         with _SCHEMA_FORM_LOCK:
             form = _SCHEMA_FORM.get(self.base_url, "json_schema")
         if form == "json_schema":

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..config import DEFAULT_BUDGET_S, Settings
-from .events import GenerationResult, ProgressEvent
+from .events import GenerationResult, ProgressEvent, RequestCost
 from .state import GenState
 
 if TYPE_CHECKING:
@@ -65,6 +65,7 @@ def generate(
     if n < 1:
         raise ValueError("n must be >= 1")
     thread_id = thread_id or new_thread_id()
+    began = time.monotonic()
     llm = llm or LLMClient.from_settings(settings)
     asked = major_minor(version) if version is not None else None
     ctx = RunContext(
@@ -116,6 +117,7 @@ def generate(
         if ctx.linter is not None:
             ctx.linter.close()
     result = to_result(final, thread_id)
+    result.cost = request_cost(final, llm, time.monotonic() - began)
     ctx.emit("done", attempt=final.best or 0, status=result.outcome, detail=result.message)
     return result
 
@@ -166,6 +168,25 @@ def resumed_version(settings: Settings, thread_id: str, asked: str | None = None
 
 
 OUTCOME = {"accepted": "accepted", "best_attempt": "best_attempt", "retrieved": "retrieved", "failed": "failed", "running": "failed"}
+
+
+def request_cost(state: GenState, llm: LLMClient | None, wall_s: float) -> RequestCost:
+    """The request's cost: every LLM call this client made (the critic's are its structured calls with the critic's
+    schema), its rounds and free steps, and the Blender time of its attempts."""
+    stats = list(llm.stats) if llm is not None else []
+    reported = [s.prompt_tokens for s in stats if s.prompt_tokens is not None]
+    return RequestCost(
+        llm_calls=len(stats),
+        tokens_written=sum(s.tokens for s in stats),
+        prompt_tokens=sum(reported) if reported else None,
+        first_token_s=stats[0].first_token_s if stats else None,
+        llm_s=round(sum(s.seconds for s in stats), 3),
+        critic_s=round(sum(s.seconds for s in stats if s.kind == "structured" and s.name == "critique"), 3),
+        rounds=state.rounds,
+        rule_steps=state.rule_steps,
+        blender_s=round(sum(a.run.timings.total for a in state.attempts if a.run is not None), 3),
+        wall_s=round(wall_s, 3),
+    )
 
 
 def to_result(state: GenState, thread_id: str) -> GenerationResult:

@@ -27,6 +27,9 @@ def test_a_copy_of_the_system_prompt_example_is_never_accepted_and_a_fresh_scrip
     fresh = fake.chat_requests[1]["messages"][-1]["content"]
     assert "was a copy of the system prompt's API example" in fresh
     assert fake.roles_asked() == ["generate", "generate", "critic"]  # no rubric for the copy: it failed its checks
+    cost = result.cost  # the request's own report of where its time went
+    assert cost is not None and cost.llm_calls == 3 and cost.tokens_written > 0 and cost.rounds == 1
+    assert 0 < cost.critic_s <= cost.llm_s and 0 < cost.blender_s < cost.wall_s
 
 
 def _failing_variants():
