@@ -13,10 +13,7 @@ from .plan import MIN_EXTENT, Part, Plan
 TOUCH = 0.02  # share of the object's bounding-box diagonal two parts may be apart and still count as touching
 MIN_TOUCH = 0.002  # metres: the least gap allowed, for tiny objects
 # Words that make a request a scene of separate things, where a gap between parts is no fault.
-SEVERAL = frozenset(
-    "scene set sets collection group groups several various scattered row rows arrangement arranged pair pairs "
-    "cluster family solar system around beside next".split()
-)
+SEVERAL = frozenset("scene scenes collection group groups several various scattered pair pairs set sets".split())
 # Words that let an object leave the ground (z = 0).
 ABOVE_GROUND = frozenset(
     "floating float hanging hang hangs flying fly hovering hover suspended mounted ceiling wall pendant chandelier "
@@ -24,7 +21,7 @@ ABOVE_GROUND = frozenset(
 )
 # Clauses that list parts: "… with a bun, a patty and cheese", "Add a small stem at the top."
 _LISTS = re.compile(
-    r"\b(?:with|having|featuring|including|includes|include|comprising|consisting of|has|have|add|adds|attach|attached)\b([^.;:!?]*)"
+    r"\b(?:with|having|featuring|including|includes|include|comprising|consisting of|has|have|add|adds|attach)\b([^.;:!?]*)"
 )
 _CUT = re.compile(
     r"\b(?:on|in|at|under|over|above|below|beside|near|next|to|for|from|by|along|around|between|inside|onto|into|that|which|"
@@ -38,15 +35,18 @@ STOP = frozenset(
     small large big tiny huge little long short tall wide narrow thin thick flat deep high low round rounded square
     rectangular circular cylindrical spherical conical curved straight smooth simple basic modern classic slightly
     slight about around approximately nearly roughly light dark bright pale shiny glossy matte soft hard
-    red green blue yellow orange purple pink white black grey gray brown gold golden silver beige tan cream navy teal
+    red green blue yellow orange purple pink white black grey gray brown gold golden silver beige tan navy teal
     wooden wood metal metallic steel iron glass plastic ceramic stone marble leather fabric rubber paper concrete
     top bottom front back side left right middle center centre upper lower inner outer
     m cm mm meter meters metre metres centimeter centimeters centimetres inch inches ft foot feet
     color colour colors colours shape shapes size sizes texture appearance look design style finish detail details
     part parts piece pieces object objects element elements feature features surface surfaces edge edges corner corners
-    diameter radius height width length depth thickness weight angle total mix hint touch amount way end ends""".split()
+    diameter radius height width length depth thickness weight angle total mix hint touch amount way end ends
+    dimension dimensions measurement measurements pattern patterns topping toppings decoration decorations accessory
+    accessories item items thing things component components sleek minimalist elegant ergonomic decorative sturdy
+    comfortable cozy stylish compact durable traditional contemporary rustic vintage ornate plain solid hollow""".split()
 )
-_WORD = re.compile(r"[a-z]+")
+_WORD = re.compile(r"[a-z]+(?:-[a-z]+)*")  # hyphenated words (non-slip, cube-shaped) are adjectives: _content skips them
 
 
 def lemmas(word: str) -> set[str]:
@@ -88,28 +88,40 @@ def named_parts(prompt: str) -> list[str]:
             if len(words) >= 2 and words[-2] == "of" and len(words) >= 3 and words[-3] in _QUANTITY:
                 words = words[-1:]
             content = [w for w in words if _content(w)]
+            if len(content) >= 2 and content[-1] in _QUANTITY:  # pepperoni slices: the pepperoni
+                content.pop()
             if content and content[-1] not in found:
                 found.append(content[-1])
     return found
 
 
-_COUNTED = re.compile(r"\b(\d+|" + "|".join(n for n, v in NUMBERS.items() if v > 1) + r")((?:\s+[a-z]+){1,3})")
+_COUNTED = re.compile(r"\b(\d+|" + "|".join(n for n, v in NUMBERS.items() if v > 1) + r")((?:\s+[a-z]+){1,4})")
 
 
 def counted_parts(prompt: str) -> dict[str, int]:
-    """Nouns the request gives a count of 2 to 24 ("four legs", "3 wooden shelves", "a pair of handles"), noun → count."""
+    """Nouns the request gives a count of 2 to 24, noun → count: the last word of the noun after the number ("four
+    wooden legs", "two shoulder straps", "two sets of coils" → coils)."""
     counts: dict[str, int] = {}
     for number, after in _COUNTED.findall(prompt.lower()):
         count = int(number) if number.isdigit() else NUMBERS[number]
-        noun = next((w for w in after.split() if _content(w)), None)
-        if 2 <= count <= 24 and noun is not None:
-            counts[noun] = count
+        words = after.split()
+        while words and not _content(words[0]) and words[0] not in _QUANTITY:
+            words.pop(0)
+        run = []
+        for w in words:
+            if not (_content(w) or w in _QUANTITY):
+                break
+            run.append(w)
+        if run and run[-1] in _QUANTITY and words[len(run) : len(run) + 1] == ["of"] and len(words) > len(run) + 1:
+            run = [words[len(run) + 1]]
+        if 2 <= count <= 24 and run and _content(run[-1]):
+            counts[run[-1]] = count
     return counts
 
 
 def _content(word: str) -> bool:
     """A word that can name a part: not a stop word, a unit or a number, not an adverb or a participle (textured)."""
-    if word in STOP or word in NUMBERS or len(word) < 3:
+    if word in STOP or word in NUMBERS or len(word) < 3 or "-" in word:
         return False
     return not (len(word) > 4 and word.endswith("ly")) and not (len(word) > 5 and word.endswith("ed"))
 

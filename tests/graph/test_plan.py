@@ -192,3 +192,30 @@ def test_a_plan_comes_back_from_the_model_through_the_schema(fake: FakeLLM) -> N
     assert [p.name for p in parse_plan(text).parts][-1] == "bun_top"
     sent = fake.structured[-1]
     assert sent["type"] == "json_schema" and sent["json_schema"]["schema"] == PLAN_SCHEMA
+
+
+SHAPES_PLAN = plan_text(
+    "every shape",
+    ("plinth", "box", [1, 1, 0.2], [0, 0, 0.1], ZERO, "grey"),
+    ("column", "cylinder", [0.3, 0.3, 1], [0, 0, 0.7], ZERO, "white"),
+    ("ring", "torus", [0.6, 0.6, 0.1], [0, 0, 0.5], ZERO, "gold"),
+    ("ball", "sphere", [0.4, 0.4, 0.4], [0, 0, 1.4], ZERO, "red"),
+    ("spike", "cone", [0.2, 0.2, 0.3], [0, 0, 1.7], ZERO, "navy"),
+    ("sign", "plane", [0.4, 0.3, 0], [0, -0.51, 0.1], [90, 0, 0], "yellow"),
+)
+
+
+def test_a_built_script_runs_on_blender_5_2_with_every_shape(runtime, tmp_path: Path) -> None:
+    """The builder's API is the same from 4.2 to 5.2: the newest LTS builds every shape, coloured, and renders it."""
+    from bpywright.harness.options import RunOptions
+
+    plan = parse_plan(SHAPES_PLAN)
+    assert plan_findings(plan, "a column on a plinth") == []
+    with WorkerPool(1, runtime("5.2").run_options(RunOptions(resolution=64))) as pool:
+        report = pool.run(source=build_script(plan, "5.2"), render_to=tmp_path / "shapes.png")
+    assert report.ok and (report.blender_version or "").startswith("5.2"), report.exception
+    assert report.scene is not None and report.render is not None
+    meshes = {o.name: o for o in report.scene.objects if o.type == "MESH"}
+    assert sorted(meshes) == sorted(p.name for p in plan.parts) and all(o.materials for o in meshes.values())
+    assert meshes["sign"].faces == 1 and meshes["plinth"].faces == 6 and (meshes["ring"].faces or 0) > 100
+    assert (report.render.nonblank_fraction or 0) >= 10 * MIN_NONBLANK
