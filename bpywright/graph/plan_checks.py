@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import cache
 from itertools import pairwise
 
 from .expectations import NUMBERS
@@ -194,9 +195,31 @@ def grounded(plan: Plan, prompt: str) -> Plan:
     return plan.model_copy(update={"parts": moved})
 
 
+@cache
+def example_plan() -> Plan:
+    """The example plan the system prompt shows (a mailbox on a post)."""
+    from .plan import parse_plan, plan_messages
+
+    system = plan_messages("", "")[0]["content"]
+    return parse_plan(system[system.index('{"object"') :])
+
+
+def copies_example(plan: Plan, prompt: str) -> bool:
+    """True when most parts are the example's parts (same shape, size and place) and the request is not for the example's
+    object: a small model that copies the example has planned nothing of its own."""
+    example = example_plan()
+    if example.object in prompt.lower():
+        return False
+    shown = {(p.shape, p.size, p.location) for p in example.parts}
+    same = sum((p.shape, p.size, p.location) in shown for p in plan.parts)
+    return same >= max(2, 0.5 * len(plan.parts))
+
+
 def plan_findings(plan: Plan, prompt: str) -> list[str]:
     """The plan's faults, each a sentence saying what to change; empty for a plan that fits the request as far as
     cheap checks can tell."""
+    if copies_example(plan, prompt):
+        return [f"the plan copies the example ({example_plan().object}): plan the requested object's own parts instead"]
     findings: list[str] = []
     for p in plan.parts:
         needs = "xy" if p.shape == "plane" else "xyz"

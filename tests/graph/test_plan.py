@@ -113,6 +113,8 @@ def test_the_system_prompt_is_constant_and_its_example_is_a_good_plan_of_somethi
     example = parse_plan(system[system.index('{"object"') :])
     assert example.object == "mailbox" and plan_findings(example, "a mailbox on a wooden post") == []
     assert not {"chair", "burger", "lamp", "table"} & set(system.lower().split())
+    copied = example.model_copy(update={"object": "desk lamp"})
+    assert plan_findings(copied, "a desk lamp") == ["the plan copies the example (mailbox): plan the requested object's own parts instead"]
 
 
 def test_findings_are_silent_for_good_plans_and_a_plain_cube() -> None:
