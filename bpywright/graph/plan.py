@@ -17,6 +17,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from .prompting import Messages, render
 
 SHAPES = ("box", "cylinder", "cone", "sphere", "torus", "plane")
+# Where a part goes, in words (plan_layout does the arithmetic): the side of the part it is on, and the edge or corner
+# of that side it is flush with. Front is -y, left is -x, top is +z.
+SIDES = ("top", "bottom", "front", "back", "left", "right")
+SPOTS = ("center", "front", "back", "left", "right", "top", "bottom", "front_left", "front_right", "back_left", "back_right")
+GROUND = "ground"
 Shape = Literal["box", "cylinder", "cone", "sphere", "torus", "plane"]
 # Named colours, not RGB: one or two tokens each where three numbers take about twelve, and a small model knows names.
 PALETTE: dict[str, tuple[float, float, float]] = {
@@ -73,11 +78,13 @@ PLAN_SCHEMA: dict[str, Any] = {
                     "name": {"type": "string", "maxLength": 32},
                     "shape": {"type": "string", "enum": list(SHAPES)},
                     "size": _VEC3,
-                    "location": _VEC3,
+                    "on": {"type": "string", "maxLength": 32},
+                    "side": {"type": "string", "enum": list(SIDES)},
+                    "at": {"type": "string", "enum": list(SPOTS)},
                     "rotation": _VEC3,
                     "color": {"type": "string", "enum": list(PALETTE)},
                 },
-                "required": ["name", "shape", "size", "location", "rotation", "color"],
+                "required": ["name", "shape", "size", "on", "side", "at", "rotation", "color"],
                 "additionalProperties": False,
             },
         },
@@ -100,6 +107,9 @@ class Part(BaseModel):
     location: Vec3 = (0.0, 0.0, 0.0)
     rotation: Vec3 = (0.0, 0.0, 0.0)  # degrees, XYZ Euler
     color: Vec3 = (0.6, 0.6, 0.6)  # linear RGB, 0..1
+    on: str = ""  # how the model placed it (plan_layout): the part it touches ("ground" or "" for none) …
+    side: str = ""  # … which side of that part …
+    at: str = ""  # … and where on that side; location is the result
 
 
 class Plan(BaseModel):
@@ -182,7 +192,7 @@ def part_name(raw: Any, fallback: str) -> str:
 
 def _part(raw: Any, index: int) -> Part:
     if not isinstance(raw, dict):
-        raise PlanError(f"part {index + 1} is not an object with name, shape, size, location, rotation and color")
+        raise PlanError(f"part {index + 1} is not an object with name, shape, size, on, side, at, rotation and color")
     shape = str(raw.get("shape", "")).strip().lower()
     shape = {"cube": "box", "cuboid": "box", "ball": "sphere", "uv_sphere": "sphere", "disc": "cylinder", "disk": "cylinder"}.get(
         shape, shape
@@ -192,6 +202,13 @@ def _part(raw: Any, index: int) -> Part:
         raise PlanError(f"part {name!r} has shape {raw.get('shape')!r}; use one of {', '.join(SHAPES)}")
     size = tuple(abs(v) for v in _vector(raw.get("size"), f"part {name!r}: size"))  # an extent has no sign
     location = _vector(raw.get("location"), f"part {name!r}: location", (0.0, 0.0, 0.0))
+    relation = {}
+    if raw.get("location") is None and raw.get("on") is not None:  # placed in words: plan_layout computes location
+        relation = {
+            "on": part_name(raw.get("on"), GROUND),
+            "side": _word(raw.get("side"), SIDES, "top"),
+            "at": _word(raw.get("at"), SPOTS, "center"),
+        }
     rotation = _vector(raw.get("rotation"), f"part {name!r}: rotation", (0.0, 0.0, 0.0))
     for label, values in (("size", size), ("location", location)):
         if max(abs(v) for v in values) > MAX_EXTENT:
@@ -204,7 +221,17 @@ def _part(raw: Any, index: int) -> Part:
         raise PlanError(f"part {name!r} has size 0 along {', '.join(thin)}: give every part a width, depth and height in metres")
     if shape == "plane":
         size = (size[0], size[1], 0.0)
-    return Part(name=name, shape=shape, size=size, location=location, rotation=rotation, color=_colour(raw.get("color")))
+    return Part(name=name, shape=shape, size=size, location=location, rotation=rotation, color=_colour(raw.get("color")), **relation)
+
+
+def _word(value: Any, allowed: tuple[str, ...], default: str) -> str:
+    """A side or spot as the layout knows it ('centre', 'Front-Left', 'on top' → center, front_left, top)."""
+    words = [w for w in re.split(r"[^a-z]+", str(value or "").lower().replace("centre", "center")) if w and w not in ("on", "at", "the")]
+    text = "_".join(words)
+    if text in allowed:
+        return text
+    corner = "_".join([w for w in ("front", "back") if w in words][:1] + [w for w in ("left", "right") if w in words][:1])
+    return corner if corner in allowed else default
 
 
 def unique_names(parts: list[Part]) -> list[Part]:
@@ -228,10 +255,12 @@ def parse_plan(text: str) -> Plan:
         raise PlanError('the plan must be a JSON object with "object" and "parts"')
     raw_parts = data.get("parts")
     if not isinstance(raw_parts, list) or not raw_parts:
-        raise PlanError('the plan has no parts: list the object\'s pieces under "parts", each a shape with a size and location')
+        raise PlanError('the plan has no parts: list the object\'s pieces under "parts", each a shape with a size and a place')
     if len(raw_parts) > 4 * MAX_PARTS:
         raise PlanError(f"the plan has {len(raw_parts)} parts; keep to the main pieces, at most {MAX_PARTS}")
-    parts = unique_names([_part(raw, i) for i, raw in enumerate(raw_parts)])
+    from .plan_layout import lay_out
+
+    parts = lay_out(unique_names([_part(raw, i) for i, raw in enumerate(raw_parts)]))
     name = re.sub(r"\s+", " ", str(data.get("object") or "object")).strip()[:200] or "object"
     try:
         return Plan(object=name, parts=parts)
@@ -254,7 +283,7 @@ def plan_json(plan: Plan) -> str:
             "name": p.name,
             "shape": p.shape,
             "size": [num(v) for v in p.size],
-            "location": [num(v) for v in p.location],
+            **({"on": p.on, "side": p.side, "at": p.at} if p.on else {"location": [num(v) for v in p.location]}),
             "rotation": [num(v) for v in p.rotation],
             "color": nearest(p.color),
         }

@@ -10,6 +10,7 @@ from itertools import pairwise
 
 from .expectations import NUMBERS
 from .plan import MIN_EXTENT, Part, Plan
+from .plan_layout import Box, box_of
 
 TOUCH = 0.02  # share of the object's bounding-box diagonal two parts may be apart and still count as touching
 MIN_TOUCH = 0.002  # metres: the least gap allowed, for tiny objects
@@ -127,29 +128,14 @@ def _content(word: str) -> bool:
     return not (len(word) > 4 and word.endswith("ly")) and not (len(word) > 5 and word.endswith("ed"))
 
 
-def _bounds(p: Part) -> tuple[tuple[float, ...], tuple[float, ...]]:
-    """The part's world-space axis-aligned bounds: its box's corners, turned (XYZ Euler, degrees) and moved."""
-    rx, ry, rz = (math.radians(a) for a in p.rotation)
-    corners = []
-    for sx in (-0.5, 0.5):
-        for sy in (-0.5, 0.5):
-            for sz in (-0.5, 0.5):
-                x, y, z = sx * p.size[0], sy * p.size[1], sz * p.size[2]
-                y, z = y * math.cos(rx) - z * math.sin(rx), y * math.sin(rx) + z * math.cos(rx)
-                x, z = x * math.cos(ry) + z * math.sin(ry), -x * math.sin(ry) + z * math.cos(ry)
-                x, y = x * math.cos(rz) - y * math.sin(rz), x * math.sin(rz) + y * math.cos(rz)
-                corners.append((x + p.location[0], y + p.location[1], z + p.location[2]))
-    return tuple(min(c[i] for c in corners) for i in range(3)), tuple(max(c[i] for c in corners) for i in range(3))
-
-
-def _gap(a: tuple[tuple[float, ...], tuple[float, ...]], b: tuple[tuple[float, ...], tuple[float, ...]]) -> float:
+def _gap(a: Box, b: Box) -> float:
     """The distance between two boxes (0 when they touch or overlap)."""
     return math.sqrt(sum(max(0.0, a[0][i] - b[1][i], b[0][i] - a[1][i]) ** 2 for i in range(3)))
 
 
 def floating_groups(plan: Plan) -> list[list[str]]:
     """The parts in groups that touch no part outside their group, largest first (one group when every part connects)."""
-    boxes = [_bounds(p) for p in plan.parts]
+    boxes = [box_of(p) for p in plan.parts]
     low = [min(b[0][i] for b in boxes) for i in range(3)]
     high = [max(b[1][i] for b in boxes) for i in range(3)]
     tolerance = max(MIN_TOUCH, TOUCH * math.dist(low, high))
@@ -188,7 +174,7 @@ def grounded(plan: Plan, prompt: str) -> Plan:
     hanging lamp): a free, certain fix that costs the model no revision."""
     if set(_WORD.findall(prompt.lower())) & ABOVE_GROUND:
         return plan
-    bottom = min(_bounds(p)[0][2] for p in plan.parts)
+    bottom = min(box_of(p)[0][2] for p in plan.parts)
     if abs(bottom) < MIN_EXTENT:
         return plan
     moved = [p.model_copy(update={"location": (p.location[0], p.location[1], p.location[2] - bottom)}) for p in plan.parts]

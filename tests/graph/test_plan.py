@@ -88,6 +88,46 @@ def test_a_reply_cut_off_at_the_token_limit_keeps_its_whole_parts() -> None:
     assert plan.object == "dining chair" and [p.name for p in plan.parts][-1] == "leg_back_right" and len(plan.parts) == 5
 
 
+def placed(name: str, shape: str, size: list, on: str, side: str, at: str, colour: str = "brown", rotation: list = ZERO) -> dict:
+    """A part placed in words, as the schema asks the model for it."""
+    return {"name": name, "shape": shape, "size": size, "on": on, "side": side, "at": at, "rotation": rotation, "color": colour}
+
+
+def test_parts_placed_in_words_touch_where_they_say() -> None:
+    """The 1.5B's own coordinates stacked a chair's four legs one above the other; in words, the layout does the sums."""
+    leg = [0.04, 0.04, 0.45]
+    chair = parse_plan(
+        json.dumps(
+            {
+                "object": "chair",
+                "parts": [
+                    placed("seat", "box", [0.45, 0.45, 0.05], "ground", "top", "center"),
+                    *(
+                        placed(f"leg_{c}", "box", leg, "seat", "bottom", c)
+                        for c in ("front_left", "front_right", "back_left", "back_right")
+                    ),
+                    placed("backrest", "box", [0.45, 0.04, 0.5], "seat", "top", "Back"),
+                    placed("cushion", "box", [0.4, 0.4, 0.03], "sofa", "top", "centre"),  # no such part: on the ground under it all
+                ],
+            }
+        )
+    )
+    at = {p.name: p.location for p in chair.parts}
+    assert at["seat"] == (0, 0, 0.025)
+    assert at["leg_front_left"] == pytest.approx((-0.205, -0.205, -0.225)) and at["leg_back_right"] == pytest.approx((0.205, 0.205, -0.225))
+    assert at["backrest"] == pytest.approx((0, 0.205, 0.3)) and at["cushion"] == pytest.approx((0, 0, -0.435))
+    assert chair.parts[5].side == "top" and chair.parts[5].at == "back" and chair.parts[6].on == "sofa"
+    assert plan_findings(grounded(chair, CHAIR_PROMPT), CHAIR_PROMPT) == []
+    down = grounded(chair, CHAIR_PROMPT).parts  # the legs and the cushion stand on z = 0
+    assert down[1].location[2] == pytest.approx(0.225) and down[6].location[2] == pytest.approx(0.015)
+    again = parse_plan(plan_messages(CHAIR_PROMPT, "4.5", previous=chair)[1]["content"].split("\n", 2)[2])
+    assert [(p.on, p.side, p.at, p.location) for p in again.parts] == [(p.on, p.side, p.at, p.location) for p in chair.parts]
+    lying = parse_plan(
+        json.dumps({"object": "x", "parts": [placed("log", "cylinder", [0.2, 0.2, 1], "ground", "top", "center", rotation=[0, 90, 0])]})
+    )
+    assert lying.parts[0].location == pytest.approx((0, 0, 0.1))  # turned, it is 0.2 tall
+
+
 def test_the_schema_bounds_what_a_grammar_can_bound() -> None:
     part = PLAN_SCHEMA["properties"]["parts"]
     assert part["maxItems"] == 24 and part["items"]["properties"]["shape"]["enum"] == [
@@ -99,7 +139,8 @@ def test_the_schema_bounds_what_a_grammar_can_bound() -> None:
         "plane",
     ]
     assert set(part["items"]["required"]) == set(part["items"]["properties"]) and "minimum" not in json.dumps(PLAN_SCHEMA)
-    assert part["items"]["properties"]["color"]["enum"] == list(PALETTE)
+    assert part["items"]["properties"]["color"]["enum"] == list(PALETTE) and "location" not in part["items"]["properties"]
+    assert part["items"]["properties"]["at"]["enum"][:3] == ["center", "front", "back"]
 
 
 def test_the_system_prompt_is_constant_and_its_example_is_a_good_plan_of_something_else() -> None:
