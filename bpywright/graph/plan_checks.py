@@ -212,6 +212,12 @@ def plan_findings(plan: Plan, prompt: str) -> list[str]:
         thin = [axis for axis, v in zip("xyz", p.size, strict=True) if axis in needs and v < MIN_EXTENT]
         if thin:
             findings.append(f"part {p.name!r} has size 0 along {', '.join(thin)}: give it a real width, depth and height")
+    spots: dict[tuple[object, ...], list[str]] = {}
+    for p in plan.parts:
+        spots.setdefault((p.shape, p.size, p.location, p.rotation), []).append(p.name)
+    for names in spots.values():
+        if len(names) > 1:
+            findings.append(f"parts {', '.join(names)} are the same shape in the same place: give each its own side or corner")
     if one_object(prompt) and len(plan.parts) > 1:
         main, *apart = floating_groups(plan)
         for group in apart:

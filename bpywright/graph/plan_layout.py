@@ -55,7 +55,25 @@ def place(size: Vec3, rotation: Vec3, parent: Box | None, side: str, at: str) ->
             a, d = _WORD[word]
             if a != axis:  # the side already fixes that axis
                 centre[a] = (high[a] - e[a] / 2) if d > 0 else (low[a] + e[a] / 2)
-    return (centre[0], centre[1], centre[2])
+    return (round(centre[0], 9), round(centre[1], 9), round(centre[2], 9))  # 0.075, not 0.07500000000000001
+
+
+SUPPORTS = frozenset("leg legs foot feet wheel wheels caster casters castor castors".split())
+
+
+def from_name(part: Part) -> Part:
+    """A part's side and spot corrected from its own name where the words contradict it: the 1.5B copies the example's
+    "side top, at center" onto every part, so leg_front_left went on top of the seat, in its middle. A leg, foot or
+    wheel goes under what it carries; a name with front/back/left/right puts the part at that edge or corner."""
+    words = set(part.name.split("_"))
+    update: dict[str, str] = {}
+    if words & SUPPORTS and part.side == "top" and part.on != "ground":
+        update["side"] = "bottom"
+    if part.at == "center":
+        spot = "_".join([w for w in ("front", "back") if w in words][:1] + [w for w in ("left", "right") if w in words][:1])
+        if spot:
+            update["at"] = spot
+    return part.model_copy(update=update) if update else part
 
 
 def lay_out(parts: list[Part]) -> list[Part]:
@@ -66,6 +84,7 @@ def lay_out(parts: list[Part]) -> list[Part]:
     out: list[Part] = []
     for part in parts:
         if part.on:
+            part = from_name(part)
             parent = placed.get(part.on) if part.on != part.name else None
             if parent is not None:
                 location = place(part.size, part.rotation, parent, part.side, part.at)

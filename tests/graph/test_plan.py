@@ -128,6 +128,21 @@ def test_parts_placed_in_words_touch_where_they_say() -> None:
     assert lying.parts[0].location == pytest.approx((0, 0, 0.1))  # turned, it is 0.2 tall
 
 
+def test_a_part_named_for_its_corner_goes_there_and_parts_in_one_place_are_named() -> None:
+    """The 1.5B's plan for the chair, verbatim: every part 'on top, at center', as in the system prompt's example."""
+    legs = [
+        placed(f"leg_{c}", "box", [0.05, 0.05, 0.1], "seat", "top", "center")
+        for c in ("front_left", "front_right", "back_left", "back_right")
+    ]
+    seat = placed("seat", "box", [0.3, 0.2, 0.02], "ground", "top", "center")
+    plan = parse_plan(json.dumps({"object": "dining chair", "parts": [seat, *legs]}))
+    assert [(p.side, p.at) for p in plan.parts[1:]] == [("bottom", c) for c in ("front_left", "front_right", "back_left", "back_right")]
+    assert {p.location for p in plan.parts[1:]} == {(x, y, -0.05) for x in (-0.125, 0.125) for y in (-0.075, 0.075)}
+    stacked = [placed(f"pickle_{i}", "cylinder", [0.03, 0.03, 0.004], "seat", "top", "center") for i in (1, 2)]
+    same = plan_findings(parse_plan(json.dumps({"object": "x", "parts": [seat, *stacked]})), "a burger")
+    assert same == ["parts pickle_1, pickle_2 are the same shape in the same place: give each its own side or corner"]
+
+
 def test_the_schema_bounds_what_a_grammar_can_bound() -> None:
     part = PLAN_SCHEMA["properties"]["parts"]
     assert part["maxItems"] == 24 and part["items"]["properties"]["shape"]["enum"] == [
