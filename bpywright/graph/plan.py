@@ -202,7 +202,7 @@ def _part(raw: Any, index: int) -> Part:
         raise PlanError(f"part {name!r} has shape {raw.get('shape')!r}; use one of {', '.join(SHAPES)}")
     size = tuple(abs(v) for v in _vector(raw.get("size"), f"part {name!r}: size"))  # an extent has no sign
     location = _vector(raw.get("location"), f"part {name!r}: location", (0.0, 0.0, 0.0))
-    relation = {}
+    relation: dict[str, str] = {}
     if raw.get("location") is None and raw.get("on") is not None:  # placed in words: plan_layout computes location
         relation = {
             "on": part_name(raw.get("on"), GROUND),

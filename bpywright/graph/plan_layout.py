@@ -70,7 +70,8 @@ def from_name(part: Part) -> Part:
     if words & SUPPORTS and part.side == "top" and part.on != "ground":
         update["side"] = "bottom"
     if part.at == "center":
-        spot = "_".join([w for w in ("front", "back") if w in words][:1] + [w for w in ("left", "right") if w in words][:1])
+        depth: list[str] = [w for w in ("front", "back") if w in words][:1]
+        spot = "_".join(depth + [w for w in ("left", "right") if w in words][:1])
         if spot:
             update["at"] = spot
     return part.model_copy(update=update) if update else part
