@@ -70,8 +70,9 @@ def from_name(part: Part) -> Part:
     if words & SUPPORTS and part.side == "top" and part.on != "ground":
         update["side"] = "bottom"
     if part.at == "center":
-        depth: list[str] = [w for w in ("front", "back") if w in words][:1]
-        spot = "_".join(depth + [w for w in ("left", "right") if w in words][:1])
+        depth = next((w for w in ("front", "back") if w in words), "")
+        across = next((w for w in ("left", "right") if w in words), "")
+        spot = "_".join(w for w in (depth, across) if w)
         if spot:
             update["at"] = spot
     return part.model_copy(update=update) if update else part
