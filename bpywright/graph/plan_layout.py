@@ -63,11 +63,14 @@ SUPPORTS = frozenset("leg legs foot feet wheel wheels caster casters castor cast
 
 def from_name(part: Part) -> Part:
     """A part's side and spot corrected from its own name where the words contradict it: the 1.5B copies the example's
-    "side top, at center" onto every part, so leg_front_left went on top of the seat, in its middle. A leg, foot or
-    wheel goes under what it carries; a name with front/back/left/right puts the part at that edge or corner."""
+    "side top, at center" onto every part, so leg_front_left went on top of the seat, in its middle (and in the next
+    version, on its front). A leg, foot or wheel goes under what it carries; a name with front/back/left/right (or a
+    word that starts so: backrest) puts a part placed "at center" at that edge or corner."""
     words = set(part.name.split("_"))
+    # backrest, backboard, frontplate: a direction at the start of a word counts as that direction
+    words |= {d for w in words for d in ("front", "back", "left", "right") if w.startswith(d)}
     update: dict[str, str] = {}
-    if words & SUPPORTS and part.side == "top" and part.on != "ground":
+    if words & SUPPORTS and part.side != "bottom" and part.on != "ground":
         update["side"] = "bottom"
     if part.at == "center":
         depth = next((w for w in ("front", "back") if w in words), "")

@@ -129,11 +129,10 @@ def test_parts_placed_in_words_touch_where_they_say() -> None:
 
 
 def test_a_part_named_for_its_corner_goes_there_and_parts_in_one_place_are_named() -> None:
-    """The 1.5B's plan for the chair, verbatim: every part 'on top, at center', as in the system prompt's example."""
-    legs = [
-        placed(f"leg_{c}", "box", [0.05, 0.05, 0.1], "seat", "top", "center")
-        for c in ("front_left", "front_right", "back_left", "back_right")
-    ]
+    """The 1.5B's chairs: every part 'on top, at center' (the system prompt's example's words), then legs on the seat's
+    front and back sides."""
+    legs = [placed(f"leg_{c}", "box", [0.05, 0.05, 0.1], "seat", "top", "center") for c in ("front_left", "front_right")]
+    legs += [placed(f"leg_{c}", "box", [0.05, 0.05, 0.1], "seat", "back", "center") for c in ("back_left", "back_right")]  # next try
     seat = placed("seat", "box", [0.3, 0.2, 0.02], "ground", "top", "center")
     plan = parse_plan(json.dumps({"object": "dining chair", "parts": [seat, *legs]}))
     assert [(p.side, p.at) for p in plan.parts[1:]] == [("bottom", c) for c in ("front_left", "front_right", "back_left", "back_right")]
