@@ -84,14 +84,22 @@ def from_name(part: Part) -> Part:
 def lay_out(parts: list[Part]) -> list[Part]:
     """The parts with locations: a part placed in words goes against the side of the part it names, placed before it;
     on the ground (or a part not yet placed, or unknown) it stands at z = the lowest point so far, flush with the
-    footprint of the parts placed so far where `at` names an edge. Parts given a location keep it."""
+    footprint of the parts placed so far where `at` names an edge. A part sent where an earlier one already went (the
+    same part, side and spot) goes on that one's same side: the 1.5B put a burger's cheese, lettuce, tomato and pickles
+    all "on bun, top, center", meaning a stack. Parts given a location keep it."""
     placed: dict[str, Box] = {}
+    taken: dict[tuple[str, str, str], str] = {}  # (on, side, at) → the part last placed there
     out: list[Part] = []
     for part in parts:
         if part.on:
             part = from_name(part)
+            spot = (part.on, part.side, part.at)
+            below = taken.get(spot)
+            taken[spot] = part.name
             parent = placed.get(part.on) if part.on != part.name else None
-            if parent is not None:
+            if below is not None and below in placed:
+                location = place(part.size, part.rotation, placed[below], part.side, "center")
+            elif parent is not None:
                 location = place(part.size, part.rotation, parent, part.side, part.at)
             elif placed:  # the ground under what stands so far
                 lows, highs = zip(*placed.values(), strict=True)

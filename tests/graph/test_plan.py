@@ -137,8 +137,13 @@ def test_a_part_named_for_its_corner_goes_there_and_parts_in_one_place_are_named
     plan = parse_plan(json.dumps({"object": "dining chair", "parts": [seat, *legs]}))
     assert [(p.side, p.at) for p in plan.parts[1:]] == [("bottom", c) for c in ("front_left", "front_right", "back_left", "back_right")]
     assert {p.location for p in plan.parts[1:]} == {(x, y, -0.05) for x in (-0.125, 0.125) for y in (-0.075, 0.075)}
-    stacked = [placed(f"pickle_{i}", "cylinder", [0.03, 0.03, 0.004], "seat", "top", "center") for i in (1, 2)]
-    same = plan_findings(parse_plan(json.dumps({"object": "x", "parts": [seat, *stacked]})), "a burger")
+    layers = [placed(n, "cylinder", [0.1, 0.1, 0.01], "bun", "top", "center") for n in ("patty", "cheese", "lettuce")]
+    burger = parse_plan(
+        json.dumps({"object": "burger", "parts": [placed("bun", "cylinder", [0.12, 0.12, 0.03], "ground", "top", "center"), *layers]})
+    )
+    assert [p.location[2] for p in burger.parts] == pytest.approx([0.015, 0.035, 0.045, 0.055])  # the 1.5B's "all on the bun" is a stack
+    twins = [Part(name=f"pickle_{i}", shape="cylinder", size=(0.03, 0.03, 0.004), location=(0, 0, 0.062)) for i in (1, 2)]
+    same = plan_findings(Plan(object="x", parts=[*burger.parts, *twins]), "a burger")
     assert same == ["parts pickle_1, pickle_2 are the same shape in the same place: give each its own side or corner"]
 
 
