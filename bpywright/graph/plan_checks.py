@@ -48,6 +48,7 @@ STOP = frozenset(
     accessories item items thing things component components sleek minimalist elegant ergonomic decorative sturdy
     comfortable cozy stylish compact durable traditional contemporary rustic vintage ornate plain solid hollow""".split()
 )
+SHAPE_WORDS = frozenset("box cube cuboid cylinder cone sphere ball torus ring plane part object piece shape block".split())
 _WORD = re.compile(r"[a-z]+(?:-[a-z]+)*")  # hyphenated words (non-slip, cube-shaped) are adjectives: _content skips them
 
 
@@ -212,6 +213,11 @@ def plan_findings(plan: Plan, prompt: str) -> list[str]:
         thin = [axis for axis, v in zip("xyz", p.size, strict=True) if axis in needs and v < MIN_EXTENT]
         if thin:
             findings.append(f"part {p.name!r} has size 0 along {', '.join(thin)}: give it a real width, depth and height")
+    words = set(_WORD.findall(prompt.lower()))
+    asked = {form for w in words for form in lemmas(w)}  # "three cubes": parts named cube are what was asked
+    vague = [p.name for p in plan.parts if (base := p.name.rstrip("_0123456789")) in SHAPE_WORDS and base not in asked]
+    if vague:
+        findings.append(f"{', '.join(vague)}: name each part by what it is in the object (seat, shade, patty), not by its shape")
     spots: dict[tuple[object, ...], list[str]] = {}
     for p in plan.parts:
         spots.setdefault((p.shape, p.size, p.location, p.rotation), []).append(p.name)

@@ -197,6 +197,8 @@ def test_findings_name_a_floating_part_a_missing_part_and_a_wrong_count() -> Non
     no_pickles = plan_findings(burger.model_copy(update={"parts": [p for p in burger.parts if "pickle" not in p.name]}), BURGER_PROMPT)
     assert no_pickles == ["the request names pickles, and no part is named for it: add a part named pickle"]
     zero = Plan(object="x", parts=[Part(name="sheet", shape="box", size=(1, 1, 0), location=(0, 0, 0))])
+    boxed = Plan(object="chair", parts=[Part(name="box", shape="box", size=(0.3, 0.3, 0.1)), *chair.parts[1:]])  # the 1.5B's
+    assert plan_findings(boxed, CHAIR_PROMPT)[0] == "box: name each part by what it is in the object (seat, shade, patty), not by its shape"
     assert plan_findings(zero, "a sheet") == ["part 'sheet' has size 0 along z: give it a real width, depth and height"]
 
 
