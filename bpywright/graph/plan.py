@@ -10,56 +10,32 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Literal
+from functools import cache
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import ValidationError
 
+from .plan_build import build_script
+from .plan_checks import grounded
+from .plan_checks import plan_findings as _checks
+from .plan_layout import lay_out
+from .plan_parts import GROUND, MAX_EXTENT, MAX_PARTS, MIN_EXTENT, PALETTE, SHAPES, SIDES, SPOTS, Part, Plan, PlanError, Vec3
 from .prompting import Messages, render
 
-SHAPES = ("box", "cylinder", "cone", "sphere", "torus", "plane")
-# Where a part goes, in words (plan_layout does the arithmetic): the side of the part it is on, and the edge or corner
-# of that side it is flush with. Front is -y, left is -x, top is +z.
-SIDES = ("top", "bottom", "front", "back", "left", "right")
-SPOTS = ("center", "front", "back", "left", "right", "top", "bottom", "front_left", "front_right", "back_left", "back_right")
-GROUND = "ground"
-Shape = Literal["box", "cylinder", "cone", "sphere", "torus", "plane"]
-# Named colours, not RGB: one or two tokens each where three numbers take about twelve, and a small model knows names.
-PALETTE: dict[str, tuple[float, float, float]] = {
-    "white": (0.9, 0.9, 0.9),
-    "light_grey": (0.7, 0.7, 0.7),
-    "grey": (0.45, 0.45, 0.45),
-    "dark_grey": (0.2, 0.2, 0.2),
-    "black": (0.03, 0.03, 0.03),
-    "silver": (0.75, 0.75, 0.78),
-    "gold": (0.83, 0.65, 0.2),
-    "red": (0.8, 0.08, 0.06),
-    "dark_red": (0.45, 0.05, 0.05),
-    "pink": (0.95, 0.55, 0.65),
-    "orange": (0.95, 0.45, 0.05),
-    "yellow": (0.95, 0.82, 0.15),
-    "cream": (0.95, 0.88, 0.7),
-    "beige": (0.82, 0.7, 0.52),
-    "tan": (0.72, 0.52, 0.3),
-    "light_wood": (0.7, 0.5, 0.3),
-    "brown": (0.45, 0.27, 0.12),
-    "dark_brown": (0.22, 0.12, 0.06),
-    "green": (0.15, 0.6, 0.15),
-    "light_green": (0.5, 0.85, 0.35),
-    "dark_green": (0.05, 0.3, 0.08),
-    "blue": (0.1, 0.3, 0.85),
-    "light_blue": (0.5, 0.75, 0.95),
-    "navy": (0.05, 0.08, 0.3),
-    "teal": (0.05, 0.5, 0.5),
-    "purple": (0.45, 0.15, 0.6),
-}
-MAX_PARTS = 24  # the schema's bound: about 70 tokens a part, so a full plan stays inside the reply limit
-MAX_EXTENT = 1000.0  # metres: a size or position beyond this is a unit mistake, not an everyday object
-MIN_EXTENT = 1e-6  # metres: a part thinner than this along an axis its shape needs has no volume
-
-
-class PlanError(ValueError):
-    """The model's plan cannot be built; the message says what to change, for a person or for the model's next try."""
-
+__all__ = [
+    "PALETTE",
+    "PLAN_SCHEMA",
+    "SHAPES",
+    "Part",
+    "Plan",
+    "PlanError",
+    "build_script",
+    "grounded",
+    "parse_plan",
+    "plan_findings",
+    "plan_json",
+    "plan_messages",
+]
 
 _VEC3 = {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}
 
@@ -92,33 +68,6 @@ PLAN_SCHEMA: dict[str, Any] = {
     "required": ["object", "parts"],
     "additionalProperties": False,
 }
-
-Vec3 = tuple[float, float, float]
-
-
-class Part(BaseModel):
-    """One primitive: size is its full extent along its own x, y, z before rotation (metres); location its centre."""
-
-    model_config = ConfigDict(allow_inf_nan=False, frozen=True)
-
-    name: str = Field(min_length=1, max_length=40)
-    shape: Shape
-    size: Vec3
-    location: Vec3 = (0.0, 0.0, 0.0)
-    rotation: Vec3 = (0.0, 0.0, 0.0)  # degrees, XYZ Euler
-    color: Vec3 = (0.6, 0.6, 0.6)  # linear RGB, 0..1
-    on: str = ""  # how the model placed it (plan_layout): the part it touches ("ground" or "" for none) …
-    side: str = ""  # … which side of that part …
-    at: str = ""  # … and where on that side; location is the result
-
-
-class Plan(BaseModel):
-    """The object the request asks for, as parts."""
-
-    model_config = ConfigDict(allow_inf_nan=False, frozen=True)
-
-    object: str = Field("object", max_length=200)
-    parts: list[Part] = Field(min_length=1)
 
 
 def _reject_constant(name: str) -> float:
@@ -258,8 +207,6 @@ def parse_plan(text: str) -> Plan:
         raise PlanError('the plan has no parts: list the object\'s pieces under "parts", each a shape with a size and a place')
     if len(raw_parts) > 4 * MAX_PARTS:
         raise PlanError(f"the plan has {len(raw_parts)} parts; keep to the main pieces, at most {MAX_PARTS}")
-    from .plan_layout import lay_out
-
     parts = lay_out(unique_names([_part(raw, i) for i, raw in enumerate(raw_parts)]))
     name = re.sub(r"\s+", " ", str(data.get("object") or "object")).strip()[:200] or "object"
     try:
@@ -302,16 +249,27 @@ def plan_messages(prompt: str, version: str, *, feedback: str = "", previous: Pl
     return [{"role": "system", "content": render("plan_system", colours=list(PALETTE))}, {"role": "user", "content": user}]
 
 
-def build_script(plan: Plan, version: str) -> str:
-    """The plain bpy script that builds the plan (see plan_build)."""
-    from .plan_build import build_script as build
+@cache
+def example_plan() -> Plan:
+    """The example plan the system prompt shows (a mailbox on a post)."""
+    system = plan_messages("", "")[0]["content"]
+    return parse_plan(system[system.index('{"object"') :])
 
-    return build(plan, version)
+
+def copies_example(plan: Plan, prompt: str) -> bool:
+    """True when most parts are the example's parts (same shape, size and place) and the request is not for the example's
+    object: a small model that copies the example has planned nothing of its own."""
+    example = example_plan()
+    if example.object in prompt.lower():
+        return False
+    shown = {(p.shape, p.size, p.location) for p in example.parts}
+    same = sum((p.shape, p.size, p.location) in shown for p in plan.parts)
+    return same >= max(2, 0.5 * len(plan.parts))
 
 
 def plan_findings(plan: Plan, prompt: str) -> list[str]:
-    """What is wrong with the plan before anything runs (floating or zero-size parts, counts and parts the request names
-    that the plan lacks), each a sentence the model can act on (see plan_checks)."""
-    from .plan_checks import plan_findings as findings
-
-    return findings(plan, prompt)
+    """What is wrong with the plan before anything runs (a copy of the example, floating or zero-size parts, counts and
+    parts the request names that the plan lacks), each a sentence the model can act on (see plan_checks)."""
+    if copies_example(plan, prompt):
+        return [f"the plan copies the example ({example_plan().object}): plan the requested object's own parts instead"]
+    return _checks(plan, prompt)

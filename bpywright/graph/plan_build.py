@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .plan import Part, Plan
+from .plan_parts import Part, Plan
 
 # The script's body after PARTS: only API that is the same from Blender 4.2 to 5.2 (primitive operators, which run
 # headless under --factory-startup; object transforms; Principled BSDF's "Base Color"; a camera aimed by a quaternion).

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import math
 import re
-from functools import cache
 from itertools import pairwise
 
 from .expectations import NUMBERS
-from .plan import MIN_EXTENT, Part, Plan
 from .plan_layout import Box, box_of
+from .plan_parts import MIN_EXTENT, Part, Plan
 
 TOUCH = 0.02  # share of the object's bounding-box diagonal two parts may be apart and still count as touching
 MIN_TOUCH = 0.002  # metres: the least gap allowed, for tiny objects
@@ -48,7 +47,7 @@ STOP = frozenset(
     accessories item items thing things component components sleek minimalist elegant ergonomic decorative sturdy
     comfortable cozy stylish compact durable traditional contemporary rustic vintage ornate plain solid hollow""".split()
 )
-SHAPE_WORDS = frozenset("box cube cuboid cylinder cone sphere ball torus ring plane part object piece shape block".split())
+SHAPE_WORDS = frozenset("box cube cuboid cylinder cone sphere torus plane part object piece shape block".split())
 _WORD = re.compile(r"[a-z]+(?:-[a-z]+)*")  # hyphenated words (non-slip, cube-shaped) are adjectives: _content skips them
 
 
@@ -182,31 +181,9 @@ def grounded(plan: Plan, prompt: str) -> Plan:
     return plan.model_copy(update={"parts": moved})
 
 
-@cache
-def example_plan() -> Plan:
-    """The example plan the system prompt shows (a mailbox on a post)."""
-    from .plan import parse_plan, plan_messages
-
-    system = plan_messages("", "")[0]["content"]
-    return parse_plan(system[system.index('{"object"') :])
-
-
-def copies_example(plan: Plan, prompt: str) -> bool:
-    """True when most parts are the example's parts (same shape, size and place) and the request is not for the example's
-    object: a small model that copies the example has planned nothing of its own."""
-    example = example_plan()
-    if example.object in prompt.lower():
-        return False
-    shown = {(p.shape, p.size, p.location) for p in example.parts}
-    same = sum((p.shape, p.size, p.location) in shown for p in plan.parts)
-    return same >= max(2, 0.5 * len(plan.parts))
-
-
 def plan_findings(plan: Plan, prompt: str) -> list[str]:
     """The plan's faults, each a sentence saying what to change; empty for a plan that fits the request as far as
     cheap checks can tell."""
-    if copies_example(plan, prompt):
-        return [f"the plan copies the example ({example_plan().object}): plan the requested object's own parts instead"]
     findings: list[str] = []
     for p in plan.parts:
         needs = "xy" if p.shape == "plane" else "xyz"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from .plan import Part, Vec3
+from .plan_parts import Part, Vec3
 
 # side → (axis, direction): front is -y, left is -x, top is +z (Blender's front view looks along +y)
 _SIDE = {"top": (2, 1), "bottom": (2, -1), "front": (1, -1), "back": (1, 1), "left": (0, -1), "right": (0, 1)}

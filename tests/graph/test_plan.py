@@ -262,8 +262,8 @@ SHAPES_PLAN = plan_text(
     "every shape",
     ("plinth", "box", [1, 1, 0.2], [0, 0, 0.1], ZERO, "grey"),
     ("column", "cylinder", [0.3, 0.3, 1], [0, 0, 0.7], ZERO, "white"),
-    ("ring", "torus", [0.6, 0.6, 0.1], [0, 0, 0.5], ZERO, "gold"),
-    ("ball", "sphere", [0.4, 0.4, 0.4], [0, 0, 1.4], ZERO, "red"),
+    ("collar", "torus", [0.6, 0.6, 0.1], [0, 0, 0.5], ZERO, "gold"),
+    ("knob", "sphere", [0.4, 0.4, 0.4], [0, 0, 1.4], ZERO, "red"),
     ("spike", "cone", [0.2, 0.2, 0.3], [0, 0, 1.7], ZERO, "navy"),
     ("sign", "plane", [0.4, 0.3, 0], [0, -0.51, 0.1], [90, 0, 0], "yellow"),
 )
@@ -281,5 +281,5 @@ def test_a_built_script_runs_on_blender_5_2_with_every_shape(runtime, tmp_path: 
     assert report.scene is not None and report.render is not None
     meshes = {o.name: o for o in report.scene.objects if o.type == "MESH"}
     assert sorted(meshes) == sorted(p.name for p in plan.parts) and all(o.materials for o in meshes.values())
-    assert meshes["sign"].faces == 1 and meshes["plinth"].faces == 6 and (meshes["ring"].faces or 0) > 100
+    assert meshes["sign"].faces == 1 and meshes["plinth"].faces == 6 and (meshes["collar"].faces or 0) > 100
     assert (report.render.nonblank_fraction or 0) >= 10 * MIN_NONBLANK
