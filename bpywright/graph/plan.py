@@ -4,6 +4,10 @@ A 1.5B model that writes bpy spends its few good tokens recalling the API and bu
 instead (name, shape, size, place, turn, colour), it spends them on the object; plan_build.build_script turns the plan
 into a plain script that the loop lints, runs, renders and critiques like any other, and plan_checks.plan_findings
 checks the plan against itself and the request before anything runs.
+
+Measured by hand (Qwen2.5-Coder-1.5B Q4_K_M, llama.cpp grammar, temperature 0, a shared 2-core CPU): 284–493 tokens a
+plan, 64–354 s. Placing parts in words (plan_layout) cured the stacked and floating pieces the model's own coordinates
+gave; its sizes did not improve (chair legs 0.05–0.1 m tall), so no chair, burger or lamp was recognisable yet.
 """
 
 from __future__ import annotations
