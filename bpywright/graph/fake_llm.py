@@ -10,13 +10,18 @@ from ..fakes.openai_server import DEFAULT_REPLY, FakeOpenAIServer, Reply, struct
 
 __all__ = ["DEFAULT_REPLY", "FakeLLM", "FakeOpenAIServer", "Reply", "critic_json", "role_of", "structured_output_problem"]
 
-ROLES = ("generate", "heal", "critic")
+ROLES = ("generate", "heal", "critic", "plan")
 
 
 def role_of(body: dict[str, Any]) -> str:
-    """Which node asked: a JSON-schema response_format is the critic; the healer's system prompt names itself."""
-    if isinstance(body.get("response_format"), dict):
-        return "critic"
+    """Which node asked: a JSON-schema response_format is the critic, or the generator's part plan (its schema has
+    parts); the healer's system prompt names itself."""
+    response_format = body.get("response_format")
+    if isinstance(response_format, dict):
+        named = (response_format.get("json_schema") or {}).get("name")
+        schema = response_format.get("schema") or (response_format.get("json_schema") or {}).get("schema") or {}
+        is_plan = named == "plan" or "parts" in (schema.get("properties") or {})
+        return "plan" if is_plan else "critic"
     system = next((m.get("content") or "" for m in body.get("messages", []) if m.get("role") == "system"), "")
     return "heal" if "You repair" in system else "generate"
 

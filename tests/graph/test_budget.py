@@ -66,3 +66,40 @@ def test_langgraphs_recursion_limit_ends_the_loop_with_its_best_attempt_not_a_tr
 def test_routing_stops_before_langgraphs_limit(rounds: int) -> None:
     """Every step the routing allows fits under the recursion limit: 4 first steps, 3 per review, the end."""
     assert 4 + 3 * routing.max_reviews(rounds) + 1 <= routing.recursion_limit(rounds)
+
+
+CHAIR = "a wooden dining chair with four legs and a backrest"
+
+
+def test_the_plan_strategy_builds_the_script_from_the_models_parts(settings, fake: FakeLLM, render_pool, events) -> None:
+    """BPYWRIGHT_STRATEGY=plan: the model writes parts as JSON, the builder writes the script, the loop runs it; a plan
+    missing the parts the request names is asked again once, told what it lacks, before anything runs."""
+    import dataclasses
+    import json
+
+    leg = {"shape": "box", "size": [0.04, 0.04, 0.45], "on": "ground", "color": "brown"}
+    bad = {"object": "chair", "parts": [{"name": "seat", "shape": "box", "size": [0.45, 0.45, 0.05], "on": "ground", "color": "brown"}]}
+    good = {
+        "object": "chair",
+        "parts": [
+            *({"name": f"leg_{c}", **leg} for c in ("front_left", "front_right", "back_left", "back_right")),
+            {"name": "seat", "shape": "box", "size": [0.45, 0.45, 0.05], "on": "leg_front_left", "color": "brown"},
+            {"name": "backrest", "shape": "box", "size": [0.45, 0.04, 0.45], "on": "seat", "at": "back", "color": "brown"},
+        ],
+    }
+    settings = dataclasses.replace(settings, strategy="plan")
+    fake.script("plan", json.dumps(bad), json.dumps(good)).script("critic", critic_json(0.9))
+    result = generate(CHAIR, settings=settings, pool=render_pool, on_event=events)
+    assert result.script is not None and "PARTS = [" in result.script
+    assert result.run_report is not None and result.run_report.ok and result.run_report.scene is not None
+    names = {o.name for o in result.run_report.scene.objects}
+    assert {"seat", "backrest", "leg_front_left", "leg_back_right"} <= names
+    asked = [r for r in fake.chat_requests if fake_role(r) == "plan"]
+    assert len(asked) == 2 and "leg" in asked[1]["messages"][-1]["content"]  # the revision is told what the plan lacks
+    assert result.outcome == "accepted", result.message
+
+
+def fake_role(body) -> str:
+    from bpywright.graph.fake_llm import role_of
+
+    return role_of(body)

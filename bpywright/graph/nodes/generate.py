@@ -64,15 +64,16 @@ MAX_PLAN_REVISIONS = 1  # a plan whose own checks fail (floating parts, parts th
 def planned_attempt(state: GenState, ctx: RunContext, index: int, round_: int, parent: int | None, feedback: str) -> Attempt:
     """One attempt from a part plan: the model writes the parts as schema-constrained JSON, the builder writes the
     script. A plan that fails its own checks is revised once before any Blender run (cheap: a short JSON answer)."""
-    from ..plan import PLAN_SCHEMA, PlanError, build_script, parse_plan, plan_findings, plan_messages
+    from ..plan import PLAN_SCHEMA, PlanError, build_script, grounded, parse_plan, plan_findings, plan_messages
 
     assert ctx.llm is not None
     notes: list[str] = []
-    plan = None
+    plan = previous = None
     for revision in range(MAX_PLAN_REVISIONS + 1):
-        text = ctx.llm.structured(plan_messages(state.prompt, state.version, feedback=feedback), "plan", PLAN_SCHEMA, generator=True)
+        messages = plan_messages(state.prompt, state.version, feedback=feedback, previous=previous)
+        text = ctx.llm.structured(messages, "plan", PLAN_SCHEMA, generator=True)
         try:
-            plan = parse_plan(text)
+            plan = grounded(parse_plan(text), state.prompt)
         except PlanError as exc:
             feedback, plan = f"the last plan was unusable: {exc}", None
             notes.append(f"plan {revision + 1} unusable ({exc})")
@@ -81,7 +82,7 @@ def planned_attempt(state: GenState, ctx: RunContext, index: int, round_: int, p
         notes.append(f"plan {revision + 1}: {len(plan.parts)} part(s)" + (f"; {'; '.join(findings[:3])}" if findings else ""))
         if not findings:
             break
-        feedback = "the last plan had these problems: " + "; ".join(findings[:5])
+        feedback, previous = "; ".join(findings[:5]), plan
     note = "; ".join(notes)
     if plan is None:
         return Attempt(index=index, origin="generate", round=round_, parent=parent, failure=f"no usable part plan: {note}", note=note)
