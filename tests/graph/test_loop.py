@@ -468,17 +468,18 @@ def test_a_rejected_copy_of_an_exemplar_is_regenerated_without_it(settings, fake
     from bpywright.recipes import RECIPES_DIR
 
     table = (RECIPES_DIR / "wooden_table.py").read_text(encoding="utf-8")
-    fake.script("generate", fenced(table), fenced(THREE_CUBES))
-    fake.script("critic", critic_json(0.3, "a brown table, not a red chair"), critic_json(0.9, "a red chair"))
+    # the fresh answer: three red blocks stacked into one object (three cubes in a row would float apart: no chair)
+    fake.script("generate", fenced(table), fenced(STACKED_CUBES)).script("critic", critic_json(0.9, "a red chair"))
     result = generate("a red chair with four legs", settings=settings, pool=render_pool, on_event=events)
     asked = zip(fake.chat_requests, fake.roles_asked(), strict=True)
     first, again = (r["messages"][-1]["content"] for r, role in asked if role == "generate")
     assert "def build_table(" in first  # the exemplar was shown
-    assert "def build_table(" not in again and 'copied the verified script written for "A simple wooden table' in again
-    assert fake.roles_asked() == ["generate", "critic", "generate", "critic"]  # no patch of the copy
+    assert "def build_table(" not in again, again
+    assert 'was a copy of the recipe written for "A simple wooden table' in again
+    assert fake.roles_asked() == ["generate", "generate", "critic"]  # no review and no patch of the copy: it is no answer
     heal = next(e for e in events if e.node == "heal")
-    assert heal.status == "regenerated" and "copied the exemplar" in heal.detail
-    assert result.outcome == "accepted" and result.script == THREE_CUBES, result.message
+    assert heal.status == "regenerated" and "is a copy of the recipe written for" in heal.detail
+    assert result.outcome == "accepted" and result.script == STACKED_CUBES, result.message
 
 
 def test_a_rejected_copy_ranks_below_a_script_written_for_the_request_and_is_named_when_returned(
@@ -497,4 +498,4 @@ def test_a_rejected_copy_ranks_below_a_script_written_for_the_request_and_is_nam
     fake.script("generate", fenced(table), "I cannot write that script.").script("critic", critic_json(0.7, "a table"))
     result = generate("a red chair with four legs", settings=dataclasses.replace(settings, max_heal_rounds=1), pool=render_pool)
     assert result.outcome == "best_attempt" and result.script == table
-    assert 'a copy of the exemplar written for "A simple wooden table' in result.message
+    assert 'a copy of the recipe written for "A simple wooden table' in result.message
