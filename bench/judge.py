@@ -7,7 +7,8 @@ reported as CADBench does (Attr / Spat / Inst / Avg) beside its published figure
 The judge is any OpenAI-compatible endpoint (--judge-url, --judge-model). Without --judge-url the local model is served
 and used as its own judge: allowed, and labelled WEAK in the table (a 1.5B coder model grading itself is a smoke test,
 not a measurement). A text judge reads the script and the scene summary (the script is run again, without a render, to
-get it); --images also sends the row's render (one view: the harness renders one; four views are not done yet).
+get it); --images also renders four fixed views (front, side, top, iso: bpywright/fidelity/views.py) in that run and sends
+them.
 An answer that did not run or is a copy (graph/copies.py) scores 0 on every criterion without asking the judge.
 Verdicts are cached beside the rows (MODE/ID.judge-JUDGE.json); the table goes to ROWS/../judge-MODEL-JUDGE.md.
 """
@@ -40,7 +41,7 @@ def main() -> int:
     parser.add_argument("--judge-url", help="an OpenAI-compatible /v1 for the judge (default: serve the local model: WEAK)")
     parser.add_argument("--judge-model", help="the judge model at --judge-url (default: the first it serves)")
     parser.add_argument("--judge-local", help="the local model to serve as judge (default: BPYWRIGHT_LOCAL_MODEL or the best installed)")
-    parser.add_argument("--images", action="store_true", help="send the row's render to an image-capable judge")
+    parser.add_argument("--images", action="store_true", help="render four views of each answer for an image-capable judge")
     parser.add_argument("--limit", type=int, help="only the first N rows of each mode")
     args = parser.parse_args()
     rows_by_id = {r["id"]: r for r in (json.loads(line) for line in args.data.read_text(encoding="utf-8").splitlines() if line.strip())}
@@ -91,13 +92,17 @@ def one(row: dict[str, Any], cad: dict[str, Any], llm: Any, pool: Any, folder: P
     cached = folder / f"{row['id']}.judge-{judge_name}.json"
     if cached.is_file():
         return Verdict.model_validate_json(cached.read_text(encoding="utf-8"))
+    from bpywright.fidelity.views import render_views
+
     script = row.get("script") if row.get("generated") else None
-    scene = None
-    if script:
+    scene, views = None, []
+    if script and images:
+        report, views = render_views(pool, script, folder / f"{row['id']}.views")
+        scene = report.scene if report.ok else None
+    elif script:
         report = pool.run(source=script)
         scene = report.scene if report.ok else None
-    render = [folder / row["render"]] if images and row.get("render") and (folder / row["render"]).is_file() else []
-    verdict = judge(llm, cad.get("instruction", row.get("prompt", "")), script, scene, criteria_of(cad), render)
+    verdict = judge(llm, cad.get("instruction", row.get("prompt", "")), script, scene, criteria_of(cad), views)
     cached.write_text(verdict.model_dump_json(), encoding="utf-8")
     return verdict
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
+
 from bpywright.fakes.openai_server import FakeOpenAIServer
 from bpywright.fidelity.judge import criteria_of, judge, parse_scores, scene_text, table
 from bpywright.graph.llm import LLMClient
@@ -84,3 +86,18 @@ def test_an_image_judge_gets_the_renders(tmp_path: Path) -> None:
     assert verdict.scores == [1] * 5
     assert [part["type"] for part in content] == ["text"] + ["image_url"] * 4
     assert content[1]["image_url"]["url"].startswith("data:image/png;base64,")
+
+
+def test_four_views_render_in_blender(tmp_path: Path, pool) -> None:
+    from PIL import Image
+
+    from bpywright.fidelity.views import render_views
+
+    report, views = render_views(pool, SCRIPT, tmp_path, size=64)
+    assert report.ok and [p.name for p in views] == ["view-front.png", "view-side.png", "view-top.png", "view-iso.png"]
+    for p in views:
+        with Image.open(p) as img:
+            assert img.size == (64, 64) and int(np.ptp(np.asarray(img.convert("L")))) > 0  # the candle is in frame, not blank
+    # a script that leaves its own "view" (a link) gets nothing of it back
+    _, planted = render_views(pool, "import os\nos.symlink('/etc/passwd', 'view-front.png')\n", tmp_path / "x", size=64)
+    assert planted == []
