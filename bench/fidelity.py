@@ -251,23 +251,47 @@ def answers(
     return out
 
 
+def acceptance(rows: list[dict[str, Any]]) -> dict[str, float | int | None]:
+    """The critic's verdict against the reference-based one: accepted (of all rows), precision (faithful among accepted),
+    recall (accepted among faithful). Copies are never counted as accepted."""
+    accepted = [r for r in rows if r.get("accepted") and r["generated"]]
+    faithful_rows = [r for r in rows if r["faithful"]]
+    both = sum(r["faithful"] for r in accepted)
+    return {
+        "accepted": len(accepted),
+        "precision": both / len(accepted) if accepted else None,
+        "recall": both / len(faithful_rows) if faithful_rows else None,
+    }
+
+
 def modes_markdown(model: str, judged: dict[str, list[dict[str, Any]]]) -> str:
-    """Per mode: faithful rate, median F-score (failures count 0), run failure with copies counted, the floors' median."""
+    """Per mode: faithful rate, median F-score (failures count 0), run failure with copies counted, the floors' median, and
+    the critic's acceptance against the reference verdict."""
+
+    def share(value: float | int | None) -> str:
+        return "–" if value is None else f"{100 * value:.0f} %"
+
     lines = [
         f"# Fidelity benchmark: {model}",
         "",
-        "| mode | n | faithful | median F-score | run failure (copies counted as failures) | copies | median floor F |",
-        "|---|---|---|---|---|---|---|",
+        f"Faithful: the answer's F-score (tau {TAU} of the diagonal) beats both floors of its prompt (a unit cube; another "
+        "object of its category). Failures and copies count as F 0 and not faithful. Code: "
+        + ", ".join(sorted({str(r.get("code")) for rows in judged.values() for r in rows})),
+        "",
+        "| mode | n | faithful | median F-score | run failure (copies counted as failures) | copies | median floor F "
+        "| accepted | accepted that are faithful (precision) | faithful that are accepted (recall) |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for mode, rows in judged.items():
         if not rows:
             continue
         n = len(rows)
         fs = [r["fidelity"]["fscore"] if r["fidelity"] else 0.0 for r in rows]
+        acc = acceptance(rows)
         lines.append(
             f"| {mode} | {n} | {100 * sum(r['faithful'] for r in rows) / n:.1f} % | {statistics.median(fs):.3f} "
             f"| {100 * sum(not r['generated'] for r in rows) / n:.1f} % | {sum(bool(r.get('copy_of')) for r in rows)} "
-            f"| {statistics.median(r['floor'] for r in rows):.3f} |"
+            f"| {statistics.median(r['floor'] for r in rows):.3f} | {acc['accepted']} | {share(acc['precision'])} | {share(acc['recall'])} |"
         )
     return "\n".join(lines) + "\n"
 
