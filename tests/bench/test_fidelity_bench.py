@@ -7,6 +7,8 @@ import sys
 from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))  # bench/ is scripts, not a package
 
 from fidelity import LeaveOneOut, MeasureCache, choose_sample, faithful, floor, floors  # noqa: E402
@@ -33,6 +35,7 @@ ROWS = [
 ]
 
 
+@pytest.mark.blender
 def test_floors_on_a_tiny_dev_set(tmp_path: Path, pool: WorkerPool) -> None:
     cache = MeasureCache(tmp_path, lambda: pool)
     sample = choose_sample(ROWS, 3, seed=1, cache=cache)
@@ -57,3 +60,55 @@ def test_leave_one_out_hides_the_prompts_own_pair() -> None:
     view = LeaveOneOut(store, "a chair", CHAIR)
     assert view.nearest("a chair", "4.5", 3) == other[:3]
     assert view.add(script="x") is None
+
+
+TABLE = CLEAR + "".join(
+    f"bpy.ops.mesh.primitive_cube_add(size=1, location={at})\nbpy.context.object.scale = {size}\n"
+    for at, size in [((-0.8, -0.4, 0.35), (0.06, 0.06, 0.7)), ((0.8, 0.4, 0.35), (0.06, 0.06, 0.7)), ((0, 0, 0.72), (1.8, 0.9, 0.05))]
+)
+
+
+@pytest.mark.blender
+@pytest.mark.slow  # ~1 min a row here: the lint (ruff, mypy, pyright) of each answer is the bulk
+def test_modes_against_the_fake_model_faithful_and_copies(tmp_path: Path) -> None:
+    """One-shot on three prompts: the reference's own geometry (faithful), a cube for a ring (not), and the system prompt's
+    example returned verbatim (a copy: a failure, whatever it built)."""
+    import json
+    import os
+    import subprocess
+
+    from bpywright.graph.copies import system_example
+    from bpywright.graph.fake_llm import FakeLLM, critic_json
+
+    rows = [r | {"id": f"{r['id']}0000000"} for r in ROWS[:2]] + [
+        {"id": "e0000000", "name": "Table", "category": "furniture", "instruction": "a table", "script": TABLE}
+    ]
+    data = tmp_path / "dev.jsonl"
+    data.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    answers = {
+        "a chair": CHAIR + "x = 2\n",
+        "a ring": CLEAR + "bpy.ops.mesh.primitive_cube_add()\n",
+        "a table": system_example("4.5").script,
+    }
+
+    def reply(body: dict) -> str:
+        asked = body["messages"][-1]["content"]
+        prompt = next(p for p in answers if p in asked)
+        return f"```python\n{answers[prompt]}\n```\n"
+
+    root = Path(__file__).resolve().parents[2]
+    with FakeLLM() as fake:
+        fake.script("generate", *([reply] * 3)).script("critic", *([critic_json(0.9, "fine")] * 3))
+        env = {**os.environ, "BPYWRIGHT_ARTIFACTS": str(tmp_path / "artifacts"), "BPYWRIGHT_LLM_BASE_URL": ""}
+        cmd = [sys.executable, str(root / "bench" / "fidelity.py"), "--data", str(data), "--n", "3", "--modes", "one-shot"]
+        cmd += ["--base-url", fake.base_url, "--model", "fake-coder", "--out", str(tmp_path / "out")]
+        done = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600, cwd=root)
+    assert done.returncode == 0, done.stderr[-3000:]
+    table = (tmp_path / "out" / "fidelity-fake-coder.md").read_text(encoding="utf-8")
+    line = next(x for x in table.splitlines() if x.startswith("| one-shot |"))
+    cells = [c.strip() for c in line.strip("|").split("|")]
+    assert cells[:3] == ["one-shot", "3", "33.3 %"]  # the chair only
+    assert cells[4] == "33.3 %" and cells[5] == "1"  # the copy is the run failure
+    judged = {p.stem: json.loads(p.read_text()) for p in (tmp_path / "out" / "fake-coder" / "one-shot").glob("*0000000.json")}
+    assert judged["e0000000"]["ran"]  # it ran: only the copy judgement makes it a failure
+    assert (tmp_path / "out" / "fidelity-fake-coder-one-shot.png").is_file()

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from bpywright.fakes.openai_server import FakeOpenAIServer
 from bpywright.fidelity.judge import criteria_of, judge, parse_scores, scene_text, table
@@ -88,6 +89,7 @@ def test_an_image_judge_gets_the_renders(tmp_path: Path) -> None:
     assert content[1]["image_url"]["url"].startswith("data:image/png;base64,")
 
 
+@pytest.mark.blender
 def test_four_views_render_in_blender(tmp_path: Path, pool) -> None:
     from PIL import Image
 

@@ -12,6 +12,8 @@ from bpywright.fidelity.measure import MAX_MEASURE_BYTES, measure, measured_scri
 from bpywright.fidelity.models import MASK_SIZE, VIEWS, SceneGeometry
 from bpywright.harness.pool import WorkerPool
 
+pytestmark = pytest.mark.blender  # every test here runs scripts in Blender
+
 CLEAR = "import bpy\nbpy.ops.object.select_all(action='SELECT')\nbpy.ops.object.delete()\n"
 CUBE = CLEAR + "bpy.ops.mesh.primitive_cube_add(size=2, location=(0, 0, 1))\n"
 CUBE_MOVED = CLEAR + "bpy.ops.mesh.primitive_cube_add(size=2, location=(3, -2, 5))\nbpy.context.object.scale = (2.5, 2.5, 2.5)\n"
