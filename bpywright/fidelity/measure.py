@@ -51,7 +51,7 @@ def read_geometry(path: Path) -> tuple[SceneGeometry | None, str]:
     try:
         raw = read_job_file(None, str(path), MAX_MEASURE_BYTES)
     except UnsafeFile as exc:
-        return None, f"no measurement: {exc}"
+        return None, f"no measurement: {str(exc).replace(str(path), path.name)}"
     try:
         data = json.loads(raw)
     except ValueError:
