@@ -339,11 +339,11 @@ def contact_sheet(
             elif r is not None:
                 draw.rectangle([box, (box[0] + cell - 2, box[1] + cell - 2)], fill=(200, 200, 200))
                 draw.text((box[0] + 4, box[1] + 16), "did not run", fill="black")
+            else:
+                draw.text((box[0] + 4, box[1] + 16), "not measured", fill=(160, 160, 160))
             if r is not None and r.get("copy_of"):  # a copy is a failure: crossed out
                 draw.line([box, (box[0] + cell - 2, box[1] + cell - 2)], fill=(220, 0, 0), width=3)
                 draw.text((box[0] + 4, box[1] + cell - 14), "copy", fill=(220, 0, 0), stroke_width=1, stroke_fill="white")
-            else:
-                draw.text((box[0] + 4, box[1] + 16), "not measured", fill=(160, 160, 160))
             draw.text((box[0] + 4, box[1] + 2), str(k + 1), fill=(255, 200, 0), stroke_width=1, stroke_fill="black")
     path.parent.mkdir(parents=True, exist_ok=True)
     sheet.save(path)
