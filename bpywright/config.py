@@ -20,6 +20,7 @@ def _env_bool(name: str, default: bool) -> bool:
 
 
 REPAIRS = ("auto", "patch", "regenerate")
+STRATEGIES = ("auto", "code", "plan")
 
 
 def _env_choice(name: str, choices: tuple[str, ...], default: str) -> str:
@@ -99,6 +100,9 @@ class Settings:
     # how a heal round repairs a script that fails: patch (the LLM rewrites it), regenerate (a fresh script, told what
     # failed), auto (patch, then regenerate once a patch round has not made it run; a local model's catalogue entry decides)
     repair: str = "auto"
+    # how the first script is written: code (the model writes the bpy script), plan (the model writes the parts as JSON and
+    # a deterministic builder writes the script: graph/plan.py), auto (a local model's catalogue entry decides; else code)
+    strategy: str = "auto"
     # wall-clock budget of one generate request; None: DEFAULT_BUDGET_S for an endpoint, LOCAL_BUDGET_S for the local CPU model
     budget_s: float | None = None
     clip_model: str = "ViT-B-32"  # open_clip architecture
@@ -140,6 +144,7 @@ class Settings:
             max_heal_rounds=int(os.environ.get("BPYWRIGHT_MAX_HEAL_ROUNDS") or 3),
             max_critic_rounds=int(os.environ.get("BPYWRIGHT_MAX_CRITIC_ROUNDS") or 1),
             repair=_env_choice("BPYWRIGHT_REPAIR", REPAIRS, "auto"),
+            strategy=_env_choice("BPYWRIGHT_STRATEGY", STRATEGIES, "auto"),
             budget_s=float(os.environ["BPYWRIGHT_BUDGET_S"]) if os.environ.get("BPYWRIGHT_BUDGET_S") else None,
             clip_model=os.environ.get("BPYWRIGHT_CLIP_MODEL") or "ViT-B-32",
             clip_pretrained=os.environ.get("BPYWRIGHT_CLIP_PRETRAINED") or None,

@@ -1,40 +1,92 @@
-"""A generated script that copies an exemplar from its prompt nearly line for line.
+"""A generated script that copies something its prompt showed nearly line for line: an exemplar, a bundled recipe, or the
+system prompt's own API example.
 
-Small models copy a shown exemplar when it is close to the request: asked for "a red chair with four legs", the 1.5B
-returned the wooden-table recipe it was shown, 98 % of its lines unchanged. The critic rejects it (a table, not a chair),
-and a patch of a copy is a rewrite the small model does not manage (its patch built nothing). The heal step writes a
-fresh script instead, told what it copied and shown the exemplars it did not copy.
+Small models copy what they are shown: asked for "a red chair with four legs", the 1.5B returned the wooden-table recipe
+98 % unchanged; asked for a Rubik's cube, a logo or a wallpaper pattern, it returned the system prompt's example (a red
+cube and a square) verbatim. A copy is not a generated answer: it is never accepted, the heal step writes a fresh script
+told what it copied, and a copy returned for want of anything else says so. The benchmark counts copies as failures.
 """
 
 from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable
+from functools import cache
 
 from .state import Attempt, ExemplarBrief
 
-COPY_RATIO = 0.8  # shared lines / all lines (difflib's ratio on code lines); the benchmark's own scripts stay below 0.15
+# copy_share at or above this is a copy (code lines stripped, comments dropped). Of the 1.5B's 30 loop answers in the
+# committed benchmark, 7 reach it against the system prompt's example (3 verbatim); the next highest is 0.76.
+COPY_RATIO = 0.8
+MIN_LINES = 4  # an answer this short is judged by the critic, not as a copy
+SYSTEM_EXAMPLE_ID = "system-prompt-example"
 
 
 def _code_lines(script: str) -> list[str]:
     return [s for line in script.splitlines() if (s := line.strip()) and not s.startswith("#")]
 
 
-def copied_exemplar(script: str | None, exemplars: Iterable[ExemplarBrief]) -> ExemplarBrief | None:
-    """The exemplar the script copies (COPY_RATIO of its code lines or more), if any."""
-    if not script:
+def copy_share(script: str, source: str) -> float:
+    """How much of the script the source holds (0.0–1.0): the larger of the share of the script's code lines found in
+    the source in order, and difflib's ratio of the two (which also counts the source's lines the script kept: the
+    system prompt's example plus a few lines of its own)."""
+    mine, theirs = _code_lines(script), _code_lines(source)
+    if not mine:
+        return 0.0
+    matcher = difflib.SequenceMatcher(None, mine, theirs, autojunk=False)
+    shared = sum(block.size for block in matcher.get_matching_blocks())
+    return max(shared / len(mine), 2 * shared / (len(mine) + len(theirs)))
+
+
+def copied_exemplar(script: str | None, sources: Iterable[ExemplarBrief]) -> ExemplarBrief | None:
+    """The source the script copies (COPY_RATIO of its code lines or more), if any; the closest one when several."""
+    if not script or len(_code_lines(script)) < MIN_LINES:
         return None
-    mine = _code_lines(script)
     best: tuple[float, ExemplarBrief] | None = None
-    for e in exemplars:
-        ratio = difflib.SequenceMatcher(None, mine, _code_lines(e.script), autojunk=False).ratio()
-        if ratio >= COPY_RATIO and (best is None or ratio > best[0]):
-            best = (ratio, e)
+    for e in sources:
+        share = copy_share(script, e.script)
+        if share >= COPY_RATIO and (best is None or share > best[0]):
+            best = (share, e)
     return best[1] if best else None
 
 
-def copies_of(attempts: Iterable[Attempt], exemplars: list[ExemplarBrief]) -> dict[int, ExemplarBrief]:
-    """The attempts not accepted that copy an exemplar (index → the exemplar): they rank below the scripts written for the
-    request, and a fresh script is not shown what they copied."""
-    found = ((a.index, copied_exemplar(a.script, exemplars)) for a in attempts if not (a.critique and a.critique.accepted))
+@cache
+def system_example(version: str) -> ExemplarBrief:
+    """The system prompt's API example (its ```python block) as a source an answer may copy."""
+    from .helpers import code_blocks
+    from .prompting import render
+
+    code = "\n".join(code_blocks(render("generate_system", version=version)))
+    return ExemplarBrief(id=SYSTEM_EXAMPLE_ID, prompt="the system prompt's API example", script=code, source="prompt")
+
+
+@cache
+def _recipes() -> tuple[ExemplarBrief, ...]:
+    from ..recipes import all_recipes
+
+    return tuple(ExemplarBrief(id=f"recipe:{r.name}", prompt=r.prompt, script=r.source, source="recipe") for r in all_recipes())
+
+
+def shown_sources(version: str, exemplars: Iterable[ExemplarBrief] = ()) -> list[ExemplarBrief]:
+    """Everything a generator prompt may have shown: the exemplars given, the system prompt's example, every recipe."""
+    out = list(exemplars)
+    seen = {e.script for e in out}
+    for e in (system_example(version), *_recipes()):
+        if e.script not in seen:
+            out.append(e)
+            seen.add(e.script)
+    return out
+
+
+def describe(source: ExemplarBrief) -> str:
+    """How a message names what was copied."""
+    if source.id == SYSTEM_EXAMPLE_ID:
+        return "a copy of the system prompt's API example"
+    return f'a copy of the {"recipe" if source.source == "recipe" else "exemplar"} written for "{source.prompt[:80]}"'
+
+
+def copies_of(attempts: Iterable[Attempt], sources: list[ExemplarBrief]) -> dict[int, ExemplarBrief]:
+    """The attempts that copy a shown source (index → the source): never accepted, they rank below the scripts written
+    for the request, and a fresh script is not shown an exemplar they copied."""
+    found = ((a.index, copied_exemplar(a.script, sources)) for a in attempts)
     return {index: e for index, e in found if e is not None}

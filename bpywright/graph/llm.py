@@ -241,13 +241,14 @@ class LLMClient:
         self.stats.append(stats)
         return text
 
-    def structured(self, messages: list[dict[str, str]], name: str, schema: dict[str, Any]) -> str:
-        """One completion constrained to a JSON schema, from the critic model; the raw text.
+    def structured(self, messages: list[dict[str, str]], name: str, schema: dict[str, Any], *, generator: bool = False) -> str:
+        """One completion constrained to a JSON schema, from the critic model (generator: the generator's, for a part
+        plan); the raw text.
 
         vLLM takes OpenAI's json_schema form; llama.cpp refuses it and takes json_object with a schema. The first refusal
         switches this endpoint to the second form for the rest of the process.
         """
-        model = self.critic_model or self.model
+        model = self.model if generator else (self.critic_model or self.model)
         with _SCHEMA_FORM_LOCK:
             form = _SCHEMA_FORM.get(self.base_url, "json_schema")
         if form == "json_schema":

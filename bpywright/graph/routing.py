@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
+from .builders import call_builders
 from .framing import framed
-from .nodes.critic import unreviewed
+from .nodes.critic import unbuilt, unreviewed
 from .state import GenState
 
 
@@ -36,12 +37,17 @@ def after_critic(state: GenState) -> Literal["accept", "heal", "give_up"]:
         return "accept"
     if state.error or current is None or state.max_rounds <= 0 or state.spent_s >= state.budget_s:
         return "give_up"
+    if state.reviews >= max_reviews(state.max_rounds):
+        return "give_up"  # the step budget: copies regenerated, free steps and rounds together (LangGraph's limit is above it)
     if unreviewed(state, current):
         return "give_up"  # it passed the checks; the critic could not say what to change
     if current.run is not None and current.run.ok and state.critic_rounds >= state.max_critic_rounds:
         if state.rule_steps < MAX_RULE_STEPS and framed(current.script, current.run) is not None:
             return "heal"  # a blank render of built geometry: aiming the camera is a free step, not a critic round
-        return "give_up"  # it runs; the critic's rounds are used (rounds left are for repairing failures)
+        if state.rule_steps < MAX_RULE_STEPS and call_builders(current.script, current.run) is not None:
+            return "heal"  # builders defined and never called: calling them is a free step
+        if not unbuilt(current):
+            return "give_up"  # it runs; the critic's rounds are used (rounds left are for repairing failures)
     if state.rounds >= state.max_rounds and (state.rule_steps >= MAX_RULE_STEPS or current.script is None):
         return "give_up"
     return "heal"
@@ -53,6 +59,13 @@ def after_heal(state: GenState) -> Literal["validate", "give_up"]:
     return "give_up" if state.error or not fresh else "validate"
 
 
+def max_reviews(max_rounds: int) -> int:
+    """Critic visits one request may take: the first script's, then one per heal (rounds, free rule steps, copies
+    regenerated): the loop gives up with its best attempt here, before LangGraph's recursion limit."""
+    return 1 + max_rounds + MAX_RULE_STEPS + 2
+
+
 def recursion_limit(max_rounds: int) -> int:
-    """Graph steps one request may take: retrieve, generate, validate, critic, 3 per heal round or rule step, the end, slack."""
-    return 8 + 3 * (max_rounds + MAX_RULE_STEPS) + 4
+    """Graph steps one request may take: retrieve, generate, validate, critic, 3 per heal (heal, validate, critic), the
+    end, slack; routing stops at max_reviews first, and run.generate ends a run that still reaches it with its best."""
+    return 4 + 3 * max_reviews(max_rounds) + 4

@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..config import DEFAULT_BUDGET_S, Settings
 from .events import GenerationResult, ProgressEvent
@@ -91,7 +91,7 @@ def generate(
                     raise VersionConflict(conflict_message(thread_id, state.version, asked))
                 ctx.version = state.version  # a resumed run keeps its target
                 if snapshot.next:
-                    graph.invoke(None, {**config, "recursion_limit": recursion_limit(state.max_rounds)}, context=ctx, durability="sync")
+                    invoke_bounded(graph, None, config, recursion_limit(state.max_rounds), ctx)
             else:
                 if snapshot.values:
                     raise RunNotFound(f"thread id {thread_id} is taken in {db}: resume it (--resume) or pick another")
@@ -103,11 +103,12 @@ def generate(
                     max_rounds=max(0, rounds),
                     max_critic_rounds=max(0, settings.max_critic_rounds),
                     repair=settings.repair,
+                    strategy="plan" if settings.strategy == "plan" else "code",
                     budget_s=settings.budget_s or DEFAULT_BUDGET_S,
                     llm=llm is not None,
                     started_at=time.time(),
                 )
-                graph.invoke(start, {**config, "recursion_limit": recursion_limit(start.max_rounds)}, context=ctx, durability="sync")
+                invoke_bounded(graph, start, config, recursion_limit(start.max_rounds), ctx)
             final = GenState.model_validate(graph.get_state(config).values)
     finally:
         if ctx.owns_pool and ctx.pool is not None:
@@ -117,6 +118,22 @@ def generate(
     result = to_result(final, thread_id)
     ctx.emit("done", attempt=final.best or 0, status=result.outcome, detail=result.message)
     return result
+
+
+def invoke_bounded(graph: Any, start: GenState | None, config: dict[str, Any], limit: int, ctx: Any) -> None:
+    """Run the graph to its end; a run that still reaches LangGraph's recursion limit (routing gives up before it) ends
+    like every other stop, with its best attempt and the reason, never with a traceback."""
+    from langgraph.errors import GraphRecursionError
+
+    from .nodes.finish import give_up_node
+
+    try:
+        graph.invoke(start, {**config, "recursion_limit": limit}, context=ctx, durability="sync")
+    except GraphRecursionError:
+        state = GenState.model_validate(graph.get_state(config).values)
+        state = state.model_copy(update={"error": f"the graph's step limit ({limit} steps) was reached"})
+        update = give_up_node(state, ctx)
+        graph.update_state(config, {**update, "error": state.error}, as_node="give_up")
 
 
 def conflict_message(thread_id: str, stored: str, asked: str) -> str:

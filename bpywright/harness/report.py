@@ -36,6 +36,13 @@ class Timings(BaseModel):
     total: float = 0.0
 
 
+class BoundingBox(BaseModel):
+    """World-space axis-aligned bounds of the visible geometry."""
+
+    min: tuple[float, float, float]
+    max: tuple[float, float, float]
+
+
 class ObjectSummary(BaseModel):
     """One object of the scene after the script ran (counts are of the evaluated geometry)."""
 
@@ -45,13 +52,8 @@ class ObjectSummary(BaseModel):
     faces: int | None = None
     materials: list[str] = []
     modifiers: list[str] = []
-
-
-class BoundingBox(BaseModel):
-    """World-space axis-aligned bounds of the visible geometry."""
-
-    min: tuple[float, float, float]
-    max: tuple[float, float, float]
+    visible: bool | None = None  # geometry only: shown in the viewport and in renders
+    bbox: BoundingBox | None = None  # geometry only: world-space bounds of the evaluated object
 
 
 class SceneSummary(BaseModel):

@@ -32,6 +32,8 @@ class ModelSpec(BaseModel):
     sampling: dict[str, float] = {"repeat_penalty": 1.0}
     # How its heal rounds repair a failing script, where measured (Settings.repair "auto" takes it; None: patch first).
     repair: str | None = None
+    # How its first script is written, where measured (Settings.strategy "auto" takes it; None: code).
+    strategy: str | None = None
     note: str = ""
 
     @property

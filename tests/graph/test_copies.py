@@ -1,11 +1,12 @@
-"""copied_exemplar: a generated script that is an exemplar nearly line for line, and real answers that are not."""
+"""Copies: a generated script that is something its prompt showed (an exemplar, a recipe, the system prompt's example)
+nearly line for line is found and named; real answers are not."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from bpywright.graph.copies import copied_exemplar
+from bpywright.graph.copies import SYSTEM_EXAMPLE_ID, copied_exemplar, describe, shown_sources, system_example
 from bpywright.graph.state import ExemplarBrief
 from bpywright.recipes import RECIPES_DIR
 
@@ -13,6 +14,7 @@ from .samples import THREE_CUBES
 
 ROOT = Path(__file__).resolve().parents[2]
 RECIPES = [ExemplarBrief(id=p.stem, prompt=p.stem, script=p.read_text(encoding="utf-8")) for p in sorted(RECIPES_DIR.glob("[a-z]*.py"))]
+BENCH = ROOT / "bench" / "results" / "generation" / "qwen2.5-coder-1.5b"
 
 
 def test_an_edited_copy_is_found_and_its_exemplar_named() -> None:
@@ -24,9 +26,28 @@ def test_an_edited_copy_is_found_and_its_exemplar_named() -> None:
     assert copied_exemplar(None, RECIPES) is None and copied_exemplar(table.script, []) is None
 
 
-def test_no_script_the_real_model_wrote_in_the_benchmark_counts_as_a_copy() -> None:
-    """The 1.5B's 90 benchmark answers (one-shot, retrieval, loop) reuse the exemplars' helpers, not whole scripts."""
-    rows = sorted((ROOT / "bench" / "results" / "generation" / "qwen2.5-coder-1.5b").glob("[!s]*/*.json"))
-    scripts = [s for p in rows if (s := json.loads(p.read_text(encoding="utf-8")).get("script"))]
-    assert len(scripts) >= 60
-    assert [s[:60] for s in scripts if copied_exemplar(s, RECIPES) is not None] == []
+def test_the_system_prompt_example_with_its_colour_changed_is_a_copy() -> None:
+    """'A blue cylinder standing on a grey plane' came back as the example with its colour changed."""
+    example = system_example("4.5")
+    blue = example.script.replace('"Red"', '"Blue"').replace("(0.8, 0.1, 0.1, 1.0)", "(0.1, 0.1, 0.8, 1.0)")
+    found = copied_exemplar("import bpy\n" + blue, shown_sources("4.5"))
+    assert found is not None and found.id == SYSTEM_EXAMPLE_ID
+    assert describe(found) == "a copy of the system prompt's API example"
+    assert copied_exemplar(THREE_CUBES, shown_sources("4.5")) is None
+
+
+def _answers(mode: str) -> dict[str, str]:
+    rows = (json.loads(p.read_text(encoding="utf-8")) for p in sorted((BENCH / mode).glob("*.json")))
+    return {r["id"][:8]: r["script"] for r in rows if r.get("script")}
+
+
+def test_the_committed_benchmark_answers_that_copy_the_system_prompt_example_are_found() -> None:
+    """The issue's count: the loop's Wallpaper Pattern, Rubik's cube and logo are the example verbatim; more are the
+    example plus a few lines. None of the 1.5B's answers copies a recipe."""
+    sources = shown_sources("4.5")
+    loop = {k: e.id for k, s in _answers("loop").items() if (e := copied_exemplar(s, sources)) is not None}
+    assert {"16b323ad", "6269972d", "6e02da03"} <= set(loop)  # verbatim
+    assert 6 <= len(loop) <= 8 and set(loop.values()) == {SYSTEM_EXAMPLE_ID}
+    everything = [s for mode in ("one-shot", "retrieval", "loop") for s in _answers(mode).values()]
+    assert len(everything) >= 60
+    assert [s[:60] for s in everything if copied_exemplar(s, RECIPES) is not None] == []

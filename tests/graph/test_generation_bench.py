@@ -48,7 +48,8 @@ def bench(base_url: str, out: Path, *extra: str) -> subprocess.CompletedProcess[
 @pytest.mark.skipif(not DATA.is_file(), reason="CADBench.jsonl is read from ../shared/data")
 def test_one_shot_vs_loop_table_from_real_runs_and_a_resumed_run_asks_nothing(tmp_path: Path) -> None:
     with FakeLLM() as fake:
-        fake.script("generate", *([BROKEN] * 6)).script("heal", *([FIXED] * 6)).script("critic", *([critic_json(0.9, "a cube")] * 12))
+        # Replies enough for every round: the FIXED cube answers no prompt's named parts, so the loop keeps repairing it until its rounds end
+        fake.script("generate", *([BROKEN] * 20)).script("heal", *([FIXED] * 20)).script("critic", *([critic_json(0.9, "a cube")] * 40))
         url = fake.base_url
         done = bench(url, tmp_path)
         assert done.returncode == 0, done.stderr[-3000:]

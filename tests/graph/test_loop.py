@@ -244,15 +244,29 @@ def test_the_framing_aims_a_parented_orthographic_camera_and_keeps_what_was_buil
     assert sorted(o.name for o in after.scene.objects if o.type == "MESH") == ["Cube0", "Cube1", "Cube2"]
 
 
-def test_a_script_that_builds_nothing_is_rejected_and_told_so(settings, fake: FakeLLM, render_pool, events) -> None:
-    """The 1.5B's emblem: build() defined and never called, so the run is clean and the render shows the default cube."""
+def test_a_builder_defined_and_never_called_is_called_without_the_llm(settings, fake: FakeLLM, render_pool, events) -> None:
+    """The 1.5B's emblem: build() defined and never called, so the run is clean and the render shows the default cube.
+    Calling it is a sure, free fix: no heal round, no LLM patch."""
     never_called = "import bpy\n\n\ndef build():\n" + "".join(f"    {line}\n" if line else "\n" for line in THREE_CUBES.splitlines()[1:])
-    fake.script("generate", fenced(never_called)).script("heal", fenced(THREE_CUBES)).script("critic", critic_json(0.9))
+    fake.script("generate", fenced(never_called)).script("critic", critic_json(0.9))
     result = generate(PROMPT, settings=settings, pool=render_pool, on_event=events)
-    assert result.outcome == "accepted" and result.script == THREE_CUBES
+    assert result.outcome == "accepted" and result.script is not None and result.script.rstrip().endswith("build()")
     first = next(e for e in events if e.node == "critic")
     assert "rejected" in first.status and "the script built nothing" in first.detail
+    assert any(e.node == "heal" and e.detail.startswith("builders: build called") for e in events)
+    assert fake.roles_asked() == ["generate", "critic"]
+
+
+def test_a_script_that_builds_nothing_gets_repair_rounds_not_the_critic_round(settings, fake: FakeLLM, render_pool, events) -> None:
+    """A builder that needs arguments is not guessed: the heal is told the script built nothing, and a script that built
+    nothing has failed like one that raised: it is repaired even with no round left for the critic's findings."""
+    needs_args = "import bpy\n\n\ndef build(n):\n" + "".join(f"    {line}\n" if line else "\n" for line in THREE_CUBES.splitlines()[1:])
+    settings = dataclasses.replace(settings, repair="patch", max_critic_rounds=0)
+    fake.script("generate", fenced(needs_args)).script("heal", fenced(THREE_CUBES)).script("critic", critic_json(0.9))
+    result = generate(PROMPT, settings=settings, pool=render_pool, on_event=events)
+    assert result.outcome == "accepted" and result.script == THREE_CUBES
     assert "the script built nothing" in fake.chat_requests[1]["messages"][-1]["content"]  # the heal is told why
+    assert fake.roles_asked() == ["generate", "heal", "critic"]
 
 
 def test_malformed_critic_json_is_no_review_and_nothing_is_accepted(settings, fake: FakeLLM, render_pool) -> None:

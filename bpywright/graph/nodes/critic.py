@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
 
 from ..context import RunContext
-from ..copies import copies_of
+from ..copies import copied_exemplar, copies_of, describe, shown_sources
 from ..expectations import BUILT_NOTHING, MIN_NONBLANK, built_nothing, check_scene
 from ..llm import LLMError
 from ..prompting import critic_messages
-from ..state import Attempt, Critique, GenState
+from ..state import Attempt, Critique, ExemplarBrief, GenState
+from ..structure import structure_checks
 from .ranking import best_of
 
 
@@ -39,12 +41,16 @@ RUBRIC_SCHEMA: dict[str, Any] = {
 }
 
 
-def objective(prompt: str, a: Attempt) -> tuple[dict[str, bool], list[str]]:
-    """Checks anyone can verify (name → passed) and the reasons for each failure."""
+def objective(prompt: str, a: Attempt, sources: Sequence[ExemplarBrief] = ()) -> tuple[dict[str, bool], list[str]]:
+    """Checks anyone can verify (name → passed) and the reasons for each failure (sources: what the prompt showed, which
+    an answer must not copy)."""
     if a.run is None:
         return {"script": False}, [a.failure or "no script to run"]
     checks: dict[str, bool] = {"run": a.run.ok}
     reasons: list[str] = []
+    if (copied := copied_exemplar(a.script, sources)) is not None:
+        checks["original"] = False
+        reasons.append(f"{describe(copied)}, not a script written for this request")
     if not a.run.ok:
         reasons.append(f"the script did not run: {a.run.status}" + (f" ({a.run.failure})" if a.run.exception else ""))
     blocking = len(a.lint.blocking) if a.lint is not None else 0
@@ -62,7 +68,21 @@ def objective(prompt: str, a: Attempt) -> tuple[dict[str, bool], list[str]]:
         scene_checks, scene_reasons = check_scene(prompt, a.run.scene)
         checks.update(scene_checks)
         reasons.extend(scene_reasons)
+        if checks.get("built", True):
+            shape_checks, shape_reasons = structure_checks(prompt, a.run.scene)
+            checks.update(shape_checks)
+            reasons.extend(shape_reasons)
     return checks, reasons
+
+
+SUBSTANCE = ("built", "geometry", "parts")  # a script that runs but fails one of these built nothing that was asked
+
+
+def unbuilt(a: Attempt) -> bool:
+    """True for a script that ran but built nothing, or nothing the request asked for: it has failed like one that
+    raised, and gets repair rounds (a fresh script or a patch), not the critic's one round."""
+    c = a.critique
+    return a.ran_ok and c is not None and any(c.checks.get(name) is False for name in SUBSTANCE)
 
 
 UNREVIEWED = "not accepted without the critic's review (an accepted script becomes an exemplar)"
@@ -95,9 +115,9 @@ def critic_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
     start = time.monotonic()
     a = state.attempt(state.current)
     if a is None:
-        return {"best": best_of(state.attempts, copies_of(state.attempts, state.exemplars))}
+        return {"best": best_of(state.attempts, copies_of(state.attempts, shown_sources(state.version, state.exemplars)))}
     if a.critique is None:
-        checks, reasons = objective(state.prompt, a)
+        checks, reasons = objective(state.prompt, a, shown_sources(state.version, state.exemplars))
         passed = all(checks.values())
         critique = Critique(score=sum(checks.values()) / len(checks), reasons=reasons, objective_ok=passed, checks=checks)
         if passed and ctx.llm is not None:
@@ -123,4 +143,5 @@ def critic_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
         seconds=time.monotonic() - start,
         detail="; ".join(a.critique.reasons[:4]),
     )
-    return {"attempts": attempts, "best": best_of(attempts, copies_of(attempts, state.exemplars))}
+    best = best_of(attempts, copies_of(attempts, shown_sources(state.version, state.exemplars)))
+    return {"attempts": attempts, "best": best, "reviews": state.reviews + 1}

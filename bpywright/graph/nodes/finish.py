@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ..context import RunContext
-from ..copies import copies_of
+from ..copies import copies_of, describe, shown_sources
 from ..state import Attempt, GenState
 from .critic import unreviewed
 from .ranking import best_of
@@ -68,8 +68,10 @@ def accept_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
 
 def give_up_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
     """Out of rounds or budget (or the LLM failed): return the best attempt so far, saying why it was not accepted."""
+    from ..routing import max_reviews  # routing imports the nodes
+
     start = time.monotonic()
-    copies = copies_of(state.attempts, state.exemplars)
+    copies = copies_of(state.attempts, shown_sources(state.version, state.exemplars))
     best = best_of(state.attempts, copies)
     if state.error:
         why = f"stopped: {state.error}"
@@ -77,6 +79,11 @@ def give_up_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
         why = "stopped: it passes the objective checks, and the critic model could not review it"
     elif state.spent_s >= state.budget_s:
         why = f"stopped: the {state.budget_s:.0f} s budget is spent (BPYWRIGHT_BUDGET_S raises it)"
+    elif state.reviews >= max_reviews(state.max_rounds):
+        why = (
+            f"stopped: the loop's step budget is used ({state.reviews} scripts reviewed: heal rounds, free rule steps and "
+            "fresh scripts in place of copies; --max-rounds raises it)"
+        )
     elif state.rounds < state.max_rounds and state.critic_rounds >= state.max_critic_rounds:
         why = (
             f"stopped: it runs, and the {state.critic_rounds} round(s) for the critic's findings are used "
@@ -93,7 +100,7 @@ def give_up_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
     score = f", score {a.critique.score:.2f}" if a.critique is not None else ""
     reasons = "; ".join(a.critique.reasons[:3]) if a.critique is not None else (a.failure or "")
     if (copied := copies.get(a.index)) is not None:
-        reasons = f'a copy of the exemplar written for "{copied.prompt[:80]}"; {reasons}'
+        reasons = f"{describe(copied)}, not a script written for this request; {reasons}"
     message = f"not accepted — best attempt #{a.index} ({run}{score}): {reasons}; {why}"
     ctx.emit("give_up", attempt=a.index, status="best_attempt", seconds=time.monotonic() - start, detail=message)
     return {"status": "best_attempt", "message": message, "best": a.index, **paths}

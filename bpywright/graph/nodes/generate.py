@@ -25,6 +25,9 @@ def new_attempts(
     request of an exemplar an earlier answer copied. Exemplars an attempt copied are left out of the prompt."""
     if ctx.llm is None:
         raise LLMError(f"no LLM configured: {HOW_TO_CONFIGURE}")
+    if state.strategy == "plan":
+        feedback = "; ".join(x for x in (earlier, f"an earlier answer was {copied}" if copied else "") if x)
+        return [planned_attempt(state, ctx, len(state.attempts) + i, round_, parent, feedback) for i in range(state.n)]
     taken = {e.id for e in copies_of(state.attempts, state.exemplars).values()}
     shown = [e for e in state.exemplars if e.id not in taken]
     messages = generator_messages(state.prompt, state.version, state.symbols, shown, earlier=earlier, copied=copied)
@@ -53,6 +56,36 @@ def new_attempts(
             )
         )
     return attempts
+
+
+MAX_PLAN_REVISIONS = 1  # a plan whose own checks fail (floating parts, parts the request names missing) is asked again once
+
+
+def planned_attempt(state: GenState, ctx: RunContext, index: int, round_: int, parent: int | None, feedback: str) -> Attempt:
+    """One attempt from a part plan: the model writes the parts as schema-constrained JSON, the builder writes the
+    script. A plan that fails its own checks is revised once before any Blender run (cheap: a short JSON answer)."""
+    from ..plan import PLAN_SCHEMA, PlanError, build_script, parse_plan, plan_findings, plan_messages
+
+    assert ctx.llm is not None
+    notes: list[str] = []
+    plan = None
+    for revision in range(MAX_PLAN_REVISIONS + 1):
+        text = ctx.llm.structured(plan_messages(state.prompt, state.version, feedback=feedback), "plan", PLAN_SCHEMA, generator=True)
+        try:
+            plan = parse_plan(text)
+        except PlanError as exc:
+            feedback, plan = f"the last plan was unusable: {exc}", None
+            notes.append(f"plan {revision + 1} unusable ({exc})")
+            continue
+        findings = plan_findings(plan, state.prompt)
+        notes.append(f"plan {revision + 1}: {len(plan.parts)} part(s)" + (f"; {'; '.join(findings[:3])}" if findings else ""))
+        if not findings:
+            break
+        feedback = "the last plan had these problems: " + "; ".join(findings[:5])
+    note = "; ".join(notes)
+    if plan is None:
+        return Attempt(index=index, origin="generate", round=round_, parent=parent, failure=f"no usable part plan: {note}", note=note)
+    return Attempt(index=index, origin="generate", round=round_, parent=parent, script=build_script(plan, state.version), note=note)
 
 
 def generate_node(state: GenState, ctx: RunContext) -> dict[str, Any]:

@@ -12,8 +12,9 @@ from ...rules.healer import heal_once
 from ...rules.imports import CONSOLE, IMPORTS
 from ...rules.names import NOT_DEFINED
 from ...rules.pack import BY_ID, apply_rules
+from ..builders import call_builders, uncalled_builders
 from ..context import RunContext
-from ..copies import copied_exemplar
+from ..copies import copied_exemplar, describe, shown_sources
 from ..extract import Extracted, extract_script
 from ..framing import framed
 from ..helpers import borrow_helpers, code_blocks
@@ -24,6 +25,7 @@ from ..prompting import definition_messages, heal_messages, render, replacement_
 from ..routing import MAX_RULE_STEPS
 from ..state import Attempt, ExemplarBrief, GenState, SymbolBrief
 from ..streaming import token_progress
+from .critic import unbuilt
 from .generate import new_attempts
 from .retrieve import brief
 
@@ -205,22 +207,22 @@ def borrow(state: GenState, a: Attempt) -> tuple[str, list[str]] | None:
 
 
 def copy_rejected(state: GenState, a: Attempt) -> ExemplarBrief | None:
-    """The exemplar attempt a copied, when the critic rejected it (or it failed): a fresh script replaces a copy in any
-    repair mode. A copy the critic accepts is a right answer (the exemplar fits the request) and never reaches here."""
-    if a.critique is not None and a.critique.accepted:
-        return None
-    return copied_exemplar(a.script, state.exemplars)
+    """What attempt a copied (an exemplar, a recipe, the system prompt's example): a fresh script replaces a copy in any
+    repair mode (a copy is never accepted: it is not a script written for the request)."""
+    return copied_exemplar(a.script, shown_sources(state.version, state.exemplars))
 
 
 def regenerate_after(state: GenState, a: Attempt) -> str | None:
     """How attempt a failed, when this round should write a fresh script rather than patch it (Settings.repair); None to
     patch. A script that runs is always patched: the critic's round improves what is there."""
-    if a.script is None or (a.run is not None and a.run.ok) or state.repair == "patch":
+    if a.script is None or (a.run is not None and a.run.ok and not unbuilt(a)) or state.repair == "patch":
         return None
     if state.repair == "auto":  # patch first; regenerate once a patch of a failing script has been tried
         tried = any(x.origin == "heal-llm" and (p := state.attempt(x.parent)) is not None and not p.ran_ok for x in state.attempts)
         if not tried:
             return None
+    if unbuilt(a) and a.critique is not None:
+        return "it ran, but " + "; ".join(a.critique.reasons[:3])[:300]
     if a.run is not None and a.run.exception is not None and a.run.exception.line:
         lines = a.script.splitlines()
         at = a.run.exception.line
@@ -233,8 +235,8 @@ def fresh_script(state: GenState, a: Attempt) -> tuple[str, str, str] | None:
     """(how, earlier, copied) when this round writes a fresh script instead of patching attempt a: a rejected copy of an
     exemplar (copied: that exemplar's request), or a failing script Settings.repair regenerates (earlier: how it failed)."""
     if (copy := copy_rejected(state, a)) is not None:
-        how = f'regenerated: #{a.index} copied the exemplar written for "{copy.prompt[:80]}"; a fresh script, shown the others'
-        return how, "", copy.prompt
+        how = f"regenerated: #{a.index} is {describe(copy)}; a fresh script, not shown what it copied"
+        return how, "", describe(copy)
     if (earlier := regenerate_after(state, a)) is not None:
         return f"regenerated: a fresh script, told how #{a.index} failed ({earlier})", earlier, ""
     return None
@@ -262,6 +264,9 @@ def heal_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
     elif (aimed := framed(a.script, a.run)) is not None and aimed not in seen and state.rule_steps < MAX_RULE_STEPS:
         how = "camera: aimed at the built objects (the render was blank although the scene holds geometry)"
         update, new = {"rule_steps": state.rule_steps + 1}, [free_step(state, a, index, aimed, how, ["frame-camera"])]
+    elif (called := call_builders(a.script, a.run)) is not None and called not in seen and state.rule_steps < MAX_RULE_STEPS:
+        how = f"builders: {', '.join(uncalled_builders(a.script or ''))} called (defined and never called, the script built nothing)"
+        update, new = {"rule_steps": state.rule_steps + 1}, [free_step(state, a, index, called, how, ["call-builders"])]
     elif (borrowed := borrow(state, a)) is not None and borrowed[0] not in seen and state.rule_steps < MAX_RULE_STEPS:
         why = a.run.failure if a.run is not None else ""
         how = f"helpers: {', '.join(borrowed[1])} (defined by the prompt's example or an exemplar; explains {why})"
@@ -284,10 +289,10 @@ def heal_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
             return {"rounds": round_, "error": str(exc)}
         new = [x.model_copy(update={"note": f"{how}; {x.note}"}) for x in new]
         update["rule_steps"] = 0  # a new script: its own free rule steps
-        if a.run is not None and a.run.ok:  # a copy the critic rejected
+        if a.run is not None and a.run.ok and not unbuilt(a):  # a copy the critic rejected
             update["critic_rounds"] = state.critic_rounds + 1
     else:
-        if a.run is not None and a.run.ok:
+        if a.run is not None and a.run.ok and not unbuilt(a):
             update["critic_rounds"] = state.critic_rounds + 1
         try:
             script, how = define_missing(state, ctx, a) or llm_patch(state, ctx, a)

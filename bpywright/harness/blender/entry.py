@@ -260,8 +260,11 @@ def scene_summary(max_objects=200):
         if obj.type in GEOMETRY_TYPES:
             ev = obj.evaluated_get(depsgraph)
             entry["vertices"], entry["faces"], corners = _geometry(ev)
+            entry["visible"] = bool(obj.visible_get() and not obj.hide_render)
+            world = _world_corners(ev.matrix_world, corners)
+            entry["bbox"] = {"min": [min(c[i] for c in world) for i in range(3)], "max": [max(c[i] for c in world) for i in range(3)]}
             if obj.visible_get():
-                for corner in _world_corners(ev.matrix_world, corners):
+                for corner in world:
                     for i in range(3):
                         lo[i], hi[i] = min(lo[i], corner[i]), max(hi[i], corner[i])
         if len(objects) < max_objects:
