@@ -12,8 +12,13 @@ whole sample takes longer than one working session, so the rows (each naming the
 the repository and the next run resumes from them. Modes, on the same prompts and model:
   one-shot   the model's first script for the bare prompt (our system prompt, no retrieval), run once;
   retrieval  the same with retrieved API symbols and verified exemplars in the prompt, run once;
-  loop       the whole graph: retrieve, generate, lint, run, critic, rules-then-LLM heal (<= --max-rounds rounds).
-A prompt counts as a run failure unless a *generated* script ran: a retrieved exemplar is never an answer here.
+  loop       the whole graph: retrieve, generate, lint, run, critic, rules-then-LLM heal (<= --max-rounds rounds);
+  plan       the loop with the plan strategy (Settings.strategy / BPYWRIGHT_STRATEGY=plan: parts as JSON, a builder writes
+             the script), measured as its own mode.
+A prompt counts as a run failure unless a *generated* script ran: a retrieved exemplar is never an answer here, and neither
+is a copy (graph/copies.py: >= 0.8 of the answer's code lines found in something its prompt showed: the system prompt's
+example, an exemplar, a bundled recipe). Copies are judged when the table is written, so committed rows are re-judged.
+Row generation (generate_row, run_rows) is shared with bench/fidelity.py.
 The table (Markdown) is written to --out/generation-MODEL.md with a contact sheet of the renders per mode.
 """
 
@@ -41,7 +46,8 @@ from bpywright.graph.llm import LLMClient, LLMError  # noqa: E402
 from bpywright.graph.state import GenState  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "blendnet" / "CADBench.jsonl"
-MODES = ("one-shot", "retrieval", "loop")
+MODES = ("one-shot", "retrieval", "loop", "plan")
+STRATEGY = {"plan": "plan"}  # modes that run the loop under another generation strategy (Settings.strategy)
 PUBLISHED = {"Qwen2.5-Coder-7B one-shot": 31.4, "GPT-4o": 21.4, "BlenderLLM": 3.4}  # CADBench E_syntax, %
 
 
@@ -67,14 +73,16 @@ def tokens_since(llm: LLMClient, mark: int) -> int:
     return sum(s.tokens for s in llm.stats[mark:])
 
 
-def single(item: dict[str, Any], mode: str, settings: Settings, llm: LLMClient, pool: Any, run_dir: str) -> dict[str, Any]:
+def single(
+    item: dict[str, Any], mode: str, settings: Settings, llm: LLMClient, pool: Any, run_dir: str, store: Any = None
+) -> dict[str, Any]:
     """One-shot or retrieval: one generation, validated and scored by the same nodes the graph uses (objective checks + rubric)."""
     from bpywright.graph.nodes.critic import critic_node
     from bpywright.graph.nodes.generate import new_attempts
     from bpywright.graph.nodes.retrieve import retrieve_node
     from bpywright.graph.nodes.validate import validate_one
 
-    ctx = RunContext(settings=settings, thread_id=run_dir, pool=pool, llm=llm)
+    ctx = RunContext(settings=settings, thread_id=run_dir, pool=pool, llm=llm, store=store)
     state = GenState(prompt=item["prompt"], version="4.5", n=1, max_rounds=0)
     if mode == "retrieval":
         state = state.model_copy(update=retrieve_node(state, ctx))
@@ -88,7 +96,13 @@ def single(item: dict[str, Any], mode: str, settings: Settings, llm: LLMClient, 
     attempt = validate_one(attempt, ctx)
     state = state.model_copy(update={"attempts": [attempt], "current": 0})
     scored = state.model_copy(update=critic_node(state, ctx)).attempts[0]
-    return record(scored, time.monotonic() - start, tokens_since(llm, mark), rounds=0, first_token=first_token)
+    out = record(scored, time.monotonic() - start, tokens_since(llm, mark), rounds=0, first_token=first_token)
+    return out | {"shown": shown(state)}
+
+
+def shown(state: GenState) -> list[dict[str, str]]:
+    """The exemplars the generator prompt showed (id, source, script): what an answer must not copy."""
+    return [{"id": e.id, "source": e.source, "prompt": e.prompt[:200], "script": e.script} for e in state.exemplars]
 
 
 def record(a: Any, seconds: float, tokens: int, *, rounds: int, first_token: float | None, outcome: str = "") -> dict[str, Any]:
@@ -117,13 +131,15 @@ def record(a: Any, seconds: float, tokens: int, *, rounds: int, first_token: flo
     }
 
 
-def loop(item: dict[str, Any], settings: Settings, llm: LLMClient, pool: Any, max_rounds: int, thread_id: str) -> dict[str, Any]:
-    """The full graph for one prompt (no exemplar store: nothing generated here is stored)."""
+def loop(
+    item: dict[str, Any], settings: Settings, llm: LLMClient, pool: Any, max_rounds: int, thread_id: str, store: Any = None
+) -> dict[str, Any]:
+    """The full graph for one prompt (store: the exemplars it may retrieve, e.g. a leave-one-out view; None: the default)."""
     from bpywright.graph.build import build_graph, checkpoint_db, sqlite_checkpointer
     from bpywright.graph.run import generate
 
     start, mark = time.monotonic(), len(llm.stats)
-    result = generate(item["prompt"], settings=settings, max_rounds=max_rounds, pool=pool, llm=llm, thread_id=thread_id)
+    result = generate(item["prompt"], settings=settings, max_rounds=max_rounds, pool=pool, llm=llm, thread_id=thread_id, store=store)
     seconds = time.monotonic() - start
     with sqlite_checkpointer(checkpoint_db(settings)) as saver:
         values = build_graph(checkpointer=saver).get_state({"configurable": {"thread_id": thread_id}}).values
@@ -132,6 +148,7 @@ def loop(item: dict[str, Any], settings: Settings, llm: LLMClient, pool: Any, ma
     first = next((s.first_token_s for s in llm.stats[mark:] if s.first_token_s is not None), None)
     out = record(best, seconds, tokens_since(llm, mark), rounds=state.rounds, first_token=first, outcome=result.outcome)
     out["trail"] = trail(state)
+    out["shown"] = shown(state)
     out["replies"] = heal_replies(settings.runs_dir / thread_id / "attempts", state)
     if best is not None and best.ran_ok and best.render_path is None and result.render_path:
         out["render"] = result.render_path
@@ -162,8 +179,36 @@ def trail(state: GenState) -> list[dict[str, Any]]:
     return rows
 
 
+def copy_of(row: dict[str, Any], version: str = "4.5") -> str | None:
+    """What the row's answer copies (>= COPY_RATIO of its code lines) among what its prompt showed, or None: the exemplars
+    the row records (rows before 11/2026 recorded none: their retrieval came from the bundled recipes, which are always
+    checked), the system prompt's example and every recipe."""
+    from bpywright.graph.copies import copied_exemplar, describe, shown_sources
+    from bpywright.graph.state import ExemplarBrief
+
+    exemplars = [
+        ExemplarBrief(id=e["id"], prompt=e.get("prompt", ""), script=e["script"], source=e.get("source", ""))
+        for e in row.get("shown") or []
+    ]
+    found = copied_exemplar(row.get("script"), shown_sources(version, exemplars))
+    return describe(found) if found is not None else None
+
+
+def honest(results: dict[str, list[dict[str, Any]]], version: str = "4.5") -> dict[str, list[dict[str, Any]]]:
+    """The rows with `copy_of` judged now and `generated` (a script that is not a copy ran): copies count as failures."""
+    out = {}
+    for mode, rows in results.items():
+        judged = []
+        for r in rows:
+            copied = copy_of(r, version) if r.get("ran") else None
+            judged.append(r | {"copy_of": copied, "generated": bool(r.get("ran")) and copied is None})
+        out[mode] = judged
+    return out
+
+
 def summarise(results: dict[str, list[dict[str, Any]]]) -> dict[str, dict[str, float]]:
-    """Per mode: run-failure, non-blank, objective-pass and accepted rates; median seconds and tokens; heal rounds."""
+    """Per mode (rows judged by honest()): run failure counting copies as failures, copies, non-blank, objective-pass and
+    accepted rates (of answers that are not copies); median seconds and tokens; heal rounds."""
     table = {}
     for mode, rows in results.items():
         if not rows:
@@ -171,10 +216,12 @@ def summarise(results: dict[str, list[dict[str, Any]]]) -> dict[str, dict[str, f
         n = len(rows)
         table[mode] = {
             "n": n,
-            "run_failure": 100 * sum(not r["ran"] for r in rows) / n,
-            "nonblank": 100 * sum(r["nonblank"] for r in rows) / n,
-            "objective": 100 * sum(r["objective"] for r in rows) / n,
-            "accepted": 100 * sum(r["accepted"] for r in rows) / n,
+            "run_failure": 100 * sum(not r["generated"] for r in rows) / n,
+            "copies": 100 * sum(bool(r.get("copy_of")) for r in rows) / n,
+            "run_failure_uncounted": 100 * sum(not r["ran"] for r in rows) / n,
+            "nonblank": 100 * sum(r["nonblank"] and r["generated"] for r in rows) / n,
+            "objective": 100 * sum(r["objective"] and r["generated"] for r in rows) / n,
+            "accepted": 100 * sum(r["accepted"] and r["generated"] for r in rows) / n,
             "median_s": statistics.median(r["seconds"] for r in rows),
             "median_tokens": statistics.median(r["tokens"] for r in rows),
             "mean_rounds": statistics.mean(r["rounds"] for r in rows),
@@ -204,14 +251,16 @@ def markdown(model: str, table: dict[str, dict[str, float]], results: dict[str, 
     lines = [
         f"# Generation benchmark: {model}",
         "",
-        "| mode | n | run failure (E_syntax) | non-blank render | objective checks | accepted "
+        "| mode | n | run failure (E_syntax), copies counted as failures | copies | run failure, copies counted as runs "
+        "| non-blank render | objective checks | accepted "
         "| median s | median tokens | heal rounds (mean) | median first token s | its first script failed |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for mode, t in table.items():
         first = f"{t['first_failure']:.1f} %" if "first_failure" in t else "–"
         lines.append(
-            f"| {mode} | {t['n']} | {t['run_failure']:.1f} % | {t['nonblank']:.1f} % | {t['objective']:.1f} % | {t['accepted']:.1f} % "
+            f"| {mode} | {t['n']} | {t['run_failure']:.1f} % | {t['copies']:.1f} % | {t['run_failure_uncounted']:.1f} % "
+            f"| {t['nonblank']:.1f} % | {t['objective']:.1f} % | {t['accepted']:.1f} % "
             f"| {t['median_s']:.0f} | {t['median_tokens']:.0f} | {t['mean_rounds']:.2f} | {t['median_first_token_s']:.1f} "
             f"| {first} |"
         )
@@ -223,13 +272,16 @@ def markdown(model: str, table: dict[str, dict[str, float]], results: dict[str, 
             paired = [(one_shot[r["id"]], r) for r in rows if mode != "one-shot" and r["id"] in one_shot]
             if not paired:
                 continue
-            base_fail = 100 * sum(not b["ran"] for b, _ in paired) / len(paired)
-            fail = 100 * sum(not r["ran"] for _, r in paired) / len(paired)
+            base_fail = 100 * sum(not b["generated"] for b, _ in paired) / len(paired)
+            fail = 100 * sum(not r["generated"] for _, r in paired) / len(paired)
             ratio = f"{base_fail / fail:.1f}× lower" if fail else "0 %"
             lines.append(f"- {mode}: run failure {fail:.1f} % vs one-shot {base_fail:.1f} % on {len(paired)} prompts ({ratio})")
     lines += [
         "",
         "Its first script failed: the loop's first script (with retrieval) before any rule or heal, in the same requests.",
+        "Copies: answers that ran but hold >= 80 % of their code lines (difflib, stripped, comments dropped) in the system "
+        "prompt's example, a shown exemplar or a bundled recipe (graph/copies.py); they count as failures in every column "
+        "but 'run failure, copies counted as runs' (the figure before copies were counted).",
     ]
     versions: dict[str, int] = {}
     for rows in results.values():
@@ -239,7 +291,9 @@ def markdown(model: str, table: dict[str, dict[str, float]], results: dict[str, 
     lines += ["", "CADBench's published E_syntax: " + ", ".join(f"{k} {v} %" for k, v in PUBLISHED.items()), "", "## Failures", ""]
     for mode, rows in results.items():
         for r in rows:
-            if not r["ran"]:
+            if r.get("copy_of"):
+                lines.append(f"- {mode} `{r['id'][:8]}`: ran, but is {r['copy_of']}")
+            elif not r["ran"]:
                 why = " ".join(str(r.get("failure") or r.get("error")).split())  # one line: a failure may span several
                 lines.append(f"- {mode} `{r['id'][:8]}`: {why[:160]}")
     return "\n".join(lines) + "\n"
@@ -287,6 +341,9 @@ def contact_sheet(
                 draw.text((box[0] + 4, box[1] + 16), "did not run", fill="black")
             else:
                 draw.text((box[0] + 4, box[1] + 16), "not measured", fill=(160, 160, 160))
+            if r is not None and r.get("copy_of"):  # a copy is a failure: crossed out
+                draw.line([box, (box[0] + cell - 2, box[1] + cell - 2)], fill=(220, 0, 0), width=3)
+                draw.text((box[0] + 4, box[1] + cell - 14), "copy", fill=(220, 0, 0), stroke_width=1, stroke_fill="white")
             draw.text((box[0] + 4, box[1] + 2), str(k + 1), fill=(255, 200, 0), stroke_width=1, stroke_fill="black")
     path.parent.mkdir(parents=True, exist_ok=True)
     sheet.save(path)
@@ -365,40 +422,81 @@ def main() -> int:
             f"model {model} at {settings.llm_base_url} ({note or 'configured endpoint'}); {len(items)} prompts; cache {cache}",
             file=sys.stderr,
         )
-        results: dict[str, list[dict[str, Any]]] = {m: [] for m in modes}
-        version = code_version()
         options = RunOptions(render=True, resolution=128, sandbox=settings.sandbox, blender=settings.blender)
         with WorkerPool(1, options) as pool:
-            for i, item in enumerate(items):
-                for mode in modes:
-                    path = cache / mode / f"{item['id']}.json"
-                    if path.is_file():
-                        results[mode].append(json.loads(path.read_text(encoding="utf-8")))
-                        continue
-                    if args.request_seed:  # the row's own seed: it comes out the same whatever ran before it
-                        llm.sampling["seed"] = row_seed(item["id"], mode)
-                    thread = f"bench-{model.replace('/', '_')}-{mode}-{item['id'][:8]}-{int(time.time())}"
-                    if mode == "loop":
-                        row = loop(item, settings, llm, pool, args.max_rounds, thread)
-                    else:
-                        row = single(item, mode, settings, llm, pool, thread)
-                    row = {**row, "id": item["id"], "type": item["type"], "prompt": item["prompt"], "mode": mode, "code": version}
-                    row["seed"] = llm.sampling.get("seed")
-                    path.parent.mkdir(parents=True, exist_ok=True)
-                    row["render"] = keep_render(row.get("render"), path.with_suffix(".png"))
-                    path.write_text(json.dumps(row, indent=1), encoding="utf-8")
-                    results[mode].append(row)
-                    print(
-                        f"[{i + 1}/{len(items)}] {mode:<9} ran={row['ran']!s:<5} accepted={row.get('accepted')!s:<5} {row['seconds']:.0f}s "
-                        f"{row['tokens']} tok {str(row.get('failure') or '')[:90]}",
-                        file=sys.stderr,
-                        flush=True,
-                    )
+            results = run_rows(
+                items, modes, cache, settings=settings, llm=llm, pool=pool, max_rounds=args.max_rounds, request_seed=args.request_seed
+            )
     return write_report(args.out, model, results, [i["id"] for i in items])
+
+
+def mode_settings(settings: Settings, mode: str) -> Settings:
+    """The settings a mode runs under: a strategy mode's loop pins Settings.strategy (the code's default elsewhere)."""
+    if mode in STRATEGY and hasattr(settings, "strategy"):
+        return dataclasses.replace(settings, strategy=STRATEGY[mode])  # type: ignore[call-arg]
+    return settings
+
+
+def generate_row(
+    item: dict[str, Any], mode: str, *, settings: Settings, llm: LLMClient, pool: Any, max_rounds: int, store: Any = None
+) -> dict[str, Any]:
+    """One (prompt, mode) row: `item` needs id and prompt; store is the exemplar store the prompt may draw from (None: the
+    mode's default; a leave-one-out view in bench/fidelity.py)."""
+    thread = f"bench-{llm.model.replace('/', '_')}-{mode}-{item['id'][:8]}-{int(time.time())}"
+    if mode in ("loop", *STRATEGY):
+        return loop(item, mode_settings(settings, mode), llm, pool, max_rounds, thread, store=store)
+    return single(item, mode, settings, llm, pool, thread, store=store)
+
+
+def run_rows(
+    items: list[dict[str, Any]],
+    modes: list[str],
+    cache: Path,
+    *,
+    settings: Settings,
+    llm: LLMClient,
+    pool: Any,
+    max_rounds: int,
+    request_seed: bool = True,
+    store_for: Any = None,
+) -> dict[str, list[dict[str, Any]]]:
+    """Every (item, mode) row, read from cache/MODE/ID.json when there, else generated (with the row's own seed), written
+    there with its render beside it. store_for(item) → the store that item's prompt may draw from (None: the default)."""
+    results: dict[str, list[dict[str, Any]]] = {m: [] for m in modes}
+    version = code_version()
+    for i, item in enumerate(items):
+        for mode in modes:
+            path = cache / mode / f"{item['id']}.json"
+            if path.is_file():
+                results[mode].append(json.loads(path.read_text(encoding="utf-8")))
+                continue
+            if request_seed:  # the row's own seed: it comes out the same whatever ran before it
+                llm.sampling["seed"] = row_seed(item["id"], mode)
+            store = store_for(item) if store_for is not None else None
+            row = generate_row(item, mode, settings=settings, llm=llm, pool=pool, max_rounds=max_rounds, store=store)
+            row = {
+                **row,
+                **{k: v for k, v in item.items() if k in ("id", "type", "prompt", "category", "name")},
+                "mode": mode,
+                "code": version,
+            }
+            row["seed"] = llm.sampling.get("seed")
+            path.parent.mkdir(parents=True, exist_ok=True)
+            row["render"] = keep_render(row.get("render"), path.with_suffix(".png"))
+            path.write_text(json.dumps(row, indent=1), encoding="utf-8")
+            results[mode].append(row)
+            print(
+                f"[{i + 1}/{len(items)}] {mode:<9} ran={row['ran']!s:<5} accepted={row.get('accepted')!s:<5} {row['seconds']:.0f}s "
+                f"{row['tokens']} tok {str(row.get('failure') or '')[:90]}",
+                file=sys.stderr,
+                flush=True,
+            )
+    return results
 
 
 def write_report(out_dir: Path, model: str, results: dict[str, list[dict[str, Any]]], order: list[str]) -> int:
     """The table (markdown, named after the model) and the contact sheet; printed too."""
+    results = honest(results)
     text = markdown(model, summarise(results), results)
     out = out_dir / f"generation-{model.replace('/', '_')}.md"
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -155,28 +155,45 @@ def _details(exemplar, members, store) -> str:
     return "\n".join(lines)
 
 
-def _read_jsonl(path: Path, limit: int | None) -> tuple[list[tuple[str, str]], int]:
-    """(prompt, script) pairs from a JSONL file, and how many rows were skipped (no prompt/script)."""
+def read_pairs(path: Path, limit: int | None) -> tuple[list[tuple[str, str]], list[str]]:
+    """(prompt, script) pairs from a JSONL file (the first `limit` with a script), and one line per row left out saying
+    where and why (nothing is dropped silently)."""
     items: list[tuple[str, str]] = []
-    skipped = 0
-    with path.open(encoding="utf-8") as lines:
-        for line in lines:
+    problems: list[str] = []
+    with path.open("rb") as lines:
+        for number, raw in enumerate(lines, 1):
             if limit is not None and len(items) >= limit:
                 break
-            if not line.strip():
+            if not raw.strip():
                 continue
             try:
-                row = json.loads(line)
-            except json.JSONDecodeError:
-                skipped += 1
+                row = json.loads(raw.decode("utf-8"))
+            except UnicodeDecodeError:
+                problems.append(f"line {number}: not UTF-8 text")
                 continue
-            prompt = next((row[f] for f in IMPORT_PROMPT_FIELDS if isinstance(row, dict) and isinstance(row.get(f), str)), None)
-            script = row.get("script") if isinstance(row, dict) else None
-            if prompt and isinstance(script, str) and script.strip():
-                items.append((prompt, script))
+            except json.JSONDecodeError as exc:
+                problems.append(f"line {number}: not JSON ({exc.msg} at column {exc.colno})")
+                continue
+            if not isinstance(row, dict):
+                problems.append(
+                    f"line {number}: a JSON {type(row).__name__}, not an object with {'/'.join(IMPORT_PROMPT_FIELDS)} and script"
+                )
+                continue
+            prompt = next((row[f] for f in IMPORT_PROMPT_FIELDS if isinstance(row.get(f), str) and row[f].strip()), None)
+            script = row.get("script")
+            if prompt is None:
+                problems.append(f"line {number}: no prompt (a non-empty string field {' or '.join(IMPORT_PROMPT_FIELDS)})")
+            elif not isinstance(script, str) or not script.strip():
+                problems.append(f"line {number}: no script (a non-empty string field script) for {prompt.splitlines()[0][:60]!r}")
             else:
-                skipped += 1
-    return items, skipped
+                items.append((prompt, script))
+    return items, problems
+
+
+def _read_jsonl(path: Path, limit: int | None) -> tuple[list[tuple[str, str]], int]:
+    """(prompt, script) pairs from a JSONL file, and how many rows were skipped (no prompt/script)."""
+    items, problems = read_pairs(path, limit)
+    return items, len(problems)
 
 
 def _validate_action(args: argparse.Namespace, settings: Settings) -> int:
@@ -202,7 +219,12 @@ def _validate_action(args: argparse.Namespace, settings: Settings) -> int:
             return _usage(f"no such file: {args.file}")
         if args.limit is not None and args.limit < 1:
             return _usage("--limit must be >= 1")
-        items, skipped = _read_jsonl(args.file, args.limit)
+        items, problems = read_pairs(args.file, args.limit)
+        for problem in problems[:20]:
+            print(f"skipped {args.file.name} {problem}", file=sys.stderr)
+        if len(problems) > 20:
+            print(f"… and {len(problems) - 20} more rows skipped", file=sys.stderr)
+        skipped = len(problems)
         source = "imported"
         if not items:
             print(f"error: no rows with a prompt (or instruction) and a script in {args.file}", file=sys.stderr)

@@ -132,3 +132,34 @@ def test_jsonl_rows_need_a_prompt_and_a_script(tmp_path: Path) -> None:
     cadbench = BLENDNET.with_name("CADBench.jsonl")  # prompts with criteria but no scripts
     proc = cli(tmp_path, "import", str(cadbench), "--limit", "3")
     assert proc.returncode == 1 and "no rows with a prompt" in proc.stderr
+
+
+def test_each_bad_row_is_named_with_its_line_and_why(tmp_path: Path) -> None:
+    from bpywright.exemplars.command import read_pairs
+
+    path = tmp_path / "rows.jsonl"
+    path.write_bytes(
+        b'{"prompt": "a cube", "script": "import bpy"}\n'
+        b"not json\n"
+        b"\n"
+        b'{"instruction": "a cone"}\n'
+        b'{"script": "import bpy"}\n'
+        b"[1, 2]\n"
+        b'{"prompt": "caf\xe9", "script": "x"}\n'
+        b'{"instruction": "a cone", "script": "import bpy\\n"}\n'
+    )
+    items, problems = read_pairs(path, None)
+    assert items == [("a cube", "import bpy"), ("a cone", "import bpy\n")]
+    assert problems == [
+        "line 2: not JSON (Expecting value at column 1)",
+        "line 4: no script (a non-empty string field script) for 'a cone'",
+        "line 5: no prompt (a non-empty string field prompt or instruction)",
+        "line 6: a JSON list, not an object with prompt/instruction and script",
+        "line 7: not UTF-8 text",
+    ]
+    proc = cli(tmp_path, "import", str(path), "--limit", "1", *FAST)  # stops at the first good row: nothing skipped yet
+    assert "skipped" not in proc.stderr, proc.stderr
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"instruction": "a cone"}\n', encoding="utf-8")
+    proc = cli(tmp_path, "import", str(bad))
+    assert proc.returncode == 1 and "skipped bad.jsonl line 1: no script" in proc.stderr and "no rows with a prompt" in proc.stderr

@@ -1,0 +1,134 @@
+"""Fidelity measured in real Blender: normalisation makes a moved, scaled copy match; other shapes score lower."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bpywright.fidelity.compare import TAU, compare, mask
+from bpywright.fidelity.measure import MAX_MEASURE_BYTES, measure, measured_script, read_geometry
+from bpywright.fidelity.models import MASK_SIZE, VIEWS, SceneGeometry
+from bpywright.harness.pool import WorkerPool
+
+pytestmark = pytest.mark.blender  # every test here runs scripts in Blender
+
+CLEAR = "import bpy\nbpy.ops.object.select_all(action='SELECT')\nbpy.ops.object.delete()\n"
+CUBE = CLEAR + "bpy.ops.mesh.primitive_cube_add(size=2, location=(0, 0, 1))\n"
+CUBE_MOVED = CLEAR + "bpy.ops.mesh.primitive_cube_add(size=2, location=(3, -2, 5))\nbpy.context.object.scale = (2.5, 2.5, 2.5)\n"
+SPHERE = CLEAR + "bpy.ops.mesh.primitive_uv_sphere_add(radius=1, location=(0, 0, 1))\n"
+
+
+def _box(name: str, size: tuple[float, float, float], at: tuple[float, float, float]) -> str:
+    return (
+        f"bpy.ops.mesh.primitive_cube_add(size=1, location={at})\nbpy.context.object.scale = {size}\nbpy.context.object.name = {name!r}\n"
+    )
+
+
+LEGS = [(-0.2, -0.2), (0.2, -0.2), (-0.2, 0.2), (0.2, 0.2)]
+CHAIR = (
+    CLEAR
+    + "".join(_box(f"Leg{i}", (0.05, 0.05, 0.45), (x, y, 0.225)) for i, (x, y) in enumerate(LEGS))
+    + _box("Seat", (0.45, 0.45, 0.05), (0, 0, 0.47))
+    + _box("Back", (0.45, 0.05, 0.5), (0, 0.2, 0.75))
+)
+TABLE = (
+    CLEAR
+    + "".join(_box(f"Leg{i}", (0.08, 0.08, 0.72), (4 * x, 2 * y, 0.36)) for i, (x, y) in enumerate(LEGS))
+    + _box("Top", (1.8, 0.9, 0.05), (0, 0, 0.745))
+)
+
+
+@pytest.fixture(scope="module")
+def measured(pool: WorkerPool):
+    """Each script above measured once (module scope: one Blender job each)."""
+    found = {}
+    for name, script in {"cube": CUBE, "moved": CUBE_MOVED, "sphere": SPHERE, "chair": CHAIR, "table": TABLE}.items():
+        m = measure(pool, script)
+        assert m.ran, m.report.failure
+        assert m.geometry is not None, m.why
+        found[name] = m.geometry
+    return found
+
+
+def test_a_moved_scaled_copy_matches_after_normalising(measured) -> None:
+    fid = compare(measured["moved"], measured["cube"])
+    assert fid.measured and fid.fscore > 0.95 and fid.iou > 0.95
+    assert fid.size_ratio == pytest.approx(2.5, rel=0.01)  # the size is reported beside, not scored
+    assert fid.part_difference == 0 and fid.chamfer is not None and fid.chamfer < 0.02
+
+
+def test_a_sphere_is_further_from_a_cube_than_the_cube_itself(measured) -> None:
+    same, other = compare(measured["cube"], measured["cube"]), compare(measured["sphere"], measured["cube"])
+    assert same.fscore == 1.0 and same.iou == 1.0
+    assert other.fscore < same.fscore - 0.2 and other.iou < 0.95
+    assert other.chamfer is not None and same.chamfer is not None and other.chamfer > 2 * same.chamfer
+
+
+def test_a_table_is_further_from_a_chair_than_the_chair(measured) -> None:
+    chair, table = measured["chair"], measured["table"]
+    assert chair.parts == 6 and table.parts == 5
+    itself, other = compare(chair, chair), compare(table, chair)
+    assert itself.fscore == 1.0
+    assert other.fscore < 0.6 and other.iou < itself.iou - 0.2
+    assert other.part_difference == -1
+
+
+def test_silhouettes_are_the_views_of_the_normalised_scene(measured) -> None:
+    cube = measured["cube"]
+    assert set(cube.masks) == set(VIEWS)
+    front = mask(cube.masks["front"])
+    assert front.shape == (MASK_SIZE, MASK_SIZE)
+    # a cube's front view is a square of side 1/sqrt(3) of the diagonal, centred
+    assert front.sum() / front.size == pytest.approx(1 / 3, abs=0.05)
+    assert front[MASK_SIZE // 2, MASK_SIZE // 2] and not front[0, 0]
+
+
+def test_hidden_objects_and_an_empty_scene(pool: WorkerPool) -> None:
+    hidden = measure(pool, CUBE + "bpy.context.object.hide_render = True\n")
+    assert hidden.ran and hidden.geometry is not None and hidden.geometry.empty and hidden.geometry.parts == 0
+    fid = compare(
+        hidden.geometry,
+        SceneGeometry(parts=1, triangles=1, points=[(0, 0, 0), (1, 1, 1)], bbox=((0, 0, 0), (1, 1, 1)), colours=[], masks={}),
+    )
+    assert not fid.measured and fid.fscore == 0.0 and "no visible surface" in fid.why
+
+
+def test_a_failing_script_is_a_failure_not_a_measurement(pool: WorkerPool) -> None:
+    m = measure(pool, CUBE + "raise RuntimeError('boom')\n")
+    assert not m.ran and m.report.exception is not None and m.report.exception.line == 5  # the script's own line
+
+
+def test_a_script_cannot_plant_its_own_measurement(pool: WorkerPool) -> None:
+    # the snippet runs after the script and overwrites the file the script wrote
+    fake = {"parts": 1, "triangles": 12, "points": [[0, 0, 0]] * 10, "bbox": [[0, 0, 0], [1, 1, 1]], "colours": [], "masks": {}}
+    planted = measure(pool, SPHERE + f"import json\nopen('bpywright_fidelity.json', 'w').write(json.dumps({fake!r}))\n")
+    assert planted.geometry is not None and len(planted.geometry.points) == 2048
+    # a link in its place is never followed by the host
+    linked = measure(pool, SPHERE + "import os\nos.symlink('/etc/passwd', 'bpywright_fidelity.json')\n")
+    assert linked.geometry is None
+
+
+def test_the_host_reads_the_file_defensively(tmp_path: Path) -> None:
+    path = tmp_path / "m.json"
+    path.write_bytes(b"x" * (MAX_MEASURE_BYTES + 1))
+    assert read_geometry(path)[0] is None and "limit" in read_geometry(path)[1]
+    path.write_text("not json")
+    assert read_geometry(path) == (None, "the measurement is not JSON")
+    bad = {"parts": 1, "triangles": 1, "points": [[float("nan"), 0, 0]], "bbox": None, "colours": [], "masks": {}}
+    path.write_text(json.dumps(bad))
+    assert read_geometry(path)[0] is None and "malformed" in read_geometry(path)[1]
+    bad["points"], bad["masks"] = [[0, 0, 0]], {"front": "zz"}
+    path.write_text(json.dumps(bad))
+    assert read_geometry(path)[0] is None
+    path.unlink()
+    path.symlink_to(tmp_path / "elsewhere.json")
+    (tmp_path / "elsewhere.json").write_text(json.dumps(bad | {"masks": {}}))
+    assert read_geometry(path)[0] is None
+
+
+def test_the_snippet_leaves_the_scripts_lines_alone() -> None:
+    out = measured_script("import bpy\nx = 1\n")
+    assert out.startswith("import bpy\nx = 1\n") and "_bpywright_measure_scene('bpywright_fidelity.json', 7, 2048, 64)" in out
+    assert TAU == 0.05
