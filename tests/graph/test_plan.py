@@ -250,12 +250,13 @@ def test_built_scripts_run_in_blender_with_named_coloured_parts_and_a_render(ren
 
 
 def test_a_plan_comes_back_from_the_model_through_the_schema(fake: FakeLLM) -> None:
-    fake.script("critic", BURGER)  # a response_format request: the FAKE answers it from the structured queue
+    fake.script("plan", BURGER)  # a response_format request whose schema holds parts: the FAKE's plan queue
     client = LLMClient(fake.base_url, "fake-coder", retries=0)
     text = client.structured(plan_messages(BURGER_PROMPT, "4.5"), "plan", PLAN_SCHEMA)
     assert [p.name for p in parse_plan(text).parts][-1] == "bun_top"
-    sent = fake.structured[-1]
+    sent = fake.chat_requests[-1]["response_format"]
     assert sent["type"] == "json_schema" and sent["json_schema"]["schema"] == PLAN_SCHEMA
+    assert fake.structured == []  # the critic was not asked
 
 
 SHAPES_PLAN = plan_text(
