@@ -394,10 +394,16 @@ def _view_args(bwrap: str, view: SandboxView, limits: Limits) -> list[str]:
     """bwrap arguments for the view: system dirs, private size-capped /tmp and /dev/shm, then the binds in order."""
     tmp_bytes = str(limits.tmp_mb * 1024 * 1024)
     args = [*_core_args(bwrap), "--size", tmp_bytes, "--tmpfs", "/tmp", "--size", tmp_bytes, "--tmpfs", "/dev/shm"]
-    for path in sorted({p.resolve() for p in view.readable}, key=lambda p: len(p.parts)):
+    hidden = [p.resolve() for p in view.hidden]
+    readable = sorted({p.resolve() for p in view.readable}, key=lambda p: len(p.parts))
+    # A readable path inside a masked dir (a Blender runtime kept under the data dir) is bound again after the mask.
+    inside = [p for p in readable if any(p.is_relative_to(h) for h in hidden)]
+    for path in (p for p in readable if p not in inside):
         args += ["--ro-bind", str(path), str(path)]
-    for path in view.hidden:
+    for path in hidden:
         args += ["--tmpfs", str(path)]
+    for path in inside:
+        args += ["--ro-bind", str(path), str(path)]
     writable = str(view.writable.resolve())
     if view.writable_bytes > 0:
         return args + ["--size", str(view.writable_bytes), "--tmpfs", writable, "--remount-ro", "/", "--chdir", writable]

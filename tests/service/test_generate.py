@@ -12,7 +12,10 @@ from .conftest import LiveServer, replace
 from .test_api import read_sse
 
 PINE = "a low-poly pine tree on snowy ground"
-CONE = "import bpy\n\nbpy.ops.mesh.primitive_cone_add(radius1=1.0, depth=2.0, location=(0, 0, 1))\nbpy.context.object.name = 'Tree'\n"
+CONE = (  # the factory cube removed first: left beside the tree, the critic's factory-cube check rejects it
+    "import bpy\n\nbpy.data.objects.remove(bpy.data.objects['Cube'], do_unlink=True)\n"
+    "bpy.ops.mesh.primitive_cone_add(radius1=1.0, depth=2.0, location=(0, 0, 1))\nbpy.context.object.name = 'Tree'\n"
+)
 
 
 def test_generate_without_llm_returns_a_retrieved_exemplar_over_sse(client: TestClient, store) -> None:
