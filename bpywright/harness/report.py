@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 from pathlib import Path
 from typing import Literal
@@ -10,7 +11,18 @@ from pydantic import BaseModel, Field
 
 from .diagnostics import LintReport
 
-SCHEMA_VERSION = 1
+ENTRY_SCHEMA = Path(__file__).with_name("blender") / "schema.py"
+
+
+def entry_schema_version(path: Path = ENTRY_SCHEMA) -> int:
+    """The report's schema version as the in-Blender entry writes it, read from its module by path (never imported)."""
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "SCHEMA_VERSION" for t in node.targets):
+            return int(ast.literal_eval(node.value))
+    raise RuntimeError(f"{path} defines no SCHEMA_VERSION: the run report's version is set there, for the entry and the host")
+
+
+SCHEMA_VERSION = entry_schema_version()
 SCHEMA_PATH = Path(__file__).with_name("run_report.schema.json")
 
 Status = Literal["ok", "error", "timeout", "crash", "rejected"]

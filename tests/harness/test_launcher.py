@@ -8,6 +8,7 @@ from PIL import Image
 
 from bpywright.harness.launcher import run_script
 from bpywright.harness.options import RunOptions
+from bpywright.harness.report import SCHEMA_VERSION
 
 FAST = RunOptions(render=False, timeout=30)
 
@@ -53,7 +54,8 @@ def test_exception_reports_line_in_user_script(script) -> None:
     assert report.exception.type == "AttributeError"
     assert report.exception.line == 5
     assert "no_such_attribute" in report.exception.message
-    assert "entry.py" not in report.exception.traceback  # the harness's own frames are dropped
+    assert "harness/blender/" not in report.exception.traceback  # the harness's own frames (entry and siblings) are dropped
+    assert report.schema_version == SCHEMA_VERSION  # as the entry wrote it
     assert report.scene is not None and report.scene.object_count == 3  # partial scene still summarised
 
 

@@ -1,0 +1,67 @@
+"""The zygote (serve mode): fork a child per job line, wait for it, clean up after it, report its end. Never runs user code."""
+
+import errno
+import json
+import os
+import signal
+import sys
+import time
+
+from .job import backend_name, blender_version, child_main
+from .libc import LIBC, PR_SET_DUMPABLE
+from .private_dirs import empty_private_dirs, mount_points
+from .processes import become_subreaper, end_job_processes, wait_child
+from .shader_cache import lay_out_cache, warm_shader_cache
+
+
+def _fork(attempts=5):
+    """os.fork(), retried briefly when the system is out of processes or memory for a moment (EAGAIN, ENOMEM)."""
+    for attempt in range(attempts):
+        try:
+            return os.fork()
+        except OSError as err:
+            if err.errno not in (errno.EAGAIN, errno.ENOMEM) or attempt == attempts - 1:
+                raise
+            time.sleep(0.05 * 2**attempt)
+    raise OSError(errno.EAGAIN, "fork failed")
+
+
+def serve(control_fd, own_pid_namespace, warm=False):
+    """Fork a child per job line on stdin; report each job's end on control_fd. Never runs user code."""
+    become_subreaper()
+    LIBC.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)  # children cannot read or ptrace the zygote's memory
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    control = os.fdopen(control_fd, "w", buffering=1)
+    mounts = mount_points()
+    template = {}
+    if warm and own_pid_namespace:  # /tmp is private only inside the sandbox
+        template = warm_shader_cache()
+        empty_private_dirs(mounts)
+    control.write(json.dumps({"ready": True, "blender_version": blender_version(), "backend": backend_name()}) + "\n")
+    for line in sys.stdin:
+        line = line.strip()
+        if not line:
+            continue
+        job = json.loads(line)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        if template and job.get("render_path"):
+            try:
+                lay_out_cache(template)
+            except OSError:  # a slower render, never a dead zygote
+                pass
+        try:
+            pid = _fork()
+        except OSError as err:  # no process to spare right now: this job fails, the zygote keeps serving
+            control.write(json.dumps({"started": job["job_id"]}) + "\n")
+            control.write(json.dumps({"done": job["job_id"], "error": f"could not start the job's process: {err}"}) + "\n")
+            continue
+        if pid == 0:
+            child_main(job, control_fd)
+        control.write(json.dumps({"started": job["job_id"]}) + "\n")
+        outcome = wait_child(pid, float(job.get("timeout", 60)))
+        end_job_processes(own_pid_namespace)
+        if own_pid_namespace:
+            empty_private_dirs(mounts)
+        outcome["done"] = job["job_id"]
+        control.write(json.dumps(outcome) + "\n")
