@@ -12,7 +12,8 @@ from bpywright.graph.expectations import MIN_NONBLANK
 from bpywright.graph.fake_llm import FakeLLM
 from bpywright.graph.llm import LLMClient
 from bpywright.graph.plan import PALETTE, PLAN_SCHEMA, Part, Plan, PlanError, build_script, parse_plan, plan_findings, plan_messages
-from bpywright.graph.plan_checks import grounded, named_parts
+from bpywright.graph.plan_checks import grounded
+from bpywright.graph.request import requested_parts
 from bpywright.harness.pool import WorkerPool
 
 
@@ -181,7 +182,7 @@ def test_findings_are_silent_for_good_plans_and_a_plain_cube() -> None:
     assert plan_findings(parse_plan(CHAIR), CHAIR_PROMPT) == []
     assert plan_findings(parse_plan(BURGER), BURGER_PROMPT) == []
     cube = Plan(object="cube", parts=[Part(name="cube", shape="box", size=(1, 1, 1), location=(0, 0, 0.5))])
-    assert plan_findings(cube, "a cube") == [] and named_parts("a desk lamp") == []
+    assert plan_findings(cube, "a cube") == [] and requested_parts("a desk lamp") == {}
 
 
 def test_findings_name_a_floating_part_a_missing_part_and_a_wrong_count() -> None:
@@ -195,7 +196,7 @@ def test_findings_name_a_floating_part_a_missing_part_and_a_wrong_count() -> Non
     ]
     burger = parse_plan(BURGER)
     no_pickles = plan_findings(burger.model_copy(update={"parts": [p for p in burger.parts if "pickle" not in p.name]}), BURGER_PROMPT)
-    assert no_pickles == ["the request names pickles, and no part is named for it: add a part named pickle"]
+    assert no_pickles == ["the request names pickle, and no part is named for it: add a part named pickle"]
     zero = Plan(object="x", parts=[Part(name="sheet", shape="box", size=(1, 1, 0), location=(0, 0, 0))])
     boxed = Plan(object="chair", parts=[Part(name="box", shape="box", size=(0.3, 0.3, 0.1)), *chair.parts[1:]])  # the 1.5B's
     assert plan_findings(boxed, CHAIR_PROMPT)[0] == "box: name each part by what it is in the object (seat, shade, patty), not by its shape"

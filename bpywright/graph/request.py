@@ -1,0 +1,198 @@
+"""What a request asks for, read from its own words: the parts it names (with the counts it gives them), the things it
+counts anywhere, and whether it is one assembled object or a scene of several.
+
+One reading for the whole loop: the part plan is checked before it runs (plan_checks) against the same parts the critic
+later looks for in the scene (structure). Two readings had drifted apart: the plan's asked a bookshelf "sturdy enough to
+hold books" for a part named "enough" and a keyboard "with a QWERTY layout" for a part named "layout", which the critic
+never wanted. Parts are the head noun of each item listed after "with", "add", "has", "include" …, singular.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .expectations import NUMBERS
+
+# Words that are qualities, measures, units, abstractions or adjectives, not parts.
+NOT_PARTS = frozenset(
+    """
+    diameter radius height width length depth thickness size sizes dimension dimensions scale proportion proportions
+    color colors colour colours shade tone hue finish texture textures surface surfaces appearance look style design
+    pattern patterns detail details shape shapes form edge edges corner corners feel touch sheen gloss glow light lighting
+    inch inches cm centimeter centimeters centimetre centimetres mm millimeter millimeters meter meters metre metres
+    foot feet ft unit units degree degrees angle angles percent ratio thing things object objects part parts piece pieces
+    element elements feature features end ends side sides top bottom front back middle center centre area space way
+    material materials effect effects option options one ones set kind type amount number lot bit variety mix
+    emphasis focus aesthetic simplicity functionality use purpose structure layout interior exterior level operation
+    measurement measurements choice ingredient ingredients another single distinct active fit compare should would could
+    can will closure mechanism system arrangement placement position orientation setup bmesh noise modifier modifiers node
+    nodes shader shaders bevel subdivision displacement keyframe keyframes animation frame frames procedural
+    enough few many more most less several various unique equal different same similar other role you your
+    weight total hint amount component components item items accessory accessories decoration decorations
+    topping toppings marking markings such there when where multiple larger smaller functional realistic suitable
+    outward inward sophistication smallest tallest shortest largest biggest
+    """.split()
+)
+ADJECTIVES = frozenset(
+    """
+    small large big tiny huge little long short tall thin thick flat smooth rough simple slight wide narrow dark bright
+    soft hard square rectangular circular round oval cylindrical spherical conical curved straight modern classic elegant
+    sleek minimalist minimal plain basic decorative ornate sturdy solid shiny matte glossy wooden metal metallic plastic
+    glass white black red green blue yellow orange purple pink grey gray brown gold golden silver beige cream dark light
+    easy comfortable cozy stylish compact durable traditional contemporary rustic vintage hollow ergonomic standard
+    """.split()
+)
+STOP = frozenset("a an the of to in on at for and or with without its it their them this that some each every is are be".split())
+# Quantity words: "a slice of cheese" is cheese, "pepperoni slices" pepperoni.
+QUANTITY = frozenset("slice piece layer pair set leaf stack row bunch couple strip sheet".split())
+# An item stops at a preposition or participle: "a small sphere resting on it" → sphere; "a row of windows cut through
+# it" is a hole, not a part.
+_ENDS = re.compile(
+    r"\b(?:on|in|at|around|through|over|under|above|below|beside|behind|across|along|from|into|onto|made|built|placed|"
+    r"resting|standing|sitting|attached|connected|running|arranged|for|like|by|via|using|inside|between|near|is|are|so|"
+    r"while|as|colored|coloured|painted)\b"
+)
+_HOLES = re.compile(r"\b(?:cut|cuts|hole|holes|opening|openings|slot|slots|carved|engraved|hollow|gap|gaps|groove|grooves)\b")
+_TRIGGER = re.compile(r"\b(?:with|has|have|having|add|adding|adds|attach|include|including|includes|featuring|features|topped with)\b")
+_SPLIT = re.compile(r",|;|(?<!-)\band\b(?!-)|\bor\b|\bplus\b|\bas well as\b|\bthat\b|\bwhich\b|\bwhere\b|\bto\b|\.|:|\(|\)")
+_WORD = re.compile(r"[a-z]+(?:-[a-z]+)*|\d+")
+_PURPOSE = re.compile(r"\b(?:to|so|for)\b(?:(?!\band\b)[^,;])*")
+_COUNTED = re.compile(r"\b(\d+|" + "|".join(n for n, v in NUMBERS.items() if v > 1) + r")((?:\s+[a-z]+){1,4})")
+# Words that make a request a scene of separate things, where a gap between parts is no fault.
+SEVERAL = frozenset("scene scenes collection group groups several various scattered pair pairs set sets".split())
+
+
+def lemmas(word: str) -> set[str]:
+    """The word and the singulars it may be the plural of (pickles → pickle; patties → patty, pattie; shelves → shelf)."""
+    word = word.lower()
+    forms = {word}
+    if len(word) > 3 and word.endswith("ies"):
+        forms |= {word[:-3] + "y", word[:-1]}
+    elif len(word) > 3 and word.endswith("ves"):
+        forms |= {word[:-3] + "f", word[:-3] + "fe", word[:-1]}
+    elif len(word) > 3 and word.endswith("es"):
+        forms.add(word[:-1])
+        if word.endswith(("ses", "xes", "zes", "ches", "shes", "oes")):  # boxes, tomatoes
+            forms.add(word[:-2])
+    elif len(word) > 2 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        forms.add(word[:-1])
+    return forms
+
+
+_F_PLURALS = {
+    "shelves": "shelf",
+    "leaves": "leaf",
+    "halves": "half",
+    "loaves": "loaf",
+    "knives": "knife",
+    "calves": "calf",
+    "scarves": "scarf",
+    "hooves": "hoof",
+    "wolves": "wolf",
+    "lives": "life",
+}
+
+
+def singular(word: str) -> str:
+    """The word's likely singular: 'pickles' → pickle, 'shelves' → shelf, 'patties' → patty, 'glass' → glass."""
+    word = word.lower()
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if word in _F_PLURALS:
+        return _F_PLURALS[word]
+    if len(word) > 4 and word.endswith(("ches", "shes", "sses", "xes", "zes", "oes")):
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def plural(noun: str) -> str:
+    """The noun's plural, for messages: leg → legs, shelf → shelves, patty → patties, box → boxes."""
+    if noun.endswith("y") and noun[-2:-1] not in ("a", "e", "o", "u"):
+        return noun[:-1] + "ies"
+    if noun.endswith(("s", "x", "z", "ch", "sh")):
+        return noun + "es"
+    if noun.endswith("f"):
+        return noun[:-1] + "ves"
+    return noun + "s"
+
+
+def content(word: str) -> bool:
+    """A word that can name a part: not a stop word, a number, a measure or an adjective; not an adverb, a participle
+    (textured, running) or a fragment (easy-)."""
+    if word in STOP or word in NUMBERS or word.isdigit() or len(word) < 3 or "-" in word:
+        return False
+    if word in NOT_PARTS or word in ADJECTIVES or singular(word) in NOT_PARTS:
+        return False
+    return not word.endswith(("ly", "ed", "ing"))
+
+
+def requested_parts(prompt: str) -> dict[str, int]:
+    """Parts the request names (singular noun → the count it gives, 1 when none): the head noun of each item listed
+    after "with", "add", "has", "include" … ("a slice of cheese" → cheese; "four legs" → leg ×4)."""
+    text = prompt.lower()
+    parts: dict[str, int] = {}
+    for trigger in _TRIGGER.finditer(text):
+        clause = text[trigger.end() :].split(".")[0]
+        clause = re.split(r"\b(?:with|has|have|add|include)\b", clause)[0]  # the next trigger starts its own list
+        clause = _PURPOSE.sub(",", clause)  # "sturdy enough to hold several books": books are not a part
+        clause = re.sub(r"\bsuch as\b|\be\.g\.", ",", clause)  # "fruits such as bananas": fruit, banana
+        for item in _SPLIT.split(clause):
+            if _HOLES.search(item):
+                continue
+            words = [w for w in _WORD.findall(_ENDS.split(item)[0]) if w not in STOP]
+            if not words or not content(words[-1]):
+                continue
+            head = singular(words[-1])
+            if head in QUANTITY and len(words) >= 2 and content(words[-2]):  # "pepperoni slices" → pepperoni
+                head = singular(words[-2])
+            count = 1
+            for w in words[:-1]:
+                if w.isdigit():
+                    count = int(w)
+                elif w in NUMBERS:
+                    count = NUMBERS[w]
+            parts[head] = max(parts.get(head, 0), min(count, 100))
+    return parts
+
+
+def counted_parts(prompt: str) -> dict[str, int]:
+    """Nouns the request gives a count of 2 to 24 anywhere, singular noun → count: the last word of the noun after the
+    number ("four wooden legs" → leg, "two sets of coils" → coil, "three red cubes in a row" → cube)."""
+    counts: dict[str, int] = {}
+    for number, after in _COUNTED.findall(prompt.lower()):
+        count = int(number) if number.isdigit() else NUMBERS[number]
+        words = after.split()
+        while words and not content(words[0]) and singular(words[0]) not in QUANTITY:
+            words.pop(0)
+        run = []
+        for w in words:
+            if not (content(w) or singular(w) in QUANTITY):
+                break
+            run.append(w)
+        if run and singular(run[-1]) in QUANTITY and words[len(run) : len(run) + 1] == ["of"] and len(words) > len(run) + 1:
+            run = [words[len(run) + 1]]
+        if 2 <= count <= 24 and run and content(run[-1]):
+            counts[singular(run[-1])] = count
+    return counts
+
+
+def head(prompt: str) -> str:
+    """The request's first clause, before with, that, a comma …: what it asks for, without its parts."""
+    return re.split(r"\b(?:with|having|featuring|that|which|where)\b|[,.;:]", prompt.lower())[0]
+
+
+def one_object(prompt: str) -> bool:
+    """True when the request asks for one assembled thing (its parts must touch), not a scene of several: no scene word,
+    and its head joins no two things and counts none ("a table and a chair", "three cubes")."""
+    first = head(prompt)
+    return not (set(_WORD.findall(prompt.lower())) & SEVERAL or re.search(r"\band\b", first) or counted_parts(first))
+
+
+def names_part(name: str, noun: str) -> bool:
+    """An object or part name holds the noun, or a form of it ('Shelf 2' holds shelf, 'Back_Rest' and 'backrest_1'
+    hold backrest, 'Pickles' holds pickle)."""
+    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", name).lower()
+    joined = "".join(re.split(r"[^a-z]+", spaced))
+    return any(form[: max(4, len(form) - 2)] in joined for form in lemmas(noun.replace("-", "")))

@@ -1,0 +1,61 @@
+"""One reading of what a request asks for, shared by the plan's checks and the critic's: real BlendNet instructions."""
+
+from __future__ import annotations
+
+from bpywright.graph.plan import parse_plan, plan_findings
+from bpywright.graph.request import counted_parts, names_part, one_object, plural, requested_parts, singular
+
+BOOKSHELF = (
+    "Create a bookshelf with five evenly spaced shelves. Ensure it has a back panel and is sturdy enough to hold several "
+    "books. Add a small drawer at the bottom for extra storage."
+)
+COMPUTER = (
+    "Imagine a desktop computer with a large monitor, a separate keyboard, and a mouse. The monitor should have a thin "
+    "bezel, and the keyboard should have a standard QWERTY layout."
+)
+
+
+def test_qualities_and_predicates_are_not_parts() -> None:
+    assert requested_parts(BOOKSHELF) == {"shelf": 5, "panel": 1, "drawer": 1}
+    assert requested_parts(COMPUTER) == {"monitor": 1, "keyboard": 1, "mouse": 1, "bezel": 1}
+    fruit = "A fruit basket with fruits such as bananas, oranges and grapes"
+    assert "such" not in requested_parts(fruit) and {"banana", "orange", "grape"} <= set(requested_parts(fruit))
+
+
+def test_plurals_and_quantities_read_as_the_thing_itself() -> None:
+    assert requested_parts("a pizza with pepperoni slices and black olives") == {"pepperoni": 1, "olive": 1}
+    assert requested_parts("a trumpet with three valves and a bell") == {"valve": 3, "bell": 1}
+    assert requested_parts("a sandwich with a slice of cheese") == {"cheese": 1}
+    assert [singular(w) for w in ("shelves", "leaves", "curves", "patties", "tomatoes", "glasses")] == [
+        "shelf",
+        "leaf",
+        "curve",
+        "patty",
+        "tomato",
+        "glass",
+    ]
+    assert [plural(w) for w in ("leg", "shelf", "patty", "box", "key")] == ["legs", "shelves", "patties", "boxes", "keys"]
+
+
+def test_counts_anywhere_and_one_object() -> None:
+    assert counted_parts("three red cubes in a row") == {"cube": 3}
+    assert counted_parts("a chair with four wooden legs") == {"leg": 4}
+    assert one_object("a chair with four legs") and not one_object("a table and a chair") and not one_object("three cubes")
+
+
+def test_names_hold_the_noun_in_any_form() -> None:
+    assert names_part("Back_Rest.001", "backrest") and names_part("Shelf 2", "shelf") and names_part("pickles", "pickle")
+    assert names_part("leg_front_left", "leg") and not names_part("Seat", "leg")
+
+
+def test_the_plan_is_not_asked_for_parts_the_critic_never_wants() -> None:
+    plan = parse_plan(
+        '{"object": "bookshelf", "parts": ['
+        + ",".join(
+            f'{{"name": "shelf_{i}", "shape": "box", "size": [1, 0.3, 0.02], "location": [0, 0, {0.3 * i + 0.01}]}}' for i in range(5)
+        )
+        + ', {"name": "back_panel", "shape": "box", "size": [1, 0.02, 1.5], "location": [0, 0.16, 0.75]}'
+        + ', {"name": "drawer", "shape": "box", "size": [0.5, 0.3, 0.2], "location": [0, 0, 0.1]}]}'
+    )
+    findings = plan_findings(plan, BOOKSHELF)
+    assert not any("enough" in f or "book" in f.split(":")[0] for f in findings), findings
