@@ -1,7 +1,7 @@
 """Fidelity benchmark: does the answer build what was asked? BlendNet dev prompts, answers compared with their reference
 scripts' scenes, measured in Blender (bpywright/fidelity), calibrated per prompt by two floors measured the same way.
 
-    .venv/bin/python bench/fidelity.py [--n 30] [--seed 26] [--floors-only] [--modes one-shot,retrieval,loop,plan]
+    .venv/bin/python bench/fidelity.py [--n 30] [--start 0] [--seed 26] [--floors-only] [--modes one-shot,retrieval,loop,plan]
                                        [--base-url URL --model NAME | --local NAME] [--store] [--max-rounds 3]
                                        [--out bench/results/fidelity] [--report-only]
 
@@ -350,6 +350,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--n", type=int, default=30)
+    parser.add_argument("--start", type=int, default=0, help="skip the sample's first START prompts (e.g. ones already read)")
     parser.add_argument("--seed", type=int, default=26)
     parser.add_argument("--floors-only", action="store_true", help="measure the references and floors only (no model)")
     parser.add_argument("--modes", default="one-shot,retrieval,loop")
@@ -374,7 +375,7 @@ def main() -> int:
     cache = MeasureCache(args.out, lambda: WorkerPool(1, options))
     try:
         rows = load_rows(args.data)
-        sample = choose_sample(rows, args.n, args.seed, cache)
+        sample = choose_sample(rows, args.start + args.n, args.seed, cache)[args.start :]
         entries = floors(sample, rows, args.seed, cache)
         (args.out / "floors.json").write_text(json.dumps(entries, indent=1), encoding="utf-8")
         text = floors_markdown(entries, args.seed)

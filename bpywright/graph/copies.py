@@ -20,10 +20,18 @@ from .state import Attempt, ExemplarBrief
 COPY_RATIO = 0.8
 MIN_LINES = 4  # an answer this short is judged by the critic, not as a copy
 SYSTEM_EXAMPLE_ID = "system-prompt-example"
+PARTS_START = "PARTS = ["  # the line that opens a plan-built script's parts (graph/plan_build.py)
 
 
 def _code_lines(script: str) -> list[str]:
-    return [s for line in script.splitlines() if (s := line.strip()) and not s.startswith("#")]
+    """The script's code lines; of a script built from a part plan, its PARTS lines only (the builder's body is the same
+    for every plan, and what the model wrote is the parts)."""
+    lines = [s for line in script.splitlines() if (s := line.strip()) and not s.startswith("#")]
+    if PARTS_START in lines:
+        start = lines.index(PARTS_START) + 1
+        end = lines.index("]", start) if "]" in lines[start:] else len(lines)
+        return lines[start:end]
+    return lines
 
 
 def copy_share(script: str, source: str) -> float:
@@ -67,11 +75,22 @@ def _recipes() -> tuple[ExemplarBrief, ...]:
     return tuple(ExemplarBrief(id=f"recipe:{r.name}", prompt=r.prompt, script=r.source, source="recipe") for r in all_recipes())
 
 
+@cache
+def _library(version: str) -> tuple[ExemplarBrief, ...]:
+    from .plan_library import built_scripts
+
+    return tuple(
+        ExemplarBrief(id=f"plan:{i}", prompt=request, script=script, source="plan library")
+        for i, (request, script) in enumerate(built_scripts(version))
+    )
+
+
 def shown_sources(version: str, exemplars: Iterable[ExemplarBrief] = ()) -> list[ExemplarBrief]:
-    """Everything a generator prompt may have shown: the exemplars given, the system prompt's example, every recipe."""
+    """Everything a generator prompt may have shown: the exemplars given, the system prompt's example, every recipe,
+    every plan of the plan library."""
     out = list(exemplars)
     seen = {e.script for e in out}
-    for e in (system_example(version), *_recipes()):
+    for e in (system_example(version), *_recipes(), *_library(version)):
         if e.script not in seen:
             out.append(e)
             seen.add(e.script)
@@ -82,7 +101,8 @@ def describe(source: ExemplarBrief) -> str:
     """How a message names what was copied."""
     if source.id == SYSTEM_EXAMPLE_ID:
         return "a copy of the system prompt's API example"
-    return f'a copy of the {"recipe" if source.source == "recipe" else "exemplar"} written for "{source.prompt[:80]}"'
+    kind = {"recipe": "recipe", "plan library": "library plan"}.get(source.source, "exemplar")
+    return f'a copy of the {kind} written for "{source.prompt[:80]}"'
 
 
 def copies_of(attempts: Iterable[Attempt], sources: list[ExemplarBrief]) -> dict[int, ExemplarBrief]:

@@ -23,6 +23,7 @@ from .plan_build import build_script
 from .plan_checks import grounded
 from .plan_checks import plan_findings as _checks
 from .plan_layout import lay_out
+from .plan_library import similar
 from .plan_parts import GROUND, MAX_EXTENT, MAX_PARTS, MIN_EXTENT, PALETTE, SHAPES, SIDES, SPOTS, Part, Plan, PlanError, Vec3
 from .prompting import Messages, render
 
@@ -244,12 +245,14 @@ def plan_json(plan: Plan) -> str:
     return f'{{"object": {json.dumps(plan.object)}, "parts": [\n{lines}\n]}}'
 
 
-def plan_messages(prompt: str, version: str, *, feedback: str = "", previous: Plan | None = None) -> Messages:
+def plan_messages(prompt: str, version: str, *, feedback: str = "", previous: Plan | None = None, examples: int = 0) -> Messages:
     """The plan request: a system prompt that never changes (the server reuses its cached prefix) and the request, with
-    why the last plan was rejected (feedback) and that plan (previous) when asking for a revision. version is the target
-    Blender's, for the builder; a plan does not depend on it."""
+    up to `examples` plans of related things from the plan library (plan_library.similar), why the last plan was
+    rejected (feedback) and that plan (previous) when asking for a revision. version is the target Blender's, for the
+    builder; a plan does not depend on it."""
     del version  # the same plan builds on every supported version
-    user = render("plan_user", prompt=prompt, feedback=feedback.strip(), previous=plan_json(previous) if previous else "")
+    related = [(a.request, a.plan) for a in similar(prompt, examples)]
+    user = render("plan_user", prompt=prompt, feedback=feedback.strip(), previous=plan_json(previous) if previous else "", related=related)
     return [{"role": "system", "content": render("plan_system", colours=list(PALETTE))}, {"role": "user", "content": user}]
 
 
@@ -260,20 +263,28 @@ def example_plan() -> Plan:
     return parse_plan(system[system.index('{"object"') :])
 
 
-def copies_example(plan: Plan, prompt: str) -> bool:
-    """True when most parts are the example's parts (same shape, size and place) and the request is not for the example's
-    object: a small model that copies the example has planned nothing of its own."""
+def _same_parts(plan: Plan, shown: Plan) -> bool:
+    same = {(p.shape, p.size, p.location) for p in shown.parts}
+    return sum((p.shape, p.size, p.location) in same for p in plan.parts) >= max(2, 0.5 * len(plan.parts))
+
+
+def copied_plan(plan: Plan, prompt: str, examples: int = 0) -> str | None:
+    """The object of a shown plan that most parts repeat (same shape, size and place), or None: the system prompt's
+    example (unless the request is for that object) or a library plan shown with the request. A small model that repeats
+    an example has planned nothing of its own."""
     example = example_plan()
-    if example.object in prompt.lower():
-        return False
-    shown = {(p.shape, p.size, p.location) for p in example.parts}
-    same = sum((p.shape, p.size, p.location) in shown for p in plan.parts)
-    return same >= max(2, 0.5 * len(plan.parts))
+    if example.object not in prompt.lower() and _same_parts(plan, example):
+        return example.object
+    for archetype in similar(prompt, examples):
+        shown = grounded(parse_plan(archetype.plan), archetype.request)
+        if _same_parts(grounded(plan, prompt), shown):
+            return shown.object
+    return None
 
 
-def plan_findings(plan: Plan, prompt: str) -> list[str]:
-    """What is wrong with the plan before anything runs (a copy of the example, floating or zero-size parts, counts and
+def plan_findings(plan: Plan, prompt: str, examples: int = 0) -> list[str]:
+    """What is wrong with the plan before anything runs (a copy of a shown plan, floating or zero-size parts, counts and
     parts the request names that the plan lacks), each a sentence the model can act on (see plan_checks)."""
-    if copies_example(plan, prompt):
-        return [f"the plan copies the example ({example_plan().object}): plan the requested object's own parts instead"]
+    if (copied := copied_plan(plan, prompt, examples)) is not None:
+        return [f"the plan copies the example ({copied}): plan the requested object's own parts instead"]
     return _checks(plan, prompt)

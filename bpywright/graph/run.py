@@ -105,6 +105,7 @@ def generate(
                     max_critic_rounds=max(0, settings.max_critic_rounds),
                     repair=settings.repair,
                     strategy="plan" if settings.strategy == "plan" else "code",
+                    plan_examples=settings.plan_examples,
                     budget_s=settings.budget_s or DEFAULT_BUDGET_S,
                     llm=llm is not None,
                     started_at=time.time(),

@@ -70,7 +70,7 @@ def planned_attempt(state: GenState, ctx: RunContext, index: int, round_: int, p
     notes: list[str] = []
     plan = previous = None
     for revision in range(MAX_PLAN_REVISIONS + 1):
-        messages = plan_messages(state.prompt, state.version, feedback=feedback, previous=previous)
+        messages = plan_messages(state.prompt, state.version, feedback=feedback, previous=previous, examples=state.plan_examples)
         text = ctx.llm.structured(messages, "plan", PLAN_SCHEMA, generator=True)
         try:
             plan = grounded(parse_plan(text), state.prompt)
@@ -78,7 +78,7 @@ def planned_attempt(state: GenState, ctx: RunContext, index: int, round_: int, p
             feedback, plan = f"the last plan was unusable: {exc}", None
             notes.append(f"plan {revision + 1} unusable ({exc})")
             continue
-        findings = plan_findings(plan, state.prompt)
+        findings = plan_findings(plan, state.prompt, state.plan_examples)
         notes.append(f"plan {revision + 1}: {len(plan.parts)} part(s)" + (f"; {'; '.join(findings[:3])}" if findings else ""))
         if not findings:
             break

@@ -1,0 +1,169 @@
+"""Part plans of everyday objects, written here, that a plan request shows beside the request: the one or two whose kind is
+nearest (a table's legs for a chair or a desk, a mug's handle for a jug), to adapt, never to repeat.
+
+A 1.5B model that plans from the one fixed example (a mailbox) sizes parts badly: chair legs 5 cm tall, a monitor lying
+flat, a bookshelf as one box with a box on it (bench/results/fidelity). It imitates what it is shown far better than it
+follows rules, so the closest archetype travels with the request. Nothing here comes from a benchmark's data: these are
+plain objects at real sizes, placed in words (plan_layout). A plan that repeats a shown archetype is a copy like any other
+(graph/copies.py compares the PARTS of built scripts): it is revised, and the benchmark counts it a failure.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+
+from .request import singular
+
+
+@dataclass(frozen=True)
+class Archetype:
+    """A request, the words that make a request its kind, and its plan as the model writes one (JSON, one part a line)."""
+
+    request: str
+    kinds: frozenset[str]
+    plan: str
+
+
+def _p(name: str, shape: str, size: list[float], on: str, side: str, at: str, color: str, rotation: list[int] | None = None) -> str:
+    rot = rotation or [0, 0, 0]
+    return (
+        f'{{"name": "{name}", "shape": "{shape}", "size": {size}, "on": "{on}", "side": "{side}", "at": "{at}", '
+        f'"rotation": {rot}, "color": "{color}"}}'
+    )
+
+
+def _plan(obj: str, *parts: str) -> str:
+    return f'{{"object": "{obj}", "parts": [\n' + ",\n".join(parts) + "\n]}"
+
+
+def _kinds(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
+
+LIBRARY: tuple[Archetype, ...] = (
+    Archetype(
+        "a wooden table with four legs",
+        _kinds("table desk bench stool chair seat workbench counter nightstand furniture sofa couch bed"),
+        _plan(
+            "table",
+            _p("tabletop", "box", [1.2, 0.8, 0.04], "ground", "top", "center", "brown"),
+            _p("leg_front_left", "box", [0.06, 0.06, 0.71], "tabletop", "bottom", "front_left", "brown"),
+            _p("leg_front_right", "box", [0.06, 0.06, 0.71], "tabletop", "bottom", "front_right", "brown"),
+            _p("leg_back_left", "box", [0.06, 0.06, 0.71], "tabletop", "bottom", "back_left", "brown"),
+            _p("leg_back_right", "box", [0.06, 0.06, 0.71], "tabletop", "bottom", "back_right", "brown"),
+        ),
+    ),
+    Archetype(
+        "a desk lamp with a round base, a thin stem and a cone shade",
+        _kinds("lamp light lantern torch candle streetlight chandelier spotlight"),
+        _plan(
+            "desk lamp",
+            _p("base", "cylinder", [0.18, 0.18, 0.03], "ground", "top", "center", "black"),
+            _p("stem", "cylinder", [0.02, 0.02, 0.4], "base", "top", "center", "silver"),
+            _p("shade", "cone", [0.22, 0.22, 0.16], "stem", "top", "center", "cream"),
+            _p("switch", "box", [0.03, 0.02, 0.015], "base", "top", "front", "red"),
+        ),
+    ),
+    Archetype(
+        "a burger with a bun, a patty, a slice of cheese and lettuce",
+        _kinds("burger hamburger sandwich cake cupcake pancake pizza pie food cookie layer stack dessert"),
+        _plan(
+            "burger",
+            _p("bun_bottom", "cylinder", [0.11, 0.11, 0.03], "ground", "top", "center", "tan"),
+            _p("patty", "cylinder", [0.115, 0.115, 0.02], "bun_bottom", "top", "center", "dark_brown"),
+            _p("cheese", "box", [0.1, 0.1, 0.005], "patty", "top", "center", "yellow"),
+            _p("lettuce", "cylinder", [0.12, 0.12, 0.008], "cheese", "top", "center", "light_green"),
+            _p("bun_top", "sphere", [0.11, 0.11, 0.05], "lettuce", "top", "center", "tan"),
+        ),
+    ),
+    Archetype(
+        "a coffee mug with a handle",
+        _kinds("mug cup bottle vase jar glass pot bowl can kettle jug pitcher container teapot bucket flask"),
+        _plan(
+            "mug",
+            _p("body", "cylinder", [0.08, 0.08, 0.1], "ground", "top", "center", "white"),
+            _p("handle", "torus", [0.06, 0.06, 0.012], "body", "right", "center", "white", [90, 0, 0]),
+            _p("coffee", "cylinder", [0.07, 0.07, 0.002], "body", "top", "center", "dark_brown"),
+        ),
+    ),
+    Archetype(
+        "a flat-screen monitor on a stand",
+        _kinds("monitor screen television computer laptop display tablet phone smartphone frame picture painting sign"),
+        _plan(
+            "monitor",
+            _p("stand_base", "box", [0.25, 0.18, 0.015], "ground", "top", "center", "dark_grey"),
+            _p("stand_neck", "box", [0.05, 0.03, 0.15], "stand_base", "top", "back", "dark_grey"),
+            _p("screen", "box", [0.6, 0.03, 0.36], "stand_neck", "top", "center", "black"),
+            _p("power_button", "cylinder", [0.01, 0.01, 0.005], "screen", "front", "right", "light_blue", [90, 0, 0]),
+        ),
+    ),
+    Archetype(
+        "a cabinet with two doors and a drawer",
+        _kinds("cabinet cupboard wardrobe dresser shelf bookshelf bookcase drawer chest box crate locker fridge refrigerator"),
+        _plan(
+            "cabinet",
+            _p("body", "box", [0.8, 0.4, 0.9], "ground", "top", "center", "light_wood"),
+            _p("drawer", "box", [0.76, 0.02, 0.18], "body", "front", "top", "light_wood"),
+            _p("door_left", "box", [0.375, 0.02, 0.62], "body", "front", "left", "light_wood"),
+            _p("door_right", "box", [0.375, 0.02, 0.62], "body", "front", "right", "light_wood"),
+            _p("drawer_knob", "sphere", [0.03, 0.03, 0.03], "drawer", "front", "center", "silver"),
+        ),
+    ),
+    Archetype(
+        "a toy car with four wheels",
+        _kinds("car truck vehicle bus train cart wagon tractor van toy trolley suitcase luggage skateboard"),
+        _plan(
+            "toy car",
+            _p("body", "box", [0.4, 0.2, 0.1], "ground", "top", "center", "red"),
+            _p("cabin", "box", [0.2, 0.18, 0.08], "body", "top", "back", "light_blue"),
+            _p("wheel_front_left", "cylinder", [0.08, 0.08, 0.03], "body", "bottom", "front_left", "black", [90, 0, 0]),
+            _p("wheel_front_right", "cylinder", [0.08, 0.08, 0.03], "body", "bottom", "front_right", "black", [90, 0, 0]),
+            _p("wheel_back_left", "cylinder", [0.08, 0.08, 0.03], "body", "bottom", "back_left", "black", [90, 0, 0]),
+            _p("wheel_back_right", "cylinder", [0.08, 0.08, 0.03], "body", "bottom", "back_right", "black", [90, 0, 0]),
+        ),
+    ),
+    Archetype(
+        "a snowman with three snowballs, a carrot nose and a hat",
+        _kinds("snowman figure character doll person robot statue toy animal bear penguin mascot"),
+        _plan(
+            "snowman",
+            _p("snowball_bottom", "sphere", [0.6, 0.6, 0.6], "ground", "top", "center", "white"),
+            _p("snowball_middle", "sphere", [0.45, 0.45, 0.45], "snowball_bottom", "top", "center", "white"),
+            _p("snowball_head", "sphere", [0.3, 0.3, 0.3], "snowball_middle", "top", "center", "white"),
+            _p("nose", "cone", [0.04, 0.04, 0.12], "snowball_head", "front", "center", "orange", [-90, 0, 0]),
+            _p("hat", "cylinder", [0.2, 0.2, 0.2], "snowball_head", "top", "center", "black"),
+        ),
+    ),
+    Archetype(
+        "a small tree with a trunk and a round crown",
+        _kinds("tree plant flower bush cactus mushroom umbrella parasol palm sapling bonsai"),
+        _plan(
+            "tree",
+            _p("trunk", "cylinder", [0.15, 0.15, 1.0], "ground", "top", "center", "brown"),
+            _p("crown", "sphere", [1.0, 1.0, 0.9], "trunk", "top", "center", "green"),
+            _p("pot", "cylinder", [0.4, 0.4, 0.3], "trunk", "bottom", "center", "dark_red"),
+        ),
+    ),
+)
+
+_WORDS = re.compile(r"[a-z]+")
+
+
+def similar(prompt: str, k: int = 2) -> list[Archetype]:
+    """Up to k archetypes whose kind the request names (most words in common first, the library's order on ties);
+    none when it names no kind here."""
+    if k <= 0:
+        return []
+    words = {singular(w) for w in _WORDS.findall(prompt.lower())}
+    scored = [(len(words & a.kinds), i) for i, a in enumerate(LIBRARY)]
+    return [LIBRARY[i] for score, i in sorted(scored, key=lambda s: (-s[0], s[1])) if score > 0][:k]
+
+
+@cache
+def built_scripts(version: str) -> tuple[tuple[str, str], ...]:
+    """(request, built script) of every archetype, for the copy check: an answer that repeats one is a copy."""
+    from .plan import build_script, grounded, parse_plan
+
+    return tuple((a.request, build_script(grounded(parse_plan(a.plan), a.request), version)) for a in LIBRARY)

@@ -1,0 +1,63 @@
+"""The plan library: plans of everyday objects shown with a plan request, to adapt; a plan that repeats one is a copy."""
+
+from __future__ import annotations
+
+import pytest
+
+from bpywright.graph.copies import copied_exemplar, describe, shown_sources
+from bpywright.graph.plan import build_script, grounded, parse_plan, plan_findings, plan_messages
+from bpywright.graph.plan_library import LIBRARY, similar
+
+CHAIR = "a wooden dining chair with four legs and a backrest"
+
+
+@pytest.mark.parametrize("archetype", LIBRARY, ids=lambda a: a.request)
+def test_every_library_plan_is_a_good_plan_of_its_own_request(archetype) -> None:
+    plan = grounded(parse_plan(archetype.plan), archetype.request)
+    assert plan_findings(plan, archetype.request) == []  # shown as a model to follow: it passes every check itself
+    assert min(p.location[2] - p.size[2] / 2 for p in plan.parts if not any(p.rotation)) >= -1e-9
+
+
+def test_the_nearest_kinds_travel_with_the_request_and_none_for_a_kind_not_here() -> None:
+    assert [a.plan.split('"')[3] for a in similar(CHAIR)] == ["table"]
+    assert [a.plan.split('"')[3] for a in similar("a ceramic jug and a lamp", 2)] == ["desk lamp", "mug"]
+    assert similar("a cube") == [] and similar(CHAIR, 0) == []
+    user = plan_messages(CHAIR, "4.5", examples=2)[1]["content"]
+    assert "a wooden table with four legs" in user and user.rstrip().endswith(f"Request: {CHAIR}")
+    assert "Plans of related objects" not in plan_messages(CHAIR, "4.5")[1]["content"]  # examples=0: the request alone
+
+
+def test_a_plan_that_repeats_a_shown_plan_is_a_copy_and_an_adapted_one_is_not() -> None:
+    table = LIBRARY[0]
+    copied = parse_plan(table.plan)
+    assert plan_findings(copied, CHAIR, examples=2) == [
+        "the plan copies the example (table): plan the requested object's own parts instead"
+    ]
+    script = build_script(grounded(copied, CHAIR), "4.5")
+    found = copied_exemplar(script, shown_sources("4.5"))
+    assert found is not None and describe(found) == 'a copy of the library plan written for "a wooden table with four legs"'
+    chair = parse_plan(
+        table.plan.replace("[1.2, 0.8, 0.04]", "[0.45, 0.45, 0.04]")
+        .replace("0.71]", "0.43]")
+        .replace(
+            "}\n]}",
+            '},\n{"name": "backrest", "shape": "box", "size": [0.45, 0.04, 0.45], "on": "tabletop", '
+            '"side": "top", "at": "back", "rotation": [0, 0, 0], "color": "brown"}\n]}',
+        )
+    )
+    assert plan_findings(chair, CHAIR, examples=2) == []
+    assert copied_exemplar(build_script(grounded(chair, CHAIR), "4.5"), shown_sources("4.5")) is None
+
+
+def test_every_library_plan_builds_in_blender_and_passes_the_critics_structural_checks(pool, tmp_path) -> None:
+    from bpywright.graph.structure import structure_checks
+
+    for i, archetype in enumerate(LIBRARY):
+        path = tmp_path / f"{i}.py"
+        path.write_text(build_script(grounded(parse_plan(archetype.plan), archetype.request), "4.5"), encoding="utf-8")
+        report = pool.run(path)
+        assert report.ok, (archetype.request, report.failure)
+        assert report.scene is not None
+        names = {o.name for o in report.scene.objects if o.type == "MESH"}
+        assert len(names) == archetype.plan.count('"name"'), (archetype.request, names)
+        assert structure_checks(archetype.request, report.scene) == ({}, []), archetype.request
