@@ -351,6 +351,9 @@ def main() -> int:
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--n", type=int, default=30)
     parser.add_argument("--start", type=int, default=0, help="skip the sample's first START prompts (e.g. ones already read)")
+    parser.add_argument(
+        "--related", action="store_true", help="only prompts the plan library shows a related plan for (graph/plan_library.py)"
+    )
     parser.add_argument("--seed", type=int, default=26)
     parser.add_argument("--floors-only", action="store_true", help="measure the references and floors only (no model)")
     parser.add_argument("--modes", default="one-shot,retrieval,loop")
@@ -376,6 +379,10 @@ def main() -> int:
     try:
         rows = load_rows(args.data)
         sample = choose_sample(rows, args.start + args.n, args.seed, cache)[args.start :]
+        if args.related:
+            from bpywright.graph.plan_library import similar
+
+            sample = [r for r in sample if similar(r["instruction"], 2)]
         entries = floors(sample, rows, args.seed, cache)
         (args.out / "floors.json").write_text(json.dumps(entries, indent=1), encoding="utf-8")
         text = floors_markdown(entries, args.seed)

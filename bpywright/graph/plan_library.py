@@ -57,7 +57,7 @@ LIBRARY: tuple[Archetype, ...] = (
     ),
     Archetype(
         "a desk lamp with a round base, a thin stem and a cone shade",
-        _kinds("lamp light lantern torch candle streetlight chandelier spotlight"),
+        _kinds("lamp lantern torch candle streetlight chandelier spotlight"),
         _plan(
             "desk lamp",
             _p("base", "cylinder", [0.18, 0.18, 0.03], "ground", "top", "center", "black"),
@@ -80,7 +80,7 @@ LIBRARY: tuple[Archetype, ...] = (
     ),
     Archetype(
         "a coffee mug with a handle",
-        _kinds("mug cup bottle vase jar glass pot bowl can kettle jug pitcher container teapot bucket flask"),
+        _kinds("mug cup bottle vase jar glass pot bowl kettle jug pitcher container teapot bucket flask"),
         _plan(
             "mug",
             _p("body", "cylinder", [0.08, 0.08, 0.1], "ground", "top", "center", "white"),
