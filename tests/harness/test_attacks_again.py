@@ -362,3 +362,70 @@ def test_pid_1_takeover_through_the_cli_batch_on_one_worker(tmp_path: Path) -> N
     assert reports["a.py"]["status"] == "rejected" and "attached" not in reports["a.py"]["stdout"]
     assert reports["b.py"]["status"] == "error" and reports["b.py"]["exception"]["type"] == "ValueError"
     assert reports["b.py"]["stdout"].strip() == "b-secret" and proc.returncode == 1
+
+
+def test_root_only_files_in_a_jobs_view_stay_unreadable_and_homes_unlisted(pool: WorkerPool, tmp_path: Path) -> None:
+    # The sandbox uid 65534 was host root when bpywright ran as root: a 0600 root file in the project was readable.
+    from bpywright.harness.sandbox import job_uid_status
+
+    if os.geteuid() != 0:
+        pytest.skip("not root: the job's uid is already this unprivileged user's")
+    safe, detail = job_uid_status()
+    assert safe and "host uid 65534" in detail, detail
+    project = tmp_path / "proj"
+    project.mkdir(mode=0o755)
+    project.chmod(0o755)  # umask-proof: what the job may read of its project is what any user may
+    secret = project / "key.pem"
+    secret.write_text("root-only-secret")
+    secret.chmod(0o600)
+    (project / "notes.txt").write_text("shared")
+    (project / "notes.txt").chmod(0o644)
+    script = project / "peek.py"
+    script.write_text(
+        "import os\n"
+        "here = os.path.dirname(__file__)\n"
+        "print('uid', os.getuid(), 'groups', os.getgroups())\n"
+        "print(open(os.path.join(here, 'notes.txt')).read())\n"
+        "for path in ('/root', os.path.dirname(os.path.dirname(here))):\n"
+        "    try:\n"
+        "        print('listed', path, os.listdir(path))\n"
+        "    except PermissionError:\n"
+        "        print('unlisted', path)\n"
+        "os.makedirs('made', exist_ok=True)\n"
+        "open('made/by_job.txt', 'w').write('kept')\n"
+        "print(open(os.path.join(here, 'key.pem')).read())\n"
+    )
+    outputs = tmp_path / "outputs"
+    report = pool.run(script, RunOptions(render=False, timeout=30, root=project), outputs_to=outputs)
+    assert "root-only-secret" not in report.model_dump_json()
+    assert report.status == "rejected" and report.exception is not None and report.exception.type == "PermissionError"
+    assert "uid 65534 groups []" in report.stdout and "shared" in report.stdout
+    assert "unlisted /root" in report.stdout and "listed" not in report.stdout.replace("unlisted", "")
+    assert (outputs / "made" / "by_job.txt").read_text() == "kept"  # what the job wrote is still collected
+    assert pool.run(source="print('next')\n").stdout.strip() == "next"
+
+
+def test_where_root_cannot_make_its_own_user_namespace_doctor_says_the_fallback(monkeypatch) -> None:
+    from bpywright.config import Settings
+    from bpywright.doctor import check_sandbox
+    from bpywright.harness import sandbox
+    from bpywright.harness.sandbox import Limits, SandboxView, job_uid_status, sandbox_command
+
+    if os.geteuid() != 0:
+        assert job_uid_status()[0] and "your uid" in job_uid_status()[1]
+        return
+    own = sandbox.sandbox_command(["true"], SandboxView(writable=Path("/tmp")), use_bwrap=True, limits=Limits())
+    try:
+        assert "--userns" in own.argv and "--unshare-user" not in own.argv and own.job_owner == (65534, 65534)
+    finally:
+        own.cleanup()
+    monkeypatch.setattr(sandbox, "_own_userns", lambda bwrap: "unshare(CLONE_NEWUSER) was refused in the helper")
+    safe, detail = job_uid_status()
+    assert not safe and detail.startswith("FALLBACK") and "host root" in detail
+    check = check_sandbox(Settings())
+    assert check.state == "warn" and "FALLBACK" in check.detail
+    cmd = sandbox_command(["true"], SandboxView(writable=Path("/tmp")), use_bwrap=True, limits=Limits())
+    try:
+        assert "--userns" not in cmd.argv and "--disable-userns" in cmd.argv and cmd.job_owner is None
+    finally:
+        cmd.cleanup()
