@@ -90,11 +90,15 @@ def check_sandbox(settings: Settings) -> Check:
     from .harness.seccomp import seccomp_status
     from .harness.worker import limits_of
 
-    options = RunOptions()
+    options = RunOptions(**settings.run_limits())
     limits = limits_status(limits_of(options))
     uid_safe, uid_detail = job_uid_status()
     detail = f"bubblewrap; job uid: {uid_detail}; seccomp {seccomp_status()}; limits: {limits}; timeout {options.timeout:g} s"
-    fix = "set BPYWRIGHT_MEMORY_MB, _DISK_MB, _TMP_MB, _MAX_PROCESSES, _MAX_FILE_MB, _TIMEOUT to change the limits"
+    detail += f" (set by: {limit_sources(settings)})"
+    fix = (
+        "set BPYWRIGHT_MEMORY_MB, _DISK_MB, _TMP_MB, _MAX_PROCESSES, _MAX_FILE_MB, _TIMEOUT, or memory_mb, disk_mb, tmp_mb, "
+        "max_processes, max_file_mb, timeout under [tool.bpywright], to change the limits"
+    )
     if not uid_safe:
         fix = (
             "let root create user namespaces (a container needs --security-opt seccomp=unconfined) or run bpywright as an unprivileged user; "
@@ -104,6 +108,13 @@ def check_sandbox(settings: Settings) -> Check:
     if "RLIMIT" in limits or "unavailable" in detail:
         return Check("sandbox", "warn", detail, fix + "; run as a user with a writable cgroup (or root) for aggregate caps")
     return Check("sandbox", "ok", detail)
+
+
+def limit_sources(settings: Settings) -> str:
+    """Each sandbox limit with its value and where it came from: a BPYWRIGHT_* variable, a config file, or the default."""
+    from .config import LIMITS
+
+    return ", ".join(f"{name}={getattr(settings, name):g} ({settings.limit_source(name)})" for name in LIMITS)
 
 
 def check_stubs(settings: Settings) -> Check:

@@ -329,19 +329,50 @@ def test_the_data_dir_under_a_project_root_is_masked(pool: WorkerPool, tmp_path:
     assert "visible" in report.stdout and "api_token" not in report.stdout and "[]" in report.stdout
 
 
-def test_limits_come_from_the_environment_and_doctor_says_which_apply(monkeypatch) -> None:
+def test_limits_come_from_the_environment_and_doctor_says_which_apply(monkeypatch, tmp_path: Path) -> None:
     from bpywright.config import Settings
     from bpywright.doctor import check_sandbox
 
+    monkeypatch.chdir(tmp_path)  # no [tool.bpywright] above: the variables and the defaults only
     monkeypatch.setenv("BPYWRIGHT_MEMORY_MB", "2048")
     monkeypatch.setenv("BPYWRIGHT_DISK_MB", "64")
-    options = RunOptions()
-    assert options.memory_mb == 2048 and options.disk_mb == 64
-    check = check_sandbox(Settings())
+    settings = Settings.from_env()
+    options = RunOptions(**settings.run_limits())
+    assert options.memory_mb == 2048 and options.disk_mb == 64 and options.timeout == 60
+    check = check_sandbox(settings)
     assert "memory ≤ 2048 MB" in check.detail and "job dir ≤ 64 MB" in check.detail and "seccomp on" in check.detail
+    assert "memory_mb=2048 (BPYWRIGHT_MEMORY_MB)" in check.detail and "tmp_mb=256 (default)" in check.detail
+    assert RunOptions().memory_mb == 6144  # below the front doors nothing reads the environment
     monkeypatch.setenv("BPYWRIGHT_MEMORY_MB", "lots")
     with pytest.raises(ValueError, match="BPYWRIGHT_MEMORY_MB"):
-        RunOptions()
+        Settings.from_env()
+
+
+def test_limits_come_from_the_config_file_and_the_variable_wins(monkeypatch, tmp_path: Path) -> None:
+    from bpywright.check.project_config import load_config
+    from bpywright.config import Settings
+    from bpywright.doctor import check_sandbox
+
+    (tmp_path / ".git").mkdir()
+    config = tmp_path / "pyproject.toml"
+    config.write_text("[tool.bpywright]\nmemory-mb = 3072\ndisk_mb = 128\ntimeout = 90\nmax_processes = 32\n")
+    (tmp_path / "sub").mkdir()
+    monkeypatch.chdir(tmp_path / "sub")
+    monkeypatch.setenv("BPYWRIGHT_DISK_MB", "48")
+    for name in ("BPYWRIGHT_MEMORY_MB", "BPYWRIGHT_TIMEOUT", "BPYWRIGHT_MAX_PROCESSES", "BPYWRIGHT_TMP_MB"):
+        monkeypatch.delenv(name, raising=False)
+    settings = Settings.from_env()
+    limits = settings.run_limits()
+    assert limits["memory_mb"] == 3072 and limits["disk_mb"] == 48 and limits["timeout"] == 90.0 and limits["max_processes"] == 32
+    assert settings.limit_source("memory_mb") == f"{config} [tool.bpywright] memory_mb"
+    assert settings.limit_source("disk_mb") == "BPYWRIGHT_DISK_MB" and settings.limit_source("tmp_mb") == "default"
+    detail = check_sandbox(settings).detail
+    assert "memory ≤ 3072 MB" in detail and f"memory_mb=3072 ({config} [tool.bpywright] memory_mb)" in detail
+    assert "timeout 90 s" in detail and "processes ≤ 32" in detail
+    assert load_config(config).memory_mb == 3072  # `bpywright check` accepts the same table
+    config.write_text("[tool.bpywright]\nmemory_mb = -5\n")
+    with pytest.raises(ValueError, match="memory_mb"):
+        Settings.from_env()
 
 
 def test_pid_1_takeover_through_the_cli_batch_on_one_worker(tmp_path: Path) -> None:
