@@ -96,7 +96,7 @@ def _limit(variable: str, project: tuple[dict, Path] | None, sources: dict[str, 
         sources[name] = "default"
         return default
     try:
-        value = float(raw) if not isinstance(raw, bool) else float("nan")
+        value = float(raw) if isinstance(raw, (int, float, str)) and not isinstance(raw, bool) else float("nan")
     except (TypeError, ValueError):
         value = float("nan")
     if not value > 0 or (isinstance(default, int) and value != int(value)):
