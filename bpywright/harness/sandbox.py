@@ -117,14 +117,14 @@ def _own_userns(bwrap: str) -> str:
     if os.geteuid() != 0:
         return "not root: bwrap maps the sandbox uid to yours, already unprivileged"
     if "--userns" not in _bwrap_options(bwrap):
-        return "this bubblewrap has no --userns (0.5 or later has it)"
+        return "this bubblewrap has no --userns (0.4 or later has it)"
     try:
         fd = new_user_namespace()
     except UsernsUnavailable as exc:
         return str(exc)
     try:
         proc = subprocess.run(
-            [*_core_args(bwrap, fd), "--remount-ro", "/", "true"],
+            [*_core_args(bwrap, fd), "--remount-ro", "/", "sh", "-c", f'test "$(id -u)" = {SANDBOX_UID}'],
             capture_output=True,
             text=True,
             timeout=20,
@@ -141,12 +141,6 @@ def _own_userns(bwrap: str) -> str:
 def _drop_groups() -> None:
     """In the child before bwrap: no supplementary groups (root's would otherwise follow the job)."""
     os.setgroups([])
-
-
-def host_unprivileged() -> bool:
-    """True when jobs run with bpywright's own user namespace (as root, with a working bubblewrap)."""
-    bwrap = bwrap_available()
-    return bwrap is not None and os.geteuid() == 0 and not _own_userns(bwrap)
 
 
 def job_uid_status() -> tuple[bool, str]:

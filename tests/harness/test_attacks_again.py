@@ -460,3 +460,16 @@ def test_where_root_cannot_make_its_own_user_namespace_doctor_says_the_fallback(
         assert "--userns" not in cmd.argv and "--disable-userns" in cmd.argv and cmd.job_owner is None
     finally:
         cmd.cleanup()
+
+
+def test_only_folders_bwrap_made_are_chmodded_never_a_bound_host_folder() -> None:
+    from bpywright.harness.sandbox import _traverse_only
+
+    readable = [Path("/root/.pyenv/versions/3.11.7"), Path("/work/main/.venv"), Path("/work/wt/x"), Path("/work/wt/x/artifacts/rt")]
+    args = _traverse_only(readable, Path("/tmp/bpywright-0/w1-0-abc"))
+    chmodded = [Path(args[i + 2]) for i in range(0, len(args), 3)]
+    assert all(args[i : i + 2] == ["--chmod", "0111"] for i in range(0, len(args), 3))
+    assert set(chmodded) == {
+        Path(p) for p in ("/root", "/root/.pyenv", "/root/.pyenv/versions", "/work", "/work/main", "/work/wt", "/tmp/bpywright-0")
+    }
+    assert not any(c.is_relative_to(r) for c in chmodded for r in readable)  # inside a bind: the host's own folder
