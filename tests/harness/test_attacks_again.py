@@ -370,6 +370,11 @@ def test_limits_come_from_the_config_file_and_the_variable_wins(monkeypatch, tmp
     assert "memory ≤ 3072 MB" in detail and f"memory_mb=3072 ({config} [tool.bpywright] memory_mb)" in detail
     assert "timeout 90 s" in detail and "processes ≤ 32" in detail
     assert load_config(config).memory_mb == 3072  # `bpywright check` accepts the same table
+    from bpywright.check.command import _limits
+    from bpywright.check.project_config import CheckConfig
+
+    checked = _limits(settings, CheckConfig(memory_mb=1024, disk_mb=16))  # the checked project's own file, found from its scripts
+    assert checked["memory_mb"] == 1024 and checked["disk_mb"] == 48 and checked["timeout"] == 90.0  # a variable still wins
     config.write_text("[tool.bpywright]\nmemory_mb = -5\n")
     with pytest.raises(ValueError, match="memory_mb"):
         Settings.from_env()
