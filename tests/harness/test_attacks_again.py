@@ -375,6 +375,13 @@ def test_limits_come_from_the_config_file_and_the_variable_wins(monkeypatch, tmp
 
     checked = _limits(settings, CheckConfig(memory_mb=1024, disk_mb=16))  # the checked project's own file, found from its scripts
     assert checked["memory_mb"] == 1024 and checked["disk_mb"] == 48 and checked["timeout"] == 90.0  # a variable still wins
+    from types import SimpleNamespace
+
+    from bpywright.service.work import _options
+
+    pool = SimpleNamespace(options=RunOptions(**limits))  # the service's pool is opened with the settings' limits
+    assert _options(pool, render=False, timeout=None).timeout == 90.0  # type: ignore[arg-type]  # a request without one
+    assert _options(pool, render=False, timeout=5).timeout == 5  # type: ignore[arg-type]
     config.write_text("[tool.bpywright]\nmemory_mb = -5\n")
     with pytest.raises(ValueError, match="memory_mb"):
         Settings.from_env()
