@@ -89,9 +89,10 @@ def add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--engine", choices=ENGINES, default="workbench", help="render engine (default: workbench)")
     p.add_argument("--resolution", type=int, default=256, help="render size in pixels, square (default: 256)")
     p.add_argument("--samples", type=int, default=16, help="samples for cycles/eevee (default: 16)")
-    timeout = _env_seconds("BPYWRIGHT_TIMEOUT", 60.0)
     p.add_argument(
-        "--timeout", type=positive_float, default=timeout, help=f"seconds the script may run (default: {timeout:g}, BPYWRIGHT_TIMEOUT)"
+        "--timeout",
+        type=positive_float,
+        help="seconds the script may run (default: the configured timeout, 60 s unless BPYWRIGHT_TIMEOUT or [tool.bpywright] says)",
     )
     p.add_argument("--blender", type=Path, help="a Blender executable instead of the bpy module (env BPYWRIGHT_BLENDER)")
     add_version(p)
@@ -144,17 +145,6 @@ def backend_paths(args: argparse.Namespace, settings: Settings) -> tuple[Path | 
     return runtime.blender, None if runtime.kind == "bundled" else runtime.python
 
 
-def _env_seconds(name: str, default: float) -> float:
-    """An operator's default from the environment (a front door may read it), else bpywright's."""
-    import os
-
-    try:
-        value = float(os.environ.get(name) or default)
-    except ValueError:
-        return default  # RunOptions names the bad variable when it is built
-    return value if value > 0 else default
-
-
 def run_options(args: argparse.Namespace, settings: Settings):
     """The RunOptions of add_run_options' flags (a bad size, sample count or Blender path is a usage error)."""
     from .harness.options import RunOptions
@@ -166,12 +156,13 @@ def run_options(args: argparse.Namespace, settings: Settings):
     blender, python = backend_paths(args, settings)
     if blender is not None and not Path(blender).is_file():
         raise UsageError(f"Blender executable not found: {blender}")
+    limits = settings.run_limits() | ({"timeout": args.timeout} if args.timeout is not None else {})
     return RunOptions(
+        **limits,
         render=not args.no_render,
         engine=args.engine,
         resolution=args.resolution,
         samples=args.samples,
-        timeout=args.timeout,
         sandbox=settings.sandbox and not args.no_sandbox,
         empty_scene=args.empty_scene,
         blender=blender,

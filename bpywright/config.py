@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 
 def _env_path(name: str) -> Path | None:
@@ -47,8 +48,8 @@ def _env_sampling(name: str) -> tuple[tuple[str, float], ...]:
     return tuple(pairs)
 
 
-def _project_blender_version(start: Path | None = None) -> str | None:
-    """`blender_version` of [tool.bpywright] in the nearest pyproject.toml / bpywright.toml from the working directory up."""
+def _project_table(start: Path | None = None) -> tuple[dict, Path] | None:
+    """[tool.bpywright] of the nearest pyproject.toml / bpywright.toml from the working directory up (to the git root)."""
     import tomllib
 
     for folder in (start or Path.cwd(), *(start or Path.cwd()).parents):
@@ -59,11 +60,50 @@ def _project_blender_version(start: Path | None = None) -> str | None:
                 continue
             table = data.get("tool", {}).get("bpywright", data if name == "bpywright.toml" else None)
             if isinstance(table, dict):
-                value = table.get("blender_version", table.get("blender-version"))
-                return str(value) if value is not None else None
+                return {key.replace("-", "_"): value for key, value in table.items()}, folder / name
         if (folder / ".git").exists():
             break
     return None
+
+
+def _project_blender_version(start: Path | None = None) -> str | None:
+    """`blender_version` of [tool.bpywright] in the nearest pyproject.toml / bpywright.toml from the working directory up."""
+    found = _project_table(start)
+    value = found[0].get("blender_version") if found else None
+    return str(value) if value is not None else None
+
+
+# The sandbox limits operators set: name → (bpywright's default, its variable). The same names under [tool.bpywright].
+LIMITS: dict[str, tuple[float, str]] = {
+    "memory_mb": (6144, "BPYWRIGHT_MEMORY_MB"),
+    "disk_mb": (1024, "BPYWRIGHT_DISK_MB"),
+    "tmp_mb": (256, "BPYWRIGHT_TMP_MB"),
+    "max_processes": (64, "BPYWRIGHT_MAX_PROCESSES"),
+    "max_file_mb": (256, "BPYWRIGHT_MAX_FILE_MB"),
+    "timeout": (60.0, "BPYWRIGHT_TIMEOUT"),
+}
+
+
+def _limit(variable: str, project: tuple[dict, Path] | None, sources: dict[str, str]) -> float:
+    """One limit: its BPYWRIGHT_* variable, else [tool.bpywright], else bpywright's default; its source noted in sources."""
+    name = next(key for key, (_, var) in LIMITS.items() if var == variable)
+    default = LIMITS[name][0]
+    raw: object = os.environ.get(variable, "").strip()
+    where = variable
+    if not raw and project is not None and project[0].get(name) is not None:
+        raw, where = project[0][name], f"{project[1]} [tool.bpywright] {name}"
+    if raw in ("", None):
+        sources[name] = "default"
+        return default
+    try:
+        value = float(raw) if isinstance(raw, (int, float, str)) and not isinstance(raw, bool) else float("nan")
+    except (TypeError, ValueError):
+        value = float("nan")
+    if not value > 0 or (isinstance(default, int) and value != int(value)):
+        kind = "a positive whole number" if isinstance(default, int) else "a positive number"
+        raise ValueError(f"{where}={raw!r} is not {kind}")
+    sources[name] = where
+    return int(value) if isinstance(default, int) else value
 
 
 DEFAULT_BUDGET_S = 300.0  # one generate request against an endpoint (vLLM on a GPU)
@@ -122,10 +162,21 @@ class Settings:
     exemplar_floor: float = 0.45
     local_model: str | None = None  # catalogue name served on loopback when no LLM URL is set; "off" disables (default: best installed)
     cluster: str | None = None  # a Ray cluster for batches and the service (auto | ray://HOST:PORT | HOST:PORT); unset/local = this machine
+    # The sandbox limits of every run: the BPYWRIGHT_* variable, else the same name under [tool.bpywright] in the nearest
+    # pyproject.toml / bpywright.toml from the working directory up, else this default. `doctor` shows each and its source.
+    memory_mb: int = 6144  # memory of a worker's processes together (memory cgroup where writable), and of each (address space)
+    disk_mb: int = 1024  # space one job's dir may use (its own tmpfs in the sandbox; deleted-but-open files count)
+    tmp_mb: int = 256  # size of each of the sandbox's private /tmp and /dev/shm (RAM-backed)
+    max_processes: int = 64  # processes and threads of one sandbox (pids cgroup where writable)
+    max_file_mb: int = 256  # largest file a script may write
+    timeout: float = 60.0  # seconds a script may run (a command's --timeout wins)
+    limit_sources: tuple[tuple[str, str], ...] = ()  # where each limit above came from (filled by from_env; for doctor)
 
     @classmethod
     def from_env(cls) -> Settings:
-        """Settings from BPYWRIGHT_* variables, with embedded defaults for everything."""
+        """Settings from BPYWRIGHT_* variables (and the limits from [tool.bpywright] too), with embedded defaults for everything."""
+        project = _project_table()
+        sources: dict[str, str] = {}
         return cls(
             artifacts=_env_path("BPYWRIGHT_ARTIFACTS") or Path("artifacts"),
             blender=_env_path("BPYWRIGHT_BLENDER"),
@@ -161,7 +212,22 @@ class Settings:
             api_token=os.environ.get("BPYWRIGHT_API_TOKEN") or None,
             allowed_hosts=tuple(h.strip() for h in os.environ.get("BPYWRIGHT_ALLOWED_HOSTS", "").split(",") if h.strip()) or LOOPBACK_HOSTS,
             public_gallery=_env_bool("BPYWRIGHT_PUBLIC_GALLERY", False),
+            memory_mb=int(_limit("BPYWRIGHT_MEMORY_MB", project, sources)),
+            disk_mb=int(_limit("BPYWRIGHT_DISK_MB", project, sources)),
+            tmp_mb=int(_limit("BPYWRIGHT_TMP_MB", project, sources)),
+            max_processes=int(_limit("BPYWRIGHT_MAX_PROCESSES", project, sources)),
+            max_file_mb=int(_limit("BPYWRIGHT_MAX_FILE_MB", project, sources)),
+            timeout=_limit("BPYWRIGHT_TIMEOUT", project, sources),
+            limit_sources=tuple(sources.items()),
         )
+
+    def run_limits(self) -> dict[str, Any]:
+        """The limits as RunOptions fields: `RunOptions(**settings.run_limits(), ...)` at every front door."""
+        return {name: getattr(self, name) for name in LIMITS}
+
+    def limit_source(self, name: str) -> str:
+        """Where a limit came from: a BPYWRIGHT_* variable, a config file, or 'default'."""
+        return dict(self.limit_sources).get(name, "default")
 
     def index_for(self, version: str) -> Path:
         """The symbol index directory of one Blender version."""

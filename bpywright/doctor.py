@@ -71,7 +71,7 @@ def check_runtimes(settings: Settings) -> list[Check]:
 def check_sandbox(settings: Settings) -> Check:
     """Bubblewrap isolates scripts (read-only root, no network, own pids, cleared env)."""
     from .harness.options import RunOptions
-    from .harness.sandbox import bwrap_available, limits_status, why_no_bwrap
+    from .harness.sandbox import bwrap_available, job_uid_status, limits_status, why_no_bwrap
 
     if not settings.sandbox:
         return Check(
@@ -90,13 +90,31 @@ def check_sandbox(settings: Settings) -> Check:
     from .harness.seccomp import seccomp_status
     from .harness.worker import limits_of
 
-    options = RunOptions()
+    options = RunOptions(**settings.run_limits())
     limits = limits_status(limits_of(options))
-    detail = f"bubblewrap; seccomp {seccomp_status()}; limits: {limits}; timeout {options.timeout:g} s"
-    fix = "set BPYWRIGHT_MEMORY_MB, _DISK_MB, _TMP_MB, _MAX_PROCESSES, _MAX_FILE_MB, _TIMEOUT to change the limits"
+    uid_safe, uid_detail = job_uid_status()
+    detail = f"bubblewrap; job uid: {uid_detail}; seccomp {seccomp_status()}; limits: {limits}; timeout {options.timeout:g} s"
+    detail += f" (set by: {limit_sources(settings)})"
+    fix = (
+        "set BPYWRIGHT_MEMORY_MB, _DISK_MB, _TMP_MB, _MAX_PROCESSES, _MAX_FILE_MB, _TIMEOUT, or memory_mb, disk_mb, tmp_mb, "
+        "max_processes, max_file_mb, timeout under [tool.bpywright], to change the limits"
+    )
+    if not uid_safe:
+        fix = (
+            "let root create user namespaces (a container needs --security-opt seccomp=unconfined) or run bpywright as an unprivileged user; "
+            + fix
+        )
+        return Check("sandbox", "warn", detail, fix)
     if "RLIMIT" in limits or "unavailable" in detail:
         return Check("sandbox", "warn", detail, fix + "; run as a user with a writable cgroup (or root) for aggregate caps")
     return Check("sandbox", "ok", detail)
+
+
+def limit_sources(settings: Settings) -> str:
+    """Each sandbox limit with its value and where it came from: a BPYWRIGHT_* variable, a config file, or the default."""
+    from .config import LIMITS
+
+    return ", ".join(f"{name}={getattr(settings, name):g} ({settings.limit_source(name)})" for name in LIMITS)
 
 
 def check_stubs(settings: Settings) -> Check:

@@ -61,7 +61,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     run = parser.add_argument_group("running")
     run.add_argument("--jobs", "-j", type=positive_int, metavar="N", help="warm Blender workers per version (default: cores)")
     add_cluster_flag(run, "the scripts' runs: ")
-    run.add_argument("--timeout", type=positive_float, metavar="SECONDS", help="per script; overrides the config (default 60)")
+    run.add_argument(
+        "--timeout", type=positive_float, metavar="SECONDS", help="per script; overrides the config (default: the configured timeout, 60 s)"
+    )
     run.add_argument("--engine", choices=ENGINES, help="render engine (default: workbench)")
     run.add_argument("--resolution", type=int, metavar="PX", help="square render size (default 256)")
     add_sandbox_flag(run)
@@ -131,6 +133,7 @@ def _plan(args: argparse.Namespace, settings: Settings):
         jobs=args.jobs or (None if cluster else settings.workers),
         cluster=cluster,
         index_root=settings.index_dir,
+        limits=tuple(_limits(settings, config).items()),
         sandbox=settings.sandbox and not args.no_sandbox,
         engine=args.engine or config.engine or "workbench",
         resolution=resolution,
@@ -138,6 +141,16 @@ def _plan(args: argparse.Namespace, settings: Settings):
         baseline=args.baseline.resolve() if args.baseline else None,
         threshold=next(t for t in (args.hash_threshold, config.hash_threshold, DEFAULT_THRESHOLD) if t is not None),
     )
+
+
+def _limits(settings: Settings, config) -> dict:
+    """The sandbox limits of a check: a BPYWRIGHT_* variable, else the checked project's config file, else Settings'."""
+    limits = settings.run_limits()
+    for name in ("memory_mb", "disk_mb", "tmp_mb", "max_processes", "max_file_mb"):
+        value = getattr(config, name, None)
+        if value is not None and not settings.limit_source(name).startswith("BPYWRIGHT_"):
+            limits[name] = value
+    return limits
 
 
 def _print_summary(summary) -> None:

@@ -34,6 +34,12 @@ class CheckConfig(BaseModel):
     hash_threshold: int | None = Field(None, ge=0, le=64, description="Perceptual-hash distance above which a render moved.")
     blender_versions: list[str] = Field([], description="Runtimes to check on (X.Y of `bpywright blender list`, or 'all').")
     blender_version: str | None = Field(None, description="The project's default target version (every command's default).")
+    # The operator's sandbox limits (every command reads them through Settings; BPYWRIGHT_* variables win).
+    memory_mb: int | None = Field(None, ge=512, description="Memory of a worker's processes together, in MB.")
+    disk_mb: int | None = Field(None, ge=1, description="Space one job's dir may use, in MB.")
+    tmp_mb: int | None = Field(None, ge=1, description="Size of each of the sandbox's /tmp and /dev/shm, in MB.")
+    max_processes: int | None = Field(None, ge=8, description="Processes and threads of one sandbox.")
+    max_file_mb: int | None = Field(None, ge=1, description="Largest file a script may write, in MB.")
     path: Path | None = Field(None, exclude=True, description="The file these settings came from.")
 
     @property

@@ -6,7 +6,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .baseline import compare_to_baseline, render_name
 from .discovery import Script
@@ -47,13 +47,14 @@ class CheckPlan:
     threshold: int = 10
     cluster: ClusterSpec | None = None  # --cluster / BPYWRIGHT_CLUSTER: run on Ray instead of this machine
     index_root: Path | None = None  # settings.index_dir: api-check joins the lint for each version indexed there
+    limits: tuple[tuple[str, Any], ...] = ()  # settings.run_limits() as pairs: the operator's sandbox limits and timeout
 
     def timeout_for(self, script: Script) -> float:
-        """--timeout, else the config's per-script glob, else its timeout, else 60 s."""
+        """--timeout, else the config's per-script glob, else its timeout, else the operator's (60 s)."""
         if self.timeout is not None:
             return self.timeout
         per_script = self.config.timeout_for(script.config_rel) if script.config_rel is not None else None
-        return per_script or self.config.timeout or DEFAULT_TIMEOUT
+        return per_script or self.config.timeout or dict(self.limits).get("timeout", DEFAULT_TIMEOUT)
 
     def args_for(self, script: Script) -> list[str]:
         """The config's arguments for this script (after '--' in its sys.argv)."""
@@ -98,10 +99,10 @@ def _run_target(plan: CheckPlan, target: BlenderTarget, bar) -> list[RunReport]:
 
     def one(pool: Pool, script: Script) -> RunReport:
         options = RunOptions(
+            **(dict(plan.limits) | {"timeout": plan.timeout_for(script)}),
             render=True,
             engine=plan.engine,
             resolution=plan.resolution,
-            timeout=plan.timeout_for(script),
             sandbox=plan.sandbox,
             blender=executable,
             python=python,
@@ -114,7 +115,7 @@ def _run_target(plan: CheckPlan, target: BlenderTarget, bar) -> list[RunReport]:
         bar.update(1)
         return report
 
-    process = RunOptions(sandbox=plan.sandbox, blender=executable, python=python)
+    process = RunOptions(**dict(plan.limits), sandbox=plan.sandbox, blender=executable, python=python)
     with open_pool(process, cluster=plan.cluster, jobs=plan.jobs, at_most=len(plan.scripts)) as pool, ThreadPoolExecutor(pool.size) as ex:
         return list(ex.map(lambda s: one(pool, s), plan.scripts))
 

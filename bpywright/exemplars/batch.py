@@ -40,7 +40,7 @@ def validate_items(items: list[tuple[str, str]], *, source: str, settings: Setti
                     bar.write(_failure_line(prompt, outcome), file=sys.stderr)
                 bar.update(1)
 
-            options = RunOptions(render=True, sandbox=settings.sandbox, blender=settings.blender, timeout=60)
+            options = RunOptions(**settings.run_limits(), render=True, sandbox=settings.sandbox, blender=settings.blender)
             if settings.blender is None or args.version != settings.blender_version:  # validated on the version they are stored under
                 from ..runtimes import RuntimeMissing, RuntimeRegistry
 

@@ -105,7 +105,9 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     store = _open_store(settings)
     from ..runtimes import RuntimeMissing, RuntimeRegistry, VersionError, major_minor
 
-    options = RunOptions(render=True, resolution=args.resolution, sandbox=settings.sandbox, blender=settings.blender)
+    options = RunOptions(
+        **settings.run_limits(), render=True, resolution=args.resolution, sandbox=settings.sandbox, blender=settings.blender
+    )
     try:
         args.version = major_minor(args.version or settings.blender_version)
         if settings.blender is None or args.version != major_minor(settings.blender_version):

@@ -52,7 +52,7 @@ class RunContext:
             from ..cluster.spec import parse_cluster
             from ..harness.options import RunOptions
 
-            options = RunOptions(render=True, sandbox=self.settings.sandbox, blender=self.settings.blender)
+            options = RunOptions(**self.settings.run_limits(), render=True, sandbox=self.settings.sandbox, blender=self.settings.blender)
             if self.settings.blender is None:  # the target version's runtime (RuntimeMissing names the install command)
                 from ..runtimes import RuntimeRegistry
 

@@ -185,11 +185,18 @@ class PreparedRun:
         as_file: Path | None = None,
         max_bytes: int = MAX_SCRIPT_BYTES,
         host_dir: Path | None = None,
+        owner: tuple[int, int] | None = None,
     ) -> PreparedRun:
-        """Fill the (empty) job dir: out/ and a copy of the script, which runs as `as_file` when given."""
+        """Fill the (empty) job dir: out/ and a copy of the script, which runs as `as_file` when given.
+
+        owner: the job's (uid, gid) on the host where it is not ours (root's sandbox runs as 65534): out/ is
+        given to it, the script copy is world-readable whatever our umask.
+        """
         job_id = uuid.uuid4().hex[:12]
         local = host_dir or job_dir
         (local / OUT_DIR).mkdir(parents=True, exist_ok=True)
+        if owner is not None:
+            os.chown(local / OUT_DIR, *owner, follow_symlinks=False)
         raw = source.encode("utf-8") if isinstance(source, str) else source
         rejected = None
         if len(raw) > max_bytes:
@@ -198,6 +205,7 @@ class PreparedRun:
             rejected = "script contains NUL bytes: not a Python source file"
         script_path = job_dir / _safe_name(name)
         (local / script_path.name).write_bytes(raw)
+        os.chmod(local / script_path.name, 0o644)
         file_path = as_file.resolve() if as_file is not None else script_path
         return cls(job_id, job_dir, script_path, file_path, origin, options, list(options.args), rejected, host_dir)
 

@@ -17,13 +17,13 @@ from typing import IO, Literal
 
 from ..spawner import on_spawner_thread
 from .seccomp import filter_fd
+from .userns import SANDBOX_UID, UsernsUnavailable, new_user_namespace
 
 SandboxKind = Literal["bwrap", "rlimits-only"]
 _CGROUP_V2 = Path("/sys/fs/cgroup")
 _CGROUP_ROOTS = (Path("/sys/fs/cgroup/pids"), _CGROUP_V2)  # v1's pids hierarchy, else the v2 unified one
 _CGROUP_V1_MEMORY = Path("/sys/fs/cgroup/memory")
 _counter = itertools.count()
-SANDBOX_UID = 65534  # "nobody": the script never runs as uid 0, even inside its namespace
 # The system's programs and libraries (merged-/usr distributions make the others symlinks into /usr).
 _SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 # The few /etc entries the dynamic loader, fonts and time zones need: no passwd, shadow, ssh or keys.
@@ -45,18 +45,26 @@ def _bwrap_options(bwrap: str) -> frozenset[str]:
     return frozenset(word for word in text.split() if word.startswith("--"))
 
 
-def _core_args(bwrap: str) -> list[str]:
+def _core_args(bwrap: str, userns_fd: int | None = None) -> list[str]:
     """Namespaces, an unprivileged uid without capabilities, and the system's read-only programs and libraries.
 
     --as-pid-1: the command (the zygote) is the sandbox's init, not bubblewrap's own reaper, which a job
     could ptrace (same uid, dumpable) and turn into a process outliving every job; --disable-userns: no
-    nested user namespace (where a job would hold every capability again).
+    nested user namespace (where a job would hold every capability again). With userns_fd (bpywright's own
+    namespace, see userns.py) bwrap joins it instead of making one: uid 65534 is then host 65534, and the
+    namespace itself forbids nested ones (--disable-userns needs --unshare-user).
     """
     known = _bwrap_options(bwrap)
+    if userns_fd is not None:
+        namespaces = ["--userns", str(userns_fd), "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts"]
+        namespaces += ["--unshare-cgroup-try"]
+        extra: tuple[str, ...] = ("--as-pid-1",)
+    else:
+        namespaces = ["--unshare-all", "--unshare-user"]
+        extra = ("--as-pid-1", "--disable-userns")
     args = [
         bwrap,
-        "--unshare-all",
-        "--unshare-user",
+        *namespaces,
         "--uid",
         str(SANDBOX_UID),
         "--gid",
@@ -67,7 +75,7 @@ def _core_args(bwrap: str) -> list[str]:
         "--new-session",
         "--hostname",
         "sandbox",
-        *(option for option in ("--as-pid-1", "--disable-userns") if option in known),
+        *(option for option in extra if option in known),
     ]
     for name in _SYSTEM_DIRS:
         path = Path(name)
@@ -100,6 +108,56 @@ def why_no_bwrap() -> str:
     return (
         "bwrap is installed but cannot create its namespaces here (user namespaces disabled, or a container without "
         "--security-opt seccomp=unconfined --security-opt apparmor=unconfined; see the Dockerfile)"
+    )
+
+
+@functools.cache
+def _own_userns(bwrap: str) -> str:
+    """'' when jobs get bpywright's own user namespace here (root: uid 65534 is host 65534), else why not."""
+    if os.geteuid() != 0:
+        return "not root: bwrap maps the sandbox uid to yours, already unprivileged"
+    if "--userns" not in _bwrap_options(bwrap):
+        return "this bubblewrap has no --userns (0.4 or later has it)"
+    try:
+        fd = new_user_namespace()
+    except UsernsUnavailable as exc:
+        return str(exc)
+    try:
+        proc = subprocess.run(
+            [*_core_args(bwrap, fd), "--remount-ro", "/", "sh", "-c", f'test "$(id -u)" = {SANDBOX_UID}'],
+            capture_output=True,
+            text=True,
+            timeout=20,
+            pass_fds=(fd,),
+            preexec_fn=_drop_groups,
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"bwrap --userns did not run: {exc}"
+    finally:
+        os.close(fd)
+    return "" if proc.returncode == 0 else f"bwrap --userns failed: {proc.stderr.strip()[-200:]}"
+
+
+def _drop_groups() -> None:
+    """In the child before bwrap: no supplementary groups (root's would otherwise follow the job)."""
+    os.setgroups([])
+
+
+def job_uid_status() -> tuple[bool, str]:
+    """For doctor: (safe, what uid a job has on the host and why)."""
+    bwrap = bwrap_available()
+    if bwrap is None:
+        return False, "no sandbox"
+    if os.geteuid() != 0:
+        return True, f"uid {SANDBOX_UID} in the sandbox is your uid {os.geteuid()} on the host (unprivileged)"
+    why = _own_userns(bwrap)
+    if not why:
+        return True, (
+            f"uid {SANDBOX_UID} in the sandbox is host uid {SANDBOX_UID} too (bpywright's own user namespace): "
+            "root-only files in view stay unreadable"
+        )
+    return False, (
+        f"FALLBACK: uid {SANDBOX_UID} in the sandbox is host root ({why}): root-only (0600) files in a job's view are readable to it"
     )
 
 
@@ -321,7 +379,8 @@ class SandboxedCommand:
     preexec_fn: Callable[[], None]
     kind: SandboxKind
     cgroup: PidsCgroup | None
-    inherited_fds: tuple[int, ...] = ()  # fds the command's argv names (the seccomp filter), closed once started
+    inherited_fds: tuple[int, ...] = ()  # fds the command's argv names (seccomp filter, user namespace), closed once started
+    job_owner: tuple[int, int] | None = None  # (uid, gid) on the host of the job's processes, where not the host's own
 
     def start(self, *, stdin: int | None, log: IO[bytes], cwd: Path, control_fd: int) -> subprocess.Popen:
         """Start the command in its own session (so its whole group can be killed), output to log.
@@ -363,16 +422,28 @@ def sandbox_command(argv: list[str], view: SandboxView, *, use_bwrap: bool, limi
 
     Without bubblewrap (only when use_bwrap is False: the caller's explicit consent) the rlimits and the
     cleared environment still apply; asking for the sandbox where it cannot start raises SandboxUnavailable.
+    As root, the job's uid is unprivileged on the host too (bpywright's own user namespace, see userns.py)
+    where that works here; `job_uid_status` says which applies.
     """
     kind = sandbox_kind(use_bwrap)
     bwrap = bwrap_available() if kind == "bwrap" else None
+    userns = None
+    if bwrap is not None and os.geteuid() == 0 and not _own_userns(bwrap):
+        try:
+            userns = new_user_namespace()
+        except UsernsUnavailable:
+            userns = None  # it worked for the probe: a transient failure (fd or process limits) falls back
     cgroup = PidsCgroup.create(limits.max_processes, limits.memory_mb * 1024 * 1024) if bwrap else None
     seccomp = filter_fd() if bwrap else None
     filter_args = ["--seccomp", str(seccomp)] if seccomp is not None else []
-    wrapped = [*_view_args(bwrap, view, limits), *filter_args, *argv] if bwrap else list(argv)
+    wrapped = [*_view_args(bwrap, view, limits, userns), *filter_args, *argv] if bwrap else list(argv)
 
-    # RLIMIT_NPROC counts every process of the user, so it is only a fallback cap, sized above what runs now.
-    nproc = None if cgroup is not None or os.geteuid() == 0 else _user_process_count() + limits.max_processes
+    # RLIMIT_NPROC counts every process of the user, so it is only a fallback cap, sized above what runs now;
+    # host root is exempt from it, and uid 65534 of our own namespace counts the processes of this sandbox only.
+    if cgroup is not None or (os.geteuid() == 0 and userns is None):
+        nproc = None
+    else:
+        nproc = limits.max_processes if userns is not None else _user_process_count() + limits.max_processes
 
     def preexec() -> None:
         # Runs in the child between fork and exec: caps first, then join the cgroup.
@@ -385,15 +456,18 @@ def sandbox_command(argv: list[str], view: SandboxView, *, use_bwrap: bool, limi
             resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
         if cgroup is not None:
             cgroup.add_self()
+        if userns is not None:
+            _drop_groups()
 
-    fds = (seccomp,) if seccomp is not None else ()
-    return SandboxedCommand(wrapped, clean_env(view.writable), preexec, kind, cgroup, fds)
+    fds = tuple(fd for fd in (seccomp, userns) if fd is not None)
+    owner = (SANDBOX_UID, SANDBOX_UID) if userns is not None else None
+    return SandboxedCommand(wrapped, clean_env(view.writable), preexec, kind, cgroup, fds, owner)
 
 
-def _view_args(bwrap: str, view: SandboxView, limits: Limits) -> list[str]:
+def _view_args(bwrap: str, view: SandboxView, limits: Limits, userns_fd: int | None = None) -> list[str]:
     """bwrap arguments for the view: system dirs, private size-capped /tmp and /dev/shm, then the binds in order."""
     tmp_bytes = str(limits.tmp_mb * 1024 * 1024)
-    args = [*_core_args(bwrap), "--size", tmp_bytes, "--tmpfs", "/tmp", "--size", tmp_bytes, "--tmpfs", "/dev/shm"]
+    args = [*_core_args(bwrap, userns_fd), "--size", tmp_bytes, "--tmpfs", "/tmp", "--size", tmp_bytes, "--tmpfs", "/dev/shm"]
     hidden = [p.resolve() for p in view.hidden]
     readable = sorted({p.resolve() for p in view.readable}, key=lambda p: len(p.parts))
     # A readable path inside a masked dir (a Blender runtime kept under the data dir) is bound again after the mask.
@@ -404,12 +478,34 @@ def _view_args(bwrap: str, view: SandboxView, limits: Limits) -> list[str]:
         args += ["--tmpfs", str(path)]
     for path in inside:
         args += ["--ro-bind", str(path), str(path)]
-    writable = str(view.writable.resolve())
+    writable = view.writable.resolve()
     if view.writable_bytes > 0:
-        return args + ["--size", str(view.writable_bytes), "--tmpfs", writable, "--remount-ro", "/", "--chdir", writable]
+        args += ["--size", str(view.writable_bytes), "--tmpfs", str(writable)]
+    else:
+        args += ["--bind", str(writable), str(writable)]
     # The sandbox's root is bwrap's own tmpfs: read-only once the binds are made, so nothing but /tmp,
     # /dev/shm (size-capped) and the job dir can be written, and nothing written outlives a job there.
-    return args + ["--bind", writable, writable, "--remount-ro", "/", "--chdir", writable]
+    return args + [*_traverse_only(readable, writable), "--remount-ro", "/", "--chdir", str(writable)]
+
+
+def _traverse_only(readable: list[Path], writable: Path) -> list[str]:
+    """--chmod 0111 for the folders bwrap made on its own root to hold the binds (/root above the pyenv
+    interpreter, /work above a checkout): a job may pass through them, never list them.
+
+    Only folders of the sandbox's own tmpfs: never one inside a bound host path (a chmod there would change
+    the host's folder), a system dir, or the private /tmp and /dev/shm themselves.
+    """
+    keep = {Path("/"), Path("/tmp"), Path("/dev/shm"), Path("/dev"), Path("/proc")}
+    system = [Path(name) for name in _SYSTEM_DIRS]
+    folders: set[Path] = set()
+    for path in (*readable, writable):
+        folders.update(path.parents)
+    args: list[str] = []
+    for folder in sorted(folders, key=lambda p: len(p.parts)):
+        if folder in keep or any(folder.is_relative_to(p) for p in (*readable, *system)):
+            continue
+        args += ["--chmod", "0111", str(folder)]
+    return args
 
 
 def scratch_base() -> Path:

@@ -130,10 +130,30 @@ class Worker:
             as_file=script.as_file,
             max_bytes=options.max_script_bytes,
             host_dir=self.host_dir if self.host_dir != self.dir else None,
+            owner=self._sandboxed.job_owner if self._sandboxed is not None else None,
         )
         if job.rejected:
             return job.rejected_report(self.backend.name, self.sandbox)
-        return self.run(job, render_to, outputs_to)
+        report = self.run(job, render_to, outputs_to)
+        if report.status != "ok" and (hint := self._closed_root_hint()):
+            report.stderr = (report.stderr + "\n" + hint).lstrip("\n")
+        return report
+
+    def _closed_root_hint(self) -> str:
+        """A note when the project root is closed to other users, so closed to the job too (it runs as uid 65534)."""
+        owner = self._sandboxed.job_owner if self._sandboxed is not None else None
+        if owner is None or self.root is None:
+            return ""
+        try:
+            mode = self.root.stat().st_mode
+        except OSError:
+            return ""
+        if mode & 0o005 == 0o005:
+            return ""
+        return (
+            f"bpywright: the job runs as uid {owner[0]}, which reads only what any user may, and {self.root} is mode "
+            f"{mode & 0o777:o}: `chmod o+rx` it (and o+r its files) for the script to read its project"
+        )
 
     def run(self, job: PreparedRun, render_to: Path | None, outputs_to: Path | None = None) -> RunReport:
         """Run one prepared job; the zygote survives script failures and timeouts, the pool replaces it otherwise."""

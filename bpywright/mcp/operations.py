@@ -316,7 +316,14 @@ class Operations:
 
     @returns_refusals
     async def run_script(
-        self, script: str, version: str | None, render: bool, resolution: int, engine: str, timeout: float, progress: Progress | None = None
+        self,
+        script: str,
+        version: str | None,
+        render: bool,
+        resolution: int,
+        engine: str,
+        timeout: float | None,
+        progress: Progress | None = None,
     ) -> CallToolResult:
         """Run (and render) a script in sandboxed headless Blender on the warm pool."""
         from ..service.schemas import ValidateRequest, ValidateResult

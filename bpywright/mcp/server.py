@@ -65,7 +65,9 @@ def build_server(ops: Operations) -> MCPServer:
         render: Annotated[bool, Field(description="Render the scene and attach the PNG.")] = True,
         resolution: Annotated[int, Field(ge=16, le=1024, description="Render size in pixels (square).")] = 256,
         engine: Annotated[Engine, Field(description="Render engine; workbench is fastest.")] = "workbench",
-        timeout: Annotated[float, Field(gt=0, le=300, description="Seconds the script may run.")] = 60.0,
+        timeout: Annotated[
+            float | None, Field(gt=0, le=300, description="Seconds the script may run (default: the operator's, 60 s).")
+        ] = None,
     ) -> Annotated[CallToolResult, RunResult]:
         """Run a bpy script in sandboxed headless Blender: status, the exception with its line, a scene summary and the render as an image."""
         return await ops.run_script(script, version, render, resolution, engine, timeout, progress=lambda n, m: relay(ctx, n, m))

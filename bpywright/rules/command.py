@@ -46,7 +46,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-rounds", type=int, default=5, help="run/fix rounds at most (default 5)")
     parser.add_argument("--json", action="store_true", help="print the outcome as JSON")
     parser.add_argument("--blender", type=Path, help="a Blender executable instead of the bpy module")
-    parser.add_argument("--timeout", type=positive_float, default=60.0, help="seconds each run may take (default 60)")
+    parser.add_argument("--timeout", type=positive_float, help="seconds each run may take (default: the configured timeout, 60 s)")
     parser.add_argument("--root", type=Path, help="project folder the script sees read-only (default: its git root, else its folder)")
     add_sandbox_flag(parser)
     add_cluster_flag(parser, "each round (one worker): ")
@@ -182,9 +182,10 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     target = target_version(args, settings)
     blender, python = backend_paths(args, settings)
     cluster = cluster_spec(args, settings)
+    limits = settings.run_limits() | ({"timeout": args.timeout} if args.timeout is not None else {})
     options = RunOptions(
+        **limits,
         render=False,
-        timeout=args.timeout,
         blender=blender or settings.blender,
         python=python,
         sandbox=settings.sandbox and not args.no_sandbox,

@@ -36,7 +36,9 @@ def open_context(settings: Settings, pool: Any = None, store: Any = None) -> Ser
 
         # local workers start on first job; on a cluster (BPYWRIGHT_CLUSTER) one actor per CPU starts now
         pool = open_pool(
-            RunOptions(sandbox=settings.sandbox, blender=settings.blender, max_script_bytes=settings.max_request_bytes),
+            RunOptions(
+                **settings.run_limits(), sandbox=settings.sandbox, blender=settings.blender, max_script_bytes=settings.max_request_bytes
+            ),
             cluster=parse_cluster(settings.cluster),
             default_jobs=settings.workers,
         )

@@ -56,7 +56,7 @@ class ValidateRequest(_Strict):
     render: bool = True
     resolution: int = Field(256, ge=16, le=1024)
     engine: Engine = Field("workbench", description="Render engine (workbench is fast on CPU).")
-    timeout: float = Field(60.0, gt=0, le=300)
+    timeout: float | None = Field(None, gt=0, le=300, description="Seconds the script may run (default: the operator's timeout, 60 s).")
     add_to_gallery: bool = Field(False, description="Add the script to the exemplar store when it runs cleanly.")
     wait: bool = True
 
@@ -72,7 +72,7 @@ class HealRequest(_Strict):
         description="Blender version to heal for, run on its runtime (also `blender_version`; default: the service's).",
     )
     max_rounds: int = Field(3, ge=1, le=5)
-    timeout: float = Field(60.0, gt=0, le=300)
+    timeout: float | None = Field(None, gt=0, le=300, description="Seconds the script may run (default: the operator's timeout, 60 s).")
     wait: bool = True
 
 

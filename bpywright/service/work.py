@@ -38,9 +38,10 @@ def check_script(script: str, limit: int) -> None:
         raise HTTPException(*problem)
 
 
-def _options(pool: Pool, *, render: bool, timeout: float, resolution: int = 256, engine: Engine = "workbench") -> RunOptions:
-    """Per-job options on a pool's runtime."""
-    return pool.options.model_copy(update={"render": render, "resolution": resolution, "engine": engine, "timeout": timeout})
+def _options(pool: Pool, *, render: bool, timeout: float | None, resolution: int = 256, engine: Engine = "workbench") -> RunOptions:
+    """Per-job options on a pool's runtime (the request's timeout, else the operator's: the pool's, from Settings)."""
+    seconds = timeout if timeout is not None else pool.options.timeout
+    return pool.options.model_copy(update={"render": render, "resolution": resolution, "engine": engine, "timeout": seconds})
 
 
 def target_of(ctx: ServiceContext, version: str | None) -> tuple[str, Pool]:

@@ -102,3 +102,72 @@ def test_generate_resume_takes_the_version_of_the_checkpoint(
     assert "bpywright blender add 4.2" in err
     assert main(["generate", "--resume", "t-42", "--blender-version", "4.2.23"]) == 2  # the same version, spelt fully: no conflict
     assert "Blender 4.2 is not installed" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])
+def test_a_killed_generate_leaves_no_process_and_its_dirs_go_at_the_next_start(tmp_path: Path, fake: FakeLLM, sig: int) -> None:
+    # Issue 27: a generate stopped mid-run left its dmypy daemon (parent pid 1) and /tmp/bpywright-linter-* behind.
+    import tempfile
+    import threading
+
+    from bpywright.harness.lint import WORKSPACE_PREFIX, Linter
+    from bpywright.harness.sandbox import scratch_base
+    from bpywright.harness.worker import remove_leftovers
+
+    from ..harness.test_lint_lifetime import _gone
+
+    at_critic, release = threading.Event(), threading.Event()
+
+    def hold(body: dict) -> str:  # the critic's request: linted and run by now, so every helper is up
+        at_critic.set()
+        release.wait(120)
+        return critic_json(0.9)
+
+    fake.script("generate", fenced(THREE_CUBES)).script("critic", hold)
+    env = {
+        **os.environ,
+        "BPYWRIGHT_ARTIFACTS": str(tmp_path / "artifacts"),
+        "BPYWRIGHT_LLM_BASE_URL": fake.base_url,
+        "BPYWRIGHT_LLM_MODEL": "fake-coder",
+        "BPYWRIGHT_WORKERS": "1",
+    }
+    argv = [sys.executable, "-m", "bpywright", "generate", PROMPT, "-o", str(tmp_path / "g.py"), "--resolution", "64"]
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        assert at_critic.wait(300), "generate never asked the critic"
+        helpers = _descendants(proc.pid)  # children of every thread (the spawner thread forks the helpers)
+        names = {Path(f"/proc/{p}/exe").resolve().name for p in helpers if Path(f"/proc/{p}/exe").exists()}
+        assert "bwrap" in names and len(helpers) >= 3, names  # the worker's bwrap and zygote, the linter's helpers
+        tmp = Path(tempfile.gettempdir())
+        workspaces = list(tmp.glob(f"{WORKSPACE_PREFIX}{proc.pid}-*"))
+        worker_dirs = list(scratch_base().glob(f"w{proc.pid}-*"))
+        assert workspaces and worker_dirs
+        proc.send_signal(sig)
+        proc.wait(timeout=60)
+    finally:
+        release.set()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert _gone(helpers), [(p, Path(f"/proc/{p}/cmdline").read_bytes()[:120]) for p in helpers if Path(f"/proc/{p}").exists()]
+    # The next start (a Linter, a pool) removes what the killed one could not.
+    Linter(tools=("ruff",)).close()
+    remove_leftovers()
+    assert not any(p.exists() for p in workspaces + worker_dirs), [p for p in workspaces + worker_dirs if p.exists()]
+
+
+def _descendants(pid: int) -> set[int]:
+    """Every process below pid, found by parent pid (children of any of its threads, grandchildren too)."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            parents[int(entry.name)] = int(stat[stat.rfind(")") + 2 :].split()[1])
+    found, frontier = set(), {pid}
+    while frontier:
+        frontier = {child for child, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return found

@@ -329,19 +329,62 @@ def test_the_data_dir_under_a_project_root_is_masked(pool: WorkerPool, tmp_path:
     assert "visible" in report.stdout and "api_token" not in report.stdout and "[]" in report.stdout
 
 
-def test_limits_come_from_the_environment_and_doctor_says_which_apply(monkeypatch) -> None:
+def test_limits_come_from_the_environment_and_doctor_says_which_apply(monkeypatch, tmp_path: Path) -> None:
     from bpywright.config import Settings
     from bpywright.doctor import check_sandbox
 
+    monkeypatch.chdir(tmp_path)  # no [tool.bpywright] above: the variables and the defaults only
     monkeypatch.setenv("BPYWRIGHT_MEMORY_MB", "2048")
     monkeypatch.setenv("BPYWRIGHT_DISK_MB", "64")
-    options = RunOptions()
-    assert options.memory_mb == 2048 and options.disk_mb == 64
-    check = check_sandbox(Settings())
+    settings = Settings.from_env()
+    options = RunOptions(**settings.run_limits())
+    assert options.memory_mb == 2048 and options.disk_mb == 64 and options.timeout == 60
+    check = check_sandbox(settings)
     assert "memory ≤ 2048 MB" in check.detail and "job dir ≤ 64 MB" in check.detail and "seccomp on" in check.detail
+    assert "memory_mb=2048 (BPYWRIGHT_MEMORY_MB)" in check.detail and "tmp_mb=256 (default)" in check.detail
+    assert RunOptions().memory_mb == 6144  # below the front doors nothing reads the environment
     monkeypatch.setenv("BPYWRIGHT_MEMORY_MB", "lots")
     with pytest.raises(ValueError, match="BPYWRIGHT_MEMORY_MB"):
-        RunOptions()
+        Settings.from_env()
+
+
+def test_limits_come_from_the_config_file_and_the_variable_wins(monkeypatch, tmp_path: Path) -> None:
+    from bpywright.check.project_config import load_config
+    from bpywright.config import Settings
+    from bpywright.doctor import check_sandbox
+
+    (tmp_path / ".git").mkdir()
+    config = tmp_path / "pyproject.toml"
+    config.write_text("[tool.bpywright]\nmemory-mb = 3072\ndisk_mb = 128\ntimeout = 90\nmax_processes = 32\n")
+    (tmp_path / "sub").mkdir()
+    monkeypatch.chdir(tmp_path / "sub")
+    monkeypatch.setenv("BPYWRIGHT_DISK_MB", "48")
+    for name in ("BPYWRIGHT_MEMORY_MB", "BPYWRIGHT_TIMEOUT", "BPYWRIGHT_MAX_PROCESSES", "BPYWRIGHT_TMP_MB"):
+        monkeypatch.delenv(name, raising=False)
+    settings = Settings.from_env()
+    limits = settings.run_limits()
+    assert limits["memory_mb"] == 3072 and limits["disk_mb"] == 48 and limits["timeout"] == 90.0 and limits["max_processes"] == 32
+    assert settings.limit_source("memory_mb") == f"{config} [tool.bpywright] memory_mb"
+    assert settings.limit_source("disk_mb") == "BPYWRIGHT_DISK_MB" and settings.limit_source("tmp_mb") == "default"
+    detail = check_sandbox(settings).detail
+    assert "memory ≤ 3072 MB" in detail and f"memory_mb=3072 ({config} [tool.bpywright] memory_mb)" in detail
+    assert "timeout 90 s" in detail and "processes ≤ 32" in detail
+    assert load_config(config).memory_mb == 3072  # `bpywright check` accepts the same table
+    from bpywright.check.command import _limits
+    from bpywright.check.project_config import CheckConfig
+
+    checked = _limits(settings, CheckConfig(memory_mb=1024, disk_mb=16))  # the checked project's own file, found from its scripts
+    assert checked["memory_mb"] == 1024 and checked["disk_mb"] == 48 and checked["timeout"] == 90.0  # a variable still wins
+    from types import SimpleNamespace
+
+    from bpywright.service.work import _options
+
+    pool = SimpleNamespace(options=RunOptions(**limits))  # the service's pool is opened with the settings' limits
+    assert _options(pool, render=False, timeout=None).timeout == 90.0  # type: ignore[arg-type]  # a request without one
+    assert _options(pool, render=False, timeout=5).timeout == 5  # type: ignore[arg-type]
+    config.write_text("[tool.bpywright]\nmemory_mb = -5\n")
+    with pytest.raises(ValueError, match="memory_mb"):
+        Settings.from_env()
 
 
 def test_pid_1_takeover_through_the_cli_batch_on_one_worker(tmp_path: Path) -> None:
@@ -362,3 +405,83 @@ def test_pid_1_takeover_through_the_cli_batch_on_one_worker(tmp_path: Path) -> N
     assert reports["a.py"]["status"] == "rejected" and "attached" not in reports["a.py"]["stdout"]
     assert reports["b.py"]["status"] == "error" and reports["b.py"]["exception"]["type"] == "ValueError"
     assert reports["b.py"]["stdout"].strip() == "b-secret" and proc.returncode == 1
+
+
+def test_root_only_files_in_a_jobs_view_stay_unreadable_and_homes_unlisted(pool: WorkerPool, tmp_path: Path) -> None:
+    # The sandbox uid 65534 was host root when bpywright ran as root: a 0600 root file in the project was readable.
+    from bpywright.harness.sandbox import job_uid_status
+
+    if os.geteuid() != 0:
+        pytest.skip("not root: the job's uid is already this unprivileged user's")
+    safe, detail = job_uid_status()
+    assert safe and "host uid 65534" in detail, detail
+    project = tmp_path / "proj"
+    project.mkdir(mode=0o755)
+    project.chmod(0o755)  # umask-proof: what the job may read of its project is what any user may
+    secret = project / "key.pem"
+    secret.write_text("root-only-secret")
+    secret.chmod(0o600)
+    (project / "notes.txt").write_text("shared")
+    (project / "notes.txt").chmod(0o644)
+    script = project / "peek.py"
+    script.write_text(
+        "import os\n"
+        "here = os.path.dirname(__file__)\n"
+        "print('uid', os.getuid(), 'groups', os.getgroups())\n"
+        "print(open(os.path.join(here, 'notes.txt')).read())\n"
+        "for path in ('/root', os.path.dirname(os.path.dirname(here))):\n"
+        "    try:\n"
+        "        print('listed', path, os.listdir(path))\n"
+        "    except PermissionError:\n"
+        "        print('unlisted', path)\n"
+        "os.makedirs('made', exist_ok=True)\n"
+        "open('made/by_job.txt', 'w').write('kept')\n"
+        "print(open(os.path.join(here, 'key.pem')).read())\n"
+    )
+    outputs = tmp_path / "outputs"
+    report = pool.run(script, RunOptions(render=False, timeout=30, root=project), outputs_to=outputs)
+    assert "root-only-secret" not in report.model_dump_json()
+    assert report.status == "rejected" and report.exception is not None and report.exception.type == "PermissionError"
+    assert "uid 65534 groups []" in report.stdout and "shared" in report.stdout
+    assert "unlisted /root" in report.stdout and "listed" not in report.stdout.replace("unlisted", "")
+    assert (outputs / "made" / "by_job.txt").read_text() == "kept"  # what the job wrote is still collected
+    assert pool.run(source="print('next')\n").stdout.strip() == "next"
+
+
+def test_where_root_cannot_make_its_own_user_namespace_doctor_says_the_fallback(monkeypatch) -> None:
+    from bpywright.config import Settings
+    from bpywright.doctor import check_sandbox
+    from bpywright.harness import sandbox
+    from bpywright.harness.sandbox import Limits, SandboxView, job_uid_status, sandbox_command
+
+    if os.geteuid() != 0:
+        assert job_uid_status()[0] and "your uid" in job_uid_status()[1]
+        return
+    own = sandbox.sandbox_command(["true"], SandboxView(writable=Path("/tmp")), use_bwrap=True, limits=Limits())
+    try:
+        assert "--userns" in own.argv and "--unshare-user" not in own.argv and own.job_owner == (65534, 65534)
+    finally:
+        own.cleanup()
+    monkeypatch.setattr(sandbox, "_own_userns", lambda bwrap: "unshare(CLONE_NEWUSER) was refused in the helper")
+    safe, detail = job_uid_status()
+    assert not safe and detail.startswith("FALLBACK") and "host root" in detail
+    check = check_sandbox(Settings())
+    assert check.state == "warn" and "FALLBACK" in check.detail
+    cmd = sandbox_command(["true"], SandboxView(writable=Path("/tmp")), use_bwrap=True, limits=Limits())
+    try:
+        assert "--userns" not in cmd.argv and "--disable-userns" in cmd.argv and cmd.job_owner is None
+    finally:
+        cmd.cleanup()
+
+
+def test_only_folders_bwrap_made_are_chmodded_never_a_bound_host_folder() -> None:
+    from bpywright.harness.sandbox import _traverse_only
+
+    readable = [Path("/root/.pyenv/versions/3.11.7"), Path("/work/main/.venv"), Path("/work/wt/x"), Path("/work/wt/x/artifacts/rt")]
+    args = _traverse_only(readable, Path("/tmp/bpywright-0/w1-0-abc"))
+    chmodded = [Path(args[i + 2]) for i in range(0, len(args), 3)]
+    assert all(args[i : i + 2] == ["--chmod", "0111"] for i in range(0, len(args), 3))
+    assert set(chmodded) == {
+        Path(p) for p in ("/root", "/root/.pyenv", "/root/.pyenv/versions", "/work", "/work/main", "/work/wt", "/tmp/bpywright-0")
+    }
+    assert not any(c.is_relative_to(r) for c in chmodded for r in readable)  # inside a bind: the host's own folder
