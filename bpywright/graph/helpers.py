@@ -8,7 +8,7 @@ import ast
 import re
 from collections.abc import Iterable
 
-from ..rules.names import NOT_DEFINED
+from ..rules.families.imports.misspelt import NOT_DEFINED
 from .patch import insertion_line
 
 _FENCED = re.compile(r"```python\n(.*?)```", re.S)

@@ -8,9 +8,9 @@ from typing import Any
 
 from ...harness.lint import render_fix_block
 from ...rules.base import FixScope
+from ...rules.families.imports.missing_import import CONSOLE, IMPORTS
+from ...rules.families.imports.misspelt import NOT_DEFINED
 from ...rules.healer import heal_once
-from ...rules.imports import CONSOLE, IMPORTS
-from ...rules.names import NOT_DEFINED
 from ...rules.pack import BY_ID, apply_rules
 from ..builders import call_builders, uncalled_builders
 from ..context import RunContext

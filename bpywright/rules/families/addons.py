@@ -6,9 +6,9 @@ import re
 
 import libcst as cst
 
-from .base import DriftRule, RuleTransformer
-from .fragments import code, dotted, stmt
-from .rna import rna_table
+from ..base import DriftRule, RuleTransformer
+from ..fragments import code, dotted, stmt
+from ..rna import rna_table
 
 MENUS = {
     "INFO_MT_file_import": "TOPBAR_MT_file_import",
@@ -125,7 +125,6 @@ class _Annotations(RuleTransformer):
 RULES = (
     DriftRule(
         "register-module",
-        "addons",
         "bpy.utils.register_module → register_class for each class",
         "2.80",
         "2.80",
@@ -135,7 +134,6 @@ RULES = (
     ),
     DriftRule(
         "menu-renamed",
-        "addons",
         "INFO_MT_* / *_specials menus renamed (TOPBAR_MT_*, VIEW3D_MT_*_context_menu)",
         "2.80",
         "2.80",
@@ -145,7 +143,6 @@ RULES = (
     ),
     DriftRule(
         "props-annotations",
-        "addons",
         "class-level bpy.props assignments → annotations",
         "2.80",
         "2.80",

@@ -7,8 +7,8 @@ import re
 import libcst as cst
 from libcst.metadata import PositionProvider, Scope, ScopeProvider
 
-from .base import DriftRule, RuleTransformer
-from .fragments import imports_end, stmt
+from ...base import DriftRule, RuleTransformer
+from ...fragments import imports_end, stmt
 
 MODULES = {
     name: f"import {name}"
@@ -160,7 +160,6 @@ def _binds_bpy(module: cst.Module) -> bool:
 RULES = (
     DriftRule(
         "missing-import",
-        "imports",
         "names used but never imported (math, mathutils, bmesh, radians, Vector, console C/D, scene …)",
         "2.50",
         "2.50",

@@ -11,8 +11,8 @@ import re
 
 import libcst as cst
 
-from .base import DriftRule, RuleTransformer
-from .fragments import dotted, lone_value, stmt
+from ...base import DriftRule, RuleTransformer
+from ...fragments import dotted, lone_value, stmt
 
 # Operators whose new (or resulting) object becomes the active one, so `bpy.context.active_object` is what the script meant.
 ACTIVE_RESULT = ("object.duplicate", "object.duplicate_move", "object.join", "object.convert", "object.text_add")
@@ -111,7 +111,6 @@ class _OperatorOnData(RuleTransformer):
 RULES = (
     DriftRule(
         "operator-result-as-object",
-        "operators",
         "operator results used as objects → bpy.context.active_object after the call",
         "2.50",
         "2.50",
@@ -121,7 +120,6 @@ RULES = (
     ),
     DriftRule(
         "operator-on-data",
-        "operators",
         "an operator called on bpy.data (bpy.data.meshes.primitive_cube_add) → bpy.ops.mesh.primitive_cube_add, the object then active",
         "2.50",
         "2.50",

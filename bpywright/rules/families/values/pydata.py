@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from .base import DriftRule, RuleTransformer
-from .fragments import code, dotted, in_place_of, number_value
+from ...base import DriftRule, RuleTransformer
+from ...fragments import code, dotted, in_place_of, number_value
 
 
 class _RefillMesh(RuleTransformer):
@@ -169,7 +169,6 @@ class _PydataCalls(cst.CSTVisitor):
 RULES = (
     DriftRule(
         "from-pydata-refill",
-        "values",
         "from_pydata on a mesh that already has geometry → clear_geometry() first",
         "2.81",
         "2.81",
@@ -179,7 +178,6 @@ RULES = (
     ),
     DriftRule(
         "from-pydata-shapes",
-        "values",
         "from_pydata lists of the wrong shape (an edge of 4 indices, colours as faces, 2D vertices) → fixed or left out",
         "2.80",
         "2.80",

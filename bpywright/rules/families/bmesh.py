@@ -6,8 +6,8 @@ import re
 
 import libcst as cst
 
-from .base import DriftRule, RuleTransformer
-from .fragments import dotted, renamed_kwarg, stmt, without_args
+from ..base import DriftRule, RuleTransformer
+from ..fragments import dotted, renamed_kwarg, stmt, without_args
 
 _RADIUS = {"diameter": "radius", "diameter1": "radius1", "diameter2": "radius2"}
 _CREATE = re.compile(r"(^|\.)ops\.(create_icosphere|create_uvsphere|create_circle|create_cone)$")
@@ -84,7 +84,6 @@ class _LookupTable(RuleTransformer):
 RULES = (
     DriftRule(
         "bmesh-radius",
-        "bmesh",
         "bmesh.ops.create_icosphere/uvsphere/circle/cone: diameter → radius",
         "2.80",
         "2.80",
@@ -94,7 +93,6 @@ RULES = (
     ),
     DriftRule(
         "bmesh-lookup-table",
-        "bmesh",
         "index access to bm.verts/edges/faces needs ensure_lookup_table()",
         "2.73",
         "2.73",

@@ -6,10 +6,10 @@ import re
 
 import libcst as cst
 
-from .base import DriftRule, RuleTransformer
-from .fragments import code, dotted, imports_end, stmt, string_value
-from .operators import op_name
-from .rna import rna_table
+from ..base import DriftRule, RuleTransformer
+from ..fragments import code, dotted, imports_end, stmt, string_value
+from ..rna import rna_table
+from .operators.signatures import op_name
 
 HELPER = "_view3d_context"
 HELPER_SOURCE = f'''
@@ -252,7 +252,6 @@ class _SpaceData(RuleTransformer):
 RULES = (
     DriftRule(
         "context-override-dict",
-        "context",
         "bpy.ops.x(override_dict) → with bpy.context.temp_override(**override_dict)",
         "4.0",
         "3.2",
@@ -262,7 +261,6 @@ RULES = (
     ),
     DriftRule(
         "viewport-operator",
-        "context",
         "viewport operators headless → run under a 3D viewport temp_override",
         "2.80",
         "3.2",
@@ -272,7 +270,6 @@ RULES = (
     ),
     DriftRule(
         "space-data-headless",
-        "context",
         "viewport settings through context.space_data (None headless) are dropped",
         "2.50",
         "2.50",
@@ -282,7 +279,6 @@ RULES = (
     ),
     DriftRule(
         "active-object-missing",
-        "context",
         "no active object → make the object created last active",
         "2.80",
         "2.80",
@@ -292,7 +288,6 @@ RULES = (
     ),
     DriftRule(
         "edit-mode-required",
-        "context",
         "mesh/uv/curve operators called in object mode → enter edit mode around them",
         "2.80",
         "2.80",

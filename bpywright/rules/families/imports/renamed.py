@@ -11,7 +11,7 @@ import re
 
 import libcst as cst
 
-from .base import DriftRule, RuleTransformer
+from ...base import DriftRule, RuleTransformer
 
 NO_ATTRIBUTE = re.compile(r"module '([\w.]+)' has no attribute '(\w+)'")
 CANNOT_IMPORT = re.compile(r"cannot import name '(\w+)' from '([\w.]+)'")
@@ -63,7 +63,6 @@ class _RenamedHelper(RuleTransformer):
 RULES = (
     DriftRule(
         "renamed-helper",
-        "imports",
         "a helper the project's module defines under another case (rainbowLights → rainbow_lights) → renamed at the call",
         "2.50",
         "2.50",

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import libcst as cst
 
-from ..versions import version_key
-from .base import DriftRule, RuleTransformer
-from .fragments import code, dotted, expr, imports_end, stmt, string_value
-from .nodes import _NodeNames
-from .sockets import socket_table
+from ...versions import version_key
+from ..base import DriftRule, RuleTransformer
+from ..fragments import code, dotted, expr, imports_end, stmt, string_value
+from ..sockets import socket_table
+from .node_trees import _NodeNames
 
 
 def _before(target: str, version: str) -> bool:
@@ -418,7 +418,6 @@ class _Removed50(RuleTransformer):
 RULES = (
     DriftRule(
         "cycles-object-flags",
-        "5.x",
         "obj.cycles.is_shadow_catcher/is_holdout → obj.is_shadow_catcher/is_holdout (5.0)",
         "5.0",
         "3.0",
@@ -428,7 +427,6 @@ RULES = (
     ),
     DriftRule(
         "grease-pencil-v3-data",
-        "5.x",
         "bpy.data.grease_pencils_v3 → bpy.data.grease_pencils (5.0)",
         "5.0",
         "5.0",
@@ -438,7 +436,6 @@ RULES = (
     ),
     DriftRule(
         "vse-strips",
-        "5.x",
         "sequence_editor.sequences(_all) → strips(_all) (4.4; sequences removed in 5.0)",
         "5.0",
         "4.4",
@@ -448,7 +445,6 @@ RULES = (
     ),
     DriftRule(
         "vse-sequences",
-        "5.x",
         "sequence_editor.strips(_all) → sequences(_all) before 4.4 (a newer script on an older Blender)",
         "2.80",
         "2.80",
@@ -459,7 +455,6 @@ RULES = (
     ),
     DriftRule(
         "boolean-solver-float",
-        "5.x",
         "Boolean solver 'FAST' → 'FLOAT' (5.0)",
         "5.0",
         "5.0",
@@ -469,7 +464,6 @@ RULES = (
     ),
     DriftRule(
         "boolean-solver-fast",
-        "5.x",
         "Boolean solver 'FLOAT' → 'FAST' before 5.0 (a 5.x script on 4.x)",
         "2.91",
         "2.91",
@@ -480,7 +474,6 @@ RULES = (
     ),
     DriftRule(
         "socket-factor-fac",
-        "5.x",
         'socket "Factor" → "Fac" before 5.0 (a 5.x script on 4.x)',
         "2.80",
         "2.80",
@@ -491,7 +484,6 @@ RULES = (
     ),
     DriftRule(
         "legacy-color-nodes",
-        "5.x",
         "Separate/Combine RGB/HSV nodes → Separate/Combine Color (removed in 5.0)",
         "5.0",
         "3.3",
@@ -501,7 +493,6 @@ RULES = (
     ),
     DriftRule(
         "action-fcurves",
-        "5.x",
         "action.fcurves → the slot's channelbag fcurves (layered actions, 5.0)",
         "5.0",
         "4.4",
@@ -511,7 +502,6 @@ RULES = (
     ),
     DriftRule(
         "gn-modifier-inputs",
-        "5.x",
         "modifier[identifier] → modifier.properties.inputs.<identifier>.value (Geometry Nodes, 5.2)",
         "5.2",
         "5.2",
@@ -521,7 +511,6 @@ RULES = (
     ),
     DriftRule(
         "gn-modifier-idprops",
-        "5.x",
         "modifier.properties.inputs.<identifier>.value → modifier[identifier] before 5.2",
         "2.92",
         "2.92",
@@ -532,7 +521,6 @@ RULES = (
     ),
     DriftRule(
         "python-313-modules",
-        "5.x",
         "stdlib modules removed by Python 3.12/3.13 (imp → importlib) on Blender 5.1+",
         "5.1",
         "2.80",
@@ -542,7 +530,6 @@ RULES = (
     ),
     DriftRule(
         "removed-in-5",
-        "5.x",
         "5.0 removals that need rewriting by hand: bgl, Collada, Scene.node_tree, the Composite node",
         "5.0",
         "5.0",

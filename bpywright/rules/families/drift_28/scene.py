@@ -6,8 +6,8 @@ import re
 
 import libcst as cst
 
-from .base import DriftRule, RuleTransformer
-from .fragments import code, context_of, dotted, expr, is_not_object, is_object, is_scene, object_names, stmt
+from ...base import DriftRule, RuleTransformer
+from ...fragments import code, context_of, dotted, expr, is_not_object, is_object, is_scene, object_names, stmt
 
 _LINK = re.compile(r"\.objects\.(link|unlink|remove)$")
 
@@ -259,7 +259,6 @@ class _Handlers(RuleTransformer):
 RULES = (
     DriftRule(
         "scene-objects-link",
-        "2.80",
         "scene.objects.link/unlink → collection.objects; scene.objects.remove(obj) → bpy.data.objects.remove(obj, do_unlink=True)",
         "2.80",
         "2.80",
@@ -269,7 +268,6 @@ RULES = (
     ),
     DriftRule(
         "object-select",
-        "2.80",
         "obj.select → select_set()/select_get()",
         "2.80",
         "2.80",
@@ -279,7 +277,6 @@ RULES = (
     ),
     DriftRule(
         "scene-objects-active",
-        "2.80",
         "scene.objects.active → view_layer.objects.active",
         "2.80",
         "2.80",
@@ -289,7 +286,6 @@ RULES = (
     ),
     DriftRule(
         "active-object-assigned",
-        "2.80",
         "context.active_object = obj → view_layer.objects.active = obj (read-only on the context)",
         "2.80",
         "2.80",
@@ -299,7 +295,6 @@ RULES = (
     ),
     DriftRule(
         "scene-update",
-        "2.80",
         "scene.update() → view_layer.update()",
         "2.80",
         "2.80",
@@ -309,7 +304,6 @@ RULES = (
     ),
     DriftRule(
         "cursor-location",
-        "2.80",
         "scene.cursor_location → scene.cursor.location",
         "2.80",
         "2.80",
@@ -319,7 +313,6 @@ RULES = (
     ),
     DriftRule(
         "layers-removed",
-        "2.80",
         "scene/object layers and select_by_layer → collections",
         "2.80",
         "2.80",
@@ -333,7 +326,6 @@ RULES = (
     ),
     DriftRule(
         "render-layers",
-        "2.80",
         "scene.render.layers → scene.view_layers",
         "2.80",
         "2.80",
@@ -343,7 +335,6 @@ RULES = (
     ),
     DriftRule(
         "handlers-renamed",
-        "2.80",
         "scene_update_pre/post → depsgraph_update_pre/post",
         "2.80",
         "2.80",

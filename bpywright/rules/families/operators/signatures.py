@@ -6,9 +6,9 @@ import re
 
 import libcst as cst
 
-from .base import DriftRule, RuleTransformer
-from .fragments import code, dotted, expr, keyword_arg, kwarg, number_value, renamed_kwarg, scaled, string_value, without_args
-from .rna import operator_params
+from ...base import DriftRule, RuleTransformer
+from ...fragments import code, dotted, expr, keyword_arg, kwarg, number_value, renamed_kwarg, scaled, string_value, without_args
+from ...rna import operator_params
 
 RENAMED_OPS = {
     "object.lamp_add": "object.light_add",
@@ -243,7 +243,6 @@ class _ObjectOperatorCall(RuleTransformer):
 RULES = (
     DriftRule(
         "object-operator-call",
-        "operators",
         "obj.modifier_add(type=T) / obj.constraint_add(type=T) → obj.modifiers.new(name, type=T) / obj.constraints.new(type=T)",
         "2.50",
         "2.50",
@@ -253,7 +252,6 @@ RULES = (
     ),
     DriftRule(
         "operator-renamed",
-        "operators",
         "renamed operators (lamp_add → light_add, import_scene.obj → wm.obj_import …)",
         "2.80",
         "2.80",
@@ -263,7 +261,6 @@ RULES = (
     ),
     DriftRule(
         "operator-keywords",
-        "operators",
         "changed operator keywords (size/radius/diameter, view_align, proportional …)",
         "2.80",
         "2.80",
@@ -273,7 +270,6 @@ RULES = (
     ),
     DriftRule(
         "function-keywords",
-        "operators",
         "removed or keyword-only arguments of API functions",
         "2.80",
         "2.80",
@@ -283,7 +279,6 @@ RULES = (
     ),
     DriftRule(
         "object-to-mesh",
-        "operators",
         "Object.to_mesh(scene, …) → bpy.data.meshes.new_from_object(evaluated object)",
         "2.80",
         "2.80",

@@ -15,9 +15,9 @@ import re
 
 import libcst as cst
 
-from .base import DriftRule, RuleTransformer
-from .fragments import lone_value, string_value
-from .values import enum_successor
+from ...base import DriftRule, RuleTransformer
+from ...fragments import lone_value, string_value
+from .literals import enum_successor
 
 _NEW_TYPE = re.compile(r'Object(Modifiers|Constraints)\.new\(\): error with (?:keyword )?argument.*?enum "(\w+)" not found in \(([^)]*)\)')
 
@@ -133,7 +133,6 @@ class _MadeUpType(RuleTransformer):
 RULES = (
     DriftRule(
         "made-up-modifier",
-        "values",
         "a modifier or constraint of a type Blender never had (modifiers.new(type='CONNECT')) → left out, with its setup",
         "2.80",
         "2.80",

@@ -12,9 +12,9 @@ import re
 
 import libcst as cst
 
-from .base import DriftRule, RuleTransformer
-from .fragments import kwarg, renamed_kwarg, without_args
-from .names import closest
+from ...base import DriftRule, RuleTransformer
+from ...fragments import kwarg, renamed_kwarg, without_args
+from .misspelt import closest
 
 UNEXPECTED = re.compile(r"(\w+)\(\) got an unexpected keyword argument '(\w+)'")
 
@@ -69,7 +69,6 @@ class _OwnFunctionKeyword(RuleTransformer):
 RULES = (
     DriftRule(
         "own-function-keyword",
-        "imports",
         "a keyword the script's own function does not take (TypeError) → the close parameter, else dropped",
         "2.50",
         "2.50",

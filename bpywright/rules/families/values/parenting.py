@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from .base import DriftRule, RuleTransformer
-from .fragments import code
+from ...base import DriftRule, RuleTransformer
+from ...fragments import code
 
 
 class _ChildrenLink(RuleTransformer):
@@ -32,7 +32,6 @@ class _ChildrenLink(RuleTransformer):
 RULES = (
     DriftRule(
         "children-link",
-        "values",
         "PARENT.children.link(CHILD) → CHILD.parent = PARENT (children is a read-only tuple)",
         "2.80",
         "2.80",

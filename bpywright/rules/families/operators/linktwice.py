@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from .base import DriftRule, RuleTransformer
-from .fragments import code, dotted
+from ...base import DriftRule, RuleTransformer
+from ...fragments import code, dotted
 
 
 def _link_call(line: cst.SimpleStatementLine) -> tuple[str, str] | None:
@@ -46,7 +46,6 @@ class _LinkTwice(RuleTransformer):
 RULES = (
     DriftRule(
         "link-already-linked",
-        "operators",
         "linking an object or collection that is already linked there → link only when it is not",
         "2.80",
         "2.80",

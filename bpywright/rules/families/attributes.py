@@ -7,9 +7,9 @@ import re
 
 import libcst as cst
 
-from .base import DriftRule, RuleTransformer
-from .fragments import code, context_of, dotted, expr, is_object, is_scene, last_name, object_names
-from .rna import all_names, is_struct, struct_names
+from ..base import DriftRule, RuleTransformer
+from ..fragments import code, context_of, dotted, expr, is_object, is_scene, last_name, object_names
+from ..rna import all_names, is_struct, struct_names
 
 # Old name → new name (a dotted path when the value moved into a nested struct).
 RENAMED = {
@@ -304,7 +304,6 @@ class _AutoSmooth(RuleTransformer):
 RULES = (
     DriftRule(
         "renamed-attribute",
-        "attributes",
         "renamed properties (draw_type → display_type, dupli_* → instance_* …)",
         "2.80",
         "2.80",
@@ -314,7 +313,6 @@ RULES = (
     ),
     DriftRule(
         "auto-smooth",
-        "attributes",
         "use_auto_smooth/auto_smooth_angle → mesh.set_sharp_from_angle()",
         "4.1",
         "4.1",
@@ -324,7 +322,6 @@ RULES = (
     ),
     DriftRule(
         "missing-property",
-        "attributes",
         "assignments to properties that no longer exist are dropped",
         "2.80",
         "2.80",
@@ -333,7 +330,6 @@ RULES = (
     ),
     DriftRule(
         "removed-noop-call",
-        "attributes",
         "removed no-op calls (calc_normals, calc_normals_split, calc_tessface)",
         "2.80",
         "2.80",

@@ -9,9 +9,9 @@ import re
 
 import libcst as cst
 
-from .base import DriftRule, RuleTransformer
-from .fragments import code, dotted, expr, is_object, kwarg, last_name, number_value, object_names, string_value, without_args
-from .rna import rna_table
+from ...base import DriftRule, RuleTransformer
+from ...fragments import code, dotted, expr, is_object, kwarg, last_name, number_value, object_names, string_value, without_args
+from ...rna import rna_table
 
 _MATRIX = re.compile(
     r"(^|\.)(matrix_world|matrix_local|matrix_basis|matrix_parent_inverse|matrix|matrix_channel|rotation_quaternion)$|"
@@ -275,7 +275,6 @@ class _ZeroScale(RuleTransformer):
 RULES = (
     DriftRule(
         "matrix-matmul",
-        "values",
         "Matrix/Vector/Quaternion products: * → @",
         "2.80",
         "2.80",
@@ -287,7 +286,6 @@ RULES = (
     ),
     DriftRule(
         "rgba-length",
-        "values",
         "3-value colours where RGBA (4 values) is required; an alpha appended to a colour that had one",
         "2.80",
         "2.80",
@@ -297,7 +295,6 @@ RULES = (
     ),
     DriftRule(
         "enum-value",
-        "values",
         "enum items renamed or misspelt ('HEMI' → 'SUN', 'GROUP' → 'COLLECTION', 'SUBSURFACE' → 'SUBSURF'); a made-up one left at its default",
         "2.80",
         "2.80",
@@ -307,7 +304,6 @@ RULES = (
     ),
     DriftRule(
         "zero-scale",
-        "values",
         "an operator's scale=(0, 0, 0) (its 'not set' default, copied from the signature) → dropped: it collapses the mesh",
         "2.80",
         "2.80",

@@ -12,8 +12,8 @@ import re
 import libcst as cst
 from libcst.metadata import PositionProvider, Scope, ScopeProvider
 
-from .base import DriftRule, RuleTransformer
-from .imports import CONSOLE, IMPORTS
+from ...base import DriftRule, RuleTransformer
+from .missing_import import CONSOLE, IMPORTS
 
 NOT_DEFINED = re.compile(r"name '(\w+)' is not defined")
 CUTOFF = 0.8  # difflib ratio a bound name must reach (LEAD_THICKNESS → LID_THICKNESS is 0.89; width → height is 0.36)
@@ -68,7 +68,6 @@ class _MisspeltName(RuleTransformer):
 RULES = (
     DriftRule(
         "misspelt-name",
-        "imports",
         "a name the script never defines, close to one it does (NameError) → the defined name",
         "2.50",
         "2.50",

@@ -6,10 +6,10 @@ import re
 
 import libcst as cst
 
-from ..versions import version_key
-from .base import DriftRule, RuleTransformer
-from .fragments import code, dotted, expr, in_place_of, number_value, string_value
-from .sockets import PRINCIPLED_RENAMED_4_0, socket_table
+from ...versions import version_key
+from ..base import DriftRule, RuleTransformer
+from ..fragments import code, dotted, expr, in_place_of, number_value, string_value
+from ..sockets import PRINCIPLED_RENAMED_4_0, socket_table
 
 PRINCIPLED = "ShaderNodeBsdfPrincipled"
 RENAMED_INPUTS = PRINCIPLED_RENAMED_4_0
@@ -253,7 +253,6 @@ class _NewSocketArgs(RuleTransformer):
 RULES = (
     DriftRule(
         "principled-sockets",
-        "nodes",
         "Principled BSDF inputs renamed/removed in 4.0 (Specular → Specular IOR Level …)",
         "4.0",
         "4.0",
@@ -267,7 +266,6 @@ RULES = (
     ),
     DriftRule(
         "node-group-interface",
-        "nodes",
         "node group inputs/outputs.new() → interface.new_socket() (4.0)",
         "4.0",
         "4.0",
@@ -277,7 +275,6 @@ RULES = (
     ),
     DriftRule(
         "new-socket-args",
-        "nodes",
         "interface.new_socket(name, 'NodeSocketFloat', min_value=…) → keywords, settings set on the socket",
         "4.0",
         "4.0",
@@ -287,7 +284,6 @@ RULES = (
     ),
     DriftRule(
         "node-type-removed",
-        "nodes",
         "removed node types (Musgrave → Noise, Velvet → Sheen …)",
         "3.0",
         "3.0",

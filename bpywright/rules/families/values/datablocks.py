@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from .base import DriftRule, RuleTransformer
-from .fragments import dotted
+from ...base import DriftRule, RuleTransformer
+from ...fragments import dotted
 
 # bpy.data collections whose items are an object's data (what Object.data points to)
 _DATA_COLLECTIONS = frozenset(
@@ -183,7 +183,6 @@ class _TypesNew(RuleTransformer):
 RULES = (
     DriftRule(
         "types-new",
-        "values",
         "bpy.types.Camera.new(…) / bpy.types.BlendDataCameras.new(…) → bpy.data.cameras.new(…)",
         "2.50",
         "2.50",
@@ -193,7 +192,6 @@ RULES = (
     ),
     DriftRule(
         "data-of-data",
-        "values",
         "mesh.data.X on a mesh (curve, camera, light …) datablock → mesh.X: the datablock is the object's data",
         "2.80",
         "2.80",
@@ -203,7 +201,6 @@ RULES = (
     ),
     DriftRule(
         "add-data-to-scene",
-        "values",
         "world.light_settings.append(light) and kin with made object data → link an object made from it into the scene",
         "2.80",
         "2.80",
@@ -213,7 +210,6 @@ RULES = (
     ),
     DriftRule(
         "link-object-data",
-        "values",
         "objects.link(mesh) with a mesh (curve, camera, light …) datablock → link an object made from it",
         "2.80",
         "2.80",

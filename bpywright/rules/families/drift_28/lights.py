@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from .base import DriftRule, RuleTransformer
-from .fragments import dotted, string_value
+from ...base import DriftRule, RuleTransformer
+from ...fragments import dotted, string_value
 
 TYPES = {
     "Lamp": "Light",
@@ -99,7 +99,6 @@ class _Lamps(RuleTransformer):
 RULES = (
     DriftRule(
         "lamps-to-lights",
-        "2.80",
         "lamps → lights (bpy.data.lamps, *Lamp types, 'LAMP', 'HEMI')",
         "2.80",
         "2.80",

@@ -13,8 +13,8 @@ import re
 
 import libcst as cst
 
-from .base import DriftRule, RuleTransformer
-from .fragments import code
+from ...base import DriftRule, RuleTransformer
+from ...fragments import code
 
 _KEYWORD = re.compile(r'keyword "(\w+)" expected an int, not float|\w+\.(\w+) expected an int type, not float')
 _INTEGER = re.compile(r"'float' object cannot be interpreted as an integer")
@@ -75,7 +75,6 @@ class _IntFromDivision(RuleTransformer):
 RULES = (
     DriftRule(
         "int-from-division",
-        "values",
         "an int keyword given a float from Python 2 division (`n / 2`) → int(…) at the failing call",
         "2.50",
         "2.50",

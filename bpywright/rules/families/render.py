@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import libcst as cst
 
-from ..versions import version_key
-from .base import DriftRule, RuleTransformer
-from .fragments import dotted, string_value
+from ...versions import version_key
+from ..base import DriftRule, RuleTransformer
+from ..fragments import dotted, string_value
 
 
 def eevee_id(target: str) -> str:
@@ -65,7 +65,6 @@ class _OwnRender(RuleTransformer):
 RULES = (
     DriftRule(
         "eevee-next",
-        "render",
         "BLENDER_EEVEE → BLENDER_EEVEE_NEXT (4.2 to 4.5)",
         "4.2",
         "4.2",
@@ -76,7 +75,6 @@ RULES = (
     ),
     DriftRule(
         "eevee-id-5",
-        "render",
         "BLENDER_EEVEE_NEXT → BLENDER_EEVEE again (5.0)",
         "5.0",
         "2.80",
@@ -86,7 +84,6 @@ RULES = (
     ),
     DriftRule(
         "engine-removed",
-        "render",
         "Blender Internal/Game engines removed in 2.80 → EEVEE",
         "2.80",
         "2.80",
@@ -96,7 +93,6 @@ RULES = (
     ),
     DriftRule(
         "own-render",
-        "render",
         "bpy.ops.render.render(...) in the script → dropped: the harness renders the scene itself",
         "2.80",
         "2.80",

@@ -25,9 +25,9 @@ import re
 
 import libcst as cst
 
-from .base import DriftRule, RuleTransformer
+from ...base import DriftRule, RuleTransformer
+from ...fragments import code, dotted, expr, in_place_of
 from .datablocks import DATA_TYPES
-from .fragments import code, dotted, expr, in_place_of
 
 
 class _SlotIndex(RuleTransformer):
@@ -136,7 +136,6 @@ class _EmptySlots(RuleTransformer):
 RULES = (
     DriftRule(
         "material-slot-index",
-        "values",
         "face.material_index = material.index → the index of the material's slot on the mesh (appended when missing)",
         "2.80",
         "2.80",
@@ -146,7 +145,6 @@ RULES = (
     ),
     DriftRule(
         "material-append-object",
-        "values",
         "mesh.materials.append(obj) → the object's active material (its data's first material for object data)",
         "2.80",
         "2.80",
@@ -156,7 +154,6 @@ RULES = (
     ),
     DriftRule(
         "material-first-of-none",
-        "values",
         "the first material of a mesh with none (mesh.materials[0].diffuse_color = …) → one made first",
         "2.80",
         "2.80",

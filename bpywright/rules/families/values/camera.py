@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from .base import DriftRule, RuleTransformer
-from .fragments import code, dotted, in_place_of
+from ...base import DriftRule, RuleTransformer
+from ...fragments import code, dotted, in_place_of
 
 
 def _object_made_from(value: cst.BaseExpression) -> str | None:
@@ -102,7 +102,6 @@ def _made_camera(value: cst.BaseExpression) -> bool:
 RULES = (
     DriftRule(
         "camera-data-as-object",
-        "values",
         "a camera's data assigned to scene.camera → the object made from it (made and linked when there is none)",
         "2.80",
         "2.80",
