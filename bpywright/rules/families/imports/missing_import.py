@@ -5,10 +5,11 @@ from __future__ import annotations
 import re
 
 import libcst as cst
-from libcst.metadata import PositionProvider, Scope, ScopeProvider
+from libcst.metadata import PositionProvider, ScopeProvider
 
 from ...base import DriftRule, RuleTransformer
 from ...fragments import imports_end, stmt
+from ...unbound import NOT_DEFINED, unbound_uses
 
 MODULES = {
     name: f"import {name}"
@@ -119,17 +120,14 @@ class _MissingImports(RuleTransformer):
     def visit_Module(self, node: cst.Module) -> None:
         stars = _star_modules(node)
         first: dict[str, cst.Name] = {}
-        scopes: set[Scope] = {s for s in self.metadata[ScopeProvider].values() if isinstance(s, Scope)}
-        for scope in scopes:
-            for access in scope.accesses:
-                name = access.node
-                if access.referents or not isinstance(name, cst.Name) or name.value not in IMPORTS | CONSOLE:
-                    continue
-                source = IMPORTS.get(name.value, "")
-                if source.startswith("from ") and source.split()[1] in stars:
-                    continue
-                if name.value not in first or self.span(name).start.line < self.span(first[name.value]).start.line:
-                    first[name.value] = name
+        for _, name in unbound_uses(self.metadata[ScopeProvider].values()):
+            if name.value not in IMPORTS | CONSOLE:
+                continue
+            source = IMPORTS.get(name.value, "")
+            if source.startswith("from ") and source.split()[1] in stars:
+                continue
+            if name.value not in first or self.span(name).start.line < self.span(first[name.value]).start.line:
+                first[name.value] = name
         self.missing: list[str] = []
         for value, name in sorted(first.items(), key=lambda kv: self.span(kv[1]).start.line):
             line = IMPORTS.get(value) or CONSOLE[value]
@@ -164,7 +162,7 @@ RULES = (
         "2.50",
         "2.50",
         _MissingImports,
-        (r"name '\w+' is not defined",),
+        (NOT_DEFINED.pattern,),
         needles=may_miss_imports,
     ),
 )

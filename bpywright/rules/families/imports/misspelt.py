@@ -7,28 +7,16 @@ every unbound use of the misspelt name is renamed. A name the missing-import rul
 from __future__ import annotations
 
 import difflib
-import re
 
 import libcst as cst
-from libcst.metadata import PositionProvider, Scope, ScopeProvider
+from libcst.metadata import PositionProvider, ScopeProvider
 
 from ...base import DriftRule, RuleTransformer
+from ...unbound import NOT_DEFINED, bound_in, not_defined, unbound_uses
 from .missing_import import CONSOLE, IMPORTS
 
-NOT_DEFINED = re.compile(r"name '(\w+)' is not defined")
 CUTOFF = 0.8  # difflib ratio a bound name must reach (LEAD_THICKNESS → LID_THICKNESS is 0.89; width → height is 0.36)
 MIN_LENGTH = 4  # shorter names are too easily close to another by chance
-
-
-def _bound_names(scope: Scope) -> set[str]:
-    """Names bound in this scope and the scopes around it (what a use here could refer to)."""
-    names: set[str] = set()
-    current: Scope | None = scope
-    while current is not None:
-        names.update(a.name for a in current.assignments)
-        parent = current.parent
-        current = None if parent is current else parent
-    return names
 
 
 def closest(name: str, bound: set[str]) -> str | None:
@@ -47,18 +35,15 @@ class _MisspeltName(RuleTransformer):
 
     def visit_Module(self, node: cst.Module) -> None:
         self.renames: dict[cst.Name, str] = {}
-        found = NOT_DEFINED.search(self.scope.error)
-        if found is None or found.group(1) in IMPORTS or found.group(1) in CONSOLE:
+        wrong = not_defined(self.scope.error)
+        if wrong is None or wrong in IMPORTS or wrong in CONSOLE:
             return
-        wrong = found.group(1)
-        scopes = {s for s in self.metadata[ScopeProvider].values() if isinstance(s, Scope)}
-        for scope in scopes:
-            for access in scope.accesses:
-                if access.referents or not isinstance(access.node, cst.Name) or access.node.value != wrong:
-                    continue
-                right = closest(wrong, _bound_names(scope))
-                if right is not None and self.report(access.node, f'"{wrong}" is never defined; "{right}" is', f"use {right}"):
-                    self.renames[access.node] = right
+        for scope, name in unbound_uses(self.metadata[ScopeProvider].values()):
+            if name.value != wrong:
+                continue
+            right = closest(wrong, bound_in(scope))
+            if right is not None and self.report(name, f'"{wrong}" is never defined; "{right}" is', f"use {right}"):
+                self.renames[name] = right
 
     def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.Name:
         right = self.renames.get(original)
@@ -72,7 +57,7 @@ RULES = (
         "2.50",
         "2.50",
         _MisspeltName,
-        (r"name '\w+' is not defined",),
+        (NOT_DEFINED.pattern,),
         runtime_only=True,
     ),
 )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bpywright.graph.helpers import borrow_helpers, code_blocks
+from bpywright.graph.borrow import borrow_helpers, code_blocks
 from bpywright.graph.prompting import render
 
 from .samples import src

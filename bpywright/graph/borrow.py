@@ -1,6 +1,7 @@
-"""Helpers a model called but never wrote: a run failed with NameError on a function that the prompt's own example or a
-retrieved exemplar defines (small models call the example's `link(obj)` and forget its `def`). The definition is copied
-from that verified code, with the top-level helpers it calls that the script also lacks; nothing else is guessed."""
+"""Borrowing the helpers a model called but never wrote: a run failed with NameError on a function that the prompt's
+own example or a retrieved exemplar defines (small models call the example's `link(obj)` and forget its `def`). The
+definition is copied from that verified code, with the top-level helpers it calls that the script also lacks; nothing
+else is guessed."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import ast
 import re
 from collections.abc import Iterable
 
-from ..rules.families.imports.misspelt import NOT_DEFINED
+from ..rules.unbound import bound_anywhere, not_defined
 from .patch import insertion_line
 
 _FENCED = re.compile(r"```python\n(.*?)```", re.S)
@@ -32,34 +33,24 @@ def _top_level_defs(source: str) -> dict[str, str]:
     }
 
 
-def _bound(tree: ast.Module) -> set[str]:
-    names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-    names |= {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
-    names |= {(a.asname or a.name).split(".")[0] for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
-    return names
-
-
 def _called(code: str) -> set[str]:
     return {n.func.id for n in ast.walk(ast.parse(code)) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
 
 
 def borrow_helpers(script: str, failure: str, sources: Iterable[str]) -> tuple[str, list[str]] | None:
     """(script with the missing helpers defined after its imports, their names) or None when none can be borrowed."""
-    found = NOT_DEFINED.search(failure)
-    if found is None:
+    missing = not_defined(failure)
+    if missing is None:
         return None
-    try:
-        tree = ast.parse(script)
-    except SyntaxError:
+    bound = bound_anywhere(script)
+    if bound is None or missing in bound:
         return None
-    bound = _bound(tree)
-    if found.group(1) in bound:
-        return None
+    tree = ast.parse(script)
     for source in sources:
         defs = _top_level_defs(source)
-        if found.group(1) not in defs:
+        if missing not in defs:
             continue
-        wanted, queue = [], [found.group(1)]
+        wanted, queue = [], [missing]
         while queue:
             name = queue.pop(0)
             if name in wanted or name in bound or name not in defs:
