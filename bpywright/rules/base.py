@@ -93,6 +93,7 @@ class DriftRule:
     fails_until: str | None = None
     needles: tuple[str, ...] | Callable[[str], bool] = ()
     runtime_only: bool = False
+    example: tuple[str, str] = ("", "")  # (old form, what the rule makes of it), shown by `bpywright rules list`
     _patterns: tuple[re.Pattern[str], ...] = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

@@ -131,6 +131,7 @@ RULES = (
         _RegisterModule,
         (r"module 'bpy\.utils' has no attribute '(un)?register_module'",),
         needles=("register_module",),
+        example=("bpy.utils.register_module(__name__)", "for _cls in (MyProps, OBJECT_OT_hello):\n    bpy.utils.register_class(_cls)"),
     ),
     DriftRule(
         "menu-renamed",
@@ -140,6 +141,7 @@ RULES = (
         _Menus,
         (r"has no attribute '(INFO_MT_\w+|VIEW3D_MT_\w+_specials)'",),
         needles=("_MT_",),
+        example=("bpy.types.INFO_MT_mesh_add.append(menu)", "bpy.types.VIEW3D_MT_mesh_add.append(menu)"),
     ),
     DriftRule(
         "props-annotations",
@@ -149,5 +151,6 @@ RULES = (
         _Annotations,
         (r"_PropertyDeferred",),
         needles=("Property(",),
+        example=("    size = bpy.props.FloatProperty(default=1.0)", "    size: bpy.props.FloatProperty(default=1.0)"),
     ),
 )

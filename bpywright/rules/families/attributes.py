@@ -310,6 +310,7 @@ RULES = (
         _Renamed,
         (r"'\w+' object has no attribute '\w+'",),
         needles=tuple(RENAMED),
+        example=("lamp.data.intensity = 3", "lamp.data.energy = 3"),
     ),
     DriftRule(
         "auto-smooth",
@@ -319,6 +320,7 @@ RULES = (
         _AutoSmooth,
         (r"'Mesh' object has no attribute '(use_auto_smooth|auto_smooth_angle)'",),
         needles=("auto_smooth",),
+        example=("me.use_auto_smooth = True\nme.auto_smooth_angle = math.radians(40)", "me.set_sharp_from_angle(angle=math.radians(40))"),
     ),
     DriftRule(
         "missing-property",
@@ -327,6 +329,7 @@ RULES = (
         "2.80",
         _MissingProperty,
         (r"'\w+' object has no attribute '\w+'",),
+        example=("stick.rotation = (0.5, 0, 0)", "(dropped)"),
     ),
     DriftRule(
         "removed-noop-call",
@@ -336,5 +339,6 @@ RULES = (
         _NoopCalls,
         (r"'Mesh' object has no attribute '(calc_normals|calc_normals_split|create_normals_split|free_normals_split|calc_tessface)'",),
         needles=tuple(_NOOP_CALLS),
+        example=("me.calc_normals_split()", "(dropped)"),
     ),
 )

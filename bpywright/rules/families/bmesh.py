@@ -90,6 +90,10 @@ RULES = (
         _Radius,
         (r'create_(icosphere|uvsphere|circle|cone): keyword "diameter\d?" is invalid', r'keyword "\w+" is invalid for this operator'),
         needles=("diameter",),
+        example=(
+            "bmesh.ops.create_uvsphere(bm, u_segments=8, v_segments=6, diameter=2)",
+            "bmesh.ops.create_uvsphere(bm, u_segments=8, v_segments=6, radius=2)",
+        ),
     ),
     DriftRule(
         "bmesh-lookup-table",
@@ -99,5 +103,6 @@ RULES = (
         _LookupTable,
         (r"outdated internal index table, run ensure_lookup_table\(\) first",),
         runtime_only=True,
+        example=("v = bm.verts[0]", "bm.verts.ensure_lookup_table()\nv = bm.verts[0]"),
     ),
 )

@@ -424,6 +424,7 @@ RULES = (
         _CyclesObjectFlags,
         (r"'CyclesObjectSettings' object has no attribute '(is_shadow_catcher|is_holdout)'",),
         needles=("is_shadow_catcher", "is_holdout"),
+        example=("floor.cycles.is_shadow_catcher = True", "floor.is_shadow_catcher = True"),
     ),
     DriftRule(
         "grease-pencil-v3-data",
@@ -433,6 +434,7 @@ RULES = (
         _GreasePencilData,
         (r"'BlendData' object has no attribute 'grease_pencils_v3'",),
         needles=("grease_pencils_v3",),
+        example=('gp = bpy.data.grease_pencils_v3.new("Sketch")', 'gp = bpy.data.grease_pencils.new("Sketch")'),
     ),
     DriftRule(
         "vse-strips",
@@ -442,6 +444,7 @@ RULES = (
         _VseStrips,
         (r"'SequenceEditor' object has no attribute 'sequences(_all)?'",),
         needles=("sequences",),
+        example=("strips = scene.sequence_editor.sequences_all", "strips = scene.sequence_editor.strips_all"),
     ),
     DriftRule(
         "vse-sequences",
@@ -452,6 +455,7 @@ RULES = (
         (r"'SequenceEditor' object has no attribute 'strips(_all)?'",),
         fails_until="4.4",
         needles=("strips",),
+        example=("strips = scene.sequence_editor.strips_all", "strips = scene.sequence_editor.sequences_all"),
     ),
     DriftRule(
         "boolean-solver-float",
@@ -461,6 +465,7 @@ RULES = (
         _BooleanSolver,
         (r'enum "FAST" not found in \(\'FLOAT\'',),
         needles=("FAST",),
+        example=("cut.solver = 'FAST'", "cut.solver = 'FLOAT'"),
     ),
     DriftRule(
         "boolean-solver-fast",
@@ -471,6 +476,7 @@ RULES = (
         (r'enum "FLOAT" not found in \(\'FAST\'',),
         fails_until="5.0",
         needles=("FLOAT",),
+        example=("cut.solver = 'FLOAT'", "cut.solver = 'FAST'"),
     ),
     DriftRule(
         "socket-factor-fac",
@@ -481,6 +487,7 @@ RULES = (
         (r'key "Factor" not found',),
         fails_until="5.0",
         needles=("Factor",),
+        example=("mix.inputs['Factor'].default_value = 0.25", "mix.inputs['Fac'].default_value = 0.25"),
     ),
     DriftRule(
         "legacy-color-nodes",
@@ -490,6 +497,7 @@ RULES = (
         _LegacyColorNodes,
         (r"Node type ShaderNode(Separate|Combine)(RGB|HSV) undefined",),
         needles=tuple(LEGACY_COLOR_NODES),
+        example=("join = nodes.new('ShaderNodeCombineRGB')", "join = nodes.new('ShaderNodeCombineColor')"),
     ),
     DriftRule(
         "action-fcurves",
@@ -499,6 +507,10 @@ RULES = (
         _ActionFcurves,
         (r"'Action' object has no attribute 'fcurves'",),
         needles=(".fcurves",),
+        example=(
+            "curves = obj.animation_data.action.fcurves",
+            "anim_utils.action_get_channelbag_for_slot(obj.animation_data.action, obj.animation_data.action_slot).fcurves",
+        ),
     ),
     DriftRule(
         "gn-modifier-inputs",
@@ -508,6 +520,7 @@ RULES = (
         _GeometryNodesInputs,
         (r"id properties not supported for this type", r"doesn't support IDProperties"),
         needles=("NODES", "["),
+        example=("modifier[size.identifier] = 0.4", "getattr(modifier.properties.inputs, size.identifier).value = 0.4"),
     ),
     DriftRule(
         "gn-modifier-idprops",
@@ -518,6 +531,7 @@ RULES = (
         (r"'NodesModifier' object has no attribute 'properties'",),
         fails_until="5.2",
         needles=(".properties.inputs",),
+        example=("getattr(modifier.properties.inputs, size.identifier).value = 0.4", "modifier[size.identifier] = 0.4"),
     ),
     DriftRule(
         "python-313-modules",
@@ -527,6 +541,7 @@ RULES = (
         _PythonModules,
         (rf"No module named '({'|'.join(REMOVED_STDLIB)})'",),
         needles=tuple(REMOVED_STDLIB),
+        example=("import imp", "import importlib as imp"),
     ),
     DriftRule(
         "removed-in-5",
@@ -542,5 +557,6 @@ RULES = (
             r"'Image' object has no attribute 'bindcode'",
         ),
         needles=("bgl", "collada_", "node_tree", "CompositorNodeComposite", "bindcode"),
+        example=("import bgl", "(reported, not rewritten: port it to the gpu module)"),
     ),
 )

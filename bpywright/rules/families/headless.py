@@ -258,6 +258,7 @@ RULES = (
         _OverrideDict,
         (r"1-2 args execution context is supported",),
         needles=lambda s: _POSITIONAL.search(s) is not None,
+        example=("bpy.ops.object.join(ctx)", "with bpy.context.temp_override(**ctx):\n    bpy.ops.object.join()"),
     ),
     DriftRule(
         "viewport-operator",
@@ -267,6 +268,10 @@ RULES = (
         _ViewportOperator,
         (r"Operator bpy\.ops\.\w+\.\w+\.poll\(\) (failed, context is incorrect|expected a view3d region)",),
         needles=_calls_viewport_ops,
+        example=(
+            "bpy.ops.view3d.snap_cursor_to_center()",
+            "with bpy.context.temp_override(**_view3d_context()):\n    bpy.ops.view3d.snap_cursor_to_center()",
+        ),
     ),
     DriftRule(
         "space-data-headless",
@@ -276,6 +281,7 @@ RULES = (
         _SpaceData,
         (r"'NoneType' object has no attribute",),
         needles=("space_data.",),
+        example=("bpy.context.space_data.show_floor = False", "(dropped: no editor space when headless)"),
     ),
     DriftRule(
         "active-object-missing",
@@ -285,6 +291,10 @@ RULES = (
         _ActiveObject,
         (r"Context missing active object", r"'NoneType' object has no attribute '\w+'"),
         runtime_only=True,
+        example=(
+            "bpy.ops.object.modifier_add(type='SUBSURF')",
+            "bpy.context.view_layer.objects.active = obj\nobj.select_set(True)\nbpy.ops.object.modifier_add(type='SUBSURF')",
+        ),
     ),
     DriftRule(
         "edit-mode-required",
@@ -294,5 +304,9 @@ RULES = (
         _EditMode,
         (r"Operator bpy\.ops\.(mesh|uv|curve)\.\w+\.poll\(\) failed, context is incorrect",),
         runtime_only=True,
+        example=(
+            "bpy.ops.mesh.subdivide()",
+            "bpy.ops.object.mode_set(mode='EDIT')\nbpy.ops.mesh.subdivide()\nbpy.ops.object.mode_set(mode='OBJECT')",
+        ),
     ),
 )

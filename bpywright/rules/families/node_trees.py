@@ -263,6 +263,7 @@ RULES = (
             r"sequence expected at dimension 1, not 'float'",
         ),
         needles=(*RENAMED_INPUTS, *REMOVED_INPUTS, *NOW_COLOURS),
+        example=('bsdf.inputs["Specular"].default_value = 0.3', "bsdf.inputs['Specular IOR Level'].default_value = 0.3"),
     ),
     DriftRule(
         "node-group-interface",
@@ -272,6 +273,10 @@ RULES = (
         _TreeInterface,
         (r"NodeTree' object has no attribute '(inputs|outputs)'",),
         needles=("inputs.new", "outputs.new"),
+        example=(
+            "group.inputs.new('NodeSocketFloat', \"Height\")",
+            "group.interface.new_socket(name=\"Height\", in_out='INPUT', socket_type='NodeSocketFloat')",
+        ),
     ),
     DriftRule(
         "new-socket-args",
@@ -281,6 +286,10 @@ RULES = (
         _NewSocketArgs,
         (r"new_socket\(\): (?:required parameter \"\w+\" to be a keyword argument|was called with invalid keyword)",),
         needles=("new_socket(",),
+        example=(
+            "s = ng.interface.new_socket('Size', 'NodeSocketFloat', 'INPUT')",
+            "s = ng.interface.new_socket(name='Size', in_out='INPUT', socket_type='NodeSocketFloat')",
+        ),
     ),
     DriftRule(
         "node-type-removed",
@@ -290,5 +299,6 @@ RULES = (
         _RemovedNodes,
         (r"Node type \w+ undefined",),
         needles=tuple(REMOVED_NODES),
+        example=('tex = nt.nodes.new("ShaderNodeTexMusgrave")', "tex = nt.nodes.new('ShaderNodeTexNoise')"),
     ),
 )

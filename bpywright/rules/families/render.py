@@ -72,6 +72,7 @@ RULES = (
         (r'enum "BLENDER_EEVEE" not found',),
         fails_until="5.0",
         needles=("BLENDER_EEVEE",),
+        example=("scene.render.engine = 'BLENDER_EEVEE'", "scene.render.engine = 'BLENDER_EEVEE_NEXT'"),
     ),
     DriftRule(
         "eevee-id-5",
@@ -81,6 +82,7 @@ RULES = (
         _EeveeBack,
         (r'enum "BLENDER_EEVEE_NEXT" not found',),
         needles=("BLENDER_EEVEE_NEXT",),
+        example=("scene.render.engine = 'BLENDER_EEVEE_NEXT'", "scene.render.engine = 'BLENDER_EEVEE'"),
     ),
     DriftRule(
         "engine-removed",
@@ -90,6 +92,7 @@ RULES = (
         _Internal,
         (r'enum "BLENDER_(RENDER|GAME)" not found',),
         needles=("BLENDER_RENDER", "BLENDER_GAME"),
+        example=("scene.render.engine = 'BLENDER_RENDER'", "scene.render.engine = 'BLENDER_EEVEE'"),
     ),
     DriftRule(
         "own-render",
@@ -99,5 +102,6 @@ RULES = (
         _OwnRender,
         (r"^Timeout: ",),
         needles=("render.render(",),
+        example=("bpy.ops.render.render(write_still=True)", "(dropped: the harness renders)"),
     ),
 )

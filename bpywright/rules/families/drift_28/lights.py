@@ -110,5 +110,6 @@ RULES = (
             r"has no attribute '(Lamp|PointLamp|SunLamp|SpotLamp|AreaLamp|HemiLamp)'",
         ),
         needles=("lamp", "Lamp", "LAMP", "HEMI"),
+        example=("if o.type == 'LAMP':\n    pass", "if o.type == 'LIGHT':"),
     ),
 )

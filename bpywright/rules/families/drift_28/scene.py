@@ -265,6 +265,7 @@ RULES = (
         _ObjectsLink,
         (r'bpy_prop_collection: attribute "(link|unlink|remove)" not found',),
         needles=("objects.link", "objects.unlink", "objects.remove"),
+        example=("bpy.context.scene.objects.link(obj)", "bpy.context.collection.objects.link(obj)"),
     ),
     DriftRule(
         "object-select",
@@ -274,6 +275,7 @@ RULES = (
         _Select,
         (r"'Object' object has no attribute 'select'",),
         needles=lambda s: re.search(r"\.select\b", s) is not None,
+        example=("obj.select = True", "obj.select_set(True)"),
     ),
     DriftRule(
         "scene-objects-active",
@@ -283,6 +285,7 @@ RULES = (
         _ActiveObject,
         (r'bpy_prop_collection: attribute "active" not found',),
         needles=("objects.active",),
+        example=("bpy.context.scene.objects.active = obj", "bpy.context.view_layer.objects.active = obj"),
     ),
     DriftRule(
         "active-object-assigned",
@@ -292,6 +295,7 @@ RULES = (
         _ActiveObjectAssigned,
         (r"object has no attribute 'active_object'", r"active_object.{0,40}read-only"),
         needles=("active_object",),
+        example=("bpy.context.active_object = cap", "bpy.context.view_layer.objects.active = cap"),
     ),
     DriftRule(
         "scene-update",
@@ -301,6 +305,7 @@ RULES = (
         _SceneUpdate,
         (r"'Scene' object has no attribute 'update'",),
         needles=(".update()",),
+        example=("bpy.context.scene.update()", "bpy.context.view_layer.update()"),
     ),
     DriftRule(
         "cursor-location",
@@ -310,6 +315,7 @@ RULES = (
         _CursorLocation,
         (r"'Scene' object has no attribute 'cursor_location'",),
         needles=("cursor_location",),
+        example=("scene.cursor_location = (1, 2, 3)", "scene.cursor.location = (1, 2, 3)"),
     ),
     DriftRule(
         "layers-removed",
@@ -323,6 +329,7 @@ RULES = (
             r'bpy\.ops\.(object\.select_by_layer|object\.move_to_layer|view3d\.layers)" error, could not be found',
         ),
         needles=("layers",),
+        example=("bpy.ops.object.select_by_layer(layers=3)", "bpy.ops.object.select_all(action='SELECT')"),
     ),
     DriftRule(
         "render-layers",
@@ -332,6 +339,7 @@ RULES = (
         _RenderLayers,
         (r"'RenderSettings' object has no attribute 'layers'",),
         needles=("render.layers",),
+        example=('scene.render.layers["RenderLayer"].use_pass_z = True', "scene.view_layers['ViewLayer'].use_pass_z = True"),
     ),
     DriftRule(
         "handlers-renamed",
@@ -341,5 +349,6 @@ RULES = (
         _Handlers,
         (r"'bpy\.app\.handlers' object has no attribute 'scene_update_(pre|post)'",),
         needles=("scene_update_",),
+        example=("bpy.app.handlers.scene_update_post.append(f)", "bpy.app.handlers.depsgraph_update_post.append(f)"),
     ),
 )

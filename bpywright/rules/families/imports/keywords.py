@@ -75,5 +75,6 @@ RULES = (
         _OwnFunctionKeyword,
         (r"\w+\(\) got an unexpected keyword argument '\w+'",),
         runtime_only=True,
+        example=('make_material("Plate", roughnes=0.9)', 'make_material("Plate", roughness=0.9)'),
     ),
 )

@@ -164,5 +164,6 @@ RULES = (
         _MissingImports,
         (NOT_DEFINED.pattern,),
         needles=may_miss_imports,
+        example=("x = radians(90)", "from math import radians\nx = radians(90)"),
     ),
 )

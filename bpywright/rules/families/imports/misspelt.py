@@ -59,5 +59,6 @@ RULES = (
         _MisspeltName,
         (NOT_DEFINED.pattern,),
         runtime_only=True,
+        example=("mat = bpy.data.materials.new(material_nme)", "mat = bpy.data.materials.new(material_name)"),
     ),
 )

@@ -69,5 +69,6 @@ RULES = (
         _RenamedHelper,
         (NO_ATTRIBUTE.pattern, CANNOT_IMPORT.pattern),
         runtime_only=True,
+        example=("lights.rainbowLights(3)", "lights.rainbow_lights(3)"),
     ),
 )

@@ -52,5 +52,9 @@ RULES = (
         _LinkTwice,
         (r"already in collection",),
         runtime_only=True,
+        example=(
+            "scene.collection.objects.link(obj)",
+            "if obj.name not in scene.collection.objects:\n    scene.collection.objects.link(obj)",
+        ),
     ),
 )

@@ -117,6 +117,7 @@ RULES = (
         _OperatorResult,
         (r"'set' object has no attribute", r"'set' object is not subscriptable"),
         needles=("= bpy.ops.",),
+        example=("copy = bpy.ops.object.duplicate()", "bpy.ops.object.duplicate()\ncopy = bpy.context.active_object"),
     ),
     DriftRule(
         "operator-on-data",
@@ -126,5 +127,6 @@ RULES = (
         _OperatorOnData,
         (r'attribute "primitive_\w+_add" not found', r"has no attribute 'primitive_\w+_add'"),
         runtime_only=True,
+        example=("bpy.data.curves.primitive_bezier_circle_add(radius=0.5)", "bpy.ops.curve.primitive_bezier_circle_add(radius=0.5)"),
     ),
 )

@@ -249,6 +249,7 @@ RULES = (
         _ObjectOperatorCall,
         (r"'Object' object has no attribute '(modifier_add|constraint_add)'",),
         runtime_only=True,
+        example=('box.modifier_add(type="BOOLEAN")', "box.modifiers.new(name='Boolean', type=\"BOOLEAN\")"),
     ),
     DriftRule(
         "operator-renamed",
@@ -258,6 +259,7 @@ RULES = (
         _OperatorRenamed,
         (r'Calling operator "bpy\.ops\.[\w.]+" error, could not be found',),
         needles=tuple(RENAMED_OPS),
+        example=("bpy.ops.object.lamp_add(type='POINT')", "bpy.ops.object.light_add(type='POINT')"),
     ),
     DriftRule(
         "operator-keywords",
@@ -267,6 +269,7 @@ RULES = (
         _OperatorKeywords,
         (r'keyword "\w+" unrecognized',),
         needles=("bpy.ops",),
+        example=("bpy.ops.mesh.bevel(offset=0.1, vertex_only=True)", "bpy.ops.mesh.bevel(offset=0.1, affect='VERTICES')"),
     ),
     DriftRule(
         "function-keywords",
@@ -276,6 +279,7 @@ RULES = (
         _FunctionKeywords,
         (r"was called with invalid keyword argument", r"to be a keyword argument"),
         runtime_only=True,
+        example=('me.uv_layers.new("UV")', 'me.uv_layers.new(name="UV")'),
     ),
     DriftRule(
         "object-to-mesh",
@@ -285,5 +289,9 @@ RULES = (
         _ToMesh,
         (r"Object\.to_mesh\(\): (takes at most|was called with)",),
         needles=("to_mesh(",),
+        example=(
+            "me = ob.to_mesh(bpy.context.scene, True, 'PREVIEW')",
+            "me = bpy.data.meshes.new_from_object(ob.evaluated_get(bpy.context.evaluated_depsgraph_get()))",
+        ),
     ),
 )

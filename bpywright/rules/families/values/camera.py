@@ -108,5 +108,6 @@ RULES = (
         _CameraData,
         (r"\.camera expected a Object type, not Camera",),
         runtime_only=True,
+        example=("scene.camera = cam_data", "scene.camera = cam"),
     ),
 )

@@ -189,6 +189,7 @@ RULES = (
         _TypesNew,
         (r"type object '\w+' has no attribute 'new'",),
         needles=("bpy.types.",),
+        example=('cam = bpy.types.BlendDataCameras.new(name="Cam")', 'cam = bpy.data.cameras.new(name="Cam")'),
     ),
     DriftRule(
         "data-of-data",
@@ -198,6 +199,7 @@ RULES = (
         _DataOfData,
         (rf"'(?:{DATA_TYPES})' object has no attribute 'data'",),
         runtime_only=True,
+        example=("x = obj.data.missing", "x = obj.missing"),
     ),
     DriftRule(
         "add-data-to-scene",
@@ -207,6 +209,7 @@ RULES = (
         _AddData,
         (r"'\w+' object has no attribute '(?:append|add|link)'",),
         runtime_only=True,
+        example=("scene.world.light_settings.append(sun)", "scene.collection.objects.link(bpy.data.objects.new(sun.name, sun))"),
     ),
     DriftRule(
         "link-object-data",
@@ -216,5 +219,6 @@ RULES = (
         _LinkData,
         (rf"link\(\): error with argument 1, \"object\" - +Function\.object expected a Object type, not (?:{DATA_TYPES})\b",),
         runtime_only=True,
+        example=("bpy.context.collection.objects.link(mesh)", "bpy.context.collection.objects.link(bpy.data.objects.new(mesh.name, mesh))"),
     ),
 )

@@ -81,5 +81,6 @@ RULES = (
         _IntFromDivision,
         (r'keyword "\w+" expected an int, not float', r"\w+\.\w+ expected an int type, not float", _INTEGER.pattern),
         runtime_only=True,
+        example=("for i in range(sides / 3):", "for i in range(int(sides / 3)):"),
     ),
 )

@@ -283,6 +283,7 @@ RULES = (
             r"Element-wise multiplication: not supported between '(Matrix|Vector|Quaternion|Euler)' and '(Matrix|Vector|Quaternion|Euler)' types",
         ),
         needles=("matrix", "Matrix", "quat", "Quaternion"),
+        example=("v = m * get_vector()", "v = m @ get_vector()"),
     ),
     DriftRule(
         "rgba-length",
@@ -292,6 +293,7 @@ RULES = (
         _Rgba,
         (r"sequences of dimension 0 should contain (4 items, not 3|3 items, not 4|4 items, not 5)",),
         needles=lambda s: _TRIPLE.search(s) is not None,
+        example=("light.color = (1, 1, 1, 1)", "light.color = (1, 1, 1)"),
     ),
     DriftRule(
         "enum-value",
@@ -301,6 +303,7 @@ RULES = (
         _EnumValue,
         (r'enum "\w+" not found in',),
         runtime_only=True,
+        example=("bpy.data.lights.new('Sky', type='HEMI')", "bpy.data.lights.new('Sky', type='SUN')"),
     ),
     DriftRule(
         "zero-scale",
@@ -310,5 +313,6 @@ RULES = (
         _ZeroScale,
         (r"^ZeroDivisionError: float division by zero",),  # a size computed from the collapsed mesh's dimensions
         needles=("scale=",),
+        example=("bpy.ops.mesh.primitive_cube_add(size=0.4, scale=(0, 0, 0))", "bpy.ops.mesh.primitive_cube_add(size=0.4)"),
     ),
 )

@@ -139,5 +139,6 @@ RULES = (
         _MadeUpType,
         (r'Object(?:Modifiers|Constraints)\.new\(\): error with (?:keyword )?argument.*enum "\w+" not found in',),
         runtime_only=True,
+        example=("link = obj.modifiers.new('Connect', type='CONNECT')", "(dropped, with the lines that set it up)"),
     ),
 )

@@ -38,5 +38,6 @@ RULES = (
         _ChildrenLink,
         (r"'tuple' object has no attribute '(?:link|append)'",),
         runtime_only=True,
+        example=("stand.children.link(stick)", "stick.parent = stand"),
     ),
 )

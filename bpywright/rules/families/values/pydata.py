@@ -175,6 +175,7 @@ RULES = (
         _RefillMesh,
         (r"internal error setting the array",),
         runtime_only=True,
+        example=("mesh.from_pydata(verts, [], faces)", "mesh.clear_geometry()\nmesh.from_pydata(verts, [], faces)"),
     ),
     DriftRule(
         "from-pydata-shapes",
@@ -184,5 +185,6 @@ RULES = (
         _Shapes,
         (r"internal error setting the array", r"couldn't access the py sequence"),
         runtime_only=True,
+        example=("faces = [(0, 1, 2), (1, 0, 0, 1.0)]", "faces = [(0, 1, 2)]"),
     ),
 )

@@ -142,6 +142,7 @@ RULES = (
         _SlotIndex,
         (r"'Material' object has no attribute 'index'",),
         runtime_only=True,
+        example=("face.material_index = green.index", "face.material_index = mesh.materials.find(green.name)"),
     ),
     DriftRule(
         "material-append-object",
@@ -151,6 +152,7 @@ RULES = (
         _MaterialOf,
         (rf"IDMaterials\.append\(\): .*expected a Material type, not (?:Object|{DATA_TYPES})\b",),
         runtime_only=True,
+        example=("lid.data.materials.append(create_latch())", "lid.data.materials.append(create_latch().active_material)"),
     ),
     DriftRule(
         "material-first-of-none",
@@ -160,5 +162,9 @@ RULES = (
         _EmptySlots,
         (r"bpy_prop_collection\[index\]: index 0 out of range, size 0",),
         runtime_only=True,
+        example=(
+            "mat = obj.data.materials[0]",
+            "if not obj.data.materials:\n    obj.data.materials.append(bpy.data.materials.new('Material'))\nmat = obj.data.materials[0]",
+        ),
     ),
 )
