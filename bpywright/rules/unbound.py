@@ -60,7 +60,7 @@ def undefined_names(script: str) -> list[str]:
     if wrapper is None or not _compiles(script):
         return []
     positions = wrapper.resolve(PositionProvider)
-    captured = _captured(wrapper.module)
+    captured = _captured(wrapper.module) if "match" in script else set()
     firsts: dict[str, int] = {}
     for _, name in unbound_uses(wrapper.resolve(ScopeProvider).values()):
         if name.value in captured or name.value in IMPLICIT:
@@ -87,8 +87,6 @@ class _Captures(cst.CSTVisitor):
 
 def _captured(module: cst.Module) -> set[str]:
     """Names a `match` pattern binds (`case [x, *rest]`): libcst's scopes do not see them as bound."""
-    if "match" not in module.code:
-        return set()
     visitor = _Captures()
     module.visit(visitor)
     return visitor.names
