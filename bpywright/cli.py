@@ -1,7 +1,7 @@
 """The `bpywright` command line: the parser assembled from each package's `command.py`, and lazy dispatch to it.
 
 Commands live beside what they drive (`harness/command.py`: run, recipes, lint, typings, schema; `ingest/command.py`:
-ingest, search, api-check; `rules/command.py`: heal; `doctor.py`; …); shared flags are in `cliargs.py`. Building the
+ingest, search, api-check; `rules/command.py`: heal, rules; `doctor.py`; …); shared flags are in `cliargs.py`. Building the
 parser imports only those light modules, so `bpywright --help` stays fast; a command's body loads when it runs.
 """
 
@@ -51,6 +51,9 @@ def build_parser() -> argparse.ArgumentParser:
     heal_command.add_arguments(
         sub.add_parser("heal", help="fix API drift with deterministic rules: run, match failures to rules, fix, re-run")
     )
+    heal_command.add_rules_arguments(
+        sub.add_parser("rules", help="the drift rules: list them with their family, versions, errors explained and an example")
+    )
     doctor.add_arguments(sub.add_parser("doctor", help="check what works here and how to fix what does not"))
     harness_command.add_typings_arguments(sub.add_parser("typings", help="bpy stubs for static checks"))
     generate_command.add_arguments(
@@ -86,6 +89,7 @@ COMMANDS: dict[str, Command] = {
     "search": _delegate("ingest.command", "search_command"),
     "api-check": _delegate("ingest.command", "api_check_command"),
     "heal": _delegate("rules.command"),
+    "rules": _delegate("rules.command", "rules_command"),
     "doctor": _delegate("doctor"),
     "generate": _delegate("graph.command"),
     "exemplars": _delegate("exemplars.command"),

@@ -3,6 +3,7 @@
 - reference/commands/*.md: `bpywright <command> --help` for every command (and sub-action) of the CLI's own parser;
 - reference/http-api.md + reference/openapi.json: the service's OpenAPI schema, exported from the FastAPI app;
 - reference/configuration.md: every `Settings` field with its environment variable, default and description;
+- reference/rules.md: every drift rule by family, as `bpywright rules list` prints it (rules/catalogue.py);
 - pages taken as they are from files at the repository root (ARCHITECTURE.md, CHANGELOG.md, CONTRIBUTING.md,
   ci/README.md) and the committed benchmark tables under bench/results/.
 Nothing is written into docs/: the pages exist only in the build (File.generated).
@@ -100,6 +101,33 @@ def commands_index(commands: list[tuple[str, str, Any]]) -> str:
         )
         + "\n"
     )
+
+
+# ---------------------------------------------------------------- the drift rules
+
+
+def rules_page() -> str:
+    """Every drift rule by family: where its old form fails, the errors it explains, its example."""
+    from bpywright.rules.catalogue import catalogue
+
+    lines = [
+        "# Drift rules",
+        "",
+        "<!-- generated from the rules by docs/hooks.py (`bpywright rules list` prints the same) -->",
+        "",
+        "Each rule finds an old form of the Blender API, rewrites it, and knows the versions where that form fails and the",
+        "runtime errors it explains. A rule's family is where it lives: `bpywright/rules/families/<family>.py` or",
+        "`<family>/`. Rules apply in this order.",
+    ]
+    family = None
+    for e in catalogue():
+        if e.family != family:
+            family = e.family
+            lines += ["", f"## {family}"]
+        explains = "; ".join(f"`{p}`" for p in e.explains) or "none (a sure fix, found statically)"
+        lines += ["", f"### {e.id}", "", e.title, "", f"- fails on: {e.fails_in}", f"- explains: {explains}", ""]
+        lines += ["```python", "# before", e.before, "# after", e.after, "```"]
+    return "\n".join(lines) + "\n"
 
 
 # ---------------------------------------------------------------- the HTTP API
@@ -333,6 +361,7 @@ def generated_pages() -> dict[str, str | bytes]:
     pages["reference/openapi.json"] = json.dumps(spec, indent=2) + "\n"
     pages["reference/http-api.md"] = http_api_page(spec)
     pages["reference/configuration.md"] = configuration_page()
+    pages["reference/rules.md"] = rules_page()
     for docs_path, repo_path in INCLUDED.items():
         pages[docs_path] = (ROOT / repo_path).read_text(encoding="utf-8")
     for table in sorted(BENCH_RESULTS.glob("*/*.md")):

@@ -66,3 +66,10 @@ def test_repository_pages_are_included_as_they_are(site: Path) -> None:
     assert "one-way arrows" in architecture
     results = (site / "benchmarks" / "generation-qwen2.5-coder-1.5b" / "index.html").read_text(encoding="utf-8")
     assert "run failure" in results
+
+
+def test_the_rule_reference_lists_every_rule_under_its_family(site: Path) -> None:
+    from bpywright.rules.pack import ALL_RULES
+
+    page = (site / "reference" / "rules" / "index.html").read_text(encoding="utf-8")
+    assert all(f'id="{rule.id}"' in page and f'id="{rule.family}"' in page for rule in ALL_RULES)

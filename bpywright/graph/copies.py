@@ -61,7 +61,7 @@ def copied_exemplar(script: str | None, sources: Iterable[ExemplarBrief]) -> Exe
 @cache
 def system_example(version: str) -> ExemplarBrief:
     """The system prompt's API example (its ```python block) as a source an answer may copy."""
-    from .helpers import code_blocks
+    from .borrow import code_blocks
     from .prompting import render
 
     code = "\n".join(code_blocks(render("generate_system", version=version)))

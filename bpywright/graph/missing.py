@@ -5,54 +5,17 @@ No rule can know what `TOP_SIZE` should be, and asking for the whole script agai
 (and often comes back as prose or with new mistakes). So the healer asks a short question instead: the request, the lines
 that use the names and the constants the script does define, and "reply with only the lines that define them". The
 reply's definitions of exactly those names go in just before the first top-level statement that uses one of them;
-anything else in the reply is dropped.
+anything else in the reply is dropped. Which names are missing is `rules.unbound.undefined_names`' answer.
 """
 
 from __future__ import annotations
 
 import ast
-import builtins
-import symtable
 
 from .patch import insertion_line, reply_statements, statement_span
 
-BUILTINS = frozenset(dir(builtins)) | {"__file__", "__name__", "__doc__", "__builtins__"}
 MAX_USES = 3  # lines shown per missing name
 MAX_CONSTANTS = 24  # the script's own top-level constants shown for reference
-
-
-def undefined_names(script: str) -> list[str]:
-    """Global names the script reads but binds nowhere (not a builtin), in order of first use; [] when it does not parse."""
-    try:
-        top = symtable.symtable(script, "script.py", "exec")
-        tree = ast.parse(script)
-    except (SyntaxError, ValueError):
-        return []
-    bound = {s.get_name() for s in top.get_symbols() if s.is_assigned() or s.is_imported() or s.is_namespace()}
-    wanted: set[str] = set()
-
-    def declared(table: symtable.SymbolTable) -> None:  # `global X` then `X = …` in a function binds X too
-        bound.update(s.get_name() for s in table.get_symbols() if s.is_declared_global() and s.is_assigned())
-        for child in table.get_children():
-            declared(child)
-
-    declared(top)
-
-    def visit(table: symtable.SymbolTable) -> None:
-        for sym in table.get_symbols():
-            name = sym.get_name()
-            free_global = table is top or sym.is_global() and not sym.is_declared_global()
-            if sym.is_referenced() and free_global and not sym.is_assigned() and name not in bound and name not in BUILTINS:
-                wanted.add(name)
-        for child in table.get_children():
-            visit(child)
-
-    visit(top)
-    firsts: dict[str, int] = {}
-    for n in ast.walk(tree):
-        if isinstance(n, ast.Name) and n.id in wanted:
-            firsts[n.id] = min(n.lineno, firsts.get(n.id, n.lineno))
-    return sorted(firsts, key=lambda name: (firsts[name], name))
 
 
 def uses(script: str, names: list[str]) -> list[tuple[int, str]]:

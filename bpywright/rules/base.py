@@ -66,12 +66,25 @@ class RuleTransformer(cst.CSTTransformer):
         return True
 
 
+FAMILIES_PACKAGE = "bpywright.rules.families"
+
+
+def family_of(module: str) -> str:
+    """The family a rule module belongs to: `bpywright.rules.families.values.intdiv` → "values"."""
+    prefix = FAMILIES_PACKAGE + "."
+    if not module.startswith(prefix):
+        raise ValueError(f"{module} is not under {FAMILIES_PACKAGE}: a drift rule lives in its family's module")
+    return module[len(prefix) :].split(".")[0]
+
+
 @dataclass(frozen=True)
 class DriftRule:
-    """An API change: where the old form fails, what replaces it, how to find and fix it, which errors it explains."""
+    """An API change: where the old form fails, what replaces it, how to find and fix it, which errors it explains.
+
+    Its family is not stated here: it is where the rule lives (`rules/families/<family>.py` or `<family>/…`).
+    """
 
     id: str
-    family: str
     title: str
     fails_from: str
     new_since: str
@@ -80,10 +93,16 @@ class DriftRule:
     fails_until: str | None = None
     needles: tuple[str, ...] | Callable[[str], bool] = ()
     runtime_only: bool = False
+    example: tuple[str, str] = ("", "")  # (old form, what the rule makes of it), shown by `bpywright rules list`
     _patterns: tuple[re.Pattern[str], ...] = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_patterns", tuple(re.compile(p) for p in self.explains))
+
+    @property
+    def family(self) -> str:
+        """The family the rule belongs to: the package or module under `rules/families/` its transformer lives in."""
+        return family_of(self.transformer.__module__)
 
     def applies(self, target: str) -> bool:
         """True when the old form fails in the target version."""

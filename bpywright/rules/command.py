@@ -206,3 +206,27 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         if code:
             return code
     return 0 if outcome.healed else 1
+
+
+def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
+    """`bpywright rules`' arguments (import-light: called whenever the CLI parser is built)."""
+    sub = parser.add_subparsers(dest="rules_command", metavar="ACTION", required=True)
+    listing = sub.add_parser(
+        "list", help="every drift rule: name, family, versions where the old form fails, errors it explains, an example"
+    )
+    listing.add_argument("--family", help="only this family's rules (e.g. values, imports, drift_50)")
+    listing.add_argument("--json", action="store_true", help="print the rules as a JSON list")
+
+
+def rules_command(args: argparse.Namespace, settings: Settings) -> int:
+    """Body of `bpywright rules list`."""
+    import json
+
+    from .catalogue import catalogue, render_text
+    from .pack import FAMILIES
+
+    if args.family is not None and args.family not in FAMILIES:
+        raise UsageError(f"no rule family {args.family!r}: the families are {', '.join(FAMILIES)}")
+    entries = catalogue(args.family)
+    print(json.dumps([e.model_dump() for e in entries], indent=2) if args.json else render_text(entries))
+    return 0

@@ -12,10 +12,10 @@ from ..harness.diagnostics import LintReport
 from ..harness.report import RunReport
 from .base import FixScope, statement_lines
 from .pack import BY_ID, apply_rules, line_map, map_line, parse, rules_for
+from .unbound import LINT_UNDEFINED
 
 SCHEMA_VERSION = 1
 _FRAME = re.compile(r'File "([^"]+)", line (\d+)')
-_UNDEFINED = re.compile(r"""[Uu]ndefined name [`'"](\w+)[`'"]|"(\w+)" is not defined|[Nn]ame "(\w+)" is not defined""")
 
 
 class AppliedRule(BaseModel):
@@ -96,7 +96,7 @@ def _lint_lines(report: LintReport | None) -> dict[str, frozenset[int]]:
     for d in report.diagnostics if report else []:
         if d.tool == "rules" and d.code in BY_ID:
             found.setdefault(d.code, set()).add(d.line)
-        elif d.severity == "blocking" and _UNDEFINED.search(d.message):
+        elif d.severity == "blocking" and LINT_UNDEFINED.search(d.message):
             found.setdefault("missing-import", set()).add(d.line)
     return {k: frozenset(v) for k, v in found.items()}
 

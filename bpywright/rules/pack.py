@@ -12,48 +12,44 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper
 
 from ..harness.diagnostics import Diagnostic
-from . import (
-    addons,
-    attributes,
-    bmeshops,
-    calls,
-    camera,
-    context,
-    datablocks,
-    drift_28,
-    drift_50,
-    imports,
-    intdiv,
-    lights,
-    linktwice,
-    madeup,
-    names,
-    nodes,
-    operators,
-    opresult,
-    parenting,
-    pydata,
-    renamed,
-    render,
-    slots,
-    values,
-)
 from .base import DriftRule, FixScope, RuleHit
+from .families import addons, attributes, bmesh, drift_50, headless, node_trees, render
+from .families.drift_28 import lights, scene
+from .families.imports import keywords, missing_import, misspelt, renamed
+from .families.operators import linktwice, opresult, signatures
+from .families.values import camera, datablocks, intdiv, literals, madeup, parenting, pydata, slots
 
+# The order rules apply in; a family's modules stay together. Each rule's family is where it lives (DriftRule.family).
+MODULES = (
+    scene,
+    lights,
+    drift_50,  # before attributes: its generic "missing property" rule would drop what these move
+    attributes,
+    literals,
+    intdiv,
+    madeup,
+    camera,
+    pydata,
+    slots,
+    datablocks,
+    parenting,
+    signatures,
+    opresult,
+    linktwice,
+    bmesh,
+    node_trees,
+    render,
+    headless,
+    missing_import,
+    misspelt,
+    keywords,
+    renamed,
+    addons,
+)
+ALL_RULES: tuple[DriftRule, ...] = tuple(rule for module in MODULES for rule in module.RULES)
 FAMILIES: dict[str, tuple[DriftRule, ...]] = {
-    "2.80": drift_28.RULES + lights.RULES,
-    "5.x": drift_50.RULES,  # before attributes: its generic "missing property" rule would drop what these move
-    "attributes": attributes.RULES,
-    "values": values.RULES + intdiv.RULES + madeup.RULES + camera.RULES + pydata.RULES + slots.RULES + datablocks.RULES + parenting.RULES,
-    "operators": operators.RULES + opresult.RULES + linktwice.RULES,
-    "bmesh": bmeshops.RULES,
-    "nodes": nodes.RULES,
-    "render": render.RULES,
-    "context": context.RULES,
-    "imports": imports.RULES + names.RULES + calls.RULES + renamed.RULES,
-    "addons": addons.RULES,
+    family: tuple(rule for rule in ALL_RULES if rule.family == family) for family in dict.fromkeys(rule.family for rule in ALL_RULES)
 }
-ALL_RULES: tuple[DriftRule, ...] = tuple(rule for rules in FAMILIES.values() for rule in rules)
 BY_ID: dict[str, DriftRule] = {rule.id: rule for rule in ALL_RULES}
 
 

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..harness.report import RunReport
+from .families.imports.renamed import missing_name
 from .healer import _RANK, FileChange, HealOutcome, HealRound, fix_file, run_error, unified_diff
 from .pack import line_map, map_line
-from .renamed import missing_name
 
 _FRAME = re.compile(r'^\s*File "([^"]+)", line (\d+)', re.M)
 SKIPPED = frozenset({".git", ".hg", ".svn", "__pycache__", ".venv", "venv", "node_modules", ".mypy_cache", ".pytest_cache", ".ruff_cache"})

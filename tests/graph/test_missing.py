@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from bpywright.graph.fake_llm import FakeLLM, critic_json
-from bpywright.graph.missing import constants, insert_definitions, undefined_names, uses
+from bpywright.graph.missing import constants, insert_definitions, uses
 from bpywright.graph.run import generate
+from bpywright.rules.unbound import undefined_names
 
 from .samples import CONSTANT_UNDEFINED, PROMPT, failed_run, fenced, src
 

@@ -7,8 +7,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bpywright.harness.report import RunReport
+from bpywright.rules.families.imports.renamed import renamed_to
 from bpywright.rules.healer import fix_file
-from bpywright.rules.renamed import renamed_to
 
 from .helpers import healed_in_blender, healed_once, src
 

@@ -8,18 +8,18 @@ from typing import Any
 
 from ...harness.lint import render_fix_block
 from ...rules.base import FixScope
+from ...rules.families.imports.missing_import import CONSOLE, IMPORTS
 from ...rules.healer import heal_once
-from ...rules.imports import CONSOLE, IMPORTS
-from ...rules.names import NOT_DEFINED
 from ...rules.pack import BY_ID, apply_rules
+from ...rules.unbound import NOT_DEFINED, undefined_names
+from ..borrow import borrow_helpers, code_blocks
 from ..builders import call_builders, uncalled_builders
 from ..context import RunContext
 from ..copies import copied_exemplar, describe, shown_sources
 from ..extract import Extracted, extract_script
 from ..framing import framed
-from ..helpers import borrow_helpers, code_blocks
 from ..llm import HOW_TO_CONFIGURE, LLMError, reply_budget
-from ..missing import insert_definitions, undefined_names
+from ..missing import insert_definitions
 from ..patch import PatchError, apply_unified_diff, merge_fragment, merge_statements
 from ..prompting import definition_messages, heal_messages, render, replacement_request
 from ..routing import MAX_RULE_STEPS

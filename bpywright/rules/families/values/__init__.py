@@ -1,0 +1,2 @@
+"""Family values: wrong values and data a script builds (matrix products, colours, enums, division, meshes, slots,
+datablocks, parenting, made-up modifiers)."""
