@@ -77,11 +77,15 @@ def _recipes() -> tuple[ExemplarBrief, ...]:
 
 @cache
 def _library(version: str) -> tuple[ExemplarBrief, ...]:
-    from .plan_library import built_scripts
+    """Every plan of the plan library as the script it builds: an answer that repeats one is a copy."""
+    from .plan import build_script, grounded, parse_plan
+    from .plan_library import LIBRARY
 
     return tuple(
-        ExemplarBrief(id=f"plan:{i}", prompt=request, script=script, source="plan library")
-        for i, (request, script) in enumerate(built_scripts(version))
+        ExemplarBrief(
+            id=f"plan:{i}", prompt=a.request, script=build_script(grounded(parse_plan(a.plan), a.request), version), source="plan library"
+        )
+        for i, a in enumerate(LIBRARY)
     )
 
 

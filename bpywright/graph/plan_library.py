@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
 
 from .request import singular
 
@@ -159,11 +158,3 @@ def similar(prompt: str, k: int = 2) -> list[Archetype]:
     words = {singular(w) for w in _WORDS.findall(prompt.lower())}
     scored = [(len(words & a.kinds), i) for i, a in enumerate(LIBRARY)]
     return [LIBRARY[i] for score, i in sorted(scored, key=lambda s: (-s[0], s[1])) if score > 0][:k]
-
-
-@cache
-def built_scripts(version: str) -> tuple[tuple[str, str], ...]:
-    """(request, built script) of every archetype, for the copy check: an answer that repeats one is a copy."""
-    from .plan import build_script, grounded, parse_plan
-
-    return tuple((a.request, build_script(grounded(parse_plan(a.plan), a.request), version)) for a in LIBRARY)
