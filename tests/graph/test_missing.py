@@ -97,7 +97,8 @@ def test_a_missing_import_is_the_rules_never_a_definitions_turn_even_with_the_ru
     `bpy = "The Blender API"`. An import is added by the missing-import rule, past the cap; the model is never asked."""
     from bpywright.graph.context import RunContext
     from bpywright.graph.llm import LLMClient
-    from bpywright.graph.nodes.heal import define_missing, heal_node
+    from bpywright.graph.nodes.heal import heal_node
+    from bpywright.graph.nodes.heal_llm import define_missing
     from bpywright.graph.routing import MAX_RULE_STEPS
     from bpywright.graph.state import Attempt, GenState
 

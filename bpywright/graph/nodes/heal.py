@@ -1,209 +1,105 @@
-"""heal: the deterministic rule healer first; otherwise an LLM patch (unified diff or full replacement) from the failure."""
+"""heal: the repair strategies in order (free deterministic steps, then an LLM round); the first that applies acts."""
 
 from __future__ import annotations
 
-import re
 import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
-from ...harness.lint import render_fix_block
-from ...rules.base import FixScope
-from ...rules.families.imports.missing_import import CONSOLE, IMPORTS
 from ...rules.healer import heal_once
-from ...rules.pack import BY_ID, apply_rules
-from ...rules.unbound import NOT_DEFINED, undefined_names
 from ..borrow import borrow_helpers, code_blocks
 from ..builders import call_builders, uncalled_builders
 from ..context import RunContext
 from ..copies import copied_exemplar, describe, shown_sources
-from ..extract import Extracted, extract_script
 from ..framing import framed
-from ..llm import HOW_TO_CONFIGURE, LLMError, reply_budget
-from ..missing import insert_definitions
-from ..patch import PatchError, apply_unified_diff, merge_fragment, merge_statements
-from ..prompting import definition_messages, heal_messages, render, replacement_request
+from ..llm import LLMError
+from ..prompting import render
 from ..routing import MAX_RULE_STEPS
-from ..state import Attempt, ExemplarBrief, GenState, SymbolBrief
-from ..streaming import token_progress
+from ..state import Attempt, ExemplarBrief, GenState
 from .critic import unbuilt
 from .generate import new_attempts
-from .retrieve import brief
+from .heal_llm import define_missing, failure_of, llm_patch, with_imports
 
-MAX_DOC_SYMBOLS = 6
-_NAME = re.compile(r"[A-Za-z_][\w.]*")
-
-
-def failure_of(a: Attempt) -> str:
-    """What went wrong, for the prompt: the traceback (or status), or why the reply was unusable."""
-    if a.failure:
-        return a.failure
-    if a.run is None or a.run.ok:
-        return ""
-    if a.run.exception is None:
-        return f"{a.run.failure}: {(a.run.stderr or '')[-600:]}"
-    return f"{a.run.failure_with_line}\n{a.run.exception.traceback[-1500:]}".rstrip()
+Update = dict[str, Any]
 
 
-def involved_symbols(state: GenState, ctx: RunContext, a: Attempt, failure: str) -> list[SymbolBrief]:
-    """Docs of the API the failure touches: retrieved symbols named in the failing line or error, then index hits for them."""
-    line = ""
-    if a.script and a.run and a.run.exception and a.run.exception.line:
-        lines = a.script.splitlines()
-        line = lines[a.run.exception.line - 1] if 0 < a.run.exception.line <= len(lines) else ""
-    words = {w.rsplit(".", 1)[-1] for w in _NAME.findall(f"{line} {failure[:300]}")}
-    chosen = [s for s in state.symbols if s.name.rsplit(".", 1)[-1] in words]
-    if ctx.index is not None and (line or failure):
-        seen = {s.name for s in chosen}
-        chosen += [brief(h.symbol) for h in ctx.index.search(f"{line} {failure[:200]}", k=4) if h.symbol.name not in seen]
-    return chosen[:MAX_DOC_SYMBOLS]
+@dataclass(frozen=True)
+class FreeFix:
+    """A deterministic repair: the script it makes, how (the event's detail), the rule ids it records; capped: it counts
+    against MAX_RULE_STEPS (a missing import alone does not: always right, it never loops)."""
+
+    script: str
+    how: str
+    rules: list[str]
+    capped: bool = True
 
 
-def llm_patch(state: GenState, ctx: RunContext, a: Attempt) -> tuple[str | None, str]:
-    """(patched script or None, how it was obtained / why not): a diff is applied; one that does not apply asks for a replacement."""
-    assert a.script is not None
-    if ctx.llm is None:
-        raise LLMError(f"no LLM configured: {HOW_TO_CONFIGURE}")
-    failure = failure_of(a)
-    fix_block = render_fix_block(a.script, a.lint) if a.lint is not None and a.lint.blocking else ""
-    critique = a.critique if a.run is not None and a.run.ok else None
-    messages = heal_messages(
-        state.prompt,
-        state.version,
-        a.script,
-        failure=failure,
-        fix_block=fix_block,
-        critique=critique,
-        symbols=involved_symbols(state, ctx, a, failure),
-    )
-    budget = reply_budget(a.script)
-    reply = ctx.llm.chat(messages, on_token=token_progress(ctx, "heal", len(state.attempts)), max_tokens=budget)[0]
-    keep_reply(ctx, len(state.attempts), "heal", reply)
-    found = extract_script(reply)
-    line = a.run.exception.line if a.run is not None and a.run.exception is not None else None
-    if (usable := _usable(a.script, found, line)) is not None and not _same(usable[0], a.script):
-        return usable[0], f"LLM patch: {usable[1]}"
-    if usable is not None:  # the 1.5B gave the script back unchanged, three rounds running on the syringe
-        still = f": it still fails with {a.run.failure_with_line}" if a.run is not None and not a.run.ok else ""
-        why, first = f"it is the script you were given, unchanged{still}", "reply unchanged"
-    elif found.diff is not None:
-        try:
-            return apply_unified_diff(a.script, found.diff), "LLM patch: unified diff"
-        except PatchError as exc:
-            why, first = str(exc), "diff did not apply"
-    else:
-        why, first = _unusable(a.script, found), "reply unusable"
-    # One more turn in the same round: the whole script, please (a small model often answers the follow-up well).
-    retry = ctx.llm.chat(
-        [*messages, {"role": "assistant", "content": reply}, replacement_request(why, diff=found.diff is not None)],
-        on_token=token_progress(ctx, "heal", len(state.attempts)),
-        max_tokens=budget,
-    )[0]
-    keep_reply(ctx, len(state.attempts), "heal-followup", retry)
-    again = extract_script(retry)
-    if (usable := _usable(a.script, again, line)) is not None and not _same(usable[0], a.script):
-        return usable[0], f"LLM patch: {first} ({why}); {usable[1]}"
-    later = "the script unchanged again" if usable is not None else _unusable(a.script, again)
-    return None, f"LLM patch unusable: {first} ({why}) and the follow-up was unusable too: {later}"
+@dataclass
+class Turn:
+    """One heal step on the current attempt: what the strategies read, with what they work out computed once."""
+
+    state: GenState
+    ctx: RunContext
+    attempt: Attempt
+    start: float = field(default_factory=time.monotonic)
+    fixes: dict[str, FreeFix | None] = field(default_factory=dict)  # a free strategy's fix, by its name
+
+    @classmethod
+    def of(cls, state: GenState, ctx: RunContext) -> Turn:
+        """The turn on state's current attempt."""
+        a = state.attempt(state.current)
+        assert a is not None
+        return cls(state, ctx, a)
+
+    @property
+    def round(self) -> int:
+        """The round an LLM strategy uses."""
+        return self.state.rounds + 1
+
+    @cached_property
+    def seen(self) -> set[str | None]:
+        """Every script tried so far: a repair that makes one of them again is no repair."""
+        return {x.script for x in self.state.attempts}
+
+    @cached_property
+    def fresh(self) -> tuple[str, str, str] | None:
+        """fresh_script() for this attempt."""
+        return fresh_script(self.state, self.attempt)
+
+    def fix(self, name: str, find: Callable[[Turn], FreeFix | None]) -> FreeFix | None:
+        """The free strategy name's fix, found once."""
+        if name not in self.fixes:
+            self.fixes[name] = find(self)
+        return self.fixes[name]
+
+    def added(self, new: list[Attempt], how: str, update: Update) -> Update:
+        """The node's update for new attempts made by a strategy, told as a heal event (status: how up to its colon)."""
+        seconds = time.monotonic() - self.start
+        self.ctx.emit("heal", attempt=new[0].index, status=how.split(":")[0], seconds=seconds, detail=how)
+        return {"attempts": [*self.state.attempts, *new], **update}
+
+    def failed(self, exc: LLMError) -> Update:
+        """The update when a round's LLM call failed: the round is counted and the error ends the run."""
+        return {"rounds": self.round, "error": str(exc)}
+
+    def critic_rounds(self) -> Update:
+        """A round on a script that ran and built something is one of the critic's rounds."""
+        a = self.attempt
+        return {"critic_rounds": self.state.critic_rounds + 1} if a.run is not None and a.run.ok and not unbuilt(a) else {}
 
 
-def keep_reply(ctx: RunContext, index: int, turn: str, text: str) -> None:
-    """A heal turn's raw reply, kept in the run's folder (attempts/NN-TURN.txt): how a patch was read, or why it was not."""
-    folder = ctx.run_dir / "attempts"
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / f"{index:02d}-{turn}.txt").write_text(text, encoding="utf-8")
+@dataclass(frozen=True)
+class Strategy:
+    """One way to repair an attempt: when it applies, and what it does (the node's whole update)."""
+
+    name: str
+    applies: Callable[[Turn], bool]
+    act: Callable[[Turn], Update]
 
 
-def define_missing(state: GenState, ctx: RunContext, a: Attempt) -> tuple[str, str] | None:
-    """(script, how) when the run failed on a name the script never defines and the model's short answer defines it;
-    None when that is not the failure or the answer defines none of the names (then the whole-script patch follows)."""
-    if a.script is None or a.run is None or a.run.ok or ctx.llm is None:
-        return None
-    failure = failure_of(a)
-    found = NOT_DEFINED.search(failure)
-    names = [n for n in undefined_names(a.script) if n not in IMPORTS and n not in CONSOLE]  # imports are the rules' (bpy!)
-    if found is None or found.group(1) not in names:
-        return None
-    messages = definition_messages(state.prompt, state.version, a.script, names, failure)
-    reply = ctx.llm.chat(messages, on_token=token_progress(ctx, "heal", len(state.attempts)))[0]
-    keep_reply(ctx, len(state.attempts), "definitions", reply)
-    found_code = extract_script(reply).code or reply  # a bare `NAME = value` line is an answer too
-    done = insert_definitions(a.script, found_code, names)
-    if done is None:
-        return None
-    return done[0], f"LLM definitions: {', '.join(done[1])} (used, never defined)"
-
-
-def _usable(script: str, found: Extracted, line: int | None = None) -> tuple[str, str] | None:
-    """(new script, how) from a reply's code: corrected definitions merged, a whole valid script, or a few changed
-    statements merged (patch.merge_statements; line: where the run failed); None otherwise."""
-    merged = merge_fragment(script, found.code) if found.code is not None else None
-    if merged is not None:
-        return merged, "corrected definitions merged into the script"
-    if found.code is not None and found.failure is None and _fragment(script, found) is None:
-        return found.code, "full replacement"
-    return merge_statements(script, found.code, line) if found.code is not None and found.failure is None else None
-
-
-def _same(one: str, other: str) -> bool:
-    """The same script, but for trailing spaces and blank lines at its ends."""
-
-    def lines(text: str) -> list[str]:
-        return [line.rstrip() for line in text.strip("\n").splitlines()]
-
-    return lines(one) == lines(other)
-
-
-def _fragment(script: str, found: Extracted) -> str | None:
-    """Why valid code is still not the whole script: it lacks the `import bpy` the script has and is under half its length
-    (a small model answers with the few lines it changed; run alone they fail at once, or worse, run and build a fraction
-    of the scene)."""
-    if found.code is None or found.failure is not None:
-        return None
-    if _imports_bpy(script) and not _imports_bpy(found.code) and _lines(found.code) * 2 < _lines(script):
-        return "the reply's code is a fragment without `import bpy`, not the whole script"
-    return None  # (as long as half the script or more: the script rewritten, its import forgotten; the rules add it)
-
-
-def _lines(code: str) -> int:
-    return sum(1 for line in code.splitlines() if line.strip())
-
-
-def _unusable(script: str, found: Extracted) -> str:
-    """Why a reply's code cannot be used as it is: not Python, a fragment, or no code at all."""
-    return found.failure or _fragment(script, found) or "no script"
-
-
-def _imports_bpy(code: str) -> bool:
-    return re.search(r"^\s*(import\s+bpy\b|from\s+bpy\b)", code, re.MULTILINE) is not None
-
-
-def with_imports(script: str, version: str) -> str:
-    """The script with the imports it uses and never wrote (the missing-import rule, always right): a rewrite that forgot
-    `import bpy` is otherwise judged by its dozens of undefined-name findings and discarded before the rule could add it
-    (the 1.5B's chair: 26 blocking findings, all `bpy`)."""
-    return apply_rules(script, [(BY_ID["missing-import"], FixScope(version))])[0]
-
-
-def free_step(state: GenState, a: Attempt, index: int, script: str, how: str, applied: list[str]) -> Attempt:
-    """A deterministic heal of attempt a (rules, or borrowed helpers): no LLM call, no round."""
-    return Attempt(
-        index=index,
-        origin="heal-rules",
-        round=state.rounds,
-        parent=a.index,
-        script=script,
-        note=how,
-        rules_applied=applied,
-        rules_excluded=a.rules_excluded,
-    )
-
-
-def borrow(state: GenState, a: Attempt) -> tuple[str, list[str]] | None:
-    """The attempt with the helpers it called but never defined, copied from the prompt's example or an exemplar."""
-    if a.script is None or a.run is None or a.run.ok:
-        return None
-    sources = [*code_blocks(render("generate_system", version=state.version)), *(e.script for e in state.exemplars)]
-    return borrow_helpers(a.script, failure_of(a), sources)
+# --- the policy's parts: which attempt gets a fresh script instead of a patch, and the free fixes -------------------
 
 
 def copy_rejected(state: GenState, a: Attempt) -> ExemplarBrief | None:
@@ -242,76 +138,138 @@ def fresh_script(state: GenState, a: Attempt) -> tuple[str, str, str] | None:
     return None
 
 
+def borrow(state: GenState, a: Attempt) -> tuple[str, list[str]] | None:
+    """The attempt with the helpers it called but never defined, copied from the prompt's example or an exemplar."""
+    if a.script is None or a.run is None or a.run.ok:
+        return None
+    sources = [*code_blocks(render("generate_system", version=state.version)), *(e.script for e in state.exemplars)]
+    return borrow_helpers(a.script, failure_of(a), sources)
+
+
+def _rules_fix(turn: Turn) -> FreeFix | None:
+    a = turn.attempt
+    ruled = heal_once(a.script, a.run, a.lint, turn.state.version, frozenset(a.rules_excluded)) if a.script is not None else None
+    if ruled is None or not ruled.changed:
+        return None
+    ids = [r.rule for r in ruled.applied]
+    how = f"rules: {', '.join(ids)}" + (f" (explains {a.run.failure})" if ruled.explained and a.run else "")
+    return FreeFix(ruled.script, how, ids, capped=set(ids) != {"missing-import"})
+
+
+def _camera_fix(turn: Turn) -> FreeFix | None:
+    if (aimed := framed(turn.attempt.script, turn.attempt.run)) is None:
+        return None
+    return FreeFix(aimed, "camera: aimed at the built objects (the render was blank although the scene holds geometry)", ["frame-camera"])
+
+
+def _builders_fix(turn: Turn) -> FreeFix | None:
+    a = turn.attempt
+    if (called := call_builders(a.script, a.run)) is None:
+        return None
+    how = f"builders: {', '.join(uncalled_builders(a.script or ''))} called (defined and never called, the script built nothing)"
+    return FreeFix(called, how, ["call-builders"])
+
+
+def _helpers_fix(turn: Turn) -> FreeFix | None:
+    a = turn.attempt
+    if (borrowed := borrow(turn.state, a)) is None:
+        return None
+    why = a.run.failure if a.run is not None else ""
+    how = f"helpers: {', '.join(borrowed[1])} (defined by the prompt's example or an exemplar; explains {why})"
+    return FreeFix(borrowed[0], how, ["borrowed-helper"])
+
+
+# --- the strategies ---------------------------------------------------------------------------------------------------
+
+
+def free_step(name: str, find: Callable[[Turn], FreeFix | None]) -> Strategy:
+    """A free strategy (no LLM call, no round): it applies when find() makes a script not tried yet, within the cap."""
+
+    def applies(turn: Turn) -> bool:
+        fix = turn.fix(name, find)
+        within = turn.state.rule_steps < MAX_RULE_STEPS or (fix is not None and not fix.capped)
+        return fix is not None and fix.script not in turn.seen and within
+
+    def act(turn: Turn) -> Update:
+        fix = turn.fix(name, find)
+        assert fix is not None
+        a = turn.attempt
+        new = Attempt(
+            index=len(turn.state.attempts),
+            origin="heal-rules",
+            round=turn.state.rounds,
+            parent=a.index,
+            script=fix.script,
+            note=fix.how,
+            rules_applied=fix.rules,
+            rules_excluded=a.rules_excluded,
+        )
+        return turn.added([new], fix.how, {"rule_steps": turn.state.rule_steps + 1})
+
+    return Strategy(name, applies, act)
+
+
+def _rounds_used(turn: Turn) -> Update:
+    how = f"no rule applies and the {turn.state.max_rounds} heal round(s) are used"
+    turn.ctx.emit("heal", status="nothing left", seconds=time.monotonic() - turn.start, detail=how)
+    return {}
+
+
+def _regenerate_missing(turn: Turn) -> Update:
+    new = new_attempts(turn.state, turn.ctx, round_=turn.round, parent=turn.attempt.index)
+    return turn.added(new, "regenerated (no script to patch)", {"rounds": turn.round})
+
+
+def _regenerate(turn: Turn) -> Update:
+    assert turn.fresh is not None
+    how, earlier, copied = turn.fresh
+    new = new_attempts(turn.state, turn.ctx, round_=turn.round, parent=turn.attempt.index, earlier=earlier, copied=copied)
+    new = [x.model_copy(update={"note": f"{how}; {x.note}"}) for x in new]
+    # a new script gets its own free rule steps; a copy the critic rejected used one of the critic's rounds
+    return turn.added(new, how, {"rounds": turn.round, "rule_steps": 0, **turn.critic_rounds()})
+
+
+def _patch(turn: Turn) -> Update:
+    state, ctx, a = turn.state, turn.ctx, turn.attempt
+    script, how = define_missing(state, ctx, a) or llm_patch(state, ctx, a)
+    if script is not None and (imported := with_imports(script, state.version)) != script:
+        script, how = imported, f"{how}; the imports it forgot added"
+    failure = None if script is not None and script not in turn.seen else (how if script is None else "the patch changed nothing")
+    new = Attempt(
+        index=len(state.attempts),
+        origin="heal-llm",
+        round=turn.round,
+        parent=a.index,
+        script=script if failure is None else None,
+        failure=failure,
+        note=how,
+        rules_excluded=a.rules_excluded,
+    )
+    return turn.added([new], how, {"rounds": turn.round, **turn.critic_rounds()})
+
+
+# The repair policy, in the order the node tries it: the first strategy that applies acts.
+STRATEGIES: tuple[Strategy, ...] = (
+    # free steps, bounded by MAX_RULE_STEPS per script (a missing import alone is not): no LLM call, no round
+    free_step("rules", _rules_fix),  # the drift rule pack: sure fixes and the rules that explain the failure
+    free_step("frame-camera", _camera_fix),  # a blank render of built geometry: the camera aimed at it
+    free_step("call-builders", _builders_fix),  # builder functions defined and never called
+    free_step("borrow-helpers", _helpers_fix),  # helpers called and never defined, from the prompt's example/exemplars
+    # with the rounds used, nothing is left
+    Strategy("rounds-used", lambda t: t.state.rounds >= t.state.max_rounds, _rounds_used),
+    # a round: one LLM call
+    Strategy("regenerate-missing", lambda t: t.attempt.script is None, _regenerate_missing),  # no script to patch
+    Strategy("regenerate", lambda t: t.fresh is not None, _regenerate),  # a copy, or Settings.repair says regenerate
+    Strategy("patch", lambda t: True, _patch),  # the short definitions turn, else a patch of the whole script
+)
+
+
 def heal_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
-    """One heal step on the current attempt: the rules (a free step), else an LLM patch or, for a failing script when
-    Settings.repair says so, a fresh generation told how it failed (a round), else (no script at all) a fresh generation
-    (a round). With the rounds used up only a rule step is left; without one nothing is added."""
-    start = time.monotonic()
-    a = state.attempt(state.current)
-    assert a is not None
-    round_ = state.rounds + 1
-    rounds_left = state.rounds < state.max_rounds
-    index = len(state.attempts)
-    seen = {x.script for x in state.attempts}
-    update: dict[str, Any] = {"rounds": round_}
-    new: list[Attempt] = []
-    ruled = heal_once(a.script, a.run, a.lint, state.version, frozenset(a.rules_excluded)) if a.script is not None else None
-    imports_only = ruled is not None and {r.rule for r in ruled.applied} == {"missing-import"}  # always right, never loops
-    if ruled is not None and ruled.changed and ruled.script not in seen and (state.rule_steps < MAX_RULE_STEPS or imports_only):
-        ids = [r.rule for r in ruled.applied]
-        how = f"rules: {', '.join(ids)}" + (f" (explains {a.run.failure})" if ruled.explained and a.run else "")
-        update, new = {"rule_steps": state.rule_steps + 1}, [free_step(state, a, index, ruled.script, how, ids)]
-    elif (aimed := framed(a.script, a.run)) is not None and aimed not in seen and state.rule_steps < MAX_RULE_STEPS:
-        how = "camera: aimed at the built objects (the render was blank although the scene holds geometry)"
-        update, new = {"rule_steps": state.rule_steps + 1}, [free_step(state, a, index, aimed, how, ["frame-camera"])]
-    elif (called := call_builders(a.script, a.run)) is not None and called not in seen and state.rule_steps < MAX_RULE_STEPS:
-        how = f"builders: {', '.join(uncalled_builders(a.script or ''))} called (defined and never called, the script built nothing)"
-        update, new = {"rule_steps": state.rule_steps + 1}, [free_step(state, a, index, called, how, ["call-builders"])]
-    elif (borrowed := borrow(state, a)) is not None and borrowed[0] not in seen and state.rule_steps < MAX_RULE_STEPS:
-        why = a.run.failure if a.run is not None else ""
-        how = f"helpers: {', '.join(borrowed[1])} (defined by the prompt's example or an exemplar; explains {why})"
-        update, new = {"rule_steps": state.rule_steps + 1}, [free_step(state, a, index, borrowed[0], how, ["borrowed-helper"])]
-    elif not rounds_left:
-        how = f"no rule applies and the {state.max_rounds} heal round(s) are used"
-        ctx.emit("heal", status="nothing left", seconds=time.monotonic() - start, detail=how)
-        return {}
-    elif a.script is None:
-        try:
-            new = new_attempts(state, ctx, round_=round_, parent=a.index)
-        except LLMError as exc:
-            return {"rounds": round_, "error": str(exc)}
-        how = "regenerated (no script to patch)"
-    elif (fresh := fresh_script(state, a)) is not None:
-        how, earlier, copied = fresh
-        try:
-            new = new_attempts(state, ctx, round_=round_, parent=a.index, earlier=earlier, copied=copied)
-        except LLMError as exc:
-            return {"rounds": round_, "error": str(exc)}
-        new = [x.model_copy(update={"note": f"{how}; {x.note}"}) for x in new]
-        update["rule_steps"] = 0  # a new script: its own free rule steps
-        if a.run is not None and a.run.ok and not unbuilt(a):  # a copy the critic rejected
-            update["critic_rounds"] = state.critic_rounds + 1
-    else:
-        if a.run is not None and a.run.ok and not unbuilt(a):
-            update["critic_rounds"] = state.critic_rounds + 1
-        try:
-            script, how = define_missing(state, ctx, a) or llm_patch(state, ctx, a)
-        except LLMError as exc:
-            return {"rounds": round_, "error": str(exc)}
-        if script is not None and (imported := with_imports(script, state.version)) != script:
-            script, how = imported, f"{how}; the imports it forgot added"
-        failure = None if script is not None and script not in seen else (how if script is None else "the patch changed nothing")
-        new = [
-            Attempt(
-                index=index,
-                origin="heal-llm",
-                round=round_,
-                parent=a.index,
-                script=script if failure is None else None,
-                failure=failure,
-                note=how,
-                rules_excluded=a.rules_excluded,
-            )
-        ]
-    ctx.emit("heal", attempt=new[0].index, status=how.split(":")[0], seconds=time.monotonic() - start, detail=how)
-    return {"attempts": [*state.attempts, *new], **update}
+    """One heal step on the current attempt: the first of STRATEGIES that applies (the last, a patch, always does). A
+    round whose LLM call fails is counted and ends the run with the error."""
+    turn = Turn.of(state, ctx)
+    strategy = next(s for s in STRATEGIES if s.applies(turn))
+    try:
+        return strategy.act(turn)
+    except LLMError as exc:
+        return turn.failed(exc)
