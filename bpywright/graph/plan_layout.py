@@ -81,23 +81,67 @@ def from_name(part: Part) -> Part:
     return part.model_copy(update=update) if update else part
 
 
+SMALL = 0.5  # a piece whose footprint is at most this share of the top it sits on is laid beside its siblings there
+
+
+def _footprint(size: Vec3, rotation: Vec3) -> float:
+    e = extents(size, rotation)
+    return e[0] * e[1]
+
+
+def side_by_side(group: list[Part], parent: Box) -> dict[str, Vec3] | None:
+    """Locations for several pieces sent to the same spot on top of a part, in a row across that top, centred on the
+    spot: a desk organizer's compartments, a desk's monitor, keyboard and mouse. None when one of them is as large as
+    the top (burger layers: they stack)."""
+    low, high = parent
+    top = (high[0] - low[0]) * (high[1] - low[1])
+    if top <= 0 or any(_footprint(p.size, p.rotation) > SMALL * top for p in group):
+        return None
+    sizes = [extents(p.size, p.rotation) for p in group]
+    spans = [sum(e[a] for e in sizes) for a in (0, 1)]
+    room = [high[0] - low[0], high[1] - low[1]]
+    axis = 0 if spans[0] <= room[0] or (spans[1] > room[1] and room[0] >= room[1]) else 1
+    across = 1 - axis
+    first = place(group[0].size, group[0].rotation, parent, "top", group[0].at)
+    start = first[axis] - spans[axis] / 2
+    out: dict[str, Vec3] = {}
+    for p, e in zip(group, sizes, strict=True):
+        centre = [0.0, 0.0, high[2] + e[2] / 2]
+        centre[axis] = start + e[axis] / 2
+        centre[across] = first[across]
+        start += e[axis]
+        out[p.name] = (round(centre[0], 9), round(centre[1], 9), round(centre[2], 9))
+    return out
+
+
 def lay_out(parts: list[Part]) -> list[Part]:
     """The parts with locations: a part placed in words goes against the side of the part it names, placed before it;
     on the ground (or a part not yet placed, or unknown) it stands at z = the lowest point so far, flush with the
-    footprint of the parts placed so far where `at` names an edge. A part sent where an earlier one already went (the
-    same part, side and spot) goes on that one's same side: the 1.5B put a burger's cheese, lettuce, tomato and pickles
-    all "on bun, top, center", meaning a stack. Parts given a location keep it."""
+    footprint of the parts placed so far where `at` names an edge. Several parts sent to one spot on a part's top sit
+    side by side when each is small beside that top (side_by_side); otherwise each goes on the one before: the 1.5B put a
+    burger's cheese, lettuce, tomato and pickles all "on bun, top, center", meaning a stack, and a desk organizer's three
+    compartments "on base, top, center", meaning a row. Parts given a location keep it."""
+    parts = [from_name(p) if p.on else p for p in parts]
+    spots: dict[tuple[str, str, str], list[Part]] = {}
+    for p in parts:
+        if p.on:
+            spots.setdefault((p.on, p.side, p.at), []).append(p)
     placed: dict[str, Box] = {}
     taken: dict[tuple[str, str, str], str] = {}  # (on, side, at) → the part last placed there
+    rows: dict[str, Vec3] = {}  # precomputed: pieces laid side by side
     out: list[Part] = []
     for part in parts:
         if part.on:
-            part = from_name(part)
             spot = (part.on, part.side, part.at)
             below = taken.get(spot)
             taken[spot] = part.name
             parent = placed.get(part.on) if part.on != part.name else None
-            if below is not None and below in placed:
+            group = spots[spot]
+            if below is None and parent is not None and part.side == "top" and len(group) > 1:
+                rows.update(side_by_side(group, parent) or {})
+            if part.name in rows:
+                location = rows[part.name]
+            elif below is not None and below in placed:
                 location = place(part.size, part.rotation, placed[below], part.side, "center")
             elif parent is not None:
                 location = place(part.size, part.rotation, parent, part.side, part.at)

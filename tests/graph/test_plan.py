@@ -129,6 +129,44 @@ def test_parts_placed_in_words_touch_where_they_say() -> None:
     assert lying.parts[0].location == pytest.approx((0, 0, 0.1))  # turned, it is 0.2 tall
 
 
+def test_small_pieces_sent_to_one_spot_sit_side_by_side_and_layers_stack() -> None:
+    """The 1.5B's desk organizer: three compartments all "on base, top, center" became a tower; each is small beside the
+    base's top, so they make a row across it. A burger's layers, each as wide as the bun, still stack."""
+    organizer = parse_plan(
+        json.dumps(
+            {
+                "object": "desk organizer",
+                "parts": [
+                    placed("base", "box", [0.3, 0.3, 0.05], "ground", "top", "center"),
+                    *(placed(f"compartment_{n}", "box", [0.1, 0.1, 0.1], "base", "top", "center") for n in ("pens", "papers", "phone")),
+                    placed("pen", "cylinder", [0.01, 0.01, 0.14], "compartment_pens", "top", "center"),
+                ],
+            }
+        )
+    )
+    at = {p.name: p.location for p in organizer.parts}
+    assert [at[f"compartment_{n}"] for n in ("pens", "papers", "phone")] == [
+        pytest.approx((-0.1, 0, 0.1)),
+        pytest.approx((0, 0, 0.1)),
+        pytest.approx((0.1, 0, 0.1)),
+    ]
+    assert at["pen"] == pytest.approx((-0.1, 0, 0.22))  # what goes on a piece of the row follows it
+    assert plan_findings(organizer, "a desk organizer") == []
+    burger = parse_plan(
+        json.dumps(
+            {
+                "object": "burger",
+                "parts": [
+                    placed("bun", "cylinder", [0.1, 0.1, 0.03], "ground", "top", "center"),
+                    *(placed(n, "cylinder", [0.1, 0.1, 0.01], "bun", "top", "center") for n in ("patty", "cheese", "lettuce")),
+                ],
+            }
+        )
+    )
+    assert [p.location[2] for p in burger.parts] == pytest.approx([0.015, 0.035, 0.045, 0.055])
+    assert {p.location[:2] for p in burger.parts} == {(0, 0)}
+
+
 def test_a_part_named_for_its_corner_goes_there_and_parts_in_one_place_are_named() -> None:
     """The 1.5B's chairs: every part 'on top, at center' (the system prompt's example's words), then legs on the seat's
     front and back sides."""
