@@ -12,6 +12,7 @@ gave; its sizes did not improve (chair legs 0.05–0.1 m tall), so no chair, bur
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from functools import cache
@@ -40,6 +41,7 @@ __all__ = [
     "plan_findings",
     "plan_json",
     "plan_messages",
+    "plan_of_script",
 ]
 
 _VEC3 = {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}
@@ -254,6 +256,26 @@ def plan_messages(prompt: str, version: str, *, feedback: str = "", previous: Pl
     related = [(a.request, a.plan) for a in similar(prompt, examples)]
     user = render("plan_user", prompt=prompt, feedback=feedback.strip(), previous=plan_json(previous) if previous else "", related=related)
     return [{"role": "system", "content": render("plan_system", colours=list(PALETTE))}, {"role": "user", "content": user}]
+
+
+def plan_of_script(script: str | None) -> Plan | None:
+    """The plan a plan-built script holds (its PARTS literal, as build_script writes it), with locations; None for any
+    other script or a PARTS list edited out of shape. The critic's round revises this plan instead of patching code."""
+    if not script or "\nPARTS = [\n" not in script:
+        return None
+    start = script.index("\nPARTS = [\n") + len("\nPARTS = ")
+    end = script.find("\n]\n", start)
+    try:
+        rows = ast.literal_eval(script[start : end + 2])
+        parts = [
+            Part(name=str(n), shape=shape, size=tuple(size), location=tuple(loc), rotation=tuple(rot), color=tuple(col))
+            for n, shape, size, loc, rot, col in rows
+        ]
+        first = script.splitlines()[0]
+        name = first[2 : first.index(":")] if first.startswith("# ") and ":" in first else "object"
+        return Plan(object=name or "object", parts=parts)
+    except (ValueError, SyntaxError, TypeError, ValidationError):
+        return None
 
 
 @cache

@@ -103,3 +103,32 @@ def fake_role(body) -> str:
     from bpywright.graph.fake_llm import role_of
 
     return role_of(body)
+
+
+def test_a_plan_the_critic_rejects_is_revised_as_a_plan_with_its_findings(settings, fake: FakeLLM, render_pool, events) -> None:
+    """Under the plan strategy the critic's round revises the plan (shown the plan it built and the critic's reasons),
+    never a patch of the builder's code: the 1.5B's patch of a plan-built chair broke the builder (a tuple size)."""
+    import dataclasses
+    import json
+
+    def part(name: str, size: list[float], on: str, side: str = "top", at: str = "center") -> dict:
+        return {"name": name, "shape": "box", "size": size, "on": on, "side": side, "at": at, "color": "brown"}
+
+    legs = [part(f"leg_{c}", [0.04, 0.04, 0.45], "seat", "bottom", c) for c in ("front_left", "front_right", "back_left", "back_right")]
+    flat = {"object": "chair", "parts": [part("seat", [0.45, 0.45, 0.05], "ground"), *legs, part("backrest", [0.3, 0.3, 0.04], "seat")]}
+    upright = {
+        "object": "chair",
+        "parts": [part("seat", [0.45, 0.45, 0.05], "ground"), *legs, part("backrest", [0.45, 0.04, 0.45], "seat", "top", "back")],
+    }
+    settings = dataclasses.replace(settings, strategy="plan", max_heal_rounds=1)
+    fake.script("plan", json.dumps(flat), json.dumps(upright))
+    fake.script("critic", critic_json(0.4, "the backrest lies flat on the seat"), critic_json(0.9))
+    result = generate(CHAIR, settings=settings, pool=render_pool, on_event=events)
+    asked = [r for r in fake.chat_requests if fake_role(r) == "plan"]
+    assert len(asked) == 2
+    revision = asked[1]["messages"][-1]["content"]
+    assert "the backrest lies flat on the seat" in revision and '"name": "backrest"' in revision  # findings and its plan
+    assert not [r for r in fake.chat_requests if fake_role(r) not in ("plan", "critic")]  # no code patch was asked
+    assert any(e.node == "heal" and e.status == "replanned" for e in events)
+    assert result.outcome == "accepted", result.message
+    assert result.script is not None and "(0.45, 0.04, 0.45)" in result.script

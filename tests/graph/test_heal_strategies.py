@@ -31,6 +31,7 @@ def test_the_free_steps_come_first_then_the_rounds_and_a_patch_last() -> None:
         "rounds-used",
         "regenerate-missing",
         "regenerate",
+        "replan",
         "patch",
     ]
 
@@ -64,3 +65,26 @@ def test_no_script_is_regenerated_and_an_llm_that_cannot_answer_ends_the_run(off
     assert applying(state, offline_settings) == ["regenerate-missing", "patch"]
     update = heal_node(state, RunContext(settings=offline_settings, thread_id="policy"))  # no LLM configured
     assert update["rounds"] == 2 and update["error"].startswith("no LLM configured") and "attempts" not in update
+
+
+def test_a_rejected_plan_built_scene_is_replanned_under_the_plan_strategy_and_patched_under_code(offline_settings: Settings) -> None:
+    from bpywright.graph.plan import build_script, parse_plan, plan_of_script
+    from bpywright.graph.state import Critique
+    from bpywright.harness.report import RunReport
+
+    plan = parse_plan(
+        '{"object": "chair", "parts": [{"name": "seat", "shape": "box", "size": [0.45, 0.45, 0.05], "location": [0, 0, 0.45]},'
+        ' {"name": "backrest", "shape": "box", "size": [0.45, 0.05, 0.5], "location": [0, 0.2, 0.72]}]}'
+    )
+    script = build_script(plan, "4.5")
+    assert plan_of_script(script) is not None and [p.location for p in plan_of_script(script).parts] == [p.location for p in plan.parts]
+    assert plan_of_script(DIVIDES) is None and plan_of_script(None) is None
+    rejected = Critique(score=0.5, reasons=["the chair has no legs"], objective_ok=True)
+    a = Attempt(
+        index=0, origin="generate", script=script, run=RunReport(status="ok", backend="bpy-module", sandbox="bwrap"), critique=rejected
+    )
+    state = GenState(prompt=PROMPT, attempts=[a], current=0, strategy="plan")
+    assert applying(state, offline_settings) == ["replan", "patch"]
+    assert applying(state.model_copy(update={"strategy": "code"}), offline_settings) == ["patch"]
+    update = heal_node(state, RunContext(settings=offline_settings, thread_id="policy"))  # no LLM: the round ends the run
+    assert update["rounds"] == 1 and update["error"].startswith("no LLM configured")

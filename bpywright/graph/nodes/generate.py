@@ -26,8 +26,12 @@ def new_attempts(
     if ctx.llm is None:
         raise LLMError(f"no LLM configured: {HOW_TO_CONFIGURE}")
     if state.strategy == "plan":
+        from ..plan import plan_of_script
+
         feedback = "; ".join(x for x in (earlier, f"an earlier answer was {copied}" if copied else "") if x)
-        return [planned_attempt(state, ctx, len(state.attempts) + i, round_, parent, feedback) for i in range(state.n)]
+        before = state.attempt(parent)
+        previous = plan_of_script(before.script) if before is not None and not copied else None
+        return [planned_attempt(state, ctx, len(state.attempts) + i, round_, parent, feedback, previous) for i in range(state.n)]
     taken = {e.id for e in copies_of(state.attempts, state.exemplars).values()}
     shown = [e for e in state.exemplars if e.id not in taken]
     messages = generator_messages(state.prompt, state.version, state.symbols, shown, earlier=earlier, copied=copied)
@@ -61,14 +65,17 @@ def new_attempts(
 MAX_PLAN_REVISIONS = 1  # a plan whose own checks fail (floating parts, parts the request names missing) is asked again once
 
 
-def planned_attempt(state: GenState, ctx: RunContext, index: int, round_: int, parent: int | None, feedback: str) -> Attempt:
+def planned_attempt(
+    state: GenState, ctx: RunContext, index: int, round_: int, parent: int | None, feedback: str, previous: Any = None
+) -> Attempt:
     """One attempt from a part plan: the model writes the parts as schema-constrained JSON, the builder writes the
-    script. A plan that fails its own checks is revised once before any Blender run (cheap: a short JSON answer)."""
+    script. A plan that fails its own checks is revised once before any Blender run (cheap: a short JSON answer).
+    previous: the plan a heal round revises (the critic's findings in feedback), else None: a fresh plan."""
     from ..plan import PLAN_SCHEMA, PlanError, build_script, grounded, parse_plan, plan_findings, plan_messages
 
     assert ctx.llm is not None
     notes: list[str] = []
-    plan = previous = None
+    plan = None
     for revision in range(MAX_PLAN_REVISIONS + 1):
         messages = plan_messages(state.prompt, state.version, feedback=feedback, previous=previous, examples=state.plan_examples)
         text = ctx.llm.structured(messages, "plan", PLAN_SCHEMA, generator=True)

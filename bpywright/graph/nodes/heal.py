@@ -15,6 +15,7 @@ from ..context import RunContext
 from ..copies import copied_exemplar, describe, shown_sources
 from ..framing import framed
 from ..llm import LLMError
+from ..plan import plan_of_script
 from ..prompting import render
 from ..routing import MAX_RULE_STEPS
 from ..state import Attempt, ExemplarBrief, GenState
@@ -229,6 +230,23 @@ def _regenerate(turn: Turn) -> Update:
     return turn.added(new, how, {"rounds": turn.round, "rule_steps": 0, **turn.critic_rounds()})
 
 
+def replans(turn: Turn) -> bool:
+    """A plan-built script that ran and the critic rejected, under the plan strategy: its plan is revised with the
+    critic's findings (a patch would have the model edit the builder's code, which it is no better at than writing it)."""
+    a = turn.attempt
+    return turn.state.strategy == "plan" and a.run is not None and a.run.ok and plan_of_script(a.script) is not None
+
+
+def _replan(turn: Turn) -> Update:
+    a = turn.attempt
+    reasons = "; ".join(a.critique.reasons[:4]) if a.critique is not None else ""
+    earlier = f"the critic rejected the scene it built: {reasons}"[:600]
+    new = new_attempts(turn.state, turn.ctx, round_=turn.round, parent=a.index, earlier=earlier)
+    how = f"replanned: #{a.index}'s plan revised with the critic's findings"
+    new = [x.model_copy(update={"note": f"{how}; {x.note}"}) for x in new]
+    return turn.added(new, how, {"rounds": turn.round, "rule_steps": 0, **turn.critic_rounds()})
+
+
 def _patch(turn: Turn) -> Update:
     state, ctx, a = turn.state, turn.ctx, turn.attempt
     script, how = define_missing(state, ctx, a) or llm_patch(state, ctx, a)
@@ -260,6 +278,7 @@ STRATEGIES: tuple[Strategy, ...] = (
     # a round: one LLM call
     Strategy("regenerate-missing", lambda t: t.attempt.script is None, _regenerate_missing),  # no script to patch
     Strategy("regenerate", lambda t: t.fresh is not None, _regenerate),  # a copy, or Settings.repair says regenerate
+    Strategy("replan", replans, _replan),  # a plan-built scene the critic rejected: its plan revised, not its code
     Strategy("patch", lambda t: True, _patch),  # the short definitions turn, else a patch of the whole script
 )
 
