@@ -196,3 +196,19 @@ def names_part(name: str, noun: str) -> bool:
     spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", name).lower()
     joined = "".join(re.split(r"[^a-z]+", spaced))
     return any(form[: max(4, len(form) - 2)] in joined for form in lemmas(noun.replace("-", "")))
+
+
+# Requests for a technique rather than an object: a part plan builds boxes, cylinders, cones, spheres, tori and planes in
+# colours, and none of these.
+TECHNIQUE = re.compile(
+    r"\b(?:animat\w*|keyframe\w*|frames?|bounc\w*|geometry nodes?|node tree|modifiers?|subdivi\w*|bevel\w*|array|boolean|"
+    r"shader\w*|textur\w*|procedural|noise|particles?|physics|simulation|rig\w*|armature|bones?|curves?|bezier|spline|"
+    r"text|font|lettering|logo|displace\w*|sculpt\w*|uv|bake|render settings|cycles|eevee|compositor|hdri|camera path)\b"
+)
+
+
+def strategy_for(setting: str, prompt: str) -> str:
+    """How this request's first script is written: 'plan' (Settings.strategy, or a local model's measured choice) for an
+    object, 'code' for a request that names a technique a part plan cannot express (an animation, a modifier, geometry
+    nodes, text …) and for every other setting."""
+    return "plan" if setting == "plan" and not TECHNIQUE.search(prompt.lower()) else "code"

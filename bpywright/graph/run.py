@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..config import DEFAULT_BUDGET_S, Settings
 from .events import GenerationResult, ProgressEvent, RequestCost
+from .request import strategy_for
 from .state import GenState
 
 if TYPE_CHECKING:
@@ -104,7 +105,7 @@ def generate(
                     max_rounds=max(0, rounds),
                     max_critic_rounds=max(0, settings.max_critic_rounds),
                     repair=settings.repair,
-                    strategy="plan" if settings.strategy == "plan" else "code",
+                    strategy=strategy_for(settings.strategy, prompt),
                     plan_examples=settings.plan_examples,
                     budget_s=settings.budget_s or DEFAULT_BUDGET_S,
                     llm=llm is not None,

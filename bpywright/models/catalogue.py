@@ -62,6 +62,9 @@ CATALOGUE: dict[str, ModelSpec] = {
             # Its heal patches of failing scripts ran 4 times in 45 in the benchmark's rows; its fresh scripts, after the
             # free rule steps, 21 times in 39.
             repair="regenerate",
+            # Its part plans ran 14 times in 14 on BlendNet dev prompts and beat both fidelity floors on 9 (bench/results/
+            # fidelity); its one-shot scripts ran 0 times in 8, and a chair in code came back as the table recipe copied.
+            strategy="plan",
             note="22 chunks of 50 MiB; the packages carry no license metadata (upstream Qwen2.5-Coder-1.5B is Apache-2.0)",
         ),
         ModelSpec(

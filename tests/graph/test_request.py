@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bpywright.graph.plan import parse_plan, plan_findings
-from bpywright.graph.request import counted_parts, names_part, one_object, plural, requested_parts, singular
+from bpywright.graph.request import counted_parts, names_part, one_object, plural, requested_parts, singular, strategy_for
 
 BOOKSHELF = (
     "Create a bookshelf with five evenly spaced shelves. Ensure it has a back panel and is sturdy enough to hold several "
@@ -59,3 +59,23 @@ def test_the_plan_is_not_asked_for_parts_the_critic_never_wants() -> None:
     )
     findings = plan_findings(plan, BOOKSHELF)
     assert not any("enough" in f or "book" in f.split(":")[0] for f in findings), findings
+
+
+def test_objects_are_planned_and_techniques_coded() -> None:
+    assert strategy_for("plan", "a wooden dining chair with four legs and a backrest") == "plan"
+    assert strategy_for("plan", "a burger with a sesame seed bun, a beef patty and cheese") == "plan"
+    for technique in (
+        "a ball bouncing on a plane, animated over 40 frames",
+        "scatter rocks on a terrain with geometry nodes",
+        "the word HELLO as extruded 3D text",
+        "a torus with a subdivision surface modifier",
+        "a bezier curve spiral",
+    ):
+        assert strategy_for("plan", technique) == "code", technique
+    assert strategy_for("code", "a wooden chair") == "code" and strategy_for("auto", "a wooden chair") == "code"
+
+
+def test_the_local_1_5b_plans_when_the_strategy_is_auto() -> None:
+    from bpywright.models.catalogue import spec_for
+
+    assert spec_for("qwen2.5-coder-1.5b").strategy == "plan"
