@@ -44,7 +44,7 @@ def _kinds(words: str) -> frozenset[str]:
 LIBRARY: tuple[Archetype, ...] = (
     Archetype(
         "a wooden table with four legs",
-        _kinds("table desk bench stool chair seat workbench counter nightstand furniture sofa couch bed"),
+        _kinds("table desk workbench counter nightstand furniture bed"),
         _plan(
             "table",
             _p("tabletop", "box", [1.2, 0.8, 0.04], "ground", "top", "center", "brown"),
@@ -52,6 +52,21 @@ LIBRARY: tuple[Archetype, ...] = (
             _p("leg_front_right", "box", [0.06, 0.06, 0.71], "tabletop", "bottom", "front_right", "brown"),
             _p("leg_back_left", "box", [0.06, 0.06, 0.71], "tabletop", "bottom", "back_left", "brown"),
             _p("leg_back_right", "box", [0.06, 0.06, 0.71], "tabletop", "bottom", "back_right", "brown"),
+        ),
+    ),
+    Archetype(
+        "a park bench with a slatted seat, a backrest and two armrests",
+        _kinds("bench seat chair stool sofa couch armchair settee throne pew"),
+        _plan(
+            "park bench",
+            _p("seat", "box", [1.5, 0.45, 0.05], "ground", "top", "center", "light_wood"),
+            _p("leg_front_left", "box", [0.06, 0.06, 0.4], "seat", "bottom", "front_left", "dark_grey"),
+            _p("leg_front_right", "box", [0.06, 0.06, 0.4], "seat", "bottom", "front_right", "dark_grey"),
+            _p("leg_back_left", "box", [0.06, 0.06, 0.4], "seat", "bottom", "back_left", "dark_grey"),
+            _p("leg_back_right", "box", [0.06, 0.06, 0.4], "seat", "bottom", "back_right", "dark_grey"),
+            _p("backrest", "box", [1.5, 0.04, 0.45], "seat", "top", "back", "light_wood"),
+            _p("armrest_left", "box", [0.05, 0.45, 0.22], "seat", "top", "left", "dark_grey"),
+            _p("armrest_right", "box", [0.05, 0.45, 0.22], "seat", "top", "right", "dark_grey"),
         ),
     ),
     Archetype(
