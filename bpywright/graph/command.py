@@ -11,9 +11,13 @@ import argparse
 import shutil
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..cliargs import add_cluster_flag
 from ..config import Settings
+
+if TYPE_CHECKING:
+    from .events import RequestCost
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -161,12 +165,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         by = f" by {result.model}" if result.model else ""
         print(f"{label[result.outcome]}{by}: {result.message}")
         if (c := result.cost) is not None and c.llm_calls:
-            prompt = f", {c.prompt_tokens} prompt tokens" if c.prompt_tokens is not None else ""
-            first = f", first token {c.first_token_s:.1f} s" if c.first_token_s is not None else ""
-            print(
-                f"  cost: {c.wall_s:.0f} s; LLM {c.llm_s:.0f} s over {c.llm_calls} call(s), {c.tokens_written} tokens written{prompt}"
-                f"{first}; critic {c.critic_s:.0f} s; Blender {c.blender_s:.1f} s; {c.rounds} round(s), {c.rule_steps} free step(s)"
-            )
+            print(cost_line(c))
         for name, path, copy in (
             ("script", result.script_path, args.output),
             ("report", result.report_path, args.report),
@@ -176,3 +175,20 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
                 print(f"  {name}: {copy or path}" + (f" (also {path})" if copy else ""))
     ran_ok = result.run_report is not None and result.run_report.ok
     return 0 if result.outcome == "accepted" or (result.outcome == "retrieved" and ran_ok) else 1
+
+
+def cost_line(c: RequestCost) -> str:
+    """The request's cost in one line: wall time, the LLM's calls, tokens and waits, the critic, Blender, rounds."""
+    prompt = ""
+    if c.prompt_tokens is not None:
+        about = "~" if c.prompt_source == "estimated" else ""
+        prompt = f", prompt {about}{c.prompt_tokens} tokens ({about}{c.prompt_tokens_processed} processed, {about}{c.prompt_tokens_reused} reused)"
+    first = f", first token {c.first_token_s:.1f} s" if c.first_token_s is not None else ""
+    waits = f" ({c.first_token_total_s:.0f} s waiting for first tokens)" if c.first_token_total_s is not None and c.llm_calls > 1 else ""
+    skipped = f", {c.critic_skipped} review(s) decided without it" if c.critic_skipped else ""
+    fixes = f", {c.sure_fixes} script(s) given sure fixes before their first run" if c.sure_fixes else ""
+    return (
+        f"  cost: {c.wall_s:.0f} s; LLM {c.llm_s:.0f} s over {c.llm_calls} call(s), {c.tokens_written} tokens written{prompt}"
+        f"{first}{waits}; critic {c.critic_s:.0f} s over {c.critic_calls} call(s){skipped}; Blender {c.blender_s:.1f} s over "
+        f"{c.blender_runs} run(s){fixes}; {c.rounds} round(s), {c.rule_steps} free step(s)"
+    )

@@ -51,11 +51,47 @@ class CallStats(BaseModel):
     seconds: float = 0.0
     first_token_s: float | None = None
     looped: bool = False  # the stream was stopped: the answer kept repeating itself (see looping)
+    prompt_chars: int = 0  # the conversation's characters, as sent
+    reused_chars: int = 0  # of them, the prefix shared with what the server held: the last call's prompt and its answer
+    cached_tokens: int | None = None  # prompt tokens the server said it took from its cache (vLLM, OpenAI); None: not said
 
     @property
     def tokens_per_s(self) -> float:
         """Output tokens per second of this call."""
         return self.tokens / self.seconds if self.seconds > 0 else 0.0
+
+
+def conversation_text(messages: list[dict[str, str]]) -> str:
+    """The messages as one text in order, each behind a role marker: what a server's chat template lays out as the prompt,
+    as far as a shared prefix goes (two conversations share a prefix of this text where their templated prompts do)."""
+    return "".join(f"<|{m.get('role', '')}|>\n{m.get('content') or ''}\n" for m in messages)
+
+
+def answered(text: str) -> str:
+    """The answer as it follows its prompt in the server's context: after the assistant's role marker."""
+    return f"<|assistant|>\n{text}"
+
+
+def shared_prefix(a: str, b: str) -> int:
+    """The length of the longest common prefix of two texts."""
+    n = min(len(a), len(b))
+    if a[:n] == b[:n]:
+        return n
+    lo, hi = 0, n  # binary search on slice equality: fast in C for long prompts
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[:mid] == b[:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def cached_tokens(usage: Any) -> int | None:
+    """usage.prompt_tokens_details.cached_tokens where the server reports it (vLLM with prefix caching, OpenAI)."""
+    details = getattr(usage, "prompt_tokens_details", None)
+    value = getattr(details, "cached_tokens", None) if details is not None else None
+    return value if isinstance(value, int) else None
 
 
 class _Rejected(Exception):
@@ -112,6 +148,8 @@ class LLMClient:
         # call sets itself (temperature) wins.
         self.sampling = dict(sampling or {})
         self.stats: list[CallStats] = []  # every completion this client made, for progress lines and the benchmark
+        # What a one-slot prompt cache (llama.cpp's server) holds after the last call: its conversation and answer.
+        self._held = ""
         # Our own retry loop (below) decides what is transient; the SDK's would double the attempts. With streaming the
         # timeout bounds the wait for each chunk, not the whole answer (a long script on a CPU takes minutes).
         self._client = openai.OpenAI(base_url=self.base_url, api_key=api_key or "EMPTY", timeout=timeout, max_retries=0)
@@ -184,14 +222,19 @@ class LLMClient:
             if not got:
                 raise LLMError(f"the LLM endpoint {self.base_url} returned no choices for model {self.model}")
             usage = getattr(response, "usage", None)
+            sent = conversation_text(messages)
             self.stats.append(
                 CallStats(
                     kind="chat",
                     tokens=getattr(usage, "completion_tokens", 0) or 0,
                     seconds=time.monotonic() - start,
                     prompt_tokens=getattr(usage, "prompt_tokens", None),
+                    prompt_chars=len(sent),
+                    reused_chars=shared_prefix(sent, self._held),
+                    cached_tokens=cached_tokens(usage),
                 )
             )
+            self._held = sent + answered(got[0])
             texts.extend(got[:want])
         return texts
 
@@ -209,10 +252,17 @@ class LLMClient:
         extra: dict[str, Any] = self._limits(max_tokens, temperature)
         if response_format is not None:
             extra["response_format"] = response_format
+        sent = conversation_text(messages)
 
         def request() -> tuple[str, CallStats]:
             start = time.monotonic()
-            stats, parts, finish = CallStats(kind="stream" if response_format is None else "structured"), [], None
+            stats = CallStats(
+                kind="stream" if response_format is None else "structured",
+                prompt_chars=len(sent),
+                reused_chars=shared_prefix(sent, self._held),
+            )
+            parts: list[str] = []
+            finish = None
             stream = self._create_stream(model=model or self.model, messages=messages, **extra)
             for chunk in stream:
                 finish = (chunk.choices[0].finish_reason if chunk.choices else None) or finish
@@ -220,6 +270,7 @@ class LLMClient:
                 usage = getattr(chunk, "usage", None)
                 if usage is not None:
                     stats.prompt_tokens = getattr(usage, "prompt_tokens", None)
+                    stats.cached_tokens = cached_tokens(usage)
                 if not piece:
                     continue
                 stats.tokens += 1
@@ -240,6 +291,7 @@ class LLMClient:
 
         text, stats = self._call(request, structured=response_format is not None and response_format["type"] == "json_schema")
         self.stats.append(stats)
+        self._held = sent + answered(text)
         return text
 
     def structured(self, messages: list[dict[str, str]], name: str, schema: dict[str, Any], *, generator: bool = False) -> str:

@@ -8,15 +8,16 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..config import DEFAULT_BUDGET_S, Settings
-from .events import GenerationResult, ProgressEvent, RequestCost
+from .events import CallCost, GenerationResult, ProgressEvent, RequestCost
 from .request import strategy_for
 from .state import GenState
 
 if TYPE_CHECKING:
     from ..cluster.factory import Pool
     from ..ingest.search import SymbolIndex
+    from .context import RunContext
     from .exemplar_source import ExemplarStoreLike
-    from .llm import LLMClient
+    from .llm import CallStats, LLMClient
 
 
 class RunNotFound(ValueError):
@@ -120,8 +121,18 @@ def generate(
             ctx.linter.close()
     result = to_result(final, thread_id)
     result.cost = request_cost(final, llm, time.monotonic() - began)
+    keep_cost(ctx, result.cost)
     ctx.emit("done", attempt=final.best or 0, status=result.outcome, detail=result.message)
     return result
+
+
+def keep_cost(ctx: RunContext, cost: RequestCost) -> None:
+    """The request's cost beside its script and report (runs/THREAD_ID/cost.json): where the time went."""
+    try:
+        ctx.run_dir.mkdir(parents=True, exist_ok=True)
+        (ctx.run_dir / "cost.json").write_text(cost.model_dump_json(indent=1) + "\n", encoding="utf-8")
+    except OSError:
+        pass  # the report is a convenience: a full disk must not lose the answer
 
 
 def invoke_bounded(graph: Any, start: GenState | None, config: dict[str, Any], limit: int, ctx: Any) -> None:
@@ -172,23 +183,64 @@ def resumed_version(settings: Settings, thread_id: str, asked: str | None = None
 OUTCOME = {"accepted": "accepted", "best_attempt": "best_attempt", "retrieved": "retrieved", "failed": "failed", "running": "failed"}
 
 
+CHARS_PER_TOKEN = 3.0  # Qwen2.5's tokenizer on this project's prompts: 2.7 (heal, numbered script) to 3.4 (generate)
+
+
 def request_cost(state: GenState, llm: LLMClient | None, wall_s: float) -> RequestCost:
     """The request's cost: every LLM call this client made (the critic's are its structured calls with the critic's
     schema), its rounds and free steps, and the Blender time of its attempts."""
     stats = list(llm.stats) if llm is not None else []
-    reported = [s.prompt_tokens for s in stats if s.prompt_tokens is not None]
-    return RequestCost(
+    critic = [s for s in stats if s.kind == "structured" and s.name == "critique"]
+    waits = [s.first_token_s for s in stats if s.first_token_s is not None]
+    ran = [a for a in state.attempts if a.run is not None]
+    cost = RequestCost(
         llm_calls=len(stats),
         tokens_written=sum(s.tokens for s in stats),
-        prompt_tokens=sum(reported) if reported else None,
         first_token_s=stats[0].first_token_s if stats else None,
+        first_token_total_s=round(sum(waits), 3) if waits else None,
         llm_s=round(sum(s.seconds for s in stats), 3),
-        critic_s=round(sum(s.seconds for s in stats if s.kind == "structured" and s.name == "critique"), 3),
+        critic_s=round(sum(s.seconds for s in critic), 3),
+        critic_calls=len(critic),
+        critic_skipped=sum(1 for a in state.attempts if state.llm and a.critique is not None and not a.critique.objective_ok),
         rounds=state.rounds,
         rule_steps=state.rule_steps,
-        blender_s=round(sum(a.run.timings.total for a in state.attempts if a.run is not None), 3),
+        sure_fixes=sum(1 for a in state.attempts if a.sure_fixes),
+        blender_runs=len(ran),
+        blender_s=round(sum(a.run.timings.total for a in ran if a.run is not None), 3),
         wall_s=round(wall_s, 3),
     )
+    if stats:
+        server = all(s.prompt_tokens is not None and s.cached_tokens is not None for s in stats)
+        cost.prompt_source = "server" if server else "estimated"
+        for s in stats:
+            size, reused = prompt_tokens(s, server)
+            cost.calls.append(
+                CallCost(
+                    kind=s.kind,
+                    name=s.name,
+                    prompt_tokens=size,
+                    reused_tokens=reused,
+                    first_token_s=s.first_token_s,
+                    tokens=s.tokens,
+                    seconds=round(s.seconds, 3),
+                )
+            )
+        cost.prompt_tokens = sum(c.prompt_tokens for c in cost.calls)
+        cost.prompt_tokens_reused = sum(c.reused_tokens for c in cost.calls)
+        cost.prompt_tokens_processed = cost.prompt_tokens - cost.prompt_tokens_reused
+    return cost
+
+
+def prompt_tokens(s: CallStats, server: bool) -> tuple[int, int]:
+    """(prompt tokens, of them reusable) of one call: the server's counts (server=True: it reported both for every
+    call), else its prompt count or characters / CHARS_PER_TOKEN, and reuse from the prefix it shares with the
+    conversation the server last held."""
+    if server:
+        size = s.prompt_tokens or 0
+        return size, min(size, s.cached_tokens or 0)
+    per = s.prompt_tokens / s.prompt_chars if s.prompt_tokens and s.prompt_chars else 1 / CHARS_PER_TOKEN
+    size = s.prompt_tokens if s.prompt_tokens is not None else round(s.prompt_chars * per)
+    return size, min(size, round(s.reused_chars * per))
 
 
 def to_result(state: GenState, thread_id: str) -> GenerationResult:

@@ -62,6 +62,7 @@ class Attempt(BaseModel):
     note: str = ""  # what produced it (rules applied, patch form)
     rules_applied: list[str] = Field(default_factory=list)  # drift rules the rule healer applied to make it
     rules_excluded: list[str] = Field(default_factory=list)  # rules the healer must not retry on this lineage
+    sure_fixes: list[str] = Field(default_factory=list)  # sure rule fixes applied before its first run (validate.sure_fixes)
 
     @property
     def ran_ok(self) -> bool:

@@ -26,6 +26,7 @@ def token_progress(ctx: RunContext, node: str, attempt: int) -> Callable[[str, C
 
 
 def speed(stats: CallStats) -> str:
-    """'412 tokens, 9.8 tok/s, first token 3.1 s'."""
+    """'412 tokens, 9.8 tok/s, first token 3.1 s, prompt 40% shared with the last call'."""
     first = f", first token {stats.first_token_s:.1f} s" if stats.first_token_s is not None else ""
-    return f"{stats.tokens} tokens, {stats.tokens_per_s:.1f} tok/s{first}"
+    shared = f", prompt {stats.reused_chars / stats.prompt_chars:.0%} shared with the last call" if stats.prompt_chars else ""
+    return f"{stats.tokens} tokens, {stats.tokens_per_s:.1f} tok/s{first}{shared}"

@@ -6,7 +6,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from ...harness.options import RunOptions
-from ...rules.healer import compare_runs
+from ...rules.healer import compare_runs, fix_file
 from ..context import RunContext
 from ..state import Attempt, GenState
 from .ranking import rank
@@ -22,6 +22,24 @@ def validate_one(attempt: Attempt, ctx: RunContext, options: RunOptions | None =
     lint = ctx.version_linter().lint(attempt.script)  # the target version's stubs and rules, not the pool's
     rendered = str(render_to) if report.render is not None and render_to.is_file() else None
     return attempt.model_copy(update={"run": report, "lint": lint, "render_path": rendered, "checked": True})
+
+
+SURE_FIRST = ("generate",)  # attempts whose sure rule fixes apply before their first run: fresh scripts from the model
+
+
+def sure_fixes(attempt: Attempt, version: str) -> Attempt:
+    """The attempt with every sure rule fix applied before its first run (rules.healer.fix_file with no failure: only the
+    fixes a rule is certain of, e.g. a missing `import math`, `scene.objects.link`); the rules applied are listed in
+    `sure_fixes` and the note. After a failed run the healer would apply the same fixes as a free step: here they cost
+    no Blender run. Patches (heal-llm) keep the old order: their lineage's excluded rules and discards decide there."""
+    if attempt.checked or attempt.script is None or attempt.failure is not None or attempt.origin not in SURE_FIRST:
+        return attempt
+    healed = fix_file(attempt.script, "", None, None, version, frozenset(attempt.rules_excluded))
+    if not healed.changed:
+        return attempt
+    done = [f"{r.rule} (line {', '.join(map(str, r.lines))})" for r in healed.applied]
+    note = f"{attempt.note}; sure fixes before its first run: {', '.join(done)}".lstrip("; ")
+    return attempt.model_copy(update={"script": healed.script, "sure_fixes": [r.rule for r in healed.applied], "note": note})
 
 
 def worse_than_parent(attempt: Attempt, parent: Attempt) -> str | None:
@@ -53,9 +71,21 @@ def _event(ctx: RunContext, a: Attempt) -> None:
     ctx.emit("run", attempt=a.index, status=a.run.status, seconds=a.run.timings.total, detail=a.run.failure or render)
 
 
+def keep_original(ctx: RunContext, a: Attempt) -> None:
+    """The script as the model wrote it, before the sure fixes (attempts/NN-as-written.py in the run's folder)."""
+    folder = ctx.run_dir / "attempts"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{a.index:02d}-as-written.py").write_text(a.script or "", encoding="utf-8")
+
+
 def validate_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
     """Validate pending attempts; the best new one becomes current (or, if every heal was worse, the attempt it came from)."""
     attempts = list(state.attempts)
+    for i, a in enumerate(attempts):
+        if (fixed := sure_fixes(a, state.version)) is not a:
+            keep_original(ctx, a)
+            attempts[i] = fixed
+            ctx.emit("rules", attempt=a.index, status="sure fixes before the run", detail=fixed.note.rsplit("; ", 1)[-1])
     pending = [a for a in attempts if not a.checked]
     options = ctx.job_options()  # makes the pool (if generate() was given none) here, before the threads share it
     ctx.version_linter()  # and the linter
