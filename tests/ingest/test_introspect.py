@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import stat
 from pathlib import Path
 
 import pytest
@@ -106,9 +105,10 @@ def test_probe_runs_on_debian_blender(blender_exe: Path) -> None:
 
 
 def test_a_blender_that_fails_raises_ingest_error(tmp_path: Path) -> None:
+    tmp_path.chmod(0o755)  # a job runs as an unprivileged host uid: a 0700 folder is closed to it
     fake = tmp_path / "blender"
     fake.write_text("#!/bin/sh\necho 'this is not blender' >&2\nexit 3\n")
-    fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
+    fake.chmod(0o755)  # executable by the job's unprivileged uid too
     with pytest.raises(IngestError, match="Blender at .* (failed|did not start: this is not blender)"):
         introspect(fake, timeout=30)
     with pytest.raises(IngestError, match="cannot start"):

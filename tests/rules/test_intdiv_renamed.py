@@ -72,6 +72,7 @@ def test_renamed_helper_needs_exactly_one_name_that_normalises_the_same() -> Non
 def test_renamed_helper_heals_on_blender(tmp_path: Path, capsys) -> None:
     from bpywright.cli import main
 
+    tmp_path.chmod(0o755)  # the job reads of its project only what any user may (it runs as an unprivileged host uid)
     (tmp_path / "lights.py").write_text(
         "import bpy\n\n\ndef rainbow_lights(n):\n"
         "    for i in range(n):\n        data = bpy.data.lights.new(f'L{i}', 'POINT')\n"
