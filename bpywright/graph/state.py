@@ -41,6 +41,7 @@ class Critique(BaseModel):
     objective_ok: bool = False
     checks: dict[str, bool] = Field(default_factory=dict)  # name → passed (run, lint, render, scene:…)
     llm_scored: bool = False  # False: the score comes from the objective checks only
+    overruled: bool = False  # accepted though scored low: every reason the critic gave is disproved by the scene (grounding)
     accepted: bool = False
 
 

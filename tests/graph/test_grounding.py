@@ -1,0 +1,102 @@
+"""The critic's objections read against the scene: the reasons are the 1.5B's own, from the fidelity benchmark's rows
+(bench/results/fidelity); the loop tests run real Blender, real lint and the FAKE critic on loopback."""
+
+from __future__ import annotations
+
+from bpywright.graph.fake_llm import FakeLLM, critic_json
+from bpywright.graph.grounding import overruled, read
+from bpywright.graph.nodes.critic import salvage
+from bpywright.graph.run import generate
+from bpywright.harness.report import BoundingBox, ObjectSummary, SceneSummary
+
+from .samples import fenced
+from .test_structure import BURGER, BURGER_PARTS, CLEAR
+
+DRUMS = "Please create a 3D model of a drum set. Include a bass drum, snare drum, and a couple of tom-toms."
+DRUMS_REASON = (
+    "The scene does not match the request as it does not include a bass drum, snare drum, tom-toms, hi-hat, crash "
+    "cymbals, or a ground plane."
+)
+
+
+def scene(*names: str) -> SceneSummary:
+    box = BoundingBox(min=(0.0, 0.0, 0.0), max=(1.0, 1.0, 1.0))
+    objects = [ObjectSummary(name=n, type="MESH", vertices=8, faces=6, visible=True, bbox=box) for n in names]
+    objects.append(ObjectSummary(name="bpywright_camera", type="CAMERA"))
+    return SceneSummary(object_count=len(objects), objects=objects, bbox=box, camera=True, light=False)
+
+
+def test_a_part_called_missing_that_is_built_is_disproved() -> None:
+    drums = scene("BassDrum", "SnareDrum", "TomTom_1", "TomTom_2")
+    o = read(DRUMS_REASON, DRUMS, drums)
+    assert o.claimed_missing == ["drum", "tom", "hat", "cymbal", "plane"] and o.present == ["drum", "tom"]
+    # hi-hat and cymbals were never asked for, the ground plane is staging: nothing the request wants is missing
+    assert not o.stands, o
+    gone, notes = overruled([DRUMS_REASON], DRUMS, drums)
+    assert gone and "built: drum" in notes[0] and "not asked for" in notes[0]
+
+
+def test_an_objection_stands_when_a_part_it_names_is_not_built() -> None:
+    o = read(DRUMS_REASON, DRUMS, scene("BassDrum", "Stool"))
+    assert o.stands  # tom-toms are asked for and nothing is named for them
+    assert overruled([DRUMS_REASON], DRUMS, scene("BassDrum", "Stool")) == (False, [])
+
+
+def test_specific_objections_about_what_is_built_stand() -> None:
+    chair = scene("Seat", "Leg_1", "Leg_2", "Leg_3", "Leg_4", "Backrest")
+    prompt = "a wooden dining chair with four legs and a backrest"
+    for reason in ("the backrest lies flat on the seat", "the legs are red, not wooden", "the seat is far too large"):
+        assert read(reason, prompt, chair).stands, reason
+    # one reason standing keeps the rejection, however many others are disproved
+    assert overruled(["the chair does not include a backrest", "the legs are floating"], prompt, chair)[0] is False
+
+
+def test_reasons_that_name_nothing_do_not_overrule_on_their_own() -> None:
+    chair = scene("Seat", "Leg_1", "Backrest")
+    prompt = "a chair with a backrest"
+    assert read("The scene does not match the request.", prompt, chair).vague
+    assert overruled(["The scene does not match the request.", "still"], prompt, chair) == (False, [])
+    # beside a disproved one, they do not hold the rejection up
+    gone, notes = overruled(["The scene does not match the request.", "The chair does not have a backrest."], prompt, chair)
+    assert gone and len(notes) == 2
+
+
+def test_the_whole_object_called_missing_while_its_parts_are_built() -> None:
+    wallet = scene("Outer_Cover", "Card_Slot_1", "Card_Slot_2", "Zipper")
+    reason = "The scene does not match the request as it does not include a travel wallet, only a set of parts for a travel wallet"
+    assert overruled([reason], "Can you create a travel wallet?", wallet)[0]
+    assert not overruled([reason], "Can you create a travel wallet?", scene("Cube"))[0]  # one part is not an assembly
+
+
+def test_objecting_only_to_staging_is_disproved() -> None:
+    sandwich = scene("Bread_Bottom", "Cheese", "Bread_Top")
+    reason = "The scene contains objects that are not part of a sandwich, such as a camera and a sun."
+    assert read(reason, "Create a sandwich.", sandwich).staging
+    assert overruled([reason], "Create a sandwich.", sandwich)[0]
+    assert read("The scene contains objects that are not part of a sandwich, such as Cheese.", "Create a sandwich.", sandwich).stands
+
+
+def test_a_rubric_cut_off_in_its_reasons_keeps_its_score() -> None:
+    kept = salvage('{"score": 0.4, "reasons": ["the lid is missing", "The scene does not match the request. The scene does not')
+    assert kept is not None and kept.score == 0.4 and kept.reasons == ["the lid is missing"]
+    assert salvage('{"score": 0.4, "reasons": [') is not None
+    assert salvage('{"reasons": ["a"], "score": 0.4') is None and salvage("no json") is None
+    assert salvage('{"score": 7, "reasons": ["x"]') is None  # out of range: no verdict
+
+
+def test_the_loop_accepts_a_built_burger_the_critic_calls_partless(settings, fake: FakeLLM, render_pool) -> None:
+    reason = "The scene does not match the request as it does not include a bun, a beef patty, cheese, lettuce or tomato."
+    fake.script("generate", fenced(BURGER_PARTS)).script("critic", critic_json(0.2, reason))
+    result = generate(BURGER, settings=settings, pool=render_pool)
+    assert result.outcome == "accepted", result.message
+    assert result.score == 0.2 and fake.roles_asked() == ["generate", "critic"]  # no round spent on a disproved objection
+
+
+def test_the_loop_keeps_a_rejection_whose_reason_the_scene_cannot_disprove(settings, fake: FakeLLM, render_pool) -> None:
+    no_tomato = BURGER_PARTS.replace('disc("Tomato", 0.6, 0.05, 0.9)\n', "")
+    assert no_tomato != BURGER_PARTS and CLEAR in no_tomato
+    reason = "The scene does not match the request as it does not include a tomato."
+    fake.script("generate", fenced(no_tomato)).script("critic", critic_json(0.2, reason), critic_json(0.2, reason))
+    fake.script("generate", fenced(no_tomato)).script("heal", fenced(no_tomato))
+    result = generate(BURGER, settings=settings, pool=render_pool)
+    assert result.outcome != "accepted", result.message
