@@ -90,6 +90,7 @@ def test_the_loop_accepts_a_built_burger_the_critic_calls_partless(settings, fak
     result = generate(BURGER, settings=settings, pool=render_pool)
     assert result.outcome == "accepted", result.message
     assert result.score == 0.2 and fake.roles_asked() == ["generate", "critic"]  # no round spent on a disproved objection
+    assert "overruled" in result.message and "built: bun, patty, cheese, lettuce, tomato" in result.message
 
 
 def test_the_loop_keeps_a_rejection_whose_reason_the_scene_cannot_disprove(settings, fake: FakeLLM, render_pool) -> None:
