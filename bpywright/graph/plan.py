@@ -278,6 +278,27 @@ def plan_of_script(script: str | None) -> Plan | None:
         return None
 
 
+BUILDER_NOTE = (
+    "# (the rest of the script is bpywright's fixed builder: each PARTS row becomes one primitive of that shape, full size,\n"
+    "# centre, rotation and colour, named for the part; it clears the scene first and adds a camera and a light)"
+)
+
+
+def plan_view(script: str | None) -> str | None:
+    """A plan-built script as a reviewer needs it: its header and PARTS table, the fixed builder (about 90 lines, 700
+    prompt tokens the critic re-reads on a CPU) left out and named; None for any other script."""
+    if (plan := plan_of_script(script)) is None:
+        return None
+    assert script is not None
+    from .plan_build import build_script
+
+    end = script.find("\n]\n", script.index("\nPARTS = [\n")) + 3
+    built = build_script(plan, "4.5")
+    if script[end:] != built[built.find("\n]\n", built.index("\nPARTS = [\n")) + 3 :]:
+        return None  # the builder was edited (a patch, a user): the reviewer reads all of it
+    return script[: end - 1] + "\n" + BUILDER_NOTE
+
+
 @cache
 def example_plan() -> Plan:
     """The example plan the system prompt shows (a mailbox on a post)."""

@@ -97,6 +97,10 @@ def test_the_plan_strategy_builds_the_script_from_the_models_parts(settings, fak
     asked = [r for r in fake.chat_requests if fake_role(r) == "plan"]
     assert len(asked) == 2 and "leg" in asked[1]["messages"][-1]["content"]  # the revision is told what the plan lacks
     assert result.outcome == "accepted", result.message
+    # the critic reviews the PARTS table; the fixed builder (the same in every plan-built script) is named, not shown
+    review = next(r for r in fake.chat_requests if fake_role(r) == "critic")["messages"][-1]["content"]
+    assert "('backrest', 'box'" in review and "fixed builder" in review
+    assert "def add_part" in result.script and "def add_part" not in review
 
 
 def fake_role(body) -> str:

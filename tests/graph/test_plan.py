@@ -323,3 +323,14 @@ def test_a_built_script_runs_on_blender_5_2_with_every_shape(runtime, tmp_path: 
     assert sorted(meshes) == sorted(p.name for p in plan.parts) and all(o.materials for o in meshes.values())
     assert meshes["sign"].faces == 1 and meshes["plinth"].faces == 6 and (meshes["collar"].faces or 0) > 100
     assert (report.render.nonblank_fraction or 0) >= 10 * MIN_NONBLANK
+
+
+def test_a_reviewer_reads_a_plan_built_script_as_its_parts_table_unless_its_builder_was_edited() -> None:
+    from bpywright.graph.plan import plan_view
+
+    script = build_script(parse_plan(CHAIR), "4.5")
+    view = plan_view(script)
+    assert view is not None and len(view) < len(script) / 2
+    assert "PARTS = [" in view and "'backrest'" in view and "def add_part" not in view and "fixed builder" in view
+    assert plan_view(script.replace("obj.name = name", "obj.name = name.upper()")) is None  # edited builder: all of it
+    assert plan_view("import bpy\nbpy.ops.mesh.primitive_cube_add()\n") is None and plan_view(None) is None

@@ -15,6 +15,7 @@ from ..copies import copied_exemplar, copies_of, describe, shown_sources
 from ..expectations import BUILT_NOTHING, MIN_NONBLANK, built_nothing, check_scene
 from ..grounding import overruled
 from ..llm import LLMError
+from ..plan import plan_view
 from ..prompting import critic_messages
 from ..state import Attempt, Critique, ExemplarBrief, GenState
 from ..structure import structure_checks
@@ -101,7 +102,9 @@ def rubric(state: GenState, ctx: RunContext, a: Attempt, checks: dict[str, bool]
     """Ask the critic model; (None, why) when it cannot answer or its JSON is malformed."""
     assert ctx.llm is not None and a.run is not None
     render = f"{a.run.render.width}x{a.run.render.height}, {a.run.render.nonblank_fraction:.0%} non-blank" if a.run.render else ""
-    messages = critic_messages(state.prompt, a.script or "", checks, reasons, a.run.scene, render, ctx.settings.accept_threshold)
+    # A plan-built script is reviewed as its PARTS table: the fixed builder is the same in every one (plan_view).
+    script = plan_view(a.script) or a.script or ""
+    messages = critic_messages(state.prompt, script, checks, reasons, a.run.scene, render, ctx.settings.accept_threshold)
     try:
         text = ctx.llm.structured(messages, "critique", RUBRIC_SCHEMA)
     except LLMError as exc:
