@@ -69,6 +69,7 @@ def generate(
     thread_id = thread_id or new_thread_id()
     began = time.monotonic()
     llm = llm or LLMClient.from_settings(settings)
+    mark = len(llm.stats) if llm is not None else 0  # a caller's own client (the benchmark's) holds earlier requests' calls
     asked = major_minor(version) if version is not None else None
     ctx = RunContext(
         settings=settings,
@@ -120,7 +121,7 @@ def generate(
         if ctx.linter is not None:
             ctx.linter.close()
     result = to_result(final, thread_id)
-    result.cost = request_cost(final, llm, time.monotonic() - began)
+    result.cost = request_cost(final, llm, time.monotonic() - began, since=mark)
     keep_cost(ctx, result.cost)
     ctx.emit("done", attempt=final.best or 0, status=result.outcome, detail=result.message)
     return result
@@ -186,10 +187,10 @@ OUTCOME = {"accepted": "accepted", "best_attempt": "best_attempt", "retrieved": 
 CHARS_PER_TOKEN = 3.0  # Qwen2.5's tokenizer on this project's prompts: 2.7 (heal, numbered script) to 3.4 (generate)
 
 
-def request_cost(state: GenState, llm: LLMClient | None, wall_s: float) -> RequestCost:
-    """The request's cost: every LLM call this client made (the critic's are its structured calls with the critic's
-    schema), its rounds and free steps, and the Blender time of its attempts."""
-    stats = list(llm.stats) if llm is not None else []
+def request_cost(state: GenState, llm: LLMClient | None, wall_s: float, since: int = 0) -> RequestCost:
+    """The request's cost: the LLM calls this client made from call `since` on (the critic's are its structured calls
+    with the critic's schema), its rounds and free steps, and the Blender time of its attempts."""
+    stats = list(llm.stats[since:]) if llm is not None else []
     critic = [s for s in stats if s.kind == "structured" and s.name == "critique"]
     waits = [s.first_token_s for s in stats if s.first_token_s is not None]
     ran = [a for a in state.attempts if a.run is not None]

@@ -81,3 +81,16 @@ def test_prompt_reuse_is_the_prefix_shared_with_the_last_prompt_and_answer(fake:
     assert three.reused_chars == len("<|system|>\nYou ")  # the common text, nothing a real cache would keep
     assert shared_prefix("abcdef", "abcxyz") == 3 and shared_prefix("", "abc") == 0 and shared_prefix("ab", "ab") == 2
     assert 2.5 <= CHARS_PER_TOKEN <= 3.5
+
+
+def test_a_client_shared_by_two_requests_reports_each_its_own_calls(settings, fake: FakeLLM, render_pool) -> None:
+    """The benchmark passes one client to every request: the second request's cost.json held the first's calls too (a
+    one-shot's 478 tokens in the next loop row's report)."""
+    llm = LLMClient.from_settings(settings)
+    assert llm is not None
+    fake.script("generate", fenced(THREE_CUBES), fenced(THREE_CUBES)).script("critic", critic_json(0.9), critic_json(0.9))
+    first = generate(PROMPT, settings=settings, pool=render_pool, llm=llm)
+    second = generate(PROMPT, settings=settings, pool=render_pool, llm=llm)
+    assert first.cost is not None and second.cost is not None and len(llm.stats) == 4
+    assert first.cost.llm_calls == 2 and second.cost.llm_calls == 2
+    adds_up(second.cost)
