@@ -22,6 +22,7 @@ def _env_bool(name: str, default: bool) -> bool:
 
 REPAIRS = ("auto", "patch", "regenerate")
 STRATEGIES = ("auto", "code", "plan")
+REVIEWS = ("auto", "model", "checks")
 
 
 def _env_choice(name: str, choices: tuple[str, ...], default: str) -> str:
@@ -143,6 +144,9 @@ class Settings:
     # how the first script is written: code (the model writes the bpy script), plan (the model writes the parts as JSON and
     # a deterministic builder writes the script: graph/plan.py), auto (a local model's catalogue entry decides; else code)
     strategy: str = "auto"
+    # who accepts a script that passed the objective checks: model (the critic model's rubric, its reasons checked against
+    # the scene), checks (those checks decide, no rubric call), auto (a local model's catalogue entry decides; else model)
+    review: str = "auto"
     # plans of related everyday objects (graph/plan_library.py) shown with a plan request, to adapt: 0 shows none
     plan_examples: int = 2
     # wall-clock budget of one generate request; None: DEFAULT_BUDGET_S for an endpoint, LOCAL_BUDGET_S for the local CPU model
@@ -198,6 +202,7 @@ class Settings:
             max_critic_rounds=int(os.environ.get("BPYWRIGHT_MAX_CRITIC_ROUNDS") or 1),
             repair=_env_choice("BPYWRIGHT_REPAIR", REPAIRS, "auto"),
             strategy=_env_choice("BPYWRIGHT_STRATEGY", STRATEGIES, "auto"),
+            review=_env_choice("BPYWRIGHT_REVIEW", REVIEWS, "auto"),
             plan_examples=max(0, int(os.environ.get("BPYWRIGHT_PLAN_EXAMPLES") or 2)),
             budget_s=float(os.environ["BPYWRIGHT_BUDGET_S"]) if os.environ.get("BPYWRIGHT_BUDGET_S") else None,
             clip_model=os.environ.get("BPYWRIGHT_CLIP_MODEL") or "ViT-B-32",

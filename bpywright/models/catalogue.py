@@ -34,6 +34,8 @@ class ModelSpec(BaseModel):
     repair: str | None = None
     # How its first script is written, where measured (Settings.strategy "auto" takes it; None: code).
     strategy: str | None = None
+    # Who accepts a script that passed the objective checks, where measured (Settings.review "auto" takes it; None: model).
+    review: str | None = None
     note: str = ""
 
     @property

@@ -97,6 +97,7 @@ def start_local(settings: Settings) -> tuple[Settings, LocalServer | None, str]:
         llm_sampling=tuple((spec.sampling | dict(settings.llm_sampling)).items()),
         repair=spec.repair if settings.repair == "auto" and spec.repair else settings.repair,
         strategy=spec.strategy if settings.strategy == "auto" and spec.strategy else settings.strategy,
+        review=spec.review if settings.review == "auto" and spec.review else settings.review,
         prompt_exemplars=min(settings.prompt_exemplars, LOCAL_EXEMPLARS),
         budget_s=settings.budget_s or LOCAL_BUDGET_S,
     )

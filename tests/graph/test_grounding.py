@@ -101,3 +101,25 @@ def test_the_loop_keeps_a_rejection_whose_reason_the_scene_cannot_disprove(setti
     fake.script("generate", fenced(no_tomato)).script("heal", fenced(no_tomato))
     result = generate(BURGER, settings=settings, pool=render_pool)
     assert result.outcome != "accepted", result.message
+
+
+def test_review_by_checks_accepts_what_passes_them_without_asking_the_critic(settings, fake: FakeLLM, render_pool) -> None:
+    """BPYWRIGHT_REVIEW=checks: the objective and structural checks decide; the critic model is never asked."""
+    import dataclasses
+
+    checks = dataclasses.replace(settings, review="checks")
+    fake.script("generate", fenced(BURGER_PARTS))
+    result = generate(BURGER, settings=checks, pool=render_pool)
+    assert result.outcome == "accepted" and fake.roles_asked() == ["generate"], result.message
+    assert result.cost is not None and result.cost.critic_calls == 0
+
+
+def test_review_by_checks_still_rejects_a_burger_of_one_cube(settings, fake: FakeLLM, render_pool) -> None:
+    import dataclasses
+
+    from .test_structure import ONE_CUBE_BURGER
+
+    checks = dataclasses.replace(settings, review="checks", max_heal_rounds=1)
+    fake.script("generate", fenced(ONE_CUBE_BURGER), fenced(ONE_CUBE_BURGER))
+    result = generate(BURGER, settings=checks, pool=render_pool)
+    assert result.outcome != "accepted" and "critic" not in fake.roles_asked(), result.message

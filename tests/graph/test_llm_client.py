@@ -132,6 +132,17 @@ def test_the_repair_choice_from_the_environment_and_a_bad_one_says_which_exist(m
         Settings.from_env()
 
 
+def test_the_review_choice_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bpywright.config import Settings
+
+    assert Settings.from_env().review == "auto"
+    monkeypatch.setenv("BPYWRIGHT_REVIEW", "checks")
+    assert Settings.from_env().review == "checks"
+    monkeypatch.setenv("BPYWRIGHT_REVIEW", "llm")
+    with pytest.raises(ValueError, match="auto, model, checks"):
+        Settings.from_env()
+
+
 def test_sampling_from_the_environment_is_parsed_and_a_bad_pair_says_how(monkeypatch: pytest.MonkeyPatch) -> None:
     from bpywright.config import Settings
 

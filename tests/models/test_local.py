@@ -64,6 +64,9 @@ def test_the_local_server_gets_the_models_sampling_and_honours_it(smollm2) -> No
     with local_llm(settings) as (served, _):
         assert dict(served.llm_sampling) == CATALOGUE["smollm2-135m"].sampling == {"repeat_penalty": 1.0}
         assert served.repair == "auto"  # no measured choice for SmolLM2: patch first
+        assert served.review == "auto"  # … and no measured choice of who reviews: the critic model
+    with local_llm(dataclasses.replace(settings, review="checks")) as (served, _):
+        assert served.review == "checks"  # the user's setting is kept
     with local_llm(dataclasses.replace(settings, llm_sampling=(("repeat_penalty", 1.05), ("top_k", 20.0)))) as (served, _):
         assert dict(served.llm_sampling) == {"repeat_penalty": 1.05, "top_k": 20.0}  # the user's setting wins
     assert CATALOGUE["qwen2.5-coder-1.5b"].repair == "regenerate"  # measured: its patches rarely ran, fresh scripts did

@@ -88,6 +88,7 @@ def unbuilt(a: Attempt) -> bool:
     return a.ran_ok and c is not None and any(c.checks.get(name) is False for name in SUBSTANCE)
 
 
+CHECKS_DECIDE = "accepted on the objective and structural checks, without a model's review (BPYWRIGHT_REVIEW=checks)"
 UNREVIEWED = "not accepted without the critic's review (an accepted script becomes an exemplar)"
 
 
@@ -95,7 +96,7 @@ def unreviewed(state: GenState, a: Attempt) -> bool:
     """True for an attempt that passed the objective checks but that the critic model, configured, could not score:
     nothing for a heal to act on, and nothing to accept."""
     c = a.critique
-    return state.llm and c is not None and c.objective_ok and not c.llm_scored
+    return state.llm and c is not None and c.objective_ok and not c.llm_scored and not c.accepted
 
 
 def rubric(state: GenState, ctx: RunContext, a: Attempt, checks: dict[str, bool], reasons: list[str]) -> tuple[Rubric | None, str]:
@@ -149,7 +150,10 @@ def critic_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
         checks, reasons = objective(state.prompt, a, shown_sources(state.version, state.exemplars))
         passed = all(checks.values())
         critique = Critique(score=sum(checks.values()) / len(checks), reasons=reasons, objective_ok=passed, checks=checks)
-        if passed and ctx.llm is not None:
+        by_checks = ctx.settings.review == "checks"  # the objective and structural checks decide: no rubric call
+        if passed and by_checks:
+            critique.reasons.append(CHECKS_DECIDE)
+        elif passed and ctx.llm is not None:
             answer, why = rubric(state, ctx, a, checks, reasons)
             if answer is not None:
                 critique = critique.model_copy(
@@ -158,7 +162,7 @@ def critic_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
             else:
                 critique.reasons.append(why)
         # Without a model at all the objective checks decide; with one, only its review accepts (a timeout is no verdict).
-        reviewed = critique.llm_scored or ctx.llm is None
+        reviewed = critique.llm_scored or ctx.llm is None or by_checks
         critique.accepted = critique.objective_ok and reviewed and critique.score >= ctx.settings.accept_threshold
         if critique.objective_ok and critique.llm_scored and not critique.accepted and a.run is not None:
             # A rejection whose every reason the scene disproves (a part called missing that is built) is overruled.
