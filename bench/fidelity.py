@@ -251,10 +251,11 @@ def answers(
     return out
 
 
-def acceptance(rows: list[dict[str, Any]]) -> dict[str, float | int | None]:
+def acceptance(rows: list[dict[str, Any]], verdict: str = "accepted") -> dict[str, float | int | None]:
     """The critic's verdict against the reference-based one: accepted (of all rows), precision (faithful among accepted),
-    recall (accepted among faithful). Copies are never counted as accepted."""
-    accepted = [r for r in rows if r.get("accepted") and r["generated"]]
+    recall (accepted among faithful). Copies are never counted as accepted. verdict "objective": what the objective and
+    structural checks alone would accept (BPYWRIGHT_REVIEW=checks)."""
+    accepted = [r for r in rows if r.get(verdict) and r["generated"]]
     faithful_rows = [r for r in rows if r["faithful"]]
     both = sum(r["faithful"] for r in accepted)
     return {
@@ -279,8 +280,9 @@ def modes_markdown(model: str, judged: dict[str, list[dict[str, Any]]]) -> str:
         + ", ".join(sorted({str(r.get("code")) for rows in judged.values() for r in rows})),
         "",
         "| mode | n | faithful | median F-score | run failure (copies counted as failures) | copies | median floor F "
-        "| accepted | accepted that are faithful (precision) | faithful that are accepted (recall) |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| accepted | accepted that are faithful (precision) | faithful that are accepted (recall) "
+        "| pass the checks alone (precision) | median seconds |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for mode, rows in judged.items():
         if not rows:
@@ -291,8 +293,25 @@ def modes_markdown(model: str, judged: dict[str, list[dict[str, Any]]]) -> str:
         lines.append(
             f"| {mode} | {n} | {100 * sum(r['faithful'] for r in rows) / n:.1f} % | {statistics.median(fs):.3f} "
             f"| {100 * sum(not r['generated'] for r in rows) / n:.1f} % | {sum(bool(r.get('copy_of')) for r in rows)} "
-            f"| {statistics.median(r['floor'] for r in rows):.3f} | {acc['accepted']} | {share(acc['precision'])} | {share(acc['recall'])} |"
+            f"| {statistics.median(r['floor'] for r in rows):.3f} | {acc['accepted']} | {share(acc['precision'])} | {share(acc['recall'])} "
+            f"| {(checks := acceptance(rows, 'objective'))['accepted']} ({share(checks['precision'])}) "
+            f"| {statistics.median(r.get('seconds') or 0.0 for r in rows):.0f} |"
         )
+    for mode, rows in judged.items():
+        lines += [
+            "",
+            f"## {mode}, prompt by prompt",
+            "",
+            "| prompt | F-score | floor F | faithful | passes the checks | accepted | seconds |",
+        ]
+        lines.append("|---|---|---|---|---|---|---|")
+        for r in rows:
+            f = f"{r['fidelity']['fscore']:.3f}" if r["fidelity"] else ("copy" if r.get("copy_of") else "did not run")
+            lines.append(
+                f"| {r.get('name') or r['id'][:8]} (`{r['id'][:8]}`) | {f} | {r['floor']:.3f} | {'yes' if r['faithful'] else 'no'} "
+                f"| {'yes' if r.get('objective') and r['generated'] else 'no'} | {'yes' if r.get('accepted') and r['generated'] else 'no'} "
+                f"| {r.get('seconds') or 0.0:.0f} |"
+            )
     return "\n".join(lines) + "\n"
 
 

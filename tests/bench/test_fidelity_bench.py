@@ -111,4 +111,8 @@ def test_modes_against_the_fake_model_faithful_and_copies(tmp_path: Path) -> Non
     assert cells[4] == "33.3 %" and cells[5] == "1"  # the copy is the run failure
     judged = {p.stem: json.loads(p.read_text()) for p in (tmp_path / "out" / "fake-coder" / "one-shot").glob("*0000000.json")}
     assert judged["e0000000"]["ran"]  # it ran: only the copy judgement makes it a failure
+    # a critic that scores everything 0.9 accepts what passes the checks: the two acceptance columns agree
+    assert cells[10] == f"{cells[7]} ({cells[8]})" and cells[7] != "0", cells
+    rows_shown = [x for x in table.splitlines() if x.startswith("| ") and "`" in x]
+    assert len(rows_shown) == 3 and any("| copy |" in x for x in rows_shown) and any("| yes |" in x for x in rows_shown)
     assert (tmp_path / "out" / "fidelity-fake-coder-one-shot.png").is_file()
