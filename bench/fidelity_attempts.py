@@ -1,0 +1,171 @@
+"""Every attempt of the fidelity benchmark's loop rows, measured against its reference: which verdict would have returned
+a faithful answer, and when.
+
+    .venv/bin/python bench/fidelity_attempts.py --out bench/results/fidelity/RUN [--mode loop] [--model qwen2.5-coder-1.5b]
+
+bench/fidelity.py measures the answer a run returned. This reads each row's run from the checkpoints (every attempt's
+script, objective checks and the critic's verdict: artifacts/runs/checkpoints.sqlite, thread
+bench-MODEL-MODE-ID8-*), measures each attempt that ran the same way (Blender, against the same reference and floors) and
+reports, per row and in all:
+
+- the answer returned and the critic's verdict (as bench/fidelity.py);
+- the first attempt that passed the objective and structural checks: what BPYWRIGHT_REVIEW=checks would have accepted
+  and returned, whether it is faithful, and the LLM seconds spent up to its review (cost.json's calls before the first
+  critique: an estimate of that run's time, Blender and lint left out);
+- whether any attempt was faithful (what a perfect reviewer could have returned).
+
+No model is asked: the attempts are read back, not generated again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from fidelity import MeasureCache, compare, faithful, floor, geometry, load_rows  # noqa: E402
+
+from bpywright.config import Settings  # noqa: E402
+
+
+def final_state(settings: Settings, thread: str) -> Any:
+    """The run's last checkpointed GenState."""
+    from bpywright.graph.build import build_graph, checkpoint_db, sqlite_checkpointer
+    from bpywright.graph.state import GenState
+
+    with sqlite_checkpointer(checkpoint_db(settings)) as saver:
+        snapshot = build_graph(checkpointer=saver).get_state({"configurable": {"thread_id": thread}})
+    return GenState.model_validate(snapshot.values) if snapshot.values else None
+
+
+def llm_seconds_to_first_review(cost: dict[str, Any], tokens: int | None) -> float | None:
+    """LLM seconds spent before the first critique call (the whole run's when it has none). tokens: the row's own count:
+    before the fix of cost.json a benchmark row's cost held the calls the shared client made before it (the one-shot's),
+    dropped here from the front until the tokens agree."""
+    calls = list(cost.get("calls", []))
+    while tokens is not None and calls and sum(c.get("tokens") or 0 for c in calls) > tokens:
+        calls.pop(0)
+    total = 0.0
+    for call in calls:
+        if call.get("name") == "critique":
+            return total
+        total += call.get("seconds") or 0.0
+    return total if calls else None
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, required=True, help="bench/fidelity.py's --out folder of the run")
+    parser.add_argument("--mode", default="loop")
+    parser.add_argument("--model", default="qwen2.5-coder-1.5b")
+    parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data" / "blendnet" / "BlendNetHuman.dev.jsonl")
+    args = parser.parse_args()
+
+    from bpywright.harness.options import RunOptions
+    from bpywright.harness.pool import WorkerPool
+
+    settings = Settings.from_env()
+    references = {r["id"]: r["script"] for r in load_rows(args.data)}
+    entries = {e["id"]: e for e in json.loads((args.out / "floors.json").read_text(encoding="utf-8"))}
+    options = RunOptions(render=True, resolution=128, sandbox=settings.sandbox, blender=settings.blender, timeout=60)
+    cache = MeasureCache(args.out, lambda: WorkerPool(1, options))
+    rows_out = []
+    try:
+        for path in sorted((args.out / args.model / args.mode).glob("*-*-*-*-*.json")):
+            if path.name.count(".") > 1:
+                continue  # measurements, verdicts
+            row = json.loads(path.read_text(encoding="utf-8"))
+            runs = sorted(settings.runs_dir.glob(f"bench-{args.model}-{args.mode}-{row['id'][:8]}-*"))
+            state = final_state(settings, runs[-1].name) if runs else None
+            if state is None:
+                print(f"{row['id'][:8]}: no checkpoint of its run", file=sys.stderr)
+                continue
+            cost = json.loads((runs[-1] / "cost.json").read_text(encoding="utf-8")) if (runs[-1] / "cost.json").is_file() else {}
+            reference = geometry(cache.get(f"references/{row['id']}", references[row["id"]]))
+            assert reference is not None
+            entry = entries[row["id"]]
+            judged: list[dict[str, Any] | None] = []
+            for a in state.attempts:
+                if a.script is None or a.run is None or not a.run.ok:
+                    judged.append(None)
+                    continue
+                answer = geometry(cache.get(f"{args.model}/{args.mode}-attempts/{row['id']}.{a.index}.measure", a.script))
+                fid = compare(answer, reference)
+                judged.append(
+                    {
+                        "index": a.index,
+                        "fscore": fid.fscore,
+                        "faithful": bool(faithful(fid, entry)),
+                        "objective": bool(a.critique and a.critique.objective_ok),
+                        "accepted": bool(a.critique and a.critique.accepted),
+                    }
+                )
+            first_ok = next((j for j in judged if j and j["objective"]), None)
+            returned = judged[state.best] if state.best is not None and state.best < len(judged) else None
+            rows_out.append(
+                {
+                    "name": row.get("name"),
+                    "id": row["id"],
+                    "attempts": len(state.attempts),
+                    "floor": floor(entry),
+                    "returned": returned,
+                    "first_ok": first_ok,
+                    "any_faithful": any(j and j["faithful"] for j in judged),
+                    "seconds": row.get("seconds"),
+                    "first_review_llm_s": llm_seconds_to_first_review(cost, row.get("tokens")),
+                }
+            )
+            print(f"{row.get('name')}: returned {returned}; first passing the checks {first_ok}", flush=True)
+    finally:
+        cache.close()
+    text = markdown(rows_out, args.model, args.mode)
+    (args.out / f"attempts-{args.model}-{args.mode}.md").write_text(text, encoding="utf-8")
+    print(text)
+    return 0
+
+
+def markdown(rows: list[dict[str, Any]], model: str, mode: str) -> str:
+    def yes(j: dict[str, Any] | None, key: str) -> str:
+        return "–" if j is None else ("yes" if j[key] else "no")
+
+    lines = [
+        f"# Every attempt of {model}'s {mode} rows, measured against the reference",
+        "",
+        "| prompt | attempts | returned: F | faithful | accepted | first to pass the checks: # | F | faithful | LLM s to its review | run s |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        ret, first = r["returned"], r["first_ok"]
+        lines.append(
+            f"| {r['name']} (`{r['id'][:8]}`) | {r['attempts']} | {ret['fscore'] if ret else 0:.3f} | {yes(ret, 'faithful')} | {yes(ret, 'accepted')} "
+            f"| {first['index'] if first else '–'} | {first['fscore'] if first else 0:.3f} | {yes(first, 'faithful')} "
+            f"| {r['first_review_llm_s'] or 0:.0f} | {r['seconds'] or 0:.0f} |"
+        )
+    n = len(rows)
+    if n:
+        firsts = [r["first_ok"] for r in rows if r["first_ok"]]
+        checks_faithful = sum(f["faithful"] for f in firsts)
+        lines += [
+            "",
+            f"- returned answers faithful: {sum(bool(r['returned'] and r['returned']['faithful']) for r in rows)} of {n}; "
+            f"accepted: {sum(bool(r['returned'] and r['returned']['accepted']) for r in rows)}",
+            f"- review by the checks alone (the first attempt to pass them): {len(firsts)} of {n} accepted, "
+            f"{checks_faithful} faithful (precision {checks_faithful / len(firsts):.2f})"
+            if firsts
+            else "- no attempt passed the checks",
+            f"- some attempt faithful: {sum(r['any_faithful'] for r in rows)} of {n}",
+            f"- median LLM seconds to the first review {statistics.median(r['first_review_llm_s'] or 0 for r in rows):.0f}, "
+            f"median run seconds {statistics.median(r['seconds'] or 0 for r in rows):.0f}",
+        ]
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    sys.exit(main())
