@@ -116,3 +116,46 @@ def test_modes_against_the_fake_model_faithful_and_copies(tmp_path: Path) -> Non
     rows_shown = [x for x in table.splitlines() if x.startswith("| ") and "`" in x]
     assert len(rows_shown) == 3 and any("| copy |" in x for x in rows_shown) and any("| yes |" in x for x in rows_shown)
     assert (tmp_path / "out" / "fidelity-fake-coder-one-shot.png").is_file()
+
+
+def test_attempts_report_reads_time_to_the_first_review_and_the_checks_alone_verdict() -> None:
+    from fidelity_attempts import llm_seconds_to_first_review, markdown
+
+    calls = [
+        {"name": "", "tokens": 478, "seconds": 57.0},  # the one-shot's call, held by the shared client's old cost.json
+        {"name": "plan", "tokens": 359, "seconds": 67.0},
+        {"name": "plan", "tokens": 430, "seconds": 64.0},
+        {"name": "critique", "tokens": 80, "seconds": 66.0},
+    ]
+    assert llm_seconds_to_first_review({"calls": calls}, 359 + 430 + 80) == 131.0  # the stranger's call dropped
+    assert llm_seconds_to_first_review({"calls": calls[1:3]}, None) == 131.0  # no review: the whole run
+    assert llm_seconds_to_first_review({}, 10) is None
+    one = {"index": 0, "fscore": 0.5, "faithful": True, "objective": True, "accepted": False}
+    bad = {"index": 1, "fscore": 0.1, "faithful": False, "objective": True, "accepted": False}
+    rows = [
+        {
+            "name": "A",
+            "id": "a" * 8,
+            "attempts": 2,
+            "floor": 0.3,
+            "returned": bad,
+            "first_ok": one,
+            "any_faithful": True,
+            "seconds": 200,
+            "first_review_llm_s": 90,
+        },
+        {
+            "name": "B",
+            "id": "b" * 8,
+            "attempts": 1,
+            "floor": 0.3,
+            "returned": bad,
+            "first_ok": bad,
+            "any_faithful": False,
+            "seconds": 100,
+            "first_review_llm_s": 50,
+        },
+    ]
+    text = markdown(rows, "m", "loop")
+    assert "returned answers faithful: 0 of 2" in text and "2 of 2 accepted, 1 faithful (precision 0.50)" in text
+    assert "some attempt faithful: 1 of 2" in text and "median LLM seconds to the first review 70" in text
