@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from ..harness.report import SceneSummary
 from .expectations import STAGING
-from .request import STOP, content, head, names_part, singular
+from .request import ADJECTIVES, STOP, content, head, names_part, singular
 
 # "does not include X", "missing X", "lacks X", "there is no X", "without X", "X is missing" …
 _CLAIM = re.compile(
@@ -33,6 +33,7 @@ _EXTRA = re.compile(r"\b(?:includes?|contains?|has|adds?|creates?)\b[^.;]*?\b(?:
 STAGING_WORDS = frozenset("camera cameras sun suns light lights lamp ground plane floor backdrop world sky".split())
 _ITEM = re.compile(r",|\bor\b|\band\b|\bnor\b|\bbut\b|\bonly\b|\bas\b|\bwhich\b|\bthat\b|\bwith\b|\bin\b|\bon\b|\bfor\b")
 _WORD = re.compile(r"[a-z]+")
+_BUT = re.compile(r"\b(?:but|instead|only|rather|however|whereas)\b")
 # Words that say nothing about what a scene holds: an objection made only of these names no fault.
 GENERIC = frozenset(
     "scene script request match matches matching object objects model models create created creates build built builds "
@@ -63,14 +64,17 @@ class Objection:
         return not (self.claimed_missing and len(self.present) + len(self.unasked) == len(self.claimed_missing))
 
 
-def _nouns(phrase: str) -> list[str]:
-    """The head noun of each item of a claimed-missing list ('a bass drum, snare drum, or tom-toms' → drum, drum, tom)."""
+def _nouns(phrase: str) -> list[tuple[str, bool]]:
+    """(head noun, qualified) of each item of a claimed-missing list ('a bass drum, snare drum, or tom-toms' → drum,
+    drum, tom). Qualified: a colour, material, size or shape word comes with it ("a transparent pitcher", "a wide seat"):
+    the claim is about how the part is, which no name disproves."""
     nouns = []
     for item in _ITEM.split(phrase.lower()):
-        words = [w for w in _WORD.findall(item) if w not in STOP]
-        words = [w for w in words if content(w) or w in ("top", "base", "lid", "leg", "arm", "cap", "rim")]
+        raw = [w for w in _WORD.findall(item) if w not in STOP]
+        words = [w for w in raw if content(w) or w in ("top", "base", "lid", "leg", "arm", "cap", "rim")]
         if words:
-            nouns.append(singular(words[-1]))
+            qualified = any(w in ADJECTIVES or w in _SPECIFIC or w in PROPERTIES for w in raw[: raw.index(words[-1])])
+            nouns.append((singular(words[-1]), qualified))
     return nouns
 
 
@@ -88,10 +92,13 @@ def read(reason: str, prompt: str, scene: SceneSummary) -> Objection:
     asked = {singular(w) for w in _WORD.findall(prompt.lower())}
     objection = Objection(reason)
     for claim in _CLAIM.finditer(text):
-        for noun in _nouns(claim.group("a") or claim.group("b") or claim.group("c") or ""):
+        said = _BUT.split(claim.group("a") or claim.group("b") or claim.group("c") or "")[0]  # "…, but a box": what it has
+        for noun, qualified in _nouns(said):
             if noun in GENERIC or noun in objection.claimed_missing:
                 continue
             objection.claimed_missing.append(noun)
+            if qualified:
+                continue  # "no transparent pitcher" beside a Pitcher: how it is built, not whether, stands
             # "does not include a travel wallet, only a set of parts for one": the object is its parts.
             if any(names_part(n, noun) for n in names) or (noun in whole and parts_built):
                 objection.present.append(noun)
@@ -108,6 +115,8 @@ def read(reason: str, prompt: str, scene: SceneSummary) -> Objection:
     return objection
 
 
+# Words that say how a part is rather than whether it is there (beside ADJECTIVES and _SPECIFIC).
+PROPERTIES = frozenset("transparent translucent clear opaque reflective hollow curved bent tilted angled evenly spaced".split())
 # Words that make an objection specific even when the request does not use them: colours, sizes, places, counts.
 _SPECIFIC = frozenset(
     "red green blue yellow orange purple pink brown black white grey gray golden silver wooden metal glass transparent "

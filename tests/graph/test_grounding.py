@@ -123,3 +123,14 @@ def test_review_by_checks_still_rejects_a_burger_of_one_cube(settings, fake: Fak
     fake.script("generate", fenced(ONE_CUBE_BURGER), fenced(ONE_CUBE_BURGER))
     result = generate(BURGER, settings=checks, pool=render_pool)
     assert result.outcome != "accepted" and "critic" not in fake.roles_asked(), result.message
+
+
+def test_a_claim_about_how_a_part_is_built_stands_beside_a_part_of_that_name() -> None:
+    blender = scene("Base", "Pitcher", "Lid")
+    prompt = "Model a blender with a transparent pitcher and a lid."
+    reason = "The script does not create a transparent pitcher and lid, but a regular box, cylinder, and cone."
+    o = read(reason, prompt, blender)
+    assert o.claimed_missing == ["pitcher", "lid"] and o.present == ["lid"] and o.stands  # transparency: no name shows it
+    assert read("The script does not create a pitcher and a lid.", prompt, blender).stands is False
+    chair = scene("Seat", "Backrest", "Leg_1")
+    assert read("The armchair does not have a wide seat or a high backrest.", "an armchair with a wide seat and a backrest", chair).stands
