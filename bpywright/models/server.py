@@ -56,8 +56,10 @@ class LocalServer:
         start_timeout_s: float = START_TIMEOUT_S,
         check_model: Callable[[], object] | None = None,
         api_key: str | None = None,
+        options: tuple[str, ...] = (),
     ) -> None:
         self.model_path, self.alias, self.log_path = model_path, alias, log_path
+        self.options = options  # more llama_cpp.server arguments (SERVER_OPTIONS: measured on this project's prompts)
         self.n_ctx, self.threads = n_ctx, threads or max(1, os.cpu_count() or 1)
         self.port = port or free_port()
         self.start_timeout_s = start_timeout_s
@@ -107,6 +109,7 @@ class LocalServer:
             # another request waits: the generator's reply came back empty while a second user (or the critic) asked.
             "--interrupt_requests",
             "false",
+            *self.options,
         ]
 
     def _spawn(self) -> None:
