@@ -64,8 +64,8 @@ class Objection:
         return not (self.claimed_missing and len(self.present) + len(self.unasked) == len(self.claimed_missing))
 
 
-def _nouns(phrase: str) -> list[tuple[str, bool]]:
-    """(head noun, qualified) of each item of a claimed-missing list ('a bass drum, snare drum, or tom-toms' → drum,
+def _nouns(phrase: str) -> list[tuple[str, bool, set[str]]]:
+    """(head noun, qualified, the item's words) of each item of a claimed-missing list ('a bass drum, snare drum, or tom-toms' → drum,
     drum, tom). Qualified: a colour, material, size or shape word comes with it ("a transparent pitcher", "a wide seat"):
     the claim is about how the part is, which no name disproves."""
     nouns = []
@@ -74,7 +74,7 @@ def _nouns(phrase: str) -> list[tuple[str, bool]]:
         words = [w for w in raw if content(w) or w in ("top", "base", "lid", "leg", "arm", "cap", "rim")]
         if words:
             qualified = any(w in ADJECTIVES or w in _SPECIFIC or w in PROPERTIES for w in raw[: raw.index(words[-1])])
-            nouns.append((singular(words[-1]), qualified))
+            nouns.append((singular(words[-1]), qualified, {singular(w) for w in raw}))
     return nouns
 
 
@@ -87,20 +87,20 @@ def read(reason: str, prompt: str, scene: SceneSummary) -> Objection:
     """One objection against the scene and the request."""
     text = reason.lower()
     names = _shape_names(scene)
-    whole = {singular(w) for w in _WORD.findall(head(prompt)) if content(w)}  # the requested object itself
-    parts_built = sum(1 for o in scene.objects if o.type in ("MESH", "CURVE") and not o.name.startswith(STAGING)) >= 2
+    whole = {singular(w) for w in _WORD.findall(head(prompt))}  # the words of the requested object ("a travel wallet")
     asked = {singular(w) for w in _WORD.findall(prompt.lower())}
     objection = Objection(reason)
     for claim in _CLAIM.finditer(text):
         said = _BUT.split(claim.group("a") or claim.group("b") or claim.group("c") or "")[0]  # "…, but a box": what it has
-        for noun, qualified in _nouns(said):
+        for noun, qualified, item in _nouns(said):
             if noun in GENERIC or noun in objection.claimed_missing:
                 continue
             objection.claimed_missing.append(noun)
             if qualified:
                 continue  # "no transparent pitcher" beside a Pitcher: how it is built, not whether, stands
-            # "does not include a travel wallet, only a set of parts for one": the object is its parts.
-            if any(names_part(n, noun) for n in names) or (noun in whole and parts_built):
+            # The requested object itself called missing ("does not create a wallpaper pattern") stands: whether its
+            # parts make it is what the critic is there to judge (a wallpaper of two coincident planes was accepted so).
+            if not item <= whole and any(names_part(n, noun) for n in names):
                 objection.present.append(noun)
             elif noun not in asked:  # "no ground plane": staging nobody asked for is not missing
                 objection.unasked.append(noun)

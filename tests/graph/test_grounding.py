@@ -61,11 +61,16 @@ def test_reasons_that_name_nothing_do_not_overrule_on_their_own() -> None:
     assert gone and len(notes) == 2
 
 
-def test_the_whole_object_called_missing_while_its_parts_are_built() -> None:
+def test_the_whole_object_called_missing_stands_even_when_a_part_bears_its_name() -> None:
+    """Whether the parts make the object is the critic's to judge: a wallpaper of two coincident planes, one of them named
+    wallpaper, was accepted when such a reason counted as disproved."""
+    wallpaper = scene("wallpaper_pattern", "background")
+    prompt = "Design a wallpaper pattern that features a repeating geometric design."
+    reason = "The script does not create a wallpaper pattern, but rather a simple scene with two planes."
+    assert read(reason, prompt, wallpaper).stands and not overruled([reason], prompt, wallpaper)[0]
     wallet = scene("Outer_Cover", "Card_Slot_1", "Card_Slot_2", "Zipper")
     reason = "The scene does not match the request as it does not include a travel wallet, only a set of parts for a travel wallet"
-    assert overruled([reason], "Can you create a travel wallet?", wallet)[0]
-    assert not overruled([reason], "Can you create a travel wallet?", scene("Cube"))[0]  # one part is not an assembly
+    assert not overruled([reason], "Can you create a travel wallet?", wallet)[0]
 
 
 def test_objecting_only_to_staging_is_disproved() -> None:
