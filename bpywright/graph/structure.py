@@ -1,5 +1,6 @@
 """Structural checks of a scene against its request, with no reference: the parts the request names exist, the counts it
-gives hold, the object is assembled (no floating parts), no hidden, zero-size or faceless mesh, no leftover factory cube.
+gives hold, the object is assembled (no floating parts), no hidden, zero-size or faceless mesh, no leftover factory cube,
+no two parts in the same space.
 
 A script that runs is not yet an answer: asked for "a burger with a sesame seed bun, a beef patty, a slice of cheese,
 lettuce, tomato and pickles", the 1.5B built one cube, and every older check passed. Parts are read from the request's
@@ -73,6 +74,24 @@ def floating(scene: SceneSummary) -> list[str]:
     return [o.name for i, o in enumerate(shapes) if root(i) != main]
 
 
+SAME_PLACE = 0.01  # of the scene's diagonal: two parts whose bounds agree this closely occupy the same space
+
+
+def coincident(scene: SceneSummary) -> list[tuple[str, str]]:
+    """Pairs of visible parts with the same bounding box: one hides the other (the 1.5B's wallpaper: a pattern plane and a
+    background plane, both 1 m at the origin)."""
+    shapes = [o for o in _visible_shapes(scene) if o.bbox is not None]
+    if len(shapes) < 2 or scene.bbox is None or _diagonal(scene.bbox) <= 0:
+        return []
+    tol = SAME_PLACE * _diagonal(scene.bbox)
+    pairs = []
+    for a, b in combinations(shapes, 2):
+        assert a.bbox is not None and b.bbox is not None
+        if all(abs(x - y) <= tol for x, y in zip((*a.bbox.min, *a.bbox.max), (*b.bbox.min, *b.bbox.max), strict=True)):
+            pairs.append((a.name, b.name))
+    return pairs
+
+
 def is_factory_cube(o: ObjectSummary) -> bool:
     """The default cube of --factory-startup left in place: named Cube, 8 vertices, the 2 m box at the origin."""
     if o.name != "Cube" or o.type != "MESH" or o.vertices != 8 or o.bbox is None:
@@ -120,6 +139,13 @@ def structure_checks(prompt: str, scene: SceneSummary | None) -> tuple[dict[str,
     if short:
         checks["counts"] = False
         reasons.append("; ".join(short[:4]))
+    if same := coincident(scene):
+        checks["coincident"] = False
+        reasons.append(
+            "parts occupy the same space, one hiding the other: "
+            + ", ".join(f"{a} and {b}" for a, b in same[:4])
+            + " (give each its own place or size)"
+        )
     several = any(e.count > 1 and e.kind != "material" for e in expectations(prompt))
     if not MULTI.search(text) and not AIRBORNE.search(text) and not several and (loose := floating(scene)):
         checks["assembled"] = False

@@ -59,6 +59,7 @@ disc("Lettuce", 0.56, 0.04, 1.1)
 disc("Tomato", 0.6, 0.05, 0.9)
 for i in range(3):
     disc(f"Pickle{i}", 0.645, 0.04, 0.2)
+    bpy.context.active_object.location.x = (i - 1) * 0.5  # side by side: three pickles in one place look like one
 disc("Bun_Top", 0.8, 0.3)
 """
 )
@@ -170,3 +171,22 @@ def test_calling_the_builders_builds_the_scene_in_blender(pool, tmp_path) -> Non
     after = pool.run(path)
     assert after.ok and after.scene is not None and [o.name for o in after.scene.objects if o.type == "MESH"] == ["Cylinder"]
     assert call_builders(fixed, after) is None
+
+
+def test_two_parts_in_the_same_space_are_found_and_parts_side_by_side_are_not(pool, tmp_path) -> None:
+    from bpywright.graph.structure import coincident
+
+    wallpaper = (
+        CLEAR
+        + """
+for name in ("pattern", "background"):
+    bpy.ops.mesh.primitive_plane_add(size=1.0)
+    bpy.context.active_object.name = name
+"""
+    )
+    scene = summary(pool.run, wallpaper, tmp_path / "w.py")
+    assert coincident(scene) == [("pattern", "background")]
+    checks, reasons = structure_checks("a wallpaper pattern", scene)
+    assert checks.get("coincident") is False and "pattern and background" in reasons[-1]
+    burger = summary(pool.run, BURGER_PARTS, tmp_path / "b.py")
+    assert coincident(burger) == []  # layers stacked, pickles side by side: each its own place
