@@ -162,3 +162,26 @@ def test_a_model_refused_by_its_check_is_never_started(tmp_path: Path) -> None:
     with pytest.raises(ModelInstallError, match="differs"):
         server.start()
     assert server.pid is None and not (tmp_path / "server.log").exists()
+
+
+def test_the_servers_prompt_cache_gives_the_same_greedy_answers_across_conversations(smollm2, tmp_path: Path) -> None:
+    """SERVER_OPTIONS (the local model's server): logits_all off and a RAM prompt cache. A prompt whose state is restored
+    from the cache after another conversation ran must answer as it did when read cold."""
+    from bpywright.models.local import SERVER_OPTIONS
+
+    server = LocalServer(smollm2.model_path, smollm2.alias, log_path=tmp_path / "server.log", n_ctx=2048, options=SERVER_OPTIONS)
+    assert "--cache" in server.command() and "--logits_all" in server.command()
+    server.start()
+    try:
+        client = LLMClient(
+            server.base_url, server.alias, max_tokens=24, retries=0, api_key=server.api_key, sampling={"repeat_penalty": 1.0}
+        )
+        system = {"role": "system", "content": "You write Blender Python. " * 40}  # a long shared prefix, as the loop's
+        one = [system, {"role": "user", "content": "Name three mesh primitives."}]
+        other = [{"role": "system", "content": "You review scenes."}, {"role": "user", "content": "Is a cube a sphere?"}]
+        first = client.chat(one, temperature=0.0)[0]
+        client.chat(other, temperature=0.0)
+        again = client.chat(one, temperature=0.0)[0]
+        assert first.strip() and again == first
+    finally:
+        server.stop()
