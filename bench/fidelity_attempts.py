@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import statistics
 import sys
 from pathlib import Path
@@ -58,6 +59,30 @@ def llm_seconds_to_first_review(cost: dict[str, Any], tokens: int | None) -> flo
             return total
         total += call.get("seconds") or 0.0
     return total if calls else None
+
+
+_QUOTED = re.compile(r": '(.*)'$")
+
+
+def verdict_now(prompt: str, a: Any, threshold: float) -> bool:
+    """The verdict today's critic code gives the same attempt and the same rubric: its objective and structural checks run
+    again on the attempt's scene, the critic's reasons read against it again (graph/grounding.py). The rubric is the
+    model's, as recorded; an older run that overruled it kept only the reasons quoted in its notes (cut at 120 chars)."""
+    from bpywright.graph.grounding import overruled
+    from bpywright.graph.nodes.critic import objective
+
+    c = a.critique
+    if c is None or a.run is None:
+        return False
+    checks, _ = objective(prompt, a)
+    if not all(checks.values()) or not c.llm_scored:
+        return False
+    if c.score >= threshold:
+        return True
+    reasons = c.reasons
+    if c.overruled and not c.overruled_because:  # before the notes had their own field, they replaced the reasons
+        reasons = [m.group(1) for r in c.reasons if (m := _QUOTED.search(r))]
+    return overruled(reasons, prompt, a.run.scene)[0]
 
 
 def main() -> int:
@@ -105,6 +130,7 @@ def main() -> int:
                         "faithful": bool(faithful(fid, entry)),
                         "objective": bool(a.critique and a.critique.objective_ok),
                         "accepted": bool(a.critique and a.critique.accepted),
+                        "accepted_now": verdict_now(row["prompt"], a, settings.accept_threshold),
                     }
                 )
             first_ok = next((j for j in judged if j and j["objective"]), None)
@@ -138,13 +164,15 @@ def markdown(rows: list[dict[str, Any]], model: str, mode: str) -> str:
     lines = [
         f"# Every attempt of {model}'s {mode} rows, measured against the reference",
         "",
-        "| prompt | attempts | returned: F | faithful | accepted | first to pass the checks: # | F | faithful | LLM s to its review | run s |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| prompt | attempts | returned: F | faithful | accepted | accepted by today's critic code | first to pass the checks: # "
+        "| F | faithful | LLM s to its review | run s |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         ret, first = r["returned"], r["first_ok"]
         lines.append(
             f"| {r['name']} (`{r['id'][:8]}`) | {r['attempts']} | {ret['fscore'] if ret else 0:.3f} | {yes(ret, 'faithful')} | {yes(ret, 'accepted')} "
+            f"| {yes(ret, 'accepted_now')} "
             f"| {first['index'] if first else '–'} | {first['fscore'] if first else 0:.3f} | {yes(first, 'faithful')} "
             f"| {r['first_review_llm_s'] or 0:.0f} | {r['seconds'] or 0:.0f} |"
         )
@@ -155,7 +183,10 @@ def markdown(rows: list[dict[str, Any]], model: str, mode: str) -> str:
         lines += [
             "",
             f"- returned answers faithful: {sum(bool(r['returned'] and r['returned']['faithful']) for r in rows)} of {n}; "
-            f"accepted: {sum(bool(r['returned'] and r['returned']['accepted']) for r in rows)}",
+            f"accepted: {sum(bool(r['returned'] and r['returned']['accepted']) for r in rows)} "
+            f"({sum(bool(r['returned'] and r['returned']['accepted'] and r['returned']['faithful']) for r in rows)} faithful); "
+            f"by today's critic code: {sum(bool(r['returned'] and r['returned'].get('accepted_now')) for r in rows)} "
+            f"({sum(bool(r['returned'] and r['returned'].get('accepted_now') and r['returned']['faithful']) for r in rows)} faithful)",
             f"- review by the checks alone (the first attempt to pass them): {len(firsts)} of {n} accepted, "
             f"{checks_faithful} faithful (precision {checks_faithful / len(firsts):.2f})"
             if firsts

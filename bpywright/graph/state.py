@@ -42,6 +42,7 @@ class Critique(BaseModel):
     checks: dict[str, bool] = Field(default_factory=dict)  # name → passed (run, lint, render, scene:…)
     llm_scored: bool = False  # False: the score comes from the objective checks only
     overruled: bool = False  # accepted though scored low: every reason the critic gave is disproved by the scene (grounding)
+    overruled_because: list[str] = Field(default_factory=list)  # how each of the critic's reasons (kept in reasons) fell
     accepted: bool = False
 
 

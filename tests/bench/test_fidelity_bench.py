@@ -130,8 +130,8 @@ def test_attempts_report_reads_time_to_the_first_review_and_the_checks_alone_ver
     assert llm_seconds_to_first_review({"calls": calls}, 359 + 430 + 80) == 131.0  # the stranger's call dropped
     assert llm_seconds_to_first_review({"calls": calls[1:3]}, None) == 131.0  # no review: the whole run
     assert llm_seconds_to_first_review({}, 10) is None
-    one = {"index": 0, "fscore": 0.5, "faithful": True, "objective": True, "accepted": False}
-    bad = {"index": 1, "fscore": 0.1, "faithful": False, "objective": True, "accepted": False}
+    one = {"index": 0, "fscore": 0.5, "faithful": True, "objective": True, "accepted": False, "accepted_now": True}
+    bad = {"index": 1, "fscore": 0.1, "faithful": False, "objective": True, "accepted": True, "accepted_now": False}
     rows = [
         {
             "name": "A",
@@ -157,5 +157,6 @@ def test_attempts_report_reads_time_to_the_first_review_and_the_checks_alone_ver
         },
     ]
     text = markdown(rows, "m", "loop")
+    assert "accepted: 2 (0 faithful); by today's critic code: 0 (0 faithful)" in text
     assert "returned answers faithful: 0 of 2" in text and "2 of 2 accepted, 1 faithful (precision 0.50)" in text
     assert "some attempt faithful: 1 of 2" in text and "median LLM seconds to the first review 70" in text

@@ -168,8 +168,7 @@ def critic_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
             # A rejection whose every reason the scene disproves (a part called missing that is built) is overruled.
             gone, notes = overruled(critique.reasons, state.prompt, a.run.scene)
             if gone:
-                critique.accepted, critique.overruled = True, True
-                critique.reasons = notes
+                critique.accepted, critique.overruled, critique.overruled_because = True, True, notes
         a = a.model_copy(update={"critique": critique})
     attempts = list(state.attempts)
     attempts[a.index] = a

@@ -48,7 +48,7 @@ def accept_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
     by = f", written by {state.model}" if state.model else ""
     message = f"accepted attempt #{a.index} ({a.origin}{by}, score {a.critique.score:.2f}) after {len(state.attempts)} attempt(s)"
     if a.critique.overruled:  # scored low, but every objection the critic gave is disproved by the scene
-        message += f"; the critic's low score is overruled: {'; '.join(a.critique.reasons[:3])}"
+        message += f"; the critic's low score is overruled: {'; '.join(a.critique.overruled_because[:3])}"
     if ctx.store is not None:
         render = Path(paths["render_path"]) if paths["render_path"] else None
         try:
