@@ -93,9 +93,13 @@ def single(
         first_token = llm.stats[-1].first_token_s if llm.stats else None
     except LLMError as exc:
         return {"error": str(exc), "ran": False, "seconds": time.monotonic() - start, "tokens": tokens_since(llm, mark)}
-    attempt = validate_one(attempt, ctx)
-    state = state.model_copy(update={"attempts": [attempt], "current": 0})
-    scored = state.model_copy(update=critic_node(state, ctx)).attempts[0]
+    try:
+        attempt = validate_one(attempt, ctx)
+        state = state.model_copy(update={"attempts": [attempt], "current": 0})
+        scored = state.model_copy(update=critic_node(state, ctx)).attempts[0]
+    finally:
+        if ctx.linter is not None:  # its dmypy daemon (470 MB) otherwise idles 15 minutes after every one-shot row
+            ctx.linter.close()
     out = record(scored, time.monotonic() - start, tokens_since(llm, mark), rounds=0, first_token=first_token)
     return out | {"shown": shown(state)}
 
