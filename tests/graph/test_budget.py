@@ -77,13 +77,14 @@ def test_the_plan_strategy_builds_the_script_from_the_models_parts(settings, fak
     import dataclasses
     import json
 
-    leg = {"shape": "box", "size": [0.04, 0.04, 0.45], "on": "ground", "color": "brown"}
+    # Legs under the seat's corners (four legs "on the ground" all stand at one spot: the coincident check rejects that)
+    leg = {"shape": "box", "size": [0.04, 0.04, 0.45], "on": "seat", "side": "bottom", "color": "brown"}
     bad = {"object": "chair", "parts": [{"name": "seat", "shape": "box", "size": [0.45, 0.45, 0.05], "on": "ground", "color": "brown"}]}
     good = {
         "object": "chair",
         "parts": [
-            *({"name": f"leg_{c}", **leg} for c in ("front_left", "front_right", "back_left", "back_right")),
-            {"name": "seat", "shape": "box", "size": [0.45, 0.45, 0.05], "on": "leg_front_left", "color": "brown"},
+            {"name": "seat", "shape": "box", "size": [0.45, 0.45, 0.05], "on": "ground", "color": "brown"},
+            *({"name": f"leg_{c}", **leg, "at": c} for c in ("front_left", "front_right", "back_left", "back_right")),
             {"name": "backrest", "shape": "box", "size": [0.45, 0.04, 0.45], "on": "seat", "at": "back", "color": "brown"},
         ],
     }
