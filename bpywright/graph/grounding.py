@@ -100,7 +100,9 @@ def read(reason: str, prompt: str, scene: SceneSummary) -> Objection:
                 continue  # "no transparent pitcher" beside a Pitcher: how it is built, not whether, stands
             # The requested object itself called missing ("does not create a wallpaper pattern") stands: whether its
             # parts make it is what the critic is there to judge (a wallpaper of two coincident planes was accepted so).
-            if not item <= whole and any(names_part(n, noun) for n in names):
+            # A part is named by its own word or the word that tells it from its kin ("a bass drum" is the object Bass).
+            keys = {noun, *(w for w in item if content(w))} - whole
+            if not item <= whole and any(names_part(n, k) for n in names for k in keys):
                 objection.present.append(noun)
             elif noun not in asked:  # "no ground plane": staging nobody asked for is not missing
                 objection.unasked.append(noun)

@@ -139,3 +139,11 @@ def test_a_claim_about_how_a_part_is_built_stands_beside_a_part_of_that_name() -
     assert read("The script does not create a pitcher and a lid.", prompt, blender).stands is False
     chair = scene("Seat", "Backrest", "Leg_1")
     assert read("The armchair does not have a wide seat or a high backrest.", "an armchair with a wide seat and a backrest", chair).stands
+
+
+def test_a_part_is_found_by_the_word_that_tells_it_from_its_kin() -> None:
+    """The benchmark's drum set named its drums Bass and Snare: "no bass drum, snare drum or tom-toms" is disproved."""
+    drums = scene("Bass", "Snare", "Tom-Tom 1", "Tom-Tom 2", "Hi-hat Stand", "Crash Cymbal Stand")
+    reason = "The scene does not match the request as it does not include a bass drum, snare drum, or a couple of tom-toms."
+    assert overruled([reason], DRUMS, drums)[0]
+    assert not overruled([reason], DRUMS, scene("Bass", "Stool"))[0]  # no snare, no toms
