@@ -22,7 +22,7 @@ def _env_bool(name: str, default: bool) -> bool:
 
 REPAIRS = ("auto", "patch", "regenerate")
 STRATEGIES = ("auto", "code", "plan")
-REVIEWS = ("auto", "model", "checks")
+REVIEWS = ("auto", "model", "grounded", "checks")
 
 
 def _env_choice(name: str, choices: tuple[str, ...], default: str) -> str:
@@ -144,8 +144,9 @@ class Settings:
     # how the first script is written: code (the model writes the bpy script), plan (the model writes the parts as JSON and
     # a deterministic builder writes the script: graph/plan.py), auto (a local model's catalogue entry decides; else code)
     strategy: str = "auto"
-    # who accepts a script that passed the objective checks: model (the critic model's rubric, its reasons checked against
-    # the scene), checks (those checks decide, no rubric call), auto (a local model's catalogue entry decides; else model)
+    # who accepts a script that passed the objective checks: model (the critic model's rubric), grounded (the rubric, its
+    # low score overruled when the scene disproves every reason it gives: graph/grounding.py), checks (those checks
+    # decide, no rubric call), auto (a local model's catalogue entry decides; else model)
     review: str = "auto"
     # plans of related everyday objects (graph/plan_library.py) shown with a plan request, to adapt: 0 shows none
     plan_examples: int = 2

@@ -90,22 +90,36 @@ def test_a_rubric_cut_off_in_its_reasons_keeps_its_score() -> None:
 
 
 def test_the_loop_accepts_a_built_burger_the_critic_calls_partless(settings, fake: FakeLLM, render_pool) -> None:
+    import dataclasses
+
     reason = "The scene does not match the request as it does not include a bun, a beef patty, cheese, lettuce or tomato."
     fake.script("generate", fenced(BURGER_PARTS)).script("critic", critic_json(0.2, reason))
-    result = generate(BURGER, settings=settings, pool=render_pool)
+    result = generate(BURGER, settings=dataclasses.replace(settings, review="grounded"), pool=render_pool)
     assert result.outcome == "accepted", result.message
     assert result.score == 0.2 and fake.roles_asked() == ["generate", "critic"]  # no round spent on a disproved objection
     assert "overruled" in result.message and "built: bun, patty, cheese, lettuce, tomato" in result.message
 
 
 def test_the_loop_keeps_a_rejection_whose_reason_the_scene_cannot_disprove(settings, fake: FakeLLM, render_pool) -> None:
+    import dataclasses
+
     no_tomato = BURGER_PARTS.replace('disc("Tomato", 0.6, 0.05, 0.9)\n', "")
     assert no_tomato != BURGER_PARTS and CLEAR in no_tomato
     reason = "The scene does not match the request as it does not include a tomato."
     fake.script("generate", fenced(no_tomato)).script("critic", critic_json(0.2, reason), critic_json(0.2, reason))
     fake.script("generate", fenced(no_tomato)).script("heal", fenced(no_tomato))
-    result = generate(BURGER, settings=settings, pool=render_pool)
+    result = generate(BURGER, settings=dataclasses.replace(settings, review="grounded"), pool=render_pool)
     assert result.outcome != "accepted", result.message
+
+
+def test_by_default_the_critic_models_verdict_stands_whatever_its_reasons(settings, fake: FakeLLM, render_pool) -> None:
+    """BPYWRIGHT_REVIEW=model (the default): on the fidelity benchmark the 1.5B's rejections were right by eye more often
+    than its reasons; overruling them accepted a drum set of three boxes. Grounding is opt-in."""
+    reason = "The scene does not match the request as it does not include a bun, a beef patty, cheese, lettuce or tomato."
+    fake.script("generate", fenced(BURGER_PARTS), fenced(BURGER_PARTS)).script("critic", critic_json(0.2, reason), critic_json(0.2, reason))
+    fake.script("heal", fenced(BURGER_PARTS))
+    result = generate(BURGER, settings=settings, pool=render_pool)
+    assert settings.review == "auto" and result.outcome != "accepted", result.message
 
 
 def test_review_by_checks_accepts_what_passes_them_without_asking_the_critic(settings, fake: FakeLLM, render_pool) -> None:

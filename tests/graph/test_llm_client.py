@@ -139,7 +139,7 @@ def test_the_review_choice_from_the_environment(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setenv("BPYWRIGHT_REVIEW", "checks")
     assert Settings.from_env().review == "checks"
     monkeypatch.setenv("BPYWRIGHT_REVIEW", "llm")
-    with pytest.raises(ValueError, match="auto, model, checks"):
+    with pytest.raises(ValueError, match="auto, model, grounded, checks"):
         Settings.from_env()
 
 

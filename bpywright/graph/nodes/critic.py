@@ -164,7 +164,8 @@ def critic_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
         # Without a model at all the objective checks decide; with one, only its review accepts (a timeout is no verdict).
         reviewed = critique.llm_scored or ctx.llm is None or by_checks
         critique.accepted = critique.objective_ok and reviewed and critique.score >= ctx.settings.accept_threshold
-        if critique.objective_ok and critique.llm_scored and not critique.accepted and a.run is not None:
+        grounded = ctx.settings.review == "grounded"
+        if grounded and critique.objective_ok and critique.llm_scored and not critique.accepted and a.run is not None:
             # A rejection whose every reason the scene disproves (a part called missing that is built) is overruled.
             gone, notes = overruled(critique.reasons, state.prompt, a.run.scene)
             if gone:
