@@ -138,7 +138,10 @@ def judge(
         return Verdict(criteria=criteria, scores=[0] * len(criteria), problem="no answer to judge")
     schema = {
         "type": "object",
-        "properties": {"scores": {"type": "array", "items": {"type": "integer", "enum": [0, 1]}}},
+        # Exactly one score per criterion: a grammar-constrained model cannot then stop short or run on.
+        "properties": {
+            "scores": {"type": "array", "items": {"type": "integer", "enum": [0, 1]}, "minItems": len(criteria), "maxItems": len(criteria)}
+        },
         "required": ["scores"],
     }
     messages = messages_for(instruction, script, scene_text(scene), criteria, list(images))
