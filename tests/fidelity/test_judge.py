@@ -50,6 +50,8 @@ def test_the_judge_scores_each_criterion_through_the_endpoint() -> None:
     prompt = asked["messages"][1]["content"]
     assert "primitive_cylinder_add" in prompt and "Candle (MESH) 64 verts 34 faces materials Wax" in prompt
     assert "5. [Inst / Instruction execution accuracy] It is a candle." in prompt
+    schema = asked["response_format"]["json_schema"]["schema"]["properties"]["scores"]
+    assert schema["minItems"] == schema["maxItems"] == 5  # the grammar holds the model to one score per criterion
     figures = table([verdict, verdict])
     assert figures["Attr"] == 2 / 3 and figures["Avg"] == (2 / 3 + 1 + 0) / 3
 
