@@ -134,6 +134,9 @@ class Settings:
     # sampling fields sent with every LLM request besides OpenAI's (BPYWRIGHT_LLM_SAMPLING="repeat_penalty=1.0,top_k=20");
     # the local model's own (catalogue) are added under these
     llm_sampling: tuple[tuple[str, float], ...] = ()
+    # prompt states the endpoint's cache keeps (the cost report's reuse estimate): 1 for llama.cpp's one slot; the local
+    # server's RAM cache keeps several (set when it is started)
+    llm_prompt_states: int = 1
     accept_threshold: float = 0.75  # critic score needed to accept a script
     max_heal_rounds: int = 3  # LLM heal rounds (a patch or a regeneration) per generate request; rule heals are free steps
     # of those rounds, how many may patch a script that runs but the critic rejected (the rest repair failures)

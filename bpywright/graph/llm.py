@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import re
 import threading
 import time
@@ -135,6 +136,7 @@ class LLMClient:
         backoff_s: float = 0.5,
         max_tokens: int | None = MAX_TOKENS,
         sampling: dict[str, float] | None = None,
+        prompt_states: int = 1,
     ) -> None:
         import openai
 
@@ -148,8 +150,9 @@ class LLMClient:
         # call sets itself (temperature) wins.
         self.sampling = dict(sampling or {})
         self.stats: list[CallStats] = []  # every completion this client made, for progress lines and the benchmark
-        # What a one-slot prompt cache (llama.cpp's server) holds after the last call: its conversation and answer.
-        self._held = ""
+        # What the server's prompt cache holds: the last `prompt_states` conversations with their answers (1: llama.cpp's
+        # one slot; the local server keeps several: models/local.py SERVER_OPTIONS). Reuse is estimated against them.
+        self._held: collections.deque[str] = collections.deque(maxlen=max(1, prompt_states))
         # Our own retry loop (below) decides what is transient; the SDK's would double the attempts. With streaming the
         # timeout bounds the wait for each chunk, not the whole answer (a long script on a CPU takes minutes).
         self._client = openai.OpenAI(base_url=self.base_url, api_key=api_key or "EMPTY", timeout=timeout, max_retries=0)
@@ -166,6 +169,7 @@ class LLMClient:
             timeout=settings.llm_timeout,
             critic_model=settings.llm_critic_model,
             sampling=dict(settings.llm_sampling),
+            prompt_states=settings.llm_prompt_states,
         )
 
     @property
@@ -230,11 +234,11 @@ class LLMClient:
                     seconds=time.monotonic() - start,
                     prompt_tokens=getattr(usage, "prompt_tokens", None),
                     prompt_chars=len(sent),
-                    reused_chars=shared_prefix(sent, self._held),
+                    reused_chars=max((shared_prefix(sent, h) for h in self._held), default=0),
                     cached_tokens=cached_tokens(usage),
                 )
             )
-            self._held = sent + answered(got[0])
+            self._held.append(sent + answered(got[0]))
             texts.extend(got[:want])
         return texts
 
@@ -259,7 +263,7 @@ class LLMClient:
             stats = CallStats(
                 kind="stream" if response_format is None else "structured",
                 prompt_chars=len(sent),
-                reused_chars=shared_prefix(sent, self._held),
+                reused_chars=max((shared_prefix(sent, h) for h in self._held), default=0),
             )
             parts: list[str] = []
             finish = None
@@ -291,7 +295,7 @@ class LLMClient:
 
         text, stats = self._call(request, structured=response_format is not None and response_format["type"] == "json_schema")
         self.stats.append(stats)
-        self._held = sent + answered(text)
+        self._held.append(sent + answered(text))
         return text
 
     def structured(self, messages: list[dict[str, str]], name: str, schema: dict[str, Any], *, generator: bool = False) -> str:

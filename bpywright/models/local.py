@@ -72,6 +72,7 @@ def describe(settings: Settings) -> Answerer:
 # - a RAM prompt cache: the critic's prompt no longer evicts the plan's. The revised plan waited 18.8 s for its first
 #   token instead of 62.6 s, the second review 1.2 s instead of 29.3 s; the sequence 198 s instead of 244 s.
 SERVER_OPTIONS = ("--logits_all", "false", "--cache", "true", "--cache_type", "ram", "--cache_size", str(512 << 20))
+PROMPT_STATES = 8  # about what 512 MiB of Qwen2.5-1.5B states hold (28 KiB of KV cache a token, 2,000-token prompts)
 
 
 def start_local(settings: Settings) -> tuple[Settings, LocalServer | None, str]:
@@ -104,6 +105,7 @@ def start_local(settings: Settings) -> tuple[Settings, LocalServer | None, str]:
         llm_model=spec.name,
         llm_critic_model=None,
         llm_sampling=tuple((spec.sampling | dict(settings.llm_sampling)).items()),
+        llm_prompt_states=PROMPT_STATES,
         repair=spec.repair if settings.repair == "auto" and spec.repair else settings.repair,
         strategy=spec.strategy if settings.strategy == "auto" and spec.strategy else settings.strategy,
         review=spec.review if settings.review == "auto" and spec.review else settings.review,

@@ -94,3 +94,21 @@ def test_a_client_shared_by_two_requests_reports_each_its_own_calls(settings, fa
     assert first.cost is not None and second.cost is not None and len(llm.stats) == 4
     assert first.cost.llm_calls == 2 and second.cost.llm_calls == 2
     adds_up(second.cost)
+
+
+def test_a_server_that_keeps_several_prompt_states_reuses_a_prefix_from_before_the_last_call(fake: FakeLLM) -> None:
+    """The local server's RAM cache (SERVER_OPTIONS) keeps several states: the plan revised after a critique reuses the
+    plan prompt's prefix, which a one-slot cache lost to the critique. The estimate follows the server it talks to."""
+    from bpywright.models.local import PROMPT_STATES
+
+    plan = [{"role": "system", "content": "You plan parts. " * 20}, {"role": "user", "content": "a chair"}]
+    review = [{"role": "system", "content": "You judge."}, {"role": "user", "content": "a chair"}]
+    revised = [plan[0], {"role": "user", "content": "a chair, with its backrest upright"}]
+    whole = shared_prefix(conversation_text(revised), conversation_text(plan))  # the system prompt and "a chair"
+    assert whole > len(conversation_text(plan[:1]))
+    for states, expected in ((1, len("<|system|>\nYou ")), (PROMPT_STATES, whole)):
+        fake.script("generate", "plan", "verdict", "plan again")
+        llm = LLMClient(fake.base_url, "fake-coder", prompt_states=states)
+        for messages in (plan, review, revised):
+            llm.chat(messages)
+        assert llm.stats[-1].reused_chars == expected, states
