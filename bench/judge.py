@@ -47,7 +47,11 @@ def main() -> int:
     rows_by_id = {r["id"]: r for r in (json.loads(line) for line in args.data.read_text(encoding="utf-8").splitlines() if line.strip())}
     modes = [m.strip() for m in args.modes.split(",") if m.strip()]
     results = {
-        m: sorted((json.loads(p.read_text(encoding="utf-8")) for p in (args.rows / m).glob("*-*-*-*-*.json")), key=lambda r: r["id"])
+        # ID.json only: the verdicts cached beside the rows (ID.judge-JUDGE.json) match the same glob
+        m: sorted(
+            (json.loads(p.read_text(encoding="utf-8")) for p in (args.rows / m).glob("*-*-*-*-*.json") if p.name.count(".") == 1),
+            key=lambda r: r["id"],
+        )
         for m in modes
     }
     results = honest({m: rows[: args.limit] if args.limit else rows for m, rows in results.items()})
