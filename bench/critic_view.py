@@ -15,7 +15,6 @@ ratio is the figure, read with the load printed beside it.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import os
 import statistics
@@ -26,6 +25,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from generation import endpoint, row_files  # noqa: E402
 
 from bpywright.config import Settings  # noqa: E402
 
@@ -34,8 +36,6 @@ def review(
     llm: Any, prompt: str, script: str, report: Any, checks: dict[str, bool], reasons: list[str], threshold: float
 ) -> dict[str, Any]:
     """One critic call on `script` (whole or viewed): its cost and verdict."""
-    import json as json_
-
     from bpywright.graph.grounding import overruled
     from bpywright.graph.nodes.critic import RUBRIC_SCHEMA, Rubric, salvage
     from bpywright.graph.prompting import critic_messages
@@ -48,7 +48,7 @@ def review(
     stats = llm.stats[-1]
     rubric: Rubric | None
     try:
-        rubric = Rubric.model_validate(json_.loads(text, strict=False))
+        rubric = Rubric.model_validate(json.loads(text, strict=False))
     except (ValueError, TypeError):
         rubric = salvage(text)
     score = rubric.score if rubric is not None else None
@@ -90,9 +90,7 @@ def main() -> int:
 
     rows = []
     for mode in (m.strip() for m in args.modes.split(",") if m.strip()):
-        for path in sorted((args.rows / mode).glob("*-*-*-*-*.json")):
-            if ".measure" in path.name or ".judge" in path.name:
-                continue
+        for path in row_files(args.rows / mode):
             row = json.loads(path.read_text(encoding="utf-8"))
             if row.get("ran") and plan_view(row.get("script")) is not None:
                 rows.append(row)
@@ -100,13 +98,7 @@ def main() -> int:
     if not rows:
         print("no plan-built answer that ran in these rows", file=sys.stderr)
         return 1
-    base = Settings.from_env()
-    base = dataclasses.replace(
-        base,
-        llm_base_url=args.base_url or base.llm_base_url,
-        llm_model=args.model or base.llm_model,
-        local_model=args.local or base.local_model,
-    )
+    base = endpoint(Settings.from_env(), args.base_url, args.model, args.local)
     results = []
     with local_llm(base) as (settings, note):
         if not settings.llm_base_url:

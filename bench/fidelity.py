@@ -30,7 +30,6 @@ sheet per mode (fidelity-MODEL-MODE.png: each reference render beside the answer
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import hashlib
 import json
 import random
@@ -43,7 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from generation import MODES, code_version, honest, run_rows  # noqa: E402
+from generation import MODES, code_version, endpoint, honest, run_rows  # noqa: E402
 
 from bpywright.config import Settings  # noqa: E402
 from bpywright.fidelity.compare import TAU, compare  # noqa: E402
@@ -441,14 +440,7 @@ def run_modes(
             m: [json.loads(p.read_text(encoding="utf-8")) for i in items if (p := folder / m / f"{i['id']}.json").is_file()] for m in modes
         }
     else:
-        base = dataclasses.replace(
-            base,
-            llm_base_url=args.base_url or base.llm_base_url,
-            llm_model=args.model or base.llm_model,
-            local_model=args.local or base.local_model,
-            budget_s=args.budget,
-            max_heal_rounds=args.max_rounds,
-        )
+        base = endpoint(base, args.base_url, args.model, args.local, budget_s=args.budget, max_heal_rounds=args.max_rounds)
         with local_llm(base) as (settings, note):
             if not settings.llm_base_url:
                 print(f"error: no model to benchmark ({note})", file=sys.stderr)

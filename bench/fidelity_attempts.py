@@ -32,6 +32,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from fidelity import MeasureCache, compare, faithful, floor, geometry, load_rows  # noqa: E402
+from generation import row_files  # noqa: E402
 
 from bpywright.config import Settings  # noqa: E402
 
@@ -44,6 +45,21 @@ def final_state(settings: Settings, thread: str) -> Any:
     with sqlite_checkpointer(checkpoint_db(settings)) as saver:
         snapshot = build_graph(checkpointer=saver).get_state({"configurable": {"thread_id": thread}})
     return GenState.model_validate(snapshot.values) if snapshot.values else None
+
+
+def run_of(settings: Settings, row: dict[str, Any], model: str, mode: str) -> tuple[Path, Any] | None:
+    """(run folder, last GenState) of the run that returned the row's answer: the row's own thread where it names it;
+    for an older row, the newest of the prompt's benchmark runs whose returned script is the row's. A later run of the
+    same prompt that returned the same script (same seed, another code version) is then taken for it: run this before
+    the prompt is run again."""
+    if row.get("thread"):
+        state = final_state(settings, row["thread"])
+        return (settings.runs_dir / row["thread"], state) if state is not None else None
+    for run in sorted(settings.runs_dir.glob(f"bench-{model}-{mode}-{row['id'][:8]}-*"), reverse=True):
+        state = final_state(settings, run.name)
+        if state is not None and state.best is not None and state.attempts[state.best].script == row.get("script"):
+            return run, state
+    return None
 
 
 def llm_seconds_to_first_review(cost: dict[str, Any], tokens: int | None) -> float | None:
@@ -103,16 +119,14 @@ def main() -> int:
     cache = MeasureCache(args.out, lambda: WorkerPool(1, options))
     rows_out = []
     try:
-        for path in sorted((args.out / args.model / args.mode).glob("*-*-*-*-*.json")):
-            if path.name.count(".") > 1:
-                continue  # measurements, verdicts
+        for path in row_files(args.out / args.model / args.mode):
             row = json.loads(path.read_text(encoding="utf-8"))
-            runs = sorted(settings.runs_dir.glob(f"bench-{args.model}-{args.mode}-{row['id'][:8]}-*"))
-            state = final_state(settings, runs[-1].name) if runs else None
-            if state is None:
-                print(f"{row['id'][:8]}: no checkpoint of its run", file=sys.stderr)
+            found = run_of(settings, row, args.model, args.mode)
+            if found is None:
+                print(f"{row['id'][:8]}: no checkpoint of the run that returned its answer", file=sys.stderr)
                 continue
-            cost = json.loads((runs[-1] / "cost.json").read_text(encoding="utf-8")) if (runs[-1] / "cost.json").is_file() else {}
+            run, state = found
+            cost = json.loads((run / "cost.json").read_text(encoding="utf-8")) if (run / "cost.json").is_file() else {}
             reference = geometry(cache.get(f"references/{row['id']}", references[row["id"]]))
             assert reference is not None
             entry = entries[row["id"]]

@@ -237,6 +237,23 @@ def summarise(results: dict[str, list[dict[str, Any]]]) -> dict[str, dict[str, f
     return table
 
 
+def row_files(folder: Path) -> list[Path]:
+    """A mode folder's rows (ID.json), sorted: not the measurements and verdicts other benchmarks cache beside them
+    (ID.*.json, which the same glob matches)."""
+    return sorted(p for p in folder.glob("*-*-*-*-*.json") if p.name.count(".") == 1)
+
+
+def endpoint(base: Settings, base_url: str | None, model: str | None, local: str | None, **changes: Any) -> Settings:
+    """base with a benchmark's --base-url, --model and --local (each left as configured when not given), and changes."""
+    return dataclasses.replace(
+        base,
+        llm_base_url=base_url or base.llm_base_url,
+        llm_model=model or base.llm_model,
+        local_model=local or base.local_model,
+        **changes,
+    )
+
+
 def code_version() -> str:
     """The commit whose code writes the rows (with '+' when the code has changes; results don't count): a long run spans
     commits."""
@@ -393,15 +410,7 @@ def main() -> int:
     from bpywright.harness.pool import WorkerPool
     from bpywright.models.local import local_llm
 
-    base = Settings.from_env()
-    base = dataclasses.replace(
-        base,
-        llm_base_url=args.base_url or base.llm_base_url,
-        llm_model=args.model or base.llm_model,
-        local_model=args.local or base.local_model,
-        budget_s=args.budget,
-        max_heal_rounds=args.max_rounds,
-    )
+    base = endpoint(Settings.from_env(), args.base_url, args.model, args.local, budget_s=args.budget, max_heal_rounds=args.max_rounds)
     items = sample(args.data, args.n, args.seed)
     if args.first:
         items = items[: args.first]
@@ -448,8 +457,10 @@ def generate_row(
     mode's default; a leave-one-out view in bench/fidelity.py)."""
     thread = f"bench-{llm.model.replace('/', '_')}-{mode}-{item['id'][:8]}-{int(time.time())}"
     if mode in ("loop", *STRATEGY):
-        return loop(item, mode_settings(settings, mode), llm, pool, max_rounds, thread, store=store)
-    return single(item, mode, settings, llm, pool, thread, store=store)
+        row = loop(item, mode_settings(settings, mode), llm, pool, max_rounds, thread, store=store)
+    else:
+        row = single(item, mode, settings, llm, pool, thread, store=store)
+    return row | {"thread": thread}  # its checkpoints and cost.json (bench/fidelity_attempts.py reads them back)
 
 
 def run_rows(

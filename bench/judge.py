@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from generation import DATA, honest  # noqa: E402
+from generation import DATA, honest, row_files  # noqa: E402
 
 from bpywright.config import Settings  # noqa: E402
 from bpywright.fidelity.judge import PUBLISHED, SECTIONS, Verdict, criteria_of, judge, table  # noqa: E402
@@ -47,12 +47,7 @@ def main() -> int:
     rows_by_id = {r["id"]: r for r in (json.loads(line) for line in args.data.read_text(encoding="utf-8").splitlines() if line.strip())}
     modes = [m.strip() for m in args.modes.split(",") if m.strip()]
     results = {
-        # ID.json only: the verdicts cached beside the rows (ID.judge-JUDGE.json) match the same glob
-        m: sorted(
-            (json.loads(p.read_text(encoding="utf-8")) for p in (args.rows / m).glob("*-*-*-*-*.json") if p.name.count(".") == 1),
-            key=lambda r: r["id"],
-        )
-        for m in modes
+        m: sorted((json.loads(p.read_text(encoding="utf-8")) for p in row_files(args.rows / m)), key=lambda r: r["id"]) for m in modes
     }
     results = honest({m: rows[: args.limit] if args.limit else rows for m, rows in results.items()})
 
