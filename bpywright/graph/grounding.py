@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from ..harness.report import SceneSummary
 from .expectations import STAGING
-from .request import ADJECTIVES, STOP, content, head, names_part, singular
+from .request import ADJECTIVES, STOP, content, head, name_words, names_part, singular
 
 # "does not include X", "missing X", "lacks X", "there is no X", "without X", "X is missing" …
 _CLAIM = re.compile(
@@ -111,7 +111,7 @@ def read(reason: str, prompt: str, scene: SceneSummary) -> Objection:
         said = {singular(w) for w in _WORD.findall(extra.group(0))} & (STAGING_WORDS | {singular(n.lower()) for n in names})
         staging_only = bool(said) and said <= STAGING_WORDS
     words = {singular(w) for w in _WORD.findall(text)} - GENERIC - STOP
-    named = {singular(w) for n in names for w in _WORD.findall(re.sub(r"([a-z])([A-Z])", r"\1 \2", n).lower())}
+    named = {singular(w) for n in names for w in name_words(n)}
     objection.vague = not objection.claimed_missing and not (words & (asked | named | _SPECIFIC))
     objection.staging = staging_only and not objection.claimed_missing
     return objection

@@ -234,13 +234,17 @@ class LLMClient:
                     seconds=time.monotonic() - start,
                     prompt_tokens=getattr(usage, "prompt_tokens", None),
                     prompt_chars=len(sent),
-                    reused_chars=max((shared_prefix(sent, h) for h in self._held), default=0),
+                    reused_chars=self._reusable(sent),
                     cached_tokens=cached_tokens(usage),
                 )
             )
             self._held.append(sent + answered(got[0]))
             texts.extend(got[:want])
         return texts
+
+    def _reusable(self, sent: str) -> int:
+        """Characters of `sent` the server can take from its prompt cache: the longest prefix it shares with a held state."""
+        return max((shared_prefix(sent, h) for h in self._held), default=0)
 
     def _stream(
         self,
@@ -263,7 +267,7 @@ class LLMClient:
             stats = CallStats(
                 kind="stream" if response_format is None else "structured",
                 prompt_chars=len(sent),
-                reused_chars=max((shared_prefix(sent, h) for h in self._held), default=0),
+                reused_chars=self._reusable(sent),
             )
             parts: list[str] = []
             finish = None

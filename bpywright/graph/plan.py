@@ -292,9 +292,11 @@ def plan_view(script: str | None) -> str | None:
     assert script is not None
     from .plan_build import build_script
 
-    end = script.find("\n]\n", script.index("\nPARTS = [\n")) + 3
-    built = build_script(plan, "4.5")
-    if script[end:] != built[built.find("\n]\n", built.index("\nPARTS = [\n")) + 3 :]:
+    def builder_at(text: str) -> int:  # where the fixed builder starts: after the PARTS literal's closing line
+        return text.find("\n]\n", text.index("\nPARTS = [\n")) + 3
+
+    end, built = builder_at(script), build_script(plan, "4.5")
+    if script[end:] != built[builder_at(built) :]:
         return None  # the builder was edited (a patch, a user): the reviewer reads all of it
     return script[: end - 1] + "\n" + BUILDER_NOTE
 

@@ -190,11 +190,18 @@ def one_object(prompt: str) -> bool:
     return not (set(_WORD.findall(prompt.lower())) & SEVERAL or re.search(r"\band\b", first) or counted_parts(first))
 
 
+def name_words(name: str) -> list[str]:
+    """The lower-case words of an object or part name ('BassDrum_2' → bass, drum; 'Back_Rest' → back, rest)."""
+    return _NAME_WORD.findall(re.sub(r"([a-z])([A-Z])", r"\1 \2", name).lower())
+
+
+_NAME_WORD = re.compile(r"[a-z]+")
+
+
 def names_part(name: str, noun: str) -> bool:
     """An object or part name holds the noun, or a form of it ('Shelf 2' holds shelf, 'Back_Rest' and 'backrest_1'
     hold backrest, 'Pickles' holds pickle)."""
-    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", name).lower()
-    joined = "".join(re.split(r"[^a-z]+", spaced))
+    joined = "".join(name_words(name))
     return any(form[: max(4, len(form) - 2)] in joined for form in lemmas(noun.replace("-", "")))
 
 

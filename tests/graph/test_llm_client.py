@@ -121,25 +121,23 @@ def test_extra_sampling_fields_go_with_every_request_and_the_calls_own_temperatu
         assert "repeat_penalty" not in json.dumps(LLMClient(fake.base_url, "m")._limits())  # none unless configured
 
 
-def test_the_repair_choice_from_the_environment_and_a_bad_one_says_which_exist(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    ("field", "variable", "given", "read", "bad", "choices"),
+    [
+        ("repair", "BPYWRIGHT_REPAIR", "Regenerate", "regenerate", "rewrite", "auto, patch, regenerate"),
+        ("review", "BPYWRIGHT_REVIEW", "checks", "checks", "llm", "auto, model, grounded, checks"),
+    ],
+)
+def test_a_choice_from_the_environment_and_a_bad_one_says_which_exist(
+    monkeypatch: pytest.MonkeyPatch, field: str, variable: str, given: str, read: str, bad: str, choices: str
+) -> None:
     from bpywright.config import Settings
 
-    assert Settings.from_env().repair == "auto"
-    monkeypatch.setenv("BPYWRIGHT_REPAIR", "Regenerate")
-    assert Settings.from_env().repair == "regenerate"
-    monkeypatch.setenv("BPYWRIGHT_REPAIR", "rewrite")
-    with pytest.raises(ValueError, match="auto, patch, regenerate"):
-        Settings.from_env()
-
-
-def test_the_review_choice_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    from bpywright.config import Settings
-
-    assert Settings.from_env().review == "auto"
-    monkeypatch.setenv("BPYWRIGHT_REVIEW", "checks")
-    assert Settings.from_env().review == "checks"
-    monkeypatch.setenv("BPYWRIGHT_REVIEW", "llm")
-    with pytest.raises(ValueError, match="auto, model, grounded, checks"):
+    assert getattr(Settings.from_env(), field) == "auto"
+    monkeypatch.setenv(variable, given)
+    assert getattr(Settings.from_env(), field) == read
+    monkeypatch.setenv(variable, bad)
+    with pytest.raises(ValueError, match=choices):
         Settings.from_env()
 
 
