@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import json
 import re
+from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
@@ -27,6 +28,7 @@ from .plan_layout import lay_out
 from .plan_library import similar
 from .plan_parts import GROUND, MAX_EXTENT, MAX_PARTS, MIN_EXTENT, PALETTE, SHAPES, SIDES, SPOTS, Part, Plan, PlanError, Vec3
 from .prompting import Messages, render
+from .scene_plan import kind_words
 
 __all__ = [
     "PALETTE",
@@ -42,6 +44,7 @@ __all__ = [
     "plan_json",
     "plan_messages",
     "plan_of_script",
+    "related_plans",
 ]
 
 _VEC3 = {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}
@@ -247,13 +250,33 @@ def plan_json(plan: Plan) -> str:
     return f'{{"object": {json.dumps(plan.object)}, "parts": [\n{lines}\n]}}'
 
 
-def plan_messages(prompt: str, version: str, *, feedback: str = "", previous: Plan | None = None, examples: int = 0) -> Messages:
+def related_plans(prompt: str, examples: int, stored: Sequence[tuple[str, str]] = ()) -> list[tuple[str, str]]:
+    """Up to `examples` (request, plan JSON) pairs to show with the request: first the plans of verified exemplars it
+    names the kind of (stored: their requests and plans, scene_plan.plan_of_scene), then the library's archetypes
+    (plan_library.similar)."""
+    if examples <= 0:
+        return []
+    kinds = kind_words(prompt)
+    # a one-part plan (a ground plane under a curve, a lone cushion) shows no sizes or placement to learn from
+    shown = [(r, plan) for r, plan in stored if plan.count('"name"') > 1 and kinds & kind_words(r)][:examples]
+    return shown + [(a.request, a.plan) for a in similar(prompt, examples - len(shown))]
+
+
+def plan_messages(
+    prompt: str,
+    version: str,
+    *,
+    feedback: str = "",
+    previous: Plan | None = None,
+    examples: int = 0,
+    stored: Sequence[tuple[str, str]] = (),
+) -> Messages:
     """The plan request: a system prompt that never changes (the server reuses its cached prefix) and the request, with
-    up to `examples` plans of related things from the plan library (plan_library.similar), why the last plan was
-    rejected (feedback) and that plan (previous) when asking for a revision. version is the target Blender's, for the
-    builder; a plan does not depend on it."""
+    up to `examples` plans of related things (related_plans: verified exemplars' scenes, then the plan library), why
+    the last plan was rejected (feedback) and that plan (previous) when asking for a revision. version is the target
+    Blender's, for the builder; a plan does not depend on it."""
     del version  # the same plan builds on every supported version
-    related = [(a.request, a.plan) for a in similar(prompt, examples)]
+    related = related_plans(prompt, examples, stored)
     user = render("plan_user", prompt=prompt, feedback=feedback.strip(), previous=plan_json(previous) if previous else "", related=related)
     return [{"role": "system", "content": render("plan_system", colours=list(PALETTE))}, {"role": "user", "content": user}]
 
@@ -313,23 +336,26 @@ def _same_parts(plan: Plan, shown: Plan) -> bool:
     return sum((p.shape, p.size, p.location) in same for p in plan.parts) >= max(2, 0.5 * len(plan.parts))
 
 
-def copied_plan(plan: Plan, prompt: str, examples: int = 0) -> str | None:
+def copied_plan(plan: Plan, prompt: str, examples: int = 0, stored: Sequence[tuple[str, str]] = ()) -> str | None:
     """The object of a shown plan that most parts repeat (same shape, size and place), or None: the system prompt's
-    example (unless the request is for that object) or a library plan shown with the request. A small model that repeats
-    an example has planned nothing of its own."""
+    example (unless the request is for that object) or a plan shown with the request (related_plans). A small model that
+    repeats an example has planned nothing of its own."""
     example = example_plan()
     if example.object not in prompt.lower() and _same_parts(plan, example):
         return example.object
-    for archetype in similar(prompt, examples):
-        shown = grounded(parse_plan(archetype.plan), archetype.request)
+    for request, text in related_plans(prompt, examples, stored):
+        try:
+            shown = grounded(parse_plan(text), request)
+        except PlanError:
+            continue
         if _same_parts(grounded(plan, prompt), shown):
             return shown.object
     return None
 
 
-def plan_findings(plan: Plan, prompt: str, examples: int = 0) -> list[str]:
+def plan_findings(plan: Plan, prompt: str, examples: int = 0, stored: Sequence[tuple[str, str]] = ()) -> list[str]:
     """What is wrong with the plan before anything runs (a copy of a shown plan, floating or zero-size parts, counts and
     parts the request names that the plan lacks), each a sentence the model can act on (see plan_checks)."""
-    if (copied := copied_plan(plan, prompt, examples)) is not None:
+    if (copied := copied_plan(plan, prompt, examples, stored)) is not None:
         return [f"the plan copies the example ({copied}): plan the requested object's own parts instead"]
     return _checks(plan, prompt)

@@ -24,12 +24,14 @@ class SymbolBrief(BaseModel):
 
 
 class ExemplarBrief(BaseModel):
-    """A verified exemplar shown to the generator (id, the prompt it answers, its script)."""
+    """A verified exemplar shown to the generator (id, the prompt it answers, its script) and, where its validating run
+    recorded a scene, that scene as a part plan (graph/scene_plan), which the plan strategy shows instead of code."""
 
     id: str
     prompt: str
     script: str
     source: str = "recipe"
+    plan: str = ""
 
 
 class Critique(BaseModel):

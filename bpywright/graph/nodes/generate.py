@@ -76,8 +76,11 @@ def planned_attempt(
     assert ctx.llm is not None
     notes: list[str] = []
     plan = None
+    stored = [(e.prompt, e.plan) for e in state.exemplars if e.plan]  # verified exemplars' scenes, as plans
     for revision in range(MAX_PLAN_REVISIONS + 1):
-        messages = plan_messages(state.prompt, state.version, feedback=feedback, previous=previous, examples=state.plan_examples)
+        messages = plan_messages(
+            state.prompt, state.version, feedback=feedback, previous=previous, examples=state.plan_examples, stored=stored
+        )
         text = ctx.llm.structured(messages, "plan", PLAN_SCHEMA, generator=True)
         try:
             plan = grounded(parse_plan(text), state.prompt)
@@ -85,7 +88,7 @@ def planned_attempt(
             feedback, plan = f"the last plan was unusable: {exc}", None
             notes.append(f"plan {revision + 1} unusable ({exc})")
             continue
-        findings = plan_findings(plan, state.prompt, state.plan_examples)
+        findings = plan_findings(plan, state.prompt, state.plan_examples, stored)
         notes.append(f"plan {revision + 1}: {len(plan.parts)} part(s)" + (f"; {'; '.join(findings[:3])}" if findings else ""))
         if not findings:
             break

@@ -54,7 +54,17 @@ def nearest_exemplars(ctx: RunContext, prompt: str, version: str, k: int) -> tup
                 note = f"no recipe is related to the request (similarity below {ctx.settings.exemplar_floor:.2f})"
         else:
             found = recipes.nearest(prompt, version, k)
-    return [ExemplarBrief(id=e.id, prompt=e.prompt, script=e.script, source=e.source) for e in found[:k]], note
+    return [ExemplarBrief(id=e.id, prompt=e.prompt, script=e.script, source=e.source, plan=scene_plan(e)) for e in found[:k]], note
+
+
+def scene_plan(exemplar: Any) -> str:
+    """The exemplar's recorded scene as a plan's JSON (what the plan strategy shows), '' when it recorded none."""
+    from ..plan import plan_json
+    from ..scene_plan import plan_of_scene
+
+    report = getattr(exemplar, "report", None)
+    plan = plan_of_scene(report.scene if report is not None else None, exemplar.prompt)
+    return plan_json(plan) if plan is not None else ""
 
 
 def retrieve_node(state: GenState, ctx: RunContext) -> dict[str, Any]:

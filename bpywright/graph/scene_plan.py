@@ -1,0 +1,253 @@
+"""A verified exemplar's scene read back as a part plan, so the plan strategy can learn from the exemplar store.
+
+The plan strategy (the default for a small local model) asks for parts, not code, so an exemplar's script is of no use
+to it; what an exemplar does know is its scene: the objects its validating run built, each with its world-space bounds,
+vertex and face counts and materials (RunReport.scene). plan_of_scene turns that into the plan a model writes: a shape
+per object (read from its name, else from the counts Blender's primitives have), its size and turn (a cylinder whose
+round extents are y and z lies along x), and its place in words, the side of an earlier part it touches and the edge it
+is flush with, which plan_layout turns back into coordinates. Colours come from material names where they name one.
+
+The reading is approximate by design (bounds only, a cone read as pointing up, a part's turn only in right angles): it is
+shown as "a plan of a related object" to learn sizes and placement from, never built as an answer, and a plan that
+repeats it is a copy (graph/plan.copied_plan).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from ..harness.report import ObjectSummary, SceneSummary
+from .plan_parts import PALETTE, Part, Plan, Vec3
+from .request import content, head, name_words, singular
+
+MAX_SHOWN_PARTS = 12  # about 70 prompt tokens a part: a shown plan stays under 900 tokens
+TOUCH = 0.01  # a gap under 1 % of the scene's diagonal is touching
+ROUND = 0.05  # two extents within 5 % of each other are a round cross-section
+# Words in an object's name that say its primitive (Blender's own names: Cube.001, Cylinder, Sphere …)
+_NAMED_SHAPES = {
+    "cube": "box",
+    "box": "box",
+    "cylinder": "cylinder",
+    "sphere": "sphere",
+    "icosphere": "sphere",
+    "ball": "sphere",
+    "cone": "cone",
+    "torus": "torus",
+    "plane": "plane",
+}
+# Material name words that say a colour beyond the palette's own names
+_COLOUR_WORDS = {
+    "gray": "grey",
+    "wood": "brown",
+    "wooden": "brown",
+    "oak": "light_wood",
+    "pine": "light_wood",
+    "walnut": "dark_brown",
+    "metal": "silver",
+    "steel": "silver",
+    "chrome": "silver",
+    "aluminium": "silver",
+    "aluminum": "silver",
+    "iron": "dark_grey",
+    "glass": "light_blue",
+    "water": "blue",
+    "leaf": "green",
+    "grass": "green",
+    "skin": "beige",
+    "bread": "tan",
+    "bun": "tan",
+    "gold": "gold",
+    "golden": "gold",
+    "brass": "gold",
+    "snow": "white",
+    "plastic": "grey",
+}
+# Words of a first clause that say nothing of its kind ("how does a test tube differ from …", "bouncing across the floor")
+FUNCTION = frozenset(
+    "from over across around under above below through into onto between near about how what why does doe did can could "
+    "should will shall may might time times have has had term terms differ compare".split()
+)
+_WORD = re.compile(r"[a-z]+(?:-[a-z]+)*")
+GENERIC = frozenset(
+    "create make build design generate model render scene let please object thing shape imagine describe craft construct "
+    "produce want need like would picture envision develop".split()
+)
+
+
+def shape_of(obj: ObjectSummary) -> str:
+    """The primitive an object most likely is: its name's word for one, else the vertex and face counts Blender's own
+    primitives have (a cube 8/6, a plane 4/1, a cylinder of n sides 2n/n+2, a cone n+1/n+1, a UV sphere of s segments
+    and r rings s(r-1)+2/sr, an ico sphere 12·…, a torus m·n/m·n); a box when nothing says otherwise."""
+    for word in name_words(obj.name):
+        if word in _NAMED_SHAPES:
+            return _NAMED_SHAPES[word]
+    v, f = obj.vertices or 0, obj.faces or 0
+    if (v, f) == (8, 6):
+        return "box"
+    if (v, f) == (4, 1):
+        return "plane"
+    if v >= 6 and v % 2 == 0 and f == v // 2 + 2:
+        return "cylinder"
+    if v == f and 4 <= v <= 130:
+        return "cone"
+    if v == f and v > 130:
+        return "torus"
+    if (v, f) in ((12, 20), (42, 80), (162, 320), (642, 1280), (2562, 5120)):
+        return "sphere"
+    segments = f - v + 2
+    if segments >= 3 and f % segments == 0 and v == segments * (f // segments - 1) + 2:
+        return "sphere"
+    return "box"
+
+
+def _close(a: float, b: float) -> bool:
+    return abs(a - b) <= ROUND * max(a, b, 1e-9)
+
+
+def size_and_turn(shape: str, extent: Vec3) -> tuple[Vec3, Vec3]:
+    """(size before rotation, rotation in degrees) of a part whose world bounds are `extent`: a cylinder or cone whose
+    round pair of extents is not x and y lies along the odd axis, a torus whose thin extent is not z stands up."""
+    ex, ey, ez = extent
+    if shape in ("cylinder", "cone"):
+        if not _close(ex, ey) and _close(ey, ez):
+            return (ey, ez, ex), (0.0, 90.0, 0.0)
+        if not _close(ex, ey) and _close(ex, ez):
+            return (ex, ez, ey), (90.0, 0.0, 0.0)
+    if shape == "torus":
+        if ex < min(ey, ez) and _close(ey, ez):
+            return (ey, ez, ex), (0.0, 90.0, 0.0)
+        if ey < min(ex, ez) and _close(ex, ez):
+            return (ex, ez, ey), (90.0, 0.0, 0.0)
+    return extent, (0.0, 0.0, 0.0)
+
+
+def colour_of(obj: ObjectSummary) -> str:
+    """The palette colour a material's name says (Red, DarkGrey, Oak …), else grey."""
+    for material in obj.materials:
+        words = name_words(material)
+        joined = "_".join(words)
+        for name in sorted(PALETTE, key=len, reverse=True):  # dark_grey before grey
+            if name in joined:
+                return name
+        for word in words:
+            if word in _COLOUR_WORDS:
+                return _COLOUR_WORDS[word]
+    return "grey"
+
+
+def part_name(obj: ObjectSummary, shape: str) -> str:
+    """The object's name as a plan part's (Leg.001 → leg, BackRest → back_rest); a bare primitive name becomes 'part'."""
+    words = [w for w in name_words(obj.name) if not w.isdigit()]
+    if not words or all(w in _NAMED_SHAPES for w in words):
+        return "part"
+    return "_".join(words)[:32]
+
+
+Box = tuple[Vec3, Vec3]
+
+
+def _box(obj: ObjectSummary) -> Box:
+    assert obj.bbox is not None
+    return tuple(obj.bbox.min), tuple(obj.bbox.max)  # type: ignore[return-value]
+
+
+def _gap(a: Box, b: Box) -> float:
+    """How far apart two boxes are (0 when they touch or overlap)."""
+    return max(max(a[0][i] - b[1][i], b[0][i] - a[1][i], 0.0) for i in range(3))
+
+
+_SIDES = (("left", "right"), ("front", "back"), ("bottom", "top"))  # per axis: (−, +)
+
+
+def relation(part: Box, parent: Box) -> tuple[str, str]:
+    """(side, at): the side of `parent` that `part` is against (the axis its centre is furthest out along, for the two
+    boxes' sizes) and the edges of that side it is flush with (centre when it is not near one)."""
+    centre = [(part[0][i] + part[1][i]) / 2 for i in range(3)]
+    pc = [(parent[0][i] + parent[1][i]) / 2 for i in range(3)]
+    half = [(part[1][i] - part[0][i]) / 2 for i in range(3)]
+    phalf = [(parent[1][i] - parent[0][i]) / 2 for i in range(3)]
+    out = [(centre[i] - pc[i]) / max(phalf[i] + half[i], 1e-9) for i in range(3)]
+    axis = max(range(3), key=lambda i: abs(out[i]))
+    side = _SIDES[axis][out[axis] > 0]
+    words = []
+    for i in (1, 0, 2):  # front/back, then left/right, then top/bottom: the order SPOTS spells them
+        if i == axis or phalf[i] <= half[i] * 1.2:  # a part as wide as its parent along i is centred along it
+            continue
+        offset = (centre[i] - pc[i]) / phalf[i]
+        if abs(offset) > 0.4:
+            words.append(_SIDES[i][offset > 0])
+    at = "_".join(words[:2]) if words else "center"
+    if at not in ("front_left", "front_right", "back_left", "back_right") and "_" in at:
+        at = words[0]
+    return side, at
+
+
+def object_name(prompt: str) -> str:
+    """What the request asks for, in a few words: the content words of its first clause ('a desktop computer')."""
+    words = [w for w in _WORD.findall(head(prompt)) if content(w) and w not in GENERIC and w not in FUNCTION]
+    return " ".join(words[:3]) or "object"
+
+
+def plan_of_scene(scene: SceneSummary | None, prompt: str, max_parts: int = MAX_SHOWN_PARTS) -> Plan | None:
+    """The scene's visible meshes as a plan in the model's own terms (on / side / at, named colours), the largest
+    `max_parts` of them; None when it has none. The largest part stands on the ground; each other goes against the
+    largest part placed before it that it touches, or against the largest part when it touches none (the layout has
+    no gaps)."""
+    if scene is None:
+        return None
+    meshes = [o for o in scene.objects if o.type == "MESH" and o.visible is not False and o.bbox is not None]
+
+    def volume(o: ObjectSummary) -> float:
+        lo, hi = _box(o)
+        return max(hi[0] - lo[0], 1e-3) * max(hi[1] - lo[1], 1e-3) * max(hi[2] - lo[2], 1e-3)
+
+    meshes = sorted(meshes, key=volume, reverse=True)[:max_parts]
+    if not meshes:
+        return None
+    boxes = {id(o): _box(o) for o in meshes}
+    lows, highs = zip(*boxes.values(), strict=True)
+    touch = TOUCH * max(math.dist([min(b[i] for b in lows) for i in range(3)], [max(b[i] for b in highs) for i in range(3)]), 1e-9)
+    order = [meshes[0]]
+    left = meshes[1:]
+    parent_of: dict[int, ObjectSummary] = {}
+    while left:  # the largest part touching one placed already goes next (else the largest left), so a chain of
+        # parts grows from the big ones: a tower beside a monitor goes against the monitor, not against its power button
+        touching = {id(o): [p for p in order if _gap(boxes[id(o)], boxes[id(p)]) <= touch] for o in left}
+        o = max(left, key=lambda o: (bool(touching[id(o)]), volume(o)))
+        left.remove(o)
+        parent_of[id(o)] = max(touching[id(o)], key=volume) if touching[id(o)] else order[0]
+        order.append(o)
+    names: dict[int, str] = {}
+    taken: set[str] = set()
+    for o in order:
+        base = part_name(o, shape_of(o))
+        name, n = base, 1
+        while name in taken:
+            n += 1
+            name = f"{base}_{n}"
+        taken.add(name)
+        names[id(o)] = name
+    parts = []
+    for o in order:
+        shape = shape_of(o)
+        lo, hi = boxes[id(o)]
+        extent = tuple(round(max(hi[i] - lo[i], 1e-4), 3) for i in range(3))
+        size, turn = size_and_turn(shape, extent)  # type: ignore[arg-type]
+        if shape == "plane":
+            size = (size[0], size[1], 0.0) if size[2] < 1e-3 else size
+            shape = "plane" if size[2] == 0.0 else "box"
+        parent = parent_of.get(id(o))
+        if parent is None:
+            on, side, at = "ground", "top", "center"
+        else:
+            on = names[id(parent)]
+            side, at = relation(boxes[id(o)], boxes[id(parent)])
+        parts.append(Part(name=names[id(o)], shape=shape, size=size, rotation=turn, color=PALETTE[colour_of(o)], on=on, side=side, at=at))
+    return Plan(object=object_name(prompt), parts=parts)
+
+
+def kind_words(prompt: str) -> set[str]:
+    """The words that say what a request is for (its first clause's content words, singular): what two requests must
+    share for one's plan to be shown with the other."""
+    return {singular(w) for w in _WORD.findall(head(prompt)) if content(w) and w not in GENERIC and w not in FUNCTION}
