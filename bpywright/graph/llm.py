@@ -23,6 +23,7 @@ HOW_TO_CONFIGURE = (
 )
 TRANSIENT_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504})
 MAX_TOKENS = 1536  # a whole script fits; a small model stuck repeating itself is cut off here instead of at the context's end
+VARIANT_TEMPERATURE = 0.8  # the 2nd … nth of several structured candidates: diverse, still on the schema
 MAX_REPLY_TOKENS = 4096  # the most a reply that rewrites a long script may take (reply_budget)
 
 
@@ -255,9 +256,14 @@ class LLMClient:
         *,
         model: str | None = None,
         response_format: dict[str, Any] | None = None,
+        name: str = "",
+        variant: int = 0,
     ) -> str:
-        """One streamed completion: on_token(piece, stats so far) per chunk; retried whole on a transient failure."""
+        """One streamed completion: on_token(piece, stats so far) per chunk; retried whole on a transient failure.
+        name: the structured call's schema name, recorded in its stats; variant k > 0: the configured seed + k."""
         extra: dict[str, Any] = self._limits(max_tokens, temperature)
+        if variant and "seed" in extra.get("extra_body", {}):
+            extra["extra_body"] = extra["extra_body"] | {"seed": int(extra["extra_body"]["seed"]) + variant}
         if response_format is not None:
             extra["response_format"] = response_format
         sent = conversation_text(messages)
@@ -266,6 +272,7 @@ class LLMClient:
             start = time.monotonic()
             stats = CallStats(
                 kind="stream" if response_format is None else "structured",
+                name=name,
                 prompt_chars=len(sent),
                 reused_chars=self._reusable(sent),
             )
@@ -302,36 +309,34 @@ class LLMClient:
         self._held.append(sent + answered(text))
         return text
 
-    def structured(self, messages: list[dict[str, str]], name: str, schema: dict[str, Any], *, generator: bool = False) -> str:
+    def structured(
+        self, messages: list[dict[str, str]], name: str, schema: dict[str, Any], *, generator: bool = False, variant: int = 0
+    ) -> str:
         """One completion constrained to a JSON schema, from the critic model (generator: the generator's, for a part
-        plan); the raw text.
+        plan); the raw text. Greedy, except a variant k > 0 (the k-th of several candidates): sampled at
+        VARIANT_TEMPERATURE with the configured seed + k, so n candidates are n answers, not one answer n times.
 
         vLLM takes OpenAI's json_schema form; llama.cpp refuses it and takes json_object with a schema. The first refusal
         switches this endpoint to the second form for the rest of the process.
         """
-        text = self._structured_any(messages, name, schema, self.model if generator else (self.critic_model or self.model))
-        if self.stats:
-            self.stats[-1].name = name
-        return text
-
-    def _structured_any(self, messages: list[dict[str, str]], name: str, schema: dict[str, Any], model: str) -> str:
+        model = self.model if generator else (self.critic_model or self.model)
         with _SCHEMA_FORM_LOCK:
             form = _SCHEMA_FORM.get(self.base_url, "json_schema")
         if form == "json_schema":
             try:
-                return self._structured(
-                    model, messages, {"type": "json_schema", "json_schema": {"name": name, "schema": schema, "strict": True}}
-                )
+                strict = {"type": "json_schema", "json_schema": {"name": name, "schema": schema, "strict": True}}
+                return self._structured(model, messages, strict, name, variant)
             except _Rejected:
                 with _SCHEMA_FORM_LOCK:
                     _SCHEMA_FORM[self.base_url] = "json_object"
-        return self._structured(model, messages, {"type": "json_object", "schema": schema})
+        return self._structured(model, messages, {"type": "json_object", "schema": schema}, name, variant)
 
-    def _structured(self, model: str, messages: list[dict[str, str]], response_format: dict[str, Any]) -> str:
+    def _structured(self, model: str, messages: list[dict[str, str]], response_format: dict[str, Any], name: str, variant: int) -> str:
         # Streamed, though nobody watches the pieces: the client's timeout then bounds each wait for the next piece, not
         # the whole answer. Unstreamed, a rubric on a busy CPU timed out at 120 s, and each retry queued behind the
         # abandoned answer the server was still writing (the benchmark's syringe: four timeouts, no review).
-        return self._stream(messages, 0.0, None, model=model, response_format=response_format)
+        temperature = VARIANT_TEMPERATURE if variant else 0.0
+        return self._stream(messages, temperature, None, model=model, response_format=response_format, name=name, variant=variant)
 
     def _call(self, request, *, structured: bool = False):
         """Run one request, retrying transient failures (connection, timeout, 429, 5xx) with exponential backoff."""

@@ -38,6 +38,7 @@ __all__ = [
     "Plan",
     "PlanError",
     "build_script",
+    "fixed_builder",
     "grounded",
     "parse_plan",
     "plan_findings",
@@ -307,21 +308,30 @@ BUILDER_NOTE = (
 )
 
 
+def _builder_at(text: str) -> int:
+    """Where a plan-built script's fixed builder starts: after the PARTS literal's closing line."""
+    return text.find("\n]\n", text.index("\nPARTS = [\n")) + 3
+
+
+def fixed_builder(script: str | None, version: str = "4.5") -> bool:
+    """True for a plan-built script whose code after its PARTS table is exactly the builder build_script writes for
+    `version`: nothing in it but data was written by a model (the critic reads its PARTS; lint has nothing to find)."""
+    plan = plan_of_script(script)
+    if plan is None:
+        return False
+    assert script is not None
+    built = build_script(plan, version)
+    return script[_builder_at(script) :] == built[_builder_at(built) :]
+
+
 def plan_view(script: str | None) -> str | None:
     """A plan-built script as a reviewer needs it: its header and PARTS table, the fixed builder (about 90 lines, 700
-    prompt tokens the critic re-reads on a CPU) left out and named; None for any other script."""
-    if (plan := plan_of_script(script)) is None:
+    prompt tokens the critic re-reads on a CPU) left out and named; None for any other script, or one whose builder
+    was edited (a patch, a user): the reviewer then reads all of it."""
+    if not fixed_builder(script):
         return None
     assert script is not None
-    from .plan_build import build_script
-
-    def builder_at(text: str) -> int:  # where the fixed builder starts: after the PARTS literal's closing line
-        return text.find("\n]\n", text.index("\nPARTS = [\n")) + 3
-
-    end, built = builder_at(script), build_script(plan, "4.5")
-    if script[end:] != built[builder_at(built) :]:
-        return None  # the builder was edited (a patch, a user): the reviewer reads all of it
-    return script[: end - 1] + "\n" + BUILDER_NOTE
+    return script[: _builder_at(script) - 1] + "\n" + BUILDER_NOTE
 
 
 @cache

@@ -104,6 +104,26 @@ def test_the_plan_strategy_builds_the_script_from_the_models_parts(settings, fak
     assert "def add_part" in result.script and "def add_part" not in review
 
 
+def test_n_plan_candidates_are_n_plans_not_one_plan_n_times(settings, fake: FakeLLM, render_pool) -> None:
+    """--n 2 under the plan strategy: two plan requests (sent together), the first greedy, the second sampled with the
+    configured seed + 1; a seeded server would otherwise write the same plan twice."""
+    import dataclasses
+    import json
+
+    def stool(height: float) -> str:
+        leg = {"shape": "box", "size": [0.04, 0.04, height], "on": "seat", "side": "bottom", "color": "brown"}
+        seat = {"name": "seat", "shape": "box", "size": [0.4, 0.4, 0.04], "on": "ground", "color": "brown"}
+        legs = [{"name": f"leg_{c}", **leg, "at": c} for c in ("front_left", "front_right", "back_left", "back_right")]
+        return json.dumps({"object": "stool", "parts": [seat, *legs]})
+
+    settings = dataclasses.replace(settings, strategy="plan", max_heal_rounds=0, llm_sampling=(("seed", 7.0),))
+    fake.script("plan", stool(0.45), stool(0.7)).script("critic", critic_json(0.9), critic_json(0.9))
+    result = generate("a wooden stool with four legs", settings=settings, pool=render_pool, n=2)
+    plans = [r for r in fake.chat_requests if fake_role(r) == "plan"]
+    assert sorted((r["temperature"], r["seed"]) for r in plans) == [(0.0, 7), (0.8, 8)]
+    assert result.script is not None and result.attempts == 2
+
+
 def fake_role(body) -> str:
     from bpywright.graph.fake_llm import role_of
 
@@ -137,3 +157,33 @@ def test_a_plan_the_critic_rejects_is_revised_as_a_plan_with_its_findings(settin
     assert any(e.node == "heal" and e.status == "replanned" for e in events)
     assert result.outcome == "accepted", result.message
     assert result.script is not None and "(0.45, 0.04, 0.45)" in result.script
+
+
+def test_a_revised_plan_that_repeats_the_rejected_one_is_sampled_again_not_run_again(settings, fake: FakeLLM, render_pool) -> None:
+    """A greedy revision that ignores the critic writes the same plan: its run and review could only repeat the
+    verdict, so it is sampled again (temperature, its own seed) before anything runs. A plan-built script is not
+    linted: its code is the fixed builder, which the checkers pass (test_plan), and the first lint of a request costs
+    10 to 15 s of daemon start-up on a CPU."""
+    import dataclasses
+    import json
+
+    def part(name: str, size: list[float], on: str, side: str = "top", at: str = "center") -> dict:
+        return {"name": name, "shape": "box", "size": size, "on": on, "side": side, "at": at, "color": "brown"}
+
+    legs = [part(f"leg_{c}", [0.04, 0.04, 0.45], "seat", "bottom", c) for c in ("front_left", "front_right", "back_left", "back_right")]
+    flat = {"object": "chair", "parts": [part("seat", [0.45, 0.45, 0.05], "ground"), *legs, part("backrest", [0.3, 0.3, 0.04], "seat")]}
+    upright = {
+        "object": "chair",
+        "parts": [part("seat", [0.45, 0.45, 0.05], "ground"), *legs, part("backrest", [0.45, 0.04, 0.45], "seat", "top", "back")],
+    }
+    settings = dataclasses.replace(settings, strategy="plan", max_heal_rounds=1, llm_sampling=(("seed", 5.0),))
+    fake.script("plan", json.dumps(flat), json.dumps(flat), json.dumps(upright))
+    fake.script("critic", critic_json(0.4, "the backrest lies flat on the seat"), critic_json(0.9))
+    result = generate(CHAIR, settings=settings, pool=render_pool)
+    asked = [r for r in fake.chat_requests if fake_role(r) == "plan"]
+    assert [(r["temperature"], r["seed"]) for r in asked] == [(0.0, 5), (0.0, 5), (0.8, 6)]
+    assert len([r for r in fake.chat_requests if fake_role(r) == "critic"]) == 2  # the repeat was never reviewed
+    assert result.outcome == "accepted" and result.attempts == 2
+    assert result.script is not None and "(0.45, 0.04, 0.45)" in result.script
+    assert result.lint_report is not None and {t.status for t in result.lint_report.tools} == {"skipped"}
+    assert result.lint_report.blocking == []

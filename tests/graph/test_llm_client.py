@@ -7,7 +7,7 @@ import json
 import pytest
 
 from bpywright.graph.fake_llm import FakeLLM, critic_json
-from bpywright.graph.llm import MAX_REPLY_TOKENS, MAX_TOKENS, CallStats, LLMClient, LLMError, reply_budget
+from bpywright.graph.llm import MAX_REPLY_TOKENS, MAX_TOKENS, VARIANT_TEMPERATURE, CallStats, LLMClient, LLMError, reply_budget
 
 SCHEMA = {"type": "object", "properties": {"score": {"type": "number"}}, "required": ["score"]}
 
@@ -119,6 +119,20 @@ def test_extra_sampling_fields_go_with_every_request_and_the_calls_own_temperatu
         assert sampled["repeat_penalty"] == 1.0 and sampled["temperature"] == 0.8  # the call's own value
         assert rated["repeat_penalty"] == 1.0 and rated["temperature"] == 0.0
         assert "repeat_penalty" not in json.dumps(LLMClient(fake.base_url, "m")._limits())  # none unless configured
+
+
+def test_a_structured_variant_is_sampled_with_its_own_seed_and_named_in_its_stats() -> None:
+    """The k-th of n plan candidates: greedy for the first, sampled with the configured seed + k for the others (a
+    seeded server otherwise writes the same plan n times)."""
+    with FakeLLM() as fake:
+        fake.script("critic", critic_json(0.8, "ok"), critic_json(0.7, "ok"))
+        client = LLMClient(fake.base_url, "fake-coder", sampling={"seed": 42})
+        client.structured([{"role": "user", "content": "plan"}], "plan", SCHEMA, generator=True)
+        client.structured([{"role": "user", "content": "plan"}], "plan", SCHEMA, generator=True, variant=2)
+        first, third = fake.chat_requests
+        assert (first["temperature"], first["seed"]) == (0.0, 42)
+        assert (third["temperature"], third["seed"]) == (VARIANT_TEMPERATURE, 44)
+        assert [s.name for s in client.stats] == ["plan", "plan"]
 
 
 @pytest.mark.parametrize(

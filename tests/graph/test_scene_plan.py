@@ -15,7 +15,9 @@ from bpywright.graph.scene_plan import colour_of, object_name, plan_of_scene, sh
 from bpywright.harness.report import BoundingBox, ObjectSummary, RunReport, SceneSummary
 
 
-def mesh(name: str, low: tuple[float, float, float], high: tuple[float, float, float], v: int = 8, f: int = 6, materials=()) -> ObjectSummary:
+def mesh(
+    name: str, low: tuple[float, float, float], high: tuple[float, float, float], v: int = 8, f: int = 6, materials=()
+) -> ObjectSummary:
     return ObjectSummary(
         name=name, type="MESH", vertices=v, faces=f, materials=list(materials), visible=True, bbox=BoundingBox(min=low, max=high)
     )
@@ -30,7 +32,9 @@ def stool() -> SceneSummary:
     seat = mesh("Seat", (-0.2, -0.2, 0.46), (0.2, 0.2, 0.5), materials=["Red Cushion"])
     camera = ObjectSummary(name="Camera", type="CAMERA")
     objects = [camera, *legs, seat]
-    return SceneSummary(object_count=len(objects), objects=objects, bbox=BoundingBox(min=(-0.2, -0.2, 0), max=(0.2, 0.2, 0.5)), camera=True, light=False)
+    return SceneSummary(
+        object_count=len(objects), objects=objects, bbox=BoundingBox(min=(-0.2, -0.2, 0), max=(0.2, 0.2, 0.5)), camera=True, light=False
+    )
 
 
 @pytest.mark.parametrize(
@@ -136,8 +140,16 @@ def test_the_plan_strategy_shows_the_stores_scene_as_a_plan(settings, fake: Fake
     report: RunReport = render_pool.run(path)
     assert report.ok and report.scene is not None
     exemplar = Exemplar(
-        id="stool", prompt="a bar stool with a round seat", script=script, script_sha256="0" * 64, blender_version="4.5",
-        status="ok", report=report, source="user", created_at=datetime.now(UTC), trusted=True,
+        id="stool",
+        prompt="a bar stool with a round seat",
+        script=script,
+        script_sha256="0" * 64,
+        blender_version="4.5",
+        status="ok",
+        report=report,
+        source="user",
+        created_at=datetime.now(UTC),
+        trusted=True,
     )
 
     class OneExemplar:
@@ -152,9 +164,27 @@ def test_the_plan_strategy_shows_the_stores_scene_as_a_plan(settings, fake: Fake
     own = {
         "object": "stool",
         "parts": [
-            {"name": "seat", "shape": "cylinder", "size": [0.35, 0.35, 0.03], "on": "ground", "side": "top", "at": "center", "rotation": [0, 0, 0], "color": "red"},
+            {
+                "name": "seat",
+                "shape": "cylinder",
+                "size": [0.35, 0.35, 0.03],
+                "on": "ground",
+                "side": "top",
+                "at": "center",
+                "rotation": [0, 0, 0],
+                "color": "red",
+            },
             *(
-                {"name": f"leg_{c}", "shape": "cylinder", "size": [0.03, 0.03, 0.7], "on": "seat", "side": "bottom", "at": c, "rotation": [0, 0, 0], "color": "silver"}
+                {
+                    "name": f"leg_{c}",
+                    "shape": "cylinder",
+                    "size": [0.03, 0.03, 0.7],
+                    "on": "seat",
+                    "side": "bottom",
+                    "at": c,
+                    "rotation": [0, 0, 0],
+                    "color": "silver",
+                }
                 for c in ("front_left", "front_right", "back_left", "back_right")
             ),
         ],

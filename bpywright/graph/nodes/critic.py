@@ -35,9 +35,12 @@ RUBRIC_SCHEMA: dict[str, Any] = {
     "properties": {
         # An enum, not minimum/maximum: llama.cpp's grammar ignores numeric bounds (SmolLM2 answered 3 under them).
         "score": {"type": "number", "enum": [i / 10 for i in range(11)]},
-        # Bounded so a grammar-constrained small model cannot ramble past max_tokens into JSON cut in half.
-        "reasons": {"type": "array", "items": {"type": "string", "maxLength": 200}, "maxItems": 5},
-        "suggested_fix": {"type": ["string", "null"], "maxLength": 400},
+        # Bounded so a grammar-constrained small model cannot ramble past max_tokens into JSON cut in half, and short:
+        # the score comes first, so the bounds change no verdict, only how long the reasons take to write. The 1.5B
+        # filled 5 reasons of 200 characters with one sentence repeated (352 tokens, 42 s a review on a CPU); the loop
+        # uses at most 4 reasons and 600 characters of them.
+        "reasons": {"type": "array", "items": {"type": "string", "maxLength": 160}, "maxItems": 3},
+        "suggested_fix": {"type": ["string", "null"], "maxLength": 240},
     },
     "required": ["score", "reasons", "suggested_fix"],
     "additionalProperties": False,

@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from ..context import RunContext
 from ..copies import copies_of
 from ..extract import extract_script
-from ..llm import HOW_TO_CONFIGURE, LLMError
+from ..llm import HOW_TO_CONFIGURE, VARIANT_TEMPERATURE, LLMError
 from ..prompting import generator_messages
 from ..state import Attempt, GenState
 from ..streaming import speed, token_progress
 
 CUT_OFF = "the reply was cut off at the token limit"
-SAMPLE_TEMPERATURE = 0.8  # n > 1 needs diverse samples; one sample keeps the server's default
+SAMPLE_TEMPERATURE = VARIANT_TEMPERATURE  # n > 1 needs diverse samples; one sample keeps the server's default
 
 
 def new_attempts(
@@ -31,7 +32,14 @@ def new_attempts(
         feedback = "; ".join(x for x in (earlier, f"an earlier answer was {copied}" if copied else "") if x)
         before = state.attempt(parent)
         previous = plan_of_script(before.script) if before is not None and not copied else None
-        return [planned_attempt(state, ctx, len(state.attempts) + i, round_, parent, feedback, previous) for i in range(state.n)]
+        first = len(state.attempts)
+        if state.n == 1:
+            return [new_plan(state, ctx, first, round_, parent, feedback, previous)]
+        # n plans at once: an endpoint that batches (vLLM on a GPU) writes them together; llama.cpp's server takes them
+        # one at a time, as a loop would. Candidate k > 0 is sampled (seed + k), or all n would be the greedy plan.
+        with ThreadPoolExecutor(max_workers=state.n) as workers:
+            futures = [workers.submit(new_plan, state, ctx, first + i, round_, parent, feedback, previous, i) for i in range(state.n)]
+            return [f.result() for f in futures]
     taken = {e.id for e in copies_of(state.attempts, state.exemplars).values()}
     shown = [e for e in state.exemplars if e.id not in taken]
     messages = generator_messages(state.prompt, state.version, state.symbols, shown, earlier=earlier, copied=copied)
@@ -62,15 +70,31 @@ def new_attempts(
     return attempts
 
 
+def new_plan(
+    state: GenState, ctx: RunContext, index: int, round_: int, parent: int | None, feedback: str, previous: Any = None, variant: int = 0
+) -> Attempt:
+    """planned_attempt, sampled again once (a variant of its own) when its script repeats an earlier attempt's: a greedy
+    revision that ignored the critic gives the same plan, whose run and review could only repeat the verdict (the
+    benchmark's cushion: the same 81-token plan, a second Blender run and a 45 s review with the same score)."""
+    attempt = planned_attempt(state, ctx, index, round_, parent, feedback, previous, variant)
+    repeated = next((a.index for a in state.attempts if attempt.script is not None and a.script == attempt.script), None)
+    if repeated is None:
+        return attempt
+    again = planned_attempt(state, ctx, index, round_, parent, feedback, previous, variant + state.n)
+    note = f"the plan repeated attempt #{repeated}'s, sampled again; {again.note}"
+    return again.model_copy(update={"note": note})
+
+
 MAX_PLAN_REVISIONS = 1  # a plan whose own checks fail (floating parts, parts the request names missing) is asked again once
 
 
 def planned_attempt(
-    state: GenState, ctx: RunContext, index: int, round_: int, parent: int | None, feedback: str, previous: Any = None
+    state: GenState, ctx: RunContext, index: int, round_: int, parent: int | None, feedback: str, previous: Any = None, variant: int = 0
 ) -> Attempt:
     """One attempt from a part plan: the model writes the parts as schema-constrained JSON, the builder writes the
     script. A plan that fails its own checks is revised once before any Blender run (cheap: a short JSON answer).
-    previous: the plan a heal round revises (the critic's findings in feedback), else None: a fresh plan."""
+    previous: the plan a heal round revises (the critic's findings in feedback), else None: a fresh plan. variant: which
+    of n candidates (LLMClient.structured: 0 greedy, k > 0 sampled with seed + k)."""
     from ..plan import PLAN_SCHEMA, PlanError, build_script, grounded, parse_plan, plan_findings, plan_messages
 
     assert ctx.llm is not None
@@ -81,7 +105,7 @@ def planned_attempt(
         messages = plan_messages(
             state.prompt, state.version, feedback=feedback, previous=previous, examples=state.plan_examples, stored=stored
         )
-        text = ctx.llm.structured(messages, "plan", PLAN_SCHEMA, generator=True)
+        text = ctx.llm.structured(messages, "plan", PLAN_SCHEMA, generator=True, variant=variant)
         try:
             plan = grounded(parse_plan(text), state.prompt)
         except PlanError as exc:
