@@ -86,7 +86,9 @@ def generate(version: str, tree: Path, store: Path, item: dict[str, Any], out: P
     load_before = os.getloadavg()
     start = time.perf_counter()
     try:
-        done = subprocess.run(cmd, cwd=tree, env=env_for(tree, store, row_seed(item["id"], "loop")), capture_output=True, text=True, timeout=timeout)
+        done = subprocess.run(
+            cmd, cwd=tree, env=env_for(tree, store, row_seed(item["id"], "loop")), capture_output=True, text=True, timeout=timeout
+        )
         code, stdout, stderr = done.returncode, done.stdout, done.stderr
     except subprocess.TimeoutExpired as exc:
         code, stdout, stderr = None, str(exc.stdout or ""), str(exc.stderr or "")
