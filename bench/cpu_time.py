@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from fidelity import DATA, MeasureCache, faithful, floor, geometry, load_rows  # noqa: E402
+from fidelity import DATA, MeasureCache, faithful, floor, geometry, load_rows, measure_cache  # noqa: E402
 from generation import copy_of, row_seed  # noqa: E402
 
 from bpywright.config import Settings  # noqa: E402
@@ -196,12 +196,7 @@ def main() -> int:
             row = generate(v, *trees[v], item, args.out, args.timeout)
             rows[v][item["id"]] = row
             print(f"[{k + 1}/{len(items)}] {v} {item['name']}: {row['seconds']} s, exit {row['exit_code']}", flush=True)
-    from bpywright.harness.options import RunOptions
-    from bpywright.harness.pool import WorkerPool
-
-    base = Settings.from_env()
-    options = RunOptions(render=True, resolution=128, sandbox=base.sandbox, blender=base.blender, timeout=60)
-    cache = MeasureCache(args.out / "measured", lambda: WorkerPool(1, options))
+    cache = measure_cache(args.out / "measured", Settings.from_env())
     try:
         for v in versions:
             for item in items:

@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from fidelity import measuring_options  # noqa: E402
 from generation import endpoint, row_files  # noqa: E402
 
 from bpywright.config import Settings  # noqa: E402
@@ -84,7 +85,6 @@ def main() -> int:
     from bpywright.graph.nodes.critic import objective
     from bpywright.graph.plan import plan_view
     from bpywright.graph.state import Attempt
-    from bpywright.harness.options import RunOptions
     from bpywright.harness.pool import WorkerPool
     from bpywright.models.local import local_llm
 
@@ -106,8 +106,7 @@ def main() -> int:
             return 1
         llm = LLMClient.from_settings(settings)
         assert llm is not None
-        options = RunOptions(render=True, resolution=128, sandbox=settings.sandbox, blender=settings.blender, timeout=60)
-        with WorkerPool(1, options) as pool:
+        with WorkerPool(1, measuring_options(settings)) as pool:
             for i, row in enumerate(rows):
                 report = pool.run(source=row["script"])
                 attempt = Attempt(index=0, origin="generate", script=row["script"], run=report)

@@ -52,6 +52,22 @@ DATA = ROOT.parent / "shared" / "data" / "blendnet" / "BlendNetHuman.dev.jsonl"
 UNIT_CUBE = "import bpy\n\nbpy.ops.object.select_all(action='SELECT')\nbpy.ops.object.delete()\nbpy.ops.mesh.primitive_cube_add(size=1)\n"
 
 
+def measuring_options(settings: Settings) -> Any:
+    """How the fidelity benchmarks run a script they measure: rendered at 128 px, the configured sandbox and Blender,
+    60 s at most."""
+    from bpywright.harness.options import RunOptions
+
+    return RunOptions(render=True, resolution=128, sandbox=settings.sandbox, blender=settings.blender, timeout=60)
+
+
+def measure_cache(folder: Path, settings: Settings) -> MeasureCache:
+    """Measurements cached under folder, by one worker that starts on first need (measuring_options)."""
+    from bpywright.harness.pool import WorkerPool
+
+    options = measuring_options(settings)
+    return MeasureCache(folder, lambda: WorkerPool(1, options))
+
+
 def load_rows(path: Path) -> list[dict[str, Any]]:
     """The dev set's rows (id, name, instruction, category, script)."""
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
@@ -388,12 +404,8 @@ def main() -> int:
     if bad := [m for m in modes if m not in MODES]:
         parser.error(f"unknown mode(s) {bad}; choose from {MODES}")
 
-    from bpywright.harness.options import RunOptions
-    from bpywright.harness.pool import WorkerPool
-
     base = Settings.from_env()
-    options = RunOptions(render=True, resolution=128, sandbox=base.sandbox, blender=base.blender, timeout=60)
-    cache = MeasureCache(args.out, lambda: WorkerPool(1, options))
+    cache = measure_cache(args.out, base)
     try:
         rows = load_rows(args.data)
         sample = choose_sample(rows, args.start + args.n, args.seed, cache)[args.start :]

@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from fidelity import MeasureCache, compare, faithful, floor, geometry, load_rows  # noqa: E402
+from fidelity import compare, faithful, floor, geometry, load_rows, measure_cache  # noqa: E402
 from generation import row_files  # noqa: E402
 
 from bpywright.config import Settings  # noqa: E402
@@ -109,14 +109,10 @@ def main() -> int:
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data" / "blendnet" / "BlendNetHuman.dev.jsonl")
     args = parser.parse_args()
 
-    from bpywright.harness.options import RunOptions
-    from bpywright.harness.pool import WorkerPool
-
     settings = Settings.from_env()
     references = {r["id"]: r["script"] for r in load_rows(args.data)}
     entries = {e["id"]: e for e in json.loads((args.out / "floors.json").read_text(encoding="utf-8"))}
-    options = RunOptions(render=True, resolution=128, sandbox=settings.sandbox, blender=settings.blender, timeout=60)
-    cache = MeasureCache(args.out, lambda: WorkerPool(1, options))
+    cache = measure_cache(args.out, settings)
     rows_out = []
     try:
         for path in row_files(args.out / args.model / args.mode):

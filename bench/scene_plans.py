@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from fidelity import DATA, faithful, floor, load_rows  # noqa: E402
+from fidelity import DATA, faithful, floor, load_rows, measuring_options  # noqa: E402
 
 from bpywright.config import Settings  # noqa: E402
 from bpywright.fidelity.compare import compare  # noqa: E402
@@ -41,16 +41,13 @@ def main() -> int:
     from bpywright.fidelity.measure import measure
     from bpywright.graph.plan import build_script, grounded, plan_json
     from bpywright.graph.scene_plan import plan_of_scene
-    from bpywright.harness.options import RunOptions
     from bpywright.harness.pool import WorkerPool
 
     entries = json.loads(args.floors.read_text(encoding="utf-8"))[: args.n]
     by_id = {r["id"]: r for r in load_rows(args.data)}
-    base = Settings.from_env()
-    options = RunOptions(render=True, resolution=128, sandbox=base.sandbox, blender=base.blender, timeout=60)
     args.out.mkdir(parents=True, exist_ok=True)
     rows: list[dict[str, Any]] = []
-    pool = WorkerPool(1, options)
+    pool = WorkerPool(1, measuring_options(Settings.from_env()))
     try:
         for entry in entries:
             row = by_id[entry["id"]]

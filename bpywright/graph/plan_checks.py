@@ -21,7 +21,7 @@ SHAPE_WORDS = frozenset("box cube cuboid cylinder cone sphere torus plane part o
 _WORD = re.compile(r"[a-z]+(?:-[a-z]+)*")
 
 
-def _gap(a: Box, b: Box) -> float:
+def box_gap(a: Box, b: Box) -> float:
     """The distance between two boxes (0 when they touch or overlap)."""
     return math.sqrt(sum(max(0.0, a[0][i] - b[1][i], b[0][i] - a[1][i]) ** 2 for i in range(3)))
 
@@ -42,7 +42,7 @@ def floating_groups(plan: Plan) -> list[list[str]]:
 
     for i in range(len(boxes)):
         for j in range(i + 1, len(boxes)):
-            if _gap(boxes[i], boxes[j]) <= tolerance:
+            if box_gap(boxes[i], boxes[j]) <= tolerance:
                 group[root(i)] = root(j)
     members: dict[int, list[str]] = {}
     for i, p in enumerate(plan.parts):

@@ -18,6 +18,8 @@ import math
 import re
 
 from ..harness.report import ObjectSummary, SceneSummary
+from .plan_checks import box_gap
+from .plan_layout import Box
 from .plan_parts import PALETTE, Part, Plan, Vec3
 from .request import content, head, name_words, singular
 
@@ -136,7 +138,7 @@ def colour_of(obj: ObjectSummary) -> str:
     return "grey"
 
 
-def part_name(obj: ObjectSummary, shape: str) -> str:
+def part_name(obj: ObjectSummary) -> str:
     """The object's name as a plan part's (Leg.001 → leg, BackRest → back_rest); a bare primitive name becomes 'part'."""
     words = [w for w in name_words(obj.name) if not w.isdigit()]
     if not words or all(w in _NAMED_SHAPES for w in words):
@@ -144,17 +146,9 @@ def part_name(obj: ObjectSummary, shape: str) -> str:
     return "_".join(words)[:32]
 
 
-Box = tuple[Vec3, Vec3]
-
-
 def _box(obj: ObjectSummary) -> Box:
     assert obj.bbox is not None
     return tuple(obj.bbox.min), tuple(obj.bbox.max)  # type: ignore[return-value]
-
-
-def _gap(a: Box, b: Box) -> float:
-    """How far apart two boxes are (0 when they touch or overlap)."""
-    return max(max(a[0][i] - b[1][i], b[0][i] - a[1][i], 0.0) for i in range(3))
 
 
 _SIDES = (("left", "right"), ("front", "back"), ("bottom", "top"))  # per axis: (−, +)
@@ -183,10 +177,15 @@ def relation(part: Box, parent: Box) -> tuple[str, str]:
     return side, at
 
 
+def _kind(prompt: str) -> list[str]:
+    """The content words of the request's first clause, in order, without the asking ('imagine', 'create') or
+    function words."""
+    return [w for w in _WORD.findall(head(prompt)) if content(w) and w not in GENERIC and w not in FUNCTION]
+
+
 def object_name(prompt: str) -> str:
     """What the request asks for, in a few words: the content words of its first clause ('a desktop computer')."""
-    words = [w for w in _WORD.findall(head(prompt)) if content(w) and w not in GENERIC and w not in FUNCTION]
-    return " ".join(words[:3]) or "object"
+    return " ".join(_kind(prompt)[:3]) or "object"
 
 
 def plan_of_scene(scene: SceneSummary | None, prompt: str, max_parts: int = MAX_SHOWN_PARTS) -> Plan | None:
@@ -213,7 +212,7 @@ def plan_of_scene(scene: SceneSummary | None, prompt: str, max_parts: int = MAX_
     parent_of: dict[int, ObjectSummary] = {}
     while left:  # the largest part touching one placed already goes next (else the largest left), so a chain of
         # parts grows from the big ones: a tower beside a monitor goes against the monitor, not against its power button
-        touching = {id(o): [p for p in order if _gap(boxes[id(o)], boxes[id(p)]) <= touch] for o in left}
+        touching = {id(o): [p for p in order if box_gap(boxes[id(o)], boxes[id(p)]) <= touch] for o in left}
         o = max(left, key=lambda o: (bool(touching[id(o)]), volume(o)))
         left.remove(o)
         parent_of[id(o)] = max(touching[id(o)], key=volume) if touching[id(o)] else order[0]
@@ -221,7 +220,7 @@ def plan_of_scene(scene: SceneSummary | None, prompt: str, max_parts: int = MAX_
     names: dict[int, str] = {}
     taken: set[str] = set()
     for o in order:
-        base = part_name(o, shape_of(o))
+        base = part_name(o)
         name, n = base, 1
         while name in taken:
             n += 1
@@ -250,4 +249,4 @@ def plan_of_scene(scene: SceneSummary | None, prompt: str, max_parts: int = MAX_
 def kind_words(prompt: str) -> set[str]:
     """The words that say what a request is for (its first clause's content words, singular): what two requests must
     share for one's plan to be shown with the other."""
-    return {singular(w) for w in _WORD.findall(head(prompt)) if content(w) and w not in GENERIC and w not in FUNCTION}
+    return {singular(w) for w in _kind(prompt)}

@@ -130,11 +130,8 @@ def fake_role(body) -> str:
     return role_of(body)
 
 
-def test_a_plan_the_critic_rejects_is_revised_as_a_plan_with_its_findings(settings, fake: FakeLLM, render_pool, events) -> None:
-    """Under the plan strategy the critic's round revises the plan (shown the plan it built and the critic's reasons),
-    never a patch of the builder's code: the 1.5B's patch of a plan-built chair broke the builder (a tuple size)."""
-    import dataclasses
-    import json
+def chair_plans() -> tuple[dict, dict]:
+    """Two plans of a chair with its legs under the seat's corners: the backrest lying flat on the seat, and upright."""
 
     def part(name: str, size: list[float], on: str, side: str = "top", at: str = "center") -> dict:
         return {"name": name, "shape": "box", "size": size, "on": on, "side": side, "at": at, "color": "brown"}
@@ -145,6 +142,16 @@ def test_a_plan_the_critic_rejects_is_revised_as_a_plan_with_its_findings(settin
         "object": "chair",
         "parts": [part("seat", [0.45, 0.45, 0.05], "ground"), *legs, part("backrest", [0.45, 0.04, 0.45], "seat", "top", "back")],
     }
+    return flat, upright
+
+
+def test_a_plan_the_critic_rejects_is_revised_as_a_plan_with_its_findings(settings, fake: FakeLLM, render_pool, events) -> None:
+    """Under the plan strategy the critic's round revises the plan (shown the plan it built and the critic's reasons),
+    never a patch of the builder's code: the 1.5B's patch of a plan-built chair broke the builder (a tuple size)."""
+    import dataclasses
+    import json
+
+    flat, upright = chair_plans()
     settings = dataclasses.replace(settings, strategy="plan", max_heal_rounds=1)
     fake.script("plan", json.dumps(flat), json.dumps(upright))
     fake.script("critic", critic_json(0.4, "the backrest lies flat on the seat"), critic_json(0.9))
@@ -167,15 +174,7 @@ def test_a_revised_plan_that_repeats_the_rejected_one_is_sampled_again_not_run_a
     import dataclasses
     import json
 
-    def part(name: str, size: list[float], on: str, side: str = "top", at: str = "center") -> dict:
-        return {"name": name, "shape": "box", "size": size, "on": on, "side": side, "at": at, "color": "brown"}
-
-    legs = [part(f"leg_{c}", [0.04, 0.04, 0.45], "seat", "bottom", c) for c in ("front_left", "front_right", "back_left", "back_right")]
-    flat = {"object": "chair", "parts": [part("seat", [0.45, 0.45, 0.05], "ground"), *legs, part("backrest", [0.3, 0.3, 0.04], "seat")]}
-    upright = {
-        "object": "chair",
-        "parts": [part("seat", [0.45, 0.45, 0.05], "ground"), *legs, part("backrest", [0.45, 0.04, 0.45], "seat", "top", "back")],
-    }
+    flat, upright = chair_plans()
     settings = dataclasses.replace(settings, strategy="plan", max_heal_rounds=1, llm_sampling=(("seed", 5.0),))
     fake.script("plan", json.dumps(flat), json.dumps(flat), json.dumps(upright))
     fake.script("critic", critic_json(0.4, "the backrest lies flat on the seat"), critic_json(0.9))

@@ -15,7 +15,6 @@ from ..state import Attempt, GenState
 from ..streaming import speed, token_progress
 
 CUT_OFF = "the reply was cut off at the token limit"
-SAMPLE_TEMPERATURE = VARIANT_TEMPERATURE  # n > 1 needs diverse samples; one sample keeps the server's default
 
 
 def new_attempts(
@@ -47,7 +46,7 @@ def new_attempts(
     replies = ctx.llm.chat(
         messages,
         n=state.n,
-        temperature=SAMPLE_TEMPERATURE if state.n > 1 else None,
+        temperature=VARIANT_TEMPERATURE if state.n > 1 else None,  # n > 1 needs diverse samples; one keeps the server's default
         on_token=token_progress(ctx, node, len(state.attempts)) if state.n == 1 else None,
     )
     looped = state.n == 1 and bool(ctx.llm.stats) and ctx.llm.stats[-1].looped  # streamed, and stopped mid-loop

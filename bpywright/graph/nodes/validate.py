@@ -10,6 +10,7 @@ from ...harness.lint import ALL_TOOLS
 from ...harness.options import RunOptions
 from ...rules.healer import compare_runs, fix_file
 from ..context import RunContext
+from ..plan import fixed_builder
 from ..state import Attempt, GenState
 from .ranking import rank
 
@@ -21,19 +22,12 @@ def validate_one(attempt: Attempt, ctx: RunContext, options: RunOptions | None =
     render_to = ctx.run_dir / "attempts" / f"{attempt.index:02d}.png"
     render_to.parent.mkdir(parents=True, exist_ok=True)
     report = ctx.worker_pool().run(source=attempt.script, options=options or ctx.job_options(), render_to=render_to)
-    lint = plan_lint(ctx.version) if plan_built(attempt, ctx.version) else ctx.version_linter().lint(attempt.script)
+    lint = plan_lint(ctx.version) if fixed_builder(attempt.script, ctx.version) else ctx.version_linter().lint(attempt.script)
     rendered = str(render_to) if report.render is not None and render_to.is_file() else None
     return attempt.model_copy(update={"run": report, "lint": lint, "render_path": rendered, "checked": True})
 
 
 PLAN_LINT = "plan-built: its code is the fixed builder (lint-clean, tests/graph/test_plan.py), its PARTS table data"
-
-
-def plan_built(attempt: Attempt, version: str) -> bool:
-    """A part plan's script with the builder unedited: the checkers have nothing to find in it."""
-    from ..plan import fixed_builder
-
-    return attempt.script is not None and "\nPARTS = [\n" in attempt.script and fixed_builder(attempt.script, version)
 
 
 def plan_lint(version: str) -> LintReport:
@@ -106,7 +100,7 @@ def validate_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
             ctx.emit("rules", attempt=a.index, status="sure fixes before the run", detail=fixed.note.rsplit("; ", 1)[-1])
     pending = [a for a in attempts if not a.checked]
     options = ctx.job_options()  # makes the pool (if generate() was given none) here, before the threads share it
-    if not all(plan_built(a, state.version) for a in pending if a.failure is None):
+    if not all(fixed_builder(a.script, state.version) for a in pending if a.failure is None):
         ctx.version_linter()  # and the linter (not started for plan-built scripts alone: they skip it)
     with ThreadPoolExecutor(max(1, len(pending))) as ex:
         done = list(ex.map(lambda a: validate_one(a, ctx, options), pending))
