@@ -108,6 +108,7 @@ def _limit(variable: str, project: tuple[dict, Path] | None, sources: dict[str, 
 
 
 DEFAULT_BUDGET_S = 300.0  # one generate request against an endpoint (vLLM on a GPU)
+DEFAULT_CRITIC_ROUNDS = 1  # rounds for the critic's findings on a script that runs, unless set or a catalogue entry decides
 LOCAL_BUDGET_S = 900.0  # against the local model on CPU: a heal round is minutes there
 
 LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1")  # names and addresses only this machine can reach
@@ -139,8 +140,9 @@ class Settings:
     llm_prompt_states: int = 1
     accept_threshold: float = 0.75  # critic score needed to accept a script
     max_heal_rounds: int = 3  # LLM heal rounds (a patch or a regeneration) per generate request; rule heals are free steps
-    # of those rounds, how many may patch a script that runs but the critic rejected (the rest repair failures)
-    max_critic_rounds: int = 1
+    # of those rounds, how many may patch a script that runs but the critic rejected (the rest repair failures); None:
+    # a local model's catalogue entry decides, else DEFAULT_CRITIC_ROUNDS
+    max_critic_rounds: int | None = None
     # how a heal round repairs a script that fails: patch (the LLM rewrites it), regenerate (a fresh script, told what
     # failed), auto (patch, then regenerate once a patch round has not made it run; a local model's catalogue entry decides)
     repair: str = "auto"
@@ -203,7 +205,7 @@ class Settings:
             llm_sampling=_env_sampling("BPYWRIGHT_LLM_SAMPLING"),
             accept_threshold=float(os.environ.get("BPYWRIGHT_ACCEPT_THRESHOLD") or 0.75),
             max_heal_rounds=int(os.environ.get("BPYWRIGHT_MAX_HEAL_ROUNDS") or 3),
-            max_critic_rounds=int(os.environ.get("BPYWRIGHT_MAX_CRITIC_ROUNDS") or 1),
+            max_critic_rounds=int(os.environ["BPYWRIGHT_MAX_CRITIC_ROUNDS"]) if os.environ.get("BPYWRIGHT_MAX_CRITIC_ROUNDS") else None,
             repair=_env_choice("BPYWRIGHT_REPAIR", REPAIRS, "auto"),
             strategy=_env_choice("BPYWRIGHT_STRATEGY", STRATEGIES, "auto"),
             review=_env_choice("BPYWRIGHT_REVIEW", REVIEWS, "auto"),
@@ -251,6 +253,11 @@ class Settings:
     def exemplar_files(self) -> Path:
         """Content-addressed renders and thumbnails of the exemplar store."""
         return self.artifacts / "exemplars" / "files"
+
+    @property
+    def critic_rounds(self) -> int:
+        """Rounds for the critic's findings on a script that runs: the set value, else DEFAULT_CRITIC_ROUNDS."""
+        return DEFAULT_CRITIC_ROUNDS if self.max_critic_rounds is None else self.max_critic_rounds
 
     @property
     def runs_dir(self) -> Path:

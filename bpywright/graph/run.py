@@ -105,7 +105,7 @@ def generate(
                     version=ctx.version,
                     n=n,
                     max_rounds=max(0, rounds),
-                    max_critic_rounds=max(0, settings.max_critic_rounds),
+                    max_critic_rounds=max(0, settings.critic_rounds),
                     repair=settings.repair,
                     strategy=strategy_for(settings.strategy, prompt),
                     plan_examples=settings.plan_examples,

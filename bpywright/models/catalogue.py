@@ -36,6 +36,9 @@ class ModelSpec(BaseModel):
     strategy: str | None = None
     # Who accepts a script that passed the objective checks, where measured (Settings.review "auto" takes it; None: model).
     review: str | None = None
+    # Rounds for the critic's findings on a script that runs, where measured (Settings.max_critic_rounds None takes it;
+    # None: DEFAULT_CRITIC_ROUNDS).
+    critic_rounds: int | None = None
     note: str = ""
 
     @property
@@ -67,6 +70,11 @@ CATALOGUE: dict[str, ModelSpec] = {
             # Its part plans ran 14 times in 14 on BlendNet dev prompts and beat both fidelity floors on 9 (bench/results/
             # fidelity); its one-shot scripts ran 0 times in 8, and a chair in code came back as the table recipe copied.
             strategy="plan",
+            # A plan revised after a run that went through (its critic's findings or a structural check) returned no
+            # answer faithful that the first was not, in 22 benchmark runs: F within 0.02 in 20, worse in 2; the one
+            # later attempt that was faithful (a blender, F 0.33 -> 0.53) was not the one returned. The round took a third
+            # to two thirds of each request (bench/results/cpu_time/replan-rounds.md).
+            critic_rounds=0,
             note="22 chunks of 50 MiB; the packages carry no license metadata (upstream Qwen2.5-Coder-1.5B is Apache-2.0)",
         ),
         ModelSpec(

@@ -109,6 +109,7 @@ def start_local(settings: Settings) -> tuple[Settings, LocalServer | None, str]:
         repair=spec.repair if settings.repair == "auto" and spec.repair else settings.repair,
         strategy=spec.strategy if settings.strategy == "auto" and spec.strategy else settings.strategy,
         review=spec.review if settings.review == "auto" and spec.review else settings.review,
+        max_critic_rounds=spec.critic_rounds if settings.max_critic_rounds is None else settings.max_critic_rounds,
         prompt_exemplars=min(settings.prompt_exemplars, LOCAL_EXEMPLARS),
         budget_s=settings.budget_s or LOCAL_BUDGET_S,
     )

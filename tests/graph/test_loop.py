@@ -297,10 +297,21 @@ def test_a_script_that_runs_gets_one_round_for_the_critics_findings(settings, fa
     fake.script("generate", fenced(STACKED_CUBES)).script("critic", critic_json(0.2, "stacked"), critic_json(0.3, "still stacked"))
     fake.script("heal", fenced(STACKED_CUBES.replace("i * 1.0", "i * 1.1")))
     result = generate(PROMPT, settings=settings, pool=render_pool, on_event=events)
-    assert settings.max_heal_rounds > 1 and settings.max_critic_rounds == 1
+    assert settings.max_heal_rounds > 1 and settings.max_critic_rounds is None and settings.critic_rounds == 1
     assert result.outcome == "best_attempt" and result.attempts == 2 and result.score == 0.3
     assert "BPYWRIGHT_MAX_CRITIC_ROUNDS" in result.message
     assert fake.roles_asked() == ["generate", "critic", "heal", "critic"]
+
+
+def test_no_critic_round_when_none_is_given(settings, fake: FakeLLM, render_pool, events) -> None:
+    """max_critic_rounds 0 (the 1.5B's catalogue entry): a rejected script that runs is returned with the critic's verdict,
+    no round is started for its findings, and the message says how to get one."""
+    settings = dataclasses.replace(settings, max_critic_rounds=0)
+    fake.script("generate", fenced(STACKED_CUBES)).script("critic", critic_json(0.2, "stacked"))
+    result = generate(PROMPT, settings=settings, pool=render_pool, on_event=events)
+    assert result.outcome == "best_attempt" and result.attempts == 1 and result.score == 0.2
+    assert "no round is given to the critic's findings" in result.message and "BPYWRIGHT_MAX_CRITIC_ROUNDS=1" in result.message
+    assert fake.roles_asked() == ["generate", "critic"]
 
 
 def test_more_critic_rounds_when_asked(settings, fake: FakeLLM, render_pool, events) -> None:

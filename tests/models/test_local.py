@@ -65,6 +65,7 @@ def test_the_local_server_gets_the_models_sampling_and_honours_it(smollm2) -> No
         assert dict(served.llm_sampling) == CATALOGUE["smollm2-135m"].sampling == {"repeat_penalty": 1.0}
         assert served.repair == "auto"  # no measured choice for SmolLM2: patch first
         assert served.review == "auto"  # … and no measured choice of who reviews: the critic model
+        assert served.max_critic_rounds is None and served.critic_rounds == 1  # … nor of rounds for the critic
     with local_llm(dataclasses.replace(settings, review="checks")) as (served, _):
         assert served.review == "checks"  # the user's setting is kept
     with local_llm(dataclasses.replace(settings, llm_sampling=(("repeat_penalty", 1.05), ("top_k", 20.0)))) as (served, _):
@@ -76,3 +77,15 @@ def test_the_local_server_gets_the_models_sampling_and_honours_it(smollm2) -> No
     one, other = plain.chat(ask, temperature=0.0)[0], harsh.chat(ask, temperature=0.0)[0]
     assert one == plain.chat(ask, temperature=0.0)[0]  # greedy: the same request gives the same answer …
     assert one != other  # … and the server read the field (an ignored one would give the same answer too)
+
+
+def test_a_measured_number_of_critic_rounds_is_taken_unless_the_user_set_one(smollm2, monkeypatch) -> None:
+    """The catalogue's critic_rounds (0 for the 1.5B: its revisions of a script that ran measured no gain) reaches the
+    served settings when BPYWRIGHT_MAX_CRITIC_ROUNDS is unset; a set value wins."""
+    monkeypatch.setitem(CATALOGUE, "smollm2-135m", CATALOGUE["smollm2-135m"].model_copy(update={"critic_rounds": 0}))
+    settings = dataclasses.replace(model_settings(), local_model="smollm2-135m", llm_base_url=None)
+    with local_llm(settings) as (served, _):
+        assert served.max_critic_rounds == 0 and served.critic_rounds == 0
+    with local_llm(dataclasses.replace(settings, max_critic_rounds=1)) as (served, _):
+        assert served.critic_rounds == 1
+    assert CATALOGUE["qwen2.5-coder-1.5b"].critic_rounds == 0

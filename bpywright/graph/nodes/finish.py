@@ -86,6 +86,11 @@ def give_up_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
             f"stopped: the loop's step budget is used ({state.reviews} scripts reviewed: heal rounds, free rule steps and "
             "fresh scripts in place of copies; --max-rounds raises it)"
         )
+    elif state.rounds < state.max_rounds and state.max_critic_rounds == 0:
+        why = (
+            "stopped: it runs, and no round is given to the critic's findings (the local model's revisions of a script "
+            "that ran measured no gain; BPYWRIGHT_MAX_CRITIC_ROUNDS=1 gives one)"
+        )
     elif state.rounds < state.max_rounds and state.critic_rounds >= state.max_critic_rounds:
         why = (
             f"stopped: it runs, and the {state.critic_rounds} round(s) for the critic's findings are used "
