@@ -13,9 +13,11 @@ prompt-eval and decode tokens/s per server setting, prompt-lookup decoding on a 
    measurement. Reported: prompt tokens/s (prompt tokens / time to first token) and decode tokens/s (after the first).
 3. Prompt-lookup decoding (run first) (llama-cpp-python's `draft_model`: LlamaPromptLookupDecoding): the same rewrite, greedy,
    with and without it, interleaved; tokens/s, acceptance (drafted tokens the model kept / drafted), and whether the
-   two answers are identical (they should be, greedy). Two prompts: the short rewrite request (plain script) and the
+   two answers are identical (they should be, greedy). Three prompts: the short rewrite request (plain script), the
    project's heal prompt as shipped (system prompt, a numbered script, a traceback): a draft copies what follows an
-   n-gram in the prompt, and numbered lines break the copy at each line start.
+   n-gram in the prompt, and numbered lines break the copy at each line start; and a plan revision as the plan strategy
+   sends it (the last plan shown, the answer constrained to the plan's JSON schema; --plan-only: this one alone). Off
+   is the server's options today (logits_all off); prompt lookup needs logits_all on.
 
 Timings are wall clock on whatever else runs on the machine: run interleaved, read ratios, say how loaded it was.
 """
@@ -96,6 +98,21 @@ def heal_prompt(numbered: bool) -> list[dict[str, str]]:
     return messages
 
 
+BOOKSHELF = "A wooden bookshelf, 180 cm tall and 80 cm wide, with 5 shelves."
+
+
+def plan_revision_prompt() -> list[dict[str, str]]:
+    """The project's plan revision as the loop sends it: the plan request, the last plan (the library's bookshelf with one
+    shelf) and the finding it failed (the benchmark's bookshelf: the count of shelves). The answer repeats most of the
+    plan it is shown, the case prompt lookup is for."""
+    from bpywright.graph.plan import parse_plan, plan_findings, plan_messages
+    from bpywright.graph.plan_library import similar
+
+    previous = parse_plan(similar(BOOKSHELF, 1)[0].plan)
+    feedback = "; ".join(plan_findings(previous, BOOKSHELF)) or "the request asks for 5 shelves: make it 5"
+    return plan_messages(BOOKSHELF, "4.5", feedback=feedback, previous=previous)
+
+
 class CountingLookup:
     """LlamaPromptLookupDecoding that counts its calls and the tokens it drafted."""
 
@@ -119,13 +136,15 @@ def load(model: Path, n_ctx: int, **kwargs: Any) -> Any:
     return Llama(model_path=str(model), n_ctx=n_ctx, verbose=False, **kwargs)
 
 
-def measure(llm: Any, messages: list[dict[str, str]], max_tokens: int) -> dict[str, Any]:
-    """One streamed greedy answer from an empty cache: prompt tokens, time to first token, decode tokens/s, the text."""
+def measure(llm: Any, messages: list[dict[str, str]], max_tokens: int, schema: dict[str, Any] | None = None) -> dict[str, Any]:
+    """One streamed greedy answer from an empty cache: prompt tokens, time to first token, decode tokens/s, the text.
+    schema: the answer is constrained to it, as the server does for a structured request (json_object with a schema)."""
     llm.reset()
     start = time.perf_counter()
     first = last = None
     pieces: list[str] = []
-    for chunk in llm.create_chat_completion(messages=messages, max_tokens=max_tokens, temperature=0.0, stream=True):
+    fmt = {"response_format": {"type": "json_object", "schema": schema}} if schema else {}
+    for chunk in llm.create_chat_completion(messages=messages, max_tokens=max_tokens, temperature=0.0, stream=True, **fmt):
         piece = chunk["choices"][0]["delta"].get("content")
         if not piece:
             continue
@@ -176,17 +195,26 @@ def bench_flags(model: Path, repeats: int, decode: int) -> dict[str, Any]:
     }
 
 
-def bench_lookup(model: Path, repeats: int, max_tokens: int, settings: dict[str, Any]) -> dict[str, Any]:
+def bench_lookup(model: Path, repeats: int, max_tokens: int, settings: dict[str, Any], only_plan: bool = False) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    variants = {"short rewrite request (plain script)": short_prompt(), "heal prompt as shipped (numbered script)": heal_prompt(True)}
-    for label, messages in variants.items():
+    from bpywright.graph.plan import PLAN_SCHEMA
+
+    variants = {
+        "short rewrite request (plain script)": (short_prompt(), None),
+        "heal prompt as shipped (numbered script)": (heal_prompt(True), None),
+        "plan revision (JSON schema, the last plan shown)": (plan_revision_prompt(), PLAN_SCHEMA),
+    }
+    if only_plan:
+        variants = {k: v for k, v in variants.items() if k.startswith("plan")}
+    for label, (messages, schema) in variants.items():
         rows: dict[str, list[dict[str, Any]]] = {"off": [], "prompt-lookup": []}
         texts: dict[str, str] = {}
         for rep in range(repeats):
             for mode in ("off", "prompt-lookup") if rep % 2 == 0 else ("prompt-lookup", "off"):
                 draft = CountingLookup() if mode == "prompt-lookup" else None
-                llm = load(model, 4096, **settings, draft_model=draft)
-                row = measure(llm, messages, max_tokens)
+                # Off: the server's options today (logits_all off); prompt lookup needs every prompt token's logits.
+                llm = load(model, 4096, **{**settings, "logits_all": draft is not None}, draft_model=draft)
+                row = measure(llm, messages, max_tokens, schema)
                 texts[mode] = row.pop("text")
                 if draft is not None:
                     # Each draft call follows one verifying decode step; a step keeps 1 sampled token plus the drafts it
@@ -225,6 +253,7 @@ def main() -> None:
     parser.add_argument("--rewrite", type=int, default=1100, help="max tokens of the prompt-lookup rewrite")
     parser.add_argument("--skip-flags", action="store_true")
     parser.add_argument("--skip-lookup", action="store_true")
+    parser.add_argument("--plan-only", action="store_true", help="prompt lookup on the plan revision only")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
 
@@ -237,7 +266,7 @@ def main() -> None:
         flush=True,
     )
     if not args.skip_lookup:
-        result["lookup"] = bench_lookup(args.model, args.repeats, args.rewrite, BASE)
+        result["lookup"] = bench_lookup(args.model, args.repeats, args.rewrite, {**BASE, "logits_all": False}, args.plan_only)
     save(args.json, result)
     if not args.skip_flags:
         result["flags"] = bench_flags(args.model, args.repeats, args.decode)

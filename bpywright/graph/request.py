@@ -207,9 +207,12 @@ def names_part(name: str, noun: str) -> bool:
 
 # Requests for a technique rather than an object: a part plan builds boxes, cylinders, cones, spheres, tori and planes in
 # colours, and none of these.
+# "frame" and "rig" in their animation senses only: a bed frame, a picture frame or a right-handed player is an object
+# to plan (BlendNet's dev prompts name a piece of furniture's frame 26 times; "right-handed" sent a drum set to code).
 TECHNIQUE = re.compile(
-    r"\b(?:animat\w*|keyframe\w*|frames?|bounc\w*|geometry nodes?|node tree|modifiers?|subdivi\w*|bevel\w*|array|boolean|"
-    r"shader\w*|textur\w*|procedural|noise|particles?|physics|simulation|rig\w*|armature|bones?|curves?|bezier|spline|"
+    r"\b(?:animat\w*|keyframe\w*|\d+ frames|frames? \d+|frame rate|fps|bounc\w*|geometry nodes?|node tree|modifiers?|"
+    r"subdivi\w*|bevel\w*|array|boolean|"
+    r"shader\w*|textur\w*|procedural|noise|particles?|physics|simulation|rig|rigs|rigged|rigging|armature|bones?|curves?|bezier|spline|"
     r"text|font|lettering|logo|displace\w*|sculpt\w*|uv|bake|render settings|cycles|eevee|compositor|hdri|camera path)\b"
 )
 

@@ -64,12 +64,17 @@ def test_the_plan_is_not_asked_for_parts_the_critic_never_wants() -> None:
 def test_objects_are_planned_and_techniques_coded() -> None:
     assert strategy_for("plan", "a wooden dining chair with four legs and a backrest") == "plan"
     assert strategy_for("plan", "a burger with a sesame seed bun, a beef patty and cheese") == "plan"
+    # a part's or a player's words, not a technique: a frame, the right hand (BlendNet's drum set went to code on it)
+    assert strategy_for("plan", "a drum set arranged for a right-handed player") == "plan"
+    assert strategy_for("plan", "a bed with a wooden frame and a headboard") == "plan"
     for technique in (
         "a ball bouncing on a plane, animated over 40 frames",
         "scatter rocks on a terrain with geometry nodes",
         "the word HELLO as extruded 3D text",
         "a torus with a subdivision surface modifier",
         "a bezier curve spiral",
+        "a cube spinning through frame 1 to 60",
+        "a rigged arm",
     ):
         assert strategy_for("plan", technique) == "code", technique
     assert strategy_for("code", "a wooden chair") == "code" and strategy_for("auto", "a wooden chair") == "code"
