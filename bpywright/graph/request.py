@@ -207,8 +207,8 @@ def names_part(name: str, noun: str) -> bool:
 
 # Requests for a technique rather than an object: a part plan builds boxes, cylinders, cones, spheres, tori and planes in
 # colours, and none of these.
-# "frame" and "rig" in their animation senses only: a bed frame, a picture frame or a right-handed player is an object
-# to plan (BlendNet's dev prompts name a piece of furniture's frame 26 times; "right-handed" sent a drum set to code).
+# "frame" and "rig" in their animation senses only: a picture frame, a bicycle's frame or a right-handed player is an
+# object to plan (BlendNet's dev prompts say "frame" 26 times, all of them so; "right-handed" sent a drum set to code).
 TECHNIQUE = re.compile(
     r"\b(?:animat\w*|keyframe\w*|\d+ frames|frames? \d+|frame rate|fps|bounc\w*|geometry nodes?|node tree|modifiers?|"
     r"subdivi\w*|bevel\w*|array|boolean|"
