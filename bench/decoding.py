@@ -266,7 +266,7 @@ def main() -> None:
         flush=True,
     )
     if not args.skip_lookup:
-        result["lookup"] = bench_lookup(args.model, args.repeats, args.rewrite, {**BASE, "logits_all": False}, args.plan_only)
+        result["lookup"] = bench_lookup(args.model, args.repeats, args.rewrite, BASE, args.plan_only)
     save(args.json, result)
     if not args.skip_flags:
         result["flags"] = bench_flags(args.model, args.repeats, args.decode)

@@ -47,6 +47,13 @@ def final_state(settings: Settings, thread: str) -> Any:
     return GenState.model_validate(snapshot.values) if snapshot.values else None
 
 
+def attempt_fidelity(cache: Any, key: str, a: Any, reference: Any) -> Any:
+    """The attempt's scene against the reference (measured once under key); None for an attempt that did not run."""
+    if a.script is None or a.run is None or not a.run.ok:
+        return None
+    return compare(geometry(cache.get(key, a.script)), reference)
+
+
 def run_of(settings: Settings, row: dict[str, Any], model: str, mode: str) -> tuple[Path, Any] | None:
     """(run folder, last GenState) of the run that returned the row's answer: the row's own thread where it names it;
     for an older row, the newest of the prompt's benchmark runs whose returned script is the row's. A later run of the
@@ -128,11 +135,10 @@ def main() -> int:
             entry = entries[row["id"]]
             judged: list[dict[str, Any] | None] = []
             for a in state.attempts:
-                if a.script is None or a.run is None or not a.run.ok:
+                fid = attempt_fidelity(cache, f"{args.model}/{args.mode}-attempts/{row['id']}.{a.index}.measure", a, reference)
+                if fid is None:
                     judged.append(None)
                     continue
-                answer = geometry(cache.get(f"{args.model}/{args.mode}-attempts/{row['id']}.{a.index}.measure", a.script))
-                fid = compare(answer, reference)
                 judged.append(
                     {
                         "index": a.index,

@@ -25,8 +25,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from fidelity import DATA, compare, faithful, geometry, load_rows, measure_cache  # noqa: E402
-from fidelity_attempts import final_state  # noqa: E402
+from fidelity import DATA, faithful, geometry, load_rows, measure_cache  # noqa: E402
+from fidelity_attempts import attempt_fidelity, final_state  # noqa: E402
 
 from bpywright.config import Settings  # noqa: E402
 from bpywright.graph.plan import plan_of_script  # noqa: E402
@@ -43,13 +43,9 @@ def threads(artifacts: Path) -> list[str]:
         return sorted(r[0] for r in con.execute("SELECT DISTINCT thread_id FROM checkpoints"))
 
 
-def measured_f(cache: Any, key: str, script: str | None, ref: Any, entry: dict[str, Any]) -> tuple[float, bool] | None:
-    """(F-score, faithful) of a script that ran, else None."""
-    g = geometry(cache.get(key, script)) if script else None
-    if g is None:
-        return None
-    fid = compare(g, ref)
-    return round(fid.fscore, 3), faithful(fid, entry)
+def scored(fid: Any, entry: dict[str, Any]) -> tuple[float, bool] | None:
+    """(F-score, faithful) of an attempt that ran (attempt_fidelity), else None."""
+    return None if fid is None else (round(fid.fscore, 3), faithful(fid, entry))
 
 
 def main() -> int:
@@ -78,7 +74,7 @@ def main() -> int:
                 entry = entries[row["id"]]
                 ref = geometry(cache.get(f"references/{row['id']}", row["script"]))
                 scores = {
-                    a.index: measured_f(cache, f"{row['id']}/{artifacts.name}-{thread}-{a.index}", a.script, ref, entry)
+                    a.index: scored(attempt_fidelity(cache, f"{row['id']}/{artifacts.name}-{thread}-{a.index}", a, ref), entry)
                     for a in state.attempts
                 }
                 f0 = scores[0]

@@ -211,8 +211,8 @@ def names_part(name: str, noun: str) -> bool:
 # object to plan (BlendNet's dev prompts say "frame" 26 times, all of them so; "right-handed" sent a drum set to code).
 TECHNIQUE = re.compile(
     r"\b(?:animat\w*|keyframe\w*|\d+ frames|frames? \d+|frame rate|fps|bounc\w*|geometry nodes?|node tree|modifiers?|"
-    r"subdivi\w*|bevel\w*|array|boolean|"
-    r"shader\w*|textur\w*|procedural|noise|particles?|physics|simulation|rig|rigs|rigged|rigging|armature|bones?|curves?|bezier|spline|"
+    r"subdivi\w*|bevel\w*|array|boolean|shader\w*|textur\w*|procedural|noise|particles?|physics|simulation|"
+    r"rig(?:s|ged|ging)?|armature|bones?|curves?|bezier|spline|"
     r"text|font|lettering|logo|displace\w*|sculpt\w*|uv|bake|render settings|cycles|eevee|compositor|hdri|camera path)\b"
 )
 

@@ -88,8 +88,9 @@ def give_up_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
         )
     elif state.rounds < state.max_rounds and state.max_critic_rounds == 0:
         why = (
-            "stopped: it runs, and no round is given to the critic's findings (the local model's revisions of a script "
-            "that ran measured no gain; BPYWRIGHT_MAX_CRITIC_ROUNDS=1 gives one)"
+            "stopped: it runs, and no round is given to the critic's findings (BPYWRIGHT_MAX_CRITIC_ROUNDS=0, or the local "
+            "model's catalogue entry: its revisions of a script that ran measured no gain; BPYWRIGHT_MAX_CRITIC_ROUNDS=1 "
+            "gives one)"
         )
     elif state.rounds < state.max_rounds and state.critic_rounds >= state.max_critic_rounds:
         why = (
