@@ -22,7 +22,7 @@ def _env_bool(name: str, default: bool) -> bool:
 
 REPAIRS = ("auto", "patch", "regenerate")
 STRATEGIES = ("auto", "code", "plan")
-REVIEWS = ("auto", "model", "grounded", "checks")
+REVIEWS = ("auto", "model", "grounded", "checks", "none")
 
 
 def _env_choice(name: str, choices: tuple[str, ...], default: str) -> str:

@@ -133,6 +133,31 @@ def test_review_by_checks_accepts_what_passes_them_without_asking_the_critic(set
     assert result.cost is not None and result.cost.critic_calls == 0
 
 
+def test_review_none_asks_no_critic_and_accepts_nothing(settings, fake: FakeLLM, render_pool) -> None:
+    """BPYWRIGHT_REVIEW=none (the 1.5B's catalogue entry: its reviews scored every answer 0.70): the checks still run, a
+    script that passes them is returned unaccepted, with no critic call, and the message says how to get a review."""
+    import dataclasses
+
+    fake.script("generate", fenced(BURGER_PARTS))
+    result = generate(BURGER, settings=dataclasses.replace(settings, review="none", max_critic_rounds=0), pool=render_pool)
+    assert result.outcome == "best_attempt" and fake.roles_asked() == ["generate"], result.message
+    assert "not reviewed, so not accepted" in result.message and "BPYWRIGHT_REVIEW=model" in result.message
+    assert result.cost is not None and result.cost.critic_calls == 0
+
+
+def test_review_none_still_repairs_a_burger_of_one_cube(settings, fake: FakeLLM, render_pool) -> None:
+    """The checks, not the model, find a script that builds nothing asked for: it gets its repair round either way."""
+    import dataclasses
+
+    from .test_structure import ONE_CUBE_BURGER
+
+    fake.script("generate", fenced(ONE_CUBE_BURGER), fenced(ONE_CUBE_BURGER))
+    result = generate(BURGER, settings=dataclasses.replace(settings, review="none", max_heal_rounds=1), pool=render_pool)
+    asked = fake.roles_asked()
+    assert asked[0] == "generate" and len(asked) >= 2, asked  # the one cube was sent back for repair
+    assert "critic" not in asked and result.outcome != "accepted", result.message
+
+
 def test_review_by_checks_still_rejects_a_burger_of_one_cube(settings, fake: FakeLLM, render_pool) -> None:
     import dataclasses
 

@@ -139,7 +139,7 @@ def test_a_structured_variant_is_sampled_with_its_own_seed_and_named_in_its_stat
     ("field", "variable", "given", "read", "bad", "choices"),
     [
         ("repair", "BPYWRIGHT_REPAIR", "Regenerate", "regenerate", "rewrite", "auto, patch, regenerate"),
-        ("review", "BPYWRIGHT_REVIEW", "checks", "checks", "llm", "auto, model, grounded, checks"),
+        ("review", "BPYWRIGHT_REVIEW", "checks", "checks", "llm", "auto, model, grounded, checks, none"),
     ],
 )
 def test_a_choice_from_the_environment_and_a_bad_one_says_which_exist(

@@ -89,3 +89,9 @@ def test_a_measured_number_of_critic_rounds_is_taken_unless_the_user_set_one(smo
     with local_llm(dataclasses.replace(settings, max_critic_rounds=1)) as (served, _):
         assert served.critic_rounds == 1
     assert CATALOGUE["qwen2.5-coder-1.5b"].critic_rounds == 0
+    monkeypatch.setitem(CATALOGUE, "smollm2-135m", CATALOGUE["smollm2-135m"].model_copy(update={"review": "none"}))
+    with local_llm(settings) as (served, _):
+        assert served.review == "none"  # a measured choice of who reviews reaches the served settings too …
+    with local_llm(dataclasses.replace(settings, review="model")) as (served, _):
+        assert served.review == "model"  # … and a user's BPYWRIGHT_REVIEW wins
+    assert CATALOGUE["qwen2.5-coder-1.5b"].review == "none"  # measured: its reviews scored every answer 0.70

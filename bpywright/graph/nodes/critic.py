@@ -93,6 +93,10 @@ def unbuilt(a: Attempt) -> bool:
 
 CHECKS_DECIDE = "accepted on the objective and structural checks, without a model's review (BPYWRIGHT_REVIEW=checks)"
 UNREVIEWED = "not accepted without the critic's review (an accepted script becomes an exemplar)"
+NOT_ASKED = (
+    "not reviewed, so not accepted: no critic model is asked (BPYWRIGHT_REVIEW=none, or the local model's catalogue "
+    "entry: its reviews scored every answer that passed the checks 0.70, faithful or not; BPYWRIGHT_REVIEW=model asks it)"
+)
 
 
 def unreviewed(state: GenState, a: Attempt) -> bool:
@@ -156,6 +160,8 @@ def critic_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
         by_checks = ctx.settings.review == "checks"  # the objective and structural checks decide: no rubric call
         if passed and by_checks:
             critique.reasons.append(CHECKS_DECIDE)
+        elif passed and ctx.settings.review == "none":  # no rubric call, and nothing accepted without one
+            critique.reasons.append(NOT_ASKED)
         elif passed and ctx.llm is not None:
             answer, why = rubric(state, ctx, a, checks, reasons)
             if answer is not None:
@@ -178,10 +184,11 @@ def critic_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
     attempts[a.index] = a
     assert a.critique is not None
     verdict = "accepted" if a.critique.accepted else "rejected"
+    not_asked = NOT_ASKED in a.critique.reasons
     ctx.emit(
         "critic",
         attempt=a.index,
-        status=f"score {a.critique.score:.2f} {verdict}",
+        status="passes the checks, not reviewed" if not_asked else f"score {a.critique.score:.2f} {verdict}",
         seconds=time.monotonic() - start,
         detail="; ".join(a.critique.reasons[:4]),
     )

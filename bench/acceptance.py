@@ -1,0 +1,191 @@
+"""Acceptance against the reference: would each reviewer's verdict have accepted faithful answers only?
+
+    .venv/bin/python bench/acceptance.py RUNS.sqlite [RUNS.sqlite ...] [--floors bench/results/fidelity/floors.json]
+                                         [--store] [--out FILE.md]
+
+Every run kept in the given checkpoint databases (artifacts/runs/checkpoints.sqlite of a benchmark, a cpu_time version or
+a user's `bpywright generate`) whose request is one of the fidelity sample's BlendNet dev prompts is read back; each of
+its attempts that ran and passed the objective and structural checks is measured against the prompt's reference as
+bench/fidelity.py measures answers (faithful: F beats both floors). An attempt kept by several runs (the same seed, the
+same script) counts once. No model is asked: the verdicts are the ones recorded, and the rules below are computed.
+
+Reviewers compared, each as precision (accepted and faithful / accepted) and accepted rate:
+- the critic model's recorded score at each threshold (the loop accepts at settings.accept_threshold, 0.75);
+- the objective and structural checks alone (BPYWRIGHT_REVIEW=checks);
+- with --store (the configured exemplar store, e.g. the BlendNet dev pairs imported; seen leave-one-out), agreement with
+  verified neighbours: the answer's F against each of its k nearest exemplars of the same kind (scene_plan.kind_words)
+  beats that exemplar's own cube floor by a margin.
+
+The attempts cluster: a prompt run several times (benchmark reruns, the timing runs' two versions) contributes several,
+often near-identical, attempts. The table gives the number of distinct prompts beside each count.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sqlite3
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from fidelity import UNIT_CUBE, LeaveOneOut, compare, faithful, geometry, load_rows, measure_cache  # noqa: E402
+
+from bpywright.config import Settings  # noqa: E402
+
+DATA = ROOT.parent / "shared" / "data" / "blendnet" / "BlendNetHuman.dev.jsonl"
+THRESHOLDS = (0.5, 0.6, 0.7, 0.75, 0.8)
+MARGINS = (0.0, 0.1, 0.2, 0.3)
+
+
+def digest(script: str) -> str:
+    return hashlib.sha256(script.encode("utf-8")).hexdigest()[:16]
+
+
+def states(db: Path) -> list[Any]:
+    """The last checkpointed GenState of every run in one checkpoint database."""
+    from bpywright.graph.build import build_graph, sqlite_checkpointer
+    from bpywright.graph.state import GenState
+
+    with sqlite3.connect(db) as con:
+        threads = [t for (t,) in con.execute("SELECT DISTINCT thread_id FROM checkpoints")]
+    out = []
+    with sqlite_checkpointer(db) as saver:
+        graph = build_graph(checkpointer=saver)
+        for thread in threads:
+            snapshot = graph.get_state({"configurable": {"thread_id": thread}})
+            if snapshot.values:
+                out.append(GenState.model_validate(snapshot.values))
+    return out
+
+
+def attempts(dbs: list[Path], rows: dict[str, dict[str, Any]], entries: dict[str, dict[str, Any]], cache: Any) -> list[dict[str, Any]]:
+    """Each distinct (prompt, script) attempt that passed the objective checks, measured against its reference."""
+    by_prompt = {r["instruction"].strip(): r for r in rows.values() if r["id"] in entries}
+    seen: dict[tuple[str, str], dict[str, Any]] = {}
+    for db in dbs:
+        for state in states(db):
+            row = by_prompt.get(state.prompt.strip())
+            if row is None:
+                continue
+            reference = geometry(cache.get(f"references/{row['id']}", row["script"]))
+            assert reference is not None  # the sample keeps only references that ran and built a surface
+            for a in state.attempts:
+                c = a.critique
+                if c is None or not c.objective_ok or a.script is None or (row["id"], a.script) in seen:
+                    continue
+                answer = geometry(cache.get(f"attempts/{row['id']}.{digest(a.script)}", a.script))
+                fid = compare(answer, reference)
+                seen[(row["id"], a.script)] = {
+                    "id": row["id"],
+                    "name": row["name"],
+                    "prompt": row["instruction"],
+                    "script": a.script,
+                    "geometry": answer,
+                    "fscore": fid.fscore,
+                    "faithful": bool(faithful(fid, entries[row["id"]])),
+                    "llm_scored": c.llm_scored,
+                    "score": c.score if c.llm_scored else None,
+                }
+    return list(seen.values())
+
+
+def neighbours(found: list[dict[str, Any]], rows: dict[str, dict[str, Any]], store: Any, cache: Any, k: int = 3) -> None:
+    """Per attempt: (F against the neighbour, the neighbour's cube floor) for its k nearest verified exemplars of the same
+    kind, leave-one-out."""
+    from bpywright.graph.scene_plan import kind_words
+
+    cube = geometry(cache.get("cube", UNIT_CUBE))
+    for item in found:
+        row = rows[item["id"]]
+        kinds = kind_words(row["instruction"])
+        near = LeaveOneOut(store, row["instruction"], row["script"]).nearest(row["instruction"], "4.5", 2 * k)
+        pairs = []
+        for n in [n for n in near if kinds & kind_words(n.prompt) and n.source != "generated"][:k]:
+            g = geometry(cache.get(f"neighbours/{n.id}", n.script))
+            if g is not None and item["geometry"] is not None:
+                pairs.append((compare(item["geometry"], g).fscore, compare(cube, g).fscore))
+        item["neighbours"] = pairs
+
+
+def line(label: str, accepted: list[dict[str, Any]], n: int) -> str:
+    good = sum(a["faithful"] for a in accepted)
+    precision = f"{good / len(accepted):.2f}" if accepted else "–"
+    prompts = len({a["id"] for a in accepted})
+    return f"| {label} | {len(accepted)} of {n} ({len(accepted) / n:.0%}) | {prompts} | {good} | {precision} |"
+
+
+def markdown(found: list[dict[str, Any]], dbs: list[Path], store: bool) -> str:
+    n = len(found)
+    scored = [a for a in found if a["llm_scored"]]
+    lines = [
+        "# Acceptance against the reference (bench/acceptance.py)",
+        "",
+        f"{n} distinct attempts that passed the objective and structural checks, from {len({a['id'] for a in found})} prompts, "
+        f"read from {len(dbs)} checkpoint database(s); {sum(a['faithful'] for a in found)} faithful "
+        f"({sum(a['faithful'] for a in found) / max(n, 1):.0%}, the precision of accepting them all).",
+        "",
+        "Scores the critic model gave (attempts it scored): "
+        + ", ".join(
+            f"{s:.2f}: {c} ({sum(a['faithful'] for a in scored if a['score'] == s)} faithful)"
+            for s, c in sorted(Counter(a["score"] for a in scored).items())
+        ),
+        "",
+        "| reviewer | accepted | prompts | faithful among them | precision |",
+        "|---|---|---|---|---|",
+        line("the objective and structural checks alone", found, n),
+    ]
+    for t in THRESHOLDS:
+        lines.append(line(f"the critic model's score ≥ {t}", [a for a in scored if a["score"] >= t], n))
+    if store:
+        for k, need in ((1, 1), (2, 2), (3, 3)):
+            for margin in MARGINS:
+                accepted = [a for a in found if len(a["neighbours"]) >= k and sum(f > fc + margin for f, fc in a["neighbours"][:k]) >= need]
+                lines.append(line(f"agrees with its {k} nearest same-kind exemplar(s), margin {margin}", accepted, n))
+    return "\n".join(lines) + "\n"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("runs", nargs="+", type=Path, help="checkpoint databases (artifacts/runs/checkpoints.sqlite)")
+    parser.add_argument("--data", type=Path, default=DATA)
+    parser.add_argument("--floors", type=Path, default=ROOT / "bench" / "results" / "fidelity" / "floors.json")
+    parser.add_argument("--cache", type=Path, default=ROOT / "bench" / "results" / "fidelity" / "acceptance-cache")
+    parser.add_argument("--store", action="store_true", help="also rate agreement with the configured store's neighbours")
+    parser.add_argument("--out", type=Path, help="write the table here too")
+    args = parser.parse_args()
+
+    settings = Settings.from_env()
+    rows = {r["id"]: r for r in load_rows(args.data)}
+    entries = {e["id"]: e for e in json.loads(args.floors.read_text(encoding="utf-8"))}
+    cache = measure_cache(args.cache, settings)
+    try:
+        found = attempts([p for p in args.runs if p.is_file()], rows, entries, cache)
+        if not found:
+            print("no attempt of a sample prompt passed the objective checks in these runs", file=sys.stderr)
+            return 1
+        if args.store:
+            from bpywright.exemplars.store import ExemplarStore
+
+            store = ExemplarStore.open(settings)
+            try:
+                neighbours(found, rows, store, cache)
+            finally:
+                store.close()
+    finally:
+        cache.close()
+    text = markdown(found, args.runs, args.store)
+    if args.out is not None:
+        args.out.write_text(text, encoding="utf-8")
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
