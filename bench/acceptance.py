@@ -80,7 +80,7 @@ def attempts(dbs: list[Path], rows: dict[str, dict[str, Any]], entries: dict[str
                 c = a.critique
                 if c is None or not c.objective_ok or a.script is None or (row["id"], a.script) in seen:
                     continue
-                answer = geometry(cache.get(f"attempts/{row['id']}.{digest(a.script)}", a.script))
+                answer = geometry(cache.get(f"attempts/{row['id']}.{digest(a.script)}.measure", a.script))
                 fid = compare(answer, reference)
                 seen[(row["id"], a.script)] = {
                     "id": row["id"],
@@ -108,7 +108,7 @@ def neighbours(found: list[dict[str, Any]], rows: dict[str, dict[str, Any]], sto
         near = LeaveOneOut(store, row["instruction"], row["script"]).nearest(row["instruction"], "4.5", 2 * k)
         pairs = []
         for n in [n for n in near if kinds & kind_words(n.prompt) and n.source != "generated"][:k]:
-            g = geometry(cache.get(f"neighbours/{n.id}", n.script))
+            g = geometry(cache.get(f"neighbours/{n.id}.measure", n.script))
             if g is not None and item["geometry"] is not None:
                 pairs.append((compare(item["geometry"], g).fscore, compare(cube, g).fscore))
         item["neighbours"] = pairs
@@ -156,7 +156,12 @@ def main() -> int:
     parser.add_argument("runs", nargs="+", type=Path, help="checkpoint databases (artifacts/runs/checkpoints.sqlite)")
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--floors", type=Path, default=ROOT / "bench" / "results" / "fidelity" / "floors.json")
-    parser.add_argument("--cache", type=Path, default=ROOT / "bench" / "results" / "fidelity" / "acceptance-cache")
+    parser.add_argument(
+        "--cache",
+        type=Path,
+        default=ROOT / "bench" / "results" / "fidelity",
+        help="measurements cached here (bench/fidelity.py's --out: its references)",
+    )
     parser.add_argument("--store", action="store_true", help="also rate agreement with the configured store's neighbours")
     parser.add_argument("--out", type=Path, help="write the table here too")
     args = parser.parse_args()
