@@ -82,7 +82,7 @@ def give_up_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
         why = (
             "stopped: it passes the objective checks, and the critic model could not review it"
             if asked
-            else f"stopped: it passes the objective checks; {NOT_ASKED}"
+            else "stopped: it passes the objective checks, and no critic model is asked"
         )
     elif state.spent_s >= state.budget_s:
         why = f"stopped: the {state.budget_s:.0f} s budget is spent (BPYWRIGHT_BUDGET_S raises it)"
