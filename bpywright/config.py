@@ -151,7 +151,8 @@ class Settings:
     strategy: str = "auto"
     # who accepts a script that passed the objective checks: model (the critic model's rubric), grounded (the rubric, its
     # low score overruled when the scene disproves every reason it gives: graph/grounding.py), checks (those checks
-    # decide, no rubric call), auto (a local model's catalogue entry decides; else model)
+    # decide, no rubric call), none (no rubric call and nothing accepted: the 1.5B's entry, its reviews carry no
+    # information), auto (a local model's catalogue entry decides; else model)
     review: str = "auto"
     # plans of related everyday objects (graph/plan_library.py) shown with a plan request, to adapt: 0 shows none
     plan_examples: int = 2
