@@ -1,10 +1,10 @@
 """Acceptance against the reference: would each reviewer's verdict have accepted faithful answers only?
 
-    .venv/bin/python bench/acceptance.py RUNS.sqlite [RUNS.sqlite ...] [--floors bench/results/fidelity/floors.json]
+    .venv/bin/python bench/acceptance.py ARTIFACTS [ARTIFACTS ...] [--floors bench/results/fidelity/floors.json]
                                          [--store] [--out FILE.md]
 
-Every run kept in the given checkpoint databases (artifacts/runs/checkpoints.sqlite of a benchmark, a cpu_time version or
-a user's `bpywright generate`) whose request is one of the fidelity sample's BlendNet dev prompts is read back; each of
+Every run kept in the given artifacts folders' checkpoints (runs/checkpoints.sqlite of a benchmark, a cpu_time version
+or a user's `bpywright generate`) whose request is one of the fidelity sample's BlendNet dev prompts is read back; each of
 its attempts that ran and passed the objective and structural checks is measured against the prompt's reference as
 bench/fidelity.py measures answers (faithful: F beats both floors). An attempt kept by several runs (the same seed, the
 same script) counts once. No model is asked: the verdicts are the ones recorded, and the rules below are computed.
@@ -23,9 +23,9 @@ often near-identical, attempts. The table gives the number of distinct prompts b
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import json
-import sqlite3
 import sys
 from collections import Counter
 from pathlib import Path
@@ -36,6 +36,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from fidelity import UNIT_CUBE, LeaveOneOut, compare, faithful, geometry, load_rows, measure_cache  # noqa: E402
+from fidelity_attempts import final_state, threads  # noqa: E402
 
 from bpywright.config import Settings  # noqa: E402
 
@@ -48,29 +49,18 @@ def digest(script: str) -> str:
     return hashlib.sha256(script.encode("utf-8")).hexdigest()[:16]
 
 
-def states(db: Path) -> list[Any]:
-    """The last checkpointed GenState of every run in one checkpoint database."""
-    from bpywright.graph.build import build_graph, sqlite_checkpointer
-    from bpywright.graph.state import GenState
-
-    with sqlite3.connect(db) as con:
-        threads = [t for (t,) in con.execute("SELECT DISTINCT thread_id FROM checkpoints")]
-    out = []
-    with sqlite_checkpointer(db) as saver:
-        graph = build_graph(checkpointer=saver)
-        for thread in threads:
-            snapshot = graph.get_state({"configurable": {"thread_id": thread}})
-            if snapshot.values:
-                out.append(GenState.model_validate(snapshot.values))
-    return out
+def states(artifacts: Path) -> list[Any]:
+    """The last checkpointed GenState of every run kept under one artifacts folder."""
+    settings = dataclasses.replace(Settings.from_env(), artifacts=artifacts)
+    return [state for thread in threads(artifacts) if (state := final_state(settings, thread)) is not None]
 
 
-def attempts(dbs: list[Path], rows: dict[str, dict[str, Any]], entries: dict[str, dict[str, Any]], cache: Any) -> list[dict[str, Any]]:
+def attempts(folders: list[Path], rows: dict[str, dict[str, Any]], entries: dict[str, dict[str, Any]], cache: Any) -> list[dict[str, Any]]:
     """Each distinct (prompt, script) attempt that passed the objective checks, measured against its reference."""
     by_prompt = {r["instruction"].strip(): r for r in rows.values() if r["id"] in entries}
     seen: dict[tuple[str, str], dict[str, Any]] = {}
-    for db in dbs:
-        for state in states(db):
+    for folder in folders:
+        for state in states(folder):
             row = by_prompt.get(state.prompt.strip())
             if row is None:
                 continue
@@ -84,11 +74,7 @@ def attempts(dbs: list[Path], rows: dict[str, dict[str, Any]], entries: dict[str
                 fid = compare(answer, reference)
                 seen[(row["id"], a.script)] = {
                     "id": row["id"],
-                    "name": row["name"],
-                    "prompt": row["instruction"],
-                    "script": a.script,
                     "geometry": answer,
-                    "fscore": fid.fscore,
                     "faithful": bool(faithful(fid, entries[row["id"]])),
                     "llm_scored": c.llm_scored,
                     "score": c.score if c.llm_scored else None,
@@ -121,14 +107,14 @@ def line(label: str, accepted: list[dict[str, Any]], n: int) -> str:
     return f"| {label} | {len(accepted)} of {n} ({len(accepted) / n:.0%}) | {prompts} | {good} | {precision} |"
 
 
-def markdown(found: list[dict[str, Any]], dbs: list[Path], store: bool) -> str:
+def markdown(found: list[dict[str, Any]], folders: list[Path], store: bool) -> str:
     n = len(found)
     scored = [a for a in found if a["llm_scored"]]
     lines = [
         "# Acceptance against the reference (bench/acceptance.py)",
         "",
         f"{n} distinct attempts that passed the objective and structural checks, from {len({a['id'] for a in found})} prompts, "
-        f"read from {len(dbs)} checkpoint database(s); {sum(a['faithful'] for a in found)} faithful "
+        f"read from the runs of {len(folders)} artifacts folder(s); {sum(a['faithful'] for a in found)} faithful "
         f"({sum(a['faithful'] for a in found) / max(n, 1):.0%}, the precision of accepting them all).",
         "",
         "Scores the critic model gave (attempts it scored): "
@@ -153,7 +139,7 @@ def markdown(found: list[dict[str, Any]], dbs: list[Path], store: bool) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("runs", nargs="+", type=Path, help="checkpoint databases (artifacts/runs/checkpoints.sqlite)")
+    parser.add_argument("artifacts", nargs="+", type=Path, help="artifacts folders whose runs/checkpoints.sqlite to read")
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--floors", type=Path, default=ROOT / "bench" / "results" / "fidelity" / "floors.json")
     parser.add_argument(
@@ -171,7 +157,7 @@ def main() -> int:
     entries = {e["id"]: e for e in json.loads(args.floors.read_text(encoding="utf-8"))}
     cache = measure_cache(args.cache, settings)
     try:
-        found = attempts([p for p in args.runs if p.is_file()], rows, entries, cache)
+        found = attempts(args.artifacts, rows, entries, cache)
         if not found:
             print("no attempt of a sample prompt passed the objective checks in these runs", file=sys.stderr)
             return 1
@@ -185,7 +171,7 @@ def main() -> int:
                 store.close()
     finally:
         cache.close()
-    text = markdown(found, args.runs, args.store)
+    text = markdown(found, args.artifacts, args.store)
     if args.out is not None:
         args.out.write_text(text, encoding="utf-8")
     print(text)

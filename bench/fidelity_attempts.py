@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import sqlite3
 import statistics
 import sys
 from pathlib import Path
@@ -45,6 +46,15 @@ def final_state(settings: Settings, thread: str) -> Any:
     with sqlite_checkpointer(checkpoint_db(settings)) as saver:
         snapshot = build_graph(checkpointer=saver).get_state({"configurable": {"thread_id": thread}})
     return GenState.model_validate(snapshot.values) if snapshot.values else None
+
+
+def threads(artifacts: Path) -> list[str]:
+    """Every thread checkpointed under artifacts."""
+    db = artifacts / "runs" / "checkpoints.sqlite"
+    if not db.is_file():
+        return []
+    with sqlite3.connect(db) as con:
+        return sorted(r[0] for r in con.execute("SELECT DISTINCT thread_id FROM checkpoints"))
 
 
 def attempt_fidelity(cache: Any, key: str, a: Any, reference: Any) -> Any:

@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import sqlite3
 import sys
 from pathlib import Path
 from typing import Any
@@ -26,21 +25,12 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from fidelity import DATA, faithful, geometry, load_rows, measure_cache  # noqa: E402
-from fidelity_attempts import attempt_fidelity, final_state  # noqa: E402
+from fidelity_attempts import attempt_fidelity, final_state, threads  # noqa: E402
 
 from bpywright.config import Settings  # noqa: E402
 from bpywright.graph.plan import plan_of_script  # noqa: E402
 
 FLOORS = ROOT / "bench" / "results" / "fidelity" / "floors.json"
-
-
-def threads(artifacts: Path) -> list[str]:
-    """Every thread checkpointed under artifacts."""
-    db = artifacts / "runs" / "checkpoints.sqlite"
-    if not db.is_file():
-        return []
-    with sqlite3.connect(db) as con:
-        return sorted(r[0] for r in con.execute("SELECT DISTINCT thread_id FROM checkpoints"))
 
 
 def scored(fid: Any, entry: dict[str, Any]) -> tuple[float, bool] | None:

@@ -26,7 +26,7 @@ def test_each_reviewer_is_rated_against_the_reference_verdict() -> None:
         attempt("lamp", False, 0.7, [(0.6, 0.5), (0.2, 0.4)]),
         attempt("lamp", False, None, []),
     ]
-    text = markdown(found, [Path("a.sqlite")], store=True)
+    text = markdown(found, [Path("artifacts")], store=True)
     assert "4 distinct attempts" in text and "2 faithful (50%" in text
     assert "0.70: 3 (2 faithful)" in text  # the score histogram: one score for all, faithful or not
     assert row(text, "the objective and structural checks alone")[1:] == ["4 of 4 (100%)", "2", "2", "0.50"]
@@ -40,6 +40,6 @@ def test_each_reviewer_is_rated_against_the_reference_verdict() -> None:
 
 
 def test_without_a_store_no_agreement_rows() -> None:
-    text = markdown([attempt("chair", True, 0.8, [])], [Path("a.sqlite")], store=False)
+    text = markdown([attempt("chair", True, 0.8, [])], [Path("artifacts")], store=False)
     assert "agrees with" not in text
     assert row(text, "the critic model's score ≥ 0.75")[1:] == ["1 of 1 (100%)", "1", "1", "1.00"]

@@ -184,7 +184,7 @@ def critic_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
     attempts[a.index] = a
     assert a.critique is not None
     verdict = "accepted" if a.critique.accepted else "rejected"
-    not_asked = NOT_ASKED in a.critique.reasons
+    not_asked = ctx.settings.review == "none" and a.critique.objective_ok
     ctx.emit(
         "critic",
         attempt=a.index,

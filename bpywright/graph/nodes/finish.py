@@ -10,7 +10,7 @@ from typing import Any
 from ..context import RunContext
 from ..copies import copies_of, describe, shown_sources
 from ..state import Attempt, GenState
-from .critic import NOT_ASKED, unreviewed
+from .critic import unreviewed
 from .ranking import best_of
 
 
@@ -78,11 +78,10 @@ def give_up_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
     if state.error:
         why = f"stopped: {state.error}"
     elif (last := state.attempt(state.current)) is not None and unreviewed(state, last):
-        asked = last.critique is None or NOT_ASKED not in last.critique.reasons
         why = (
-            "stopped: it passes the objective checks, and the critic model could not review it"
-            if asked
-            else "stopped: it passes the objective checks, and no critic model is asked"
+            "stopped: it passes the objective checks, and no critic model is asked"
+            if ctx.settings.review == "none"
+            else "stopped: it passes the objective checks, and the critic model could not review it"
         )
     elif state.spent_s >= state.budget_s:
         why = f"stopped: the {state.budget_s:.0f} s budget is spent (BPYWRIGHT_BUDGET_S raises it)"
