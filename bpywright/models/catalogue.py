@@ -75,8 +75,8 @@ CATALOGUE: dict[str, ModelSpec] = {
             # later attempt that was faithful (a blender, F 0.33 -> 0.53) was not the one returned. The round took a third
             # to two thirds of each request (bench/results/cpu_time/replan-rounds.md).
             critic_rounds=0,
-            # Its reviews carry no information: it scored all 49 of its plan-built answers that passed the objective
-            # checks 0.70 (24 of them faithful by the fidelity benchmark's reference test), below the 0.75 that accepts,
+            # Its reviews carry no information: it scored all 82 of its plan-built answers it reviewed 0.70 (44 of
+            # them faithful by the fidelity benchmark's reference test, 38 not), below the 0.75 that accepts,
             # and each review took 20-55 s of a request (bench/results/fidelity/acceptance.md). It is not asked.
             review="none",
             note="22 chunks of 50 MiB; the packages carry no license metadata (upstream Qwen2.5-Coder-1.5B is Apache-2.0)",
