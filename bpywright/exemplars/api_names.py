@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from .. import pyast
 from ..ingest.apicheck import ROOTS, ImportAliases, attribute_chain
 
 MAX_SYMBOLS = 300
@@ -12,7 +13,7 @@ MAX_SYMBOLS = 300
 def api_names(source: str) -> list[str]:
     """Sorted full names like `bpy.ops.mesh.primitive_cube_add` or `mathutils.Vector`; [] when it does not parse."""
     try:
-        tree = ast.parse(source)
+        tree = pyast.parse(source)
     except (SyntaxError, ValueError):
         return []
     aliases = ImportAliases()

@@ -9,6 +9,7 @@ import ast
 import re
 from collections.abc import Iterable
 
+from .. import pyast
 from ..rules.unbound import bound_anywhere, not_defined
 from .patch import insertion_line
 
@@ -23,7 +24,7 @@ def code_blocks(text: str) -> list[str]:
 def _top_level_defs(source: str) -> dict[str, str]:
     """Top-level function definitions of a source: name → its code."""
     try:
-        tree = ast.parse(source)
+        tree = pyast.parse(source)
     except SyntaxError:
         return {}
     return {
@@ -34,7 +35,7 @@ def _top_level_defs(source: str) -> dict[str, str]:
 
 
 def _called(code: str) -> set[str]:
-    return {n.func.id for n in ast.walk(ast.parse(code)) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+    return {n.func.id for n in ast.walk(pyast.parse(code)) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
 
 
 def borrow_helpers(script: str, failure: str, sources: Iterable[str]) -> tuple[str, list[str]] | None:
@@ -45,7 +46,7 @@ def borrow_helpers(script: str, failure: str, sources: Iterable[str]) -> tuple[s
     bound = bound_anywhere(script)
     if bound is None or missing in bound:
         return None
-    tree = ast.parse(script)
+    tree = pyast.parse(script)
     for source in sources:
         defs = _top_level_defs(source)
         if missing not in defs:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 
+from .. import pyast
 from ..harness.report import RunReport
 from .expectations import built_nothing
 
@@ -26,7 +27,7 @@ def uncalled_builders(script: str) -> list[str]:
     """The top-level functions to call, in definition order (empty when the script calls any of its functions at top
     level, or defines none that can be called without arguments)."""
     try:
-        tree = ast.parse(script)
+        tree = pyast.parse(script)
     except SyntaxError:
         return []
     functions = [n for n in tree.body if isinstance(n, ast.FunctionDef)]

@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+from .. import pyast
 from ..exemplars.models import Exemplar, exemplar_id
 from ..harness.report import RunReport
 from ..ingest.stored import Bm25Matrix
@@ -81,7 +82,7 @@ def _recipe_corpus(stamp: tuple[Path, tuple[tuple[str, int], ...]]) -> tuple[tup
     exemplars, texts = [], []
     for recipe in all_recipes():
         script = recipe.source
-        doc = ast.get_docstring(ast.parse(script)) or ""
+        doc = ast.get_docstring(pyast.parse(script)) or ""
         texts.append(tokenize(f"{recipe.name.replace('_', ' ')} {recipe.prompt} {doc}"))
         digest = hashlib.sha256(script.encode()).hexdigest()
         exemplars.append(

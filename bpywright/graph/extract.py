@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import ast
 import re
 import textwrap
 
 from pydantic import BaseModel
+
+from .. import pyast
 
 _FENCE = re.compile(r"```[ \t]*([\w+-]*)[^\n]*\n(.*?)(?:```|\Z)", re.DOTALL)
 _PY_LANGS = {"python", "py", "python3", ""}
@@ -33,7 +34,7 @@ def respaced(code: str, *, limit: int = 200) -> str | None:
     lines = code.splitlines(keepends=True)
     for _ in range(limit):
         try:
-            ast.parse("".join(lines))
+            pyast.parse("".join(lines))
             return "".join(lines)
         except SyntaxError as exc:
             if exc.msg not in _INDENT_ERRORS or not exc.lineno or exc.lineno > len(lines):
@@ -87,7 +88,7 @@ def unnumbered(code: str, *, partly: bool = False) -> str:
 
 def _syntax_problem(code: str) -> str | None:
     try:
-        ast.parse(code)
+        pyast.parse(code)
     except SyntaxError as exc:
         return f"line {exc.lineno}: {exc.msg}"
     return None

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 
+from .. import pyast
 from .patch import insertion_line, reply_statements, statement_span
 
 MAX_USES = 3  # lines shown per missing name
@@ -20,7 +21,7 @@ MAX_CONSTANTS = 24  # the script's own top-level constants shown for reference
 
 def uses(script: str, names: list[str]) -> list[tuple[int, str]]:
     """(line number, line) of the first few uses of each name, in line order."""
-    tree = ast.parse(script)
+    tree = pyast.parse(script)
     lines = script.splitlines()
     chosen: set[int] = set()
     for name in names:
@@ -32,7 +33,7 @@ def uses(script: str, names: list[str]) -> list[tuple[int, str]]:
 def constants(script: str) -> list[str]:
     """The script's top-level assignments of simple values (numbers, strings, tuples of them): what the missing names
     should fit with."""
-    tree = ast.parse(script)
+    tree = pyast.parse(script)
 
     def simple(node: ast.expr) -> bool:
         return all(
@@ -65,7 +66,7 @@ def insert_definitions(script: str, reply_code: str, wanted: list[str]) -> tuple
     defines none of them (or does not parse, even dedented)."""
     fragment = reply_statements(reply_code)
     try:
-        tree = ast.parse(script)
+        tree = pyast.parse(script)
     except SyntaxError:
         return None
     if fragment is None:

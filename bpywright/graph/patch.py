@@ -6,6 +6,8 @@ import ast
 import re
 import textwrap
 
+from .. import pyast
+
 _HUNK = re.compile(r"^@@ -(\d+)(?:,\d+)? \+\d+(?:,\d+)? @@")
 
 
@@ -63,7 +65,7 @@ def reply_statements(reply_code: str) -> list[tuple[ast.stmt, list[str]]] | None
     None when it does not parse."""
     code = textwrap.dedent(reply_code)
     try:
-        tree = ast.parse(code)
+        tree = pyast.parse(code)
     except SyntaxError:
         return None
     lines = code.splitlines()
@@ -96,7 +98,7 @@ def merge_fragment(script: str, reply_code: str) -> str | None:
     """
     fragment = reply_statements(reply_code)
     try:
-        tree = ast.parse(script)
+        tree = pyast.parse(script)
     except SyntaxError:
         return None
     if fragment is None or not _definitions_only([node for node, _ in fragment]) or _definitions_only(tree.body):
@@ -142,7 +144,7 @@ def merge_statements(script: str, reply_code: str, line: int | None) -> tuple[st
     if any(isinstance(node, (*_COMPOUND, ast.Import, ast.ImportFrom)) for node, _ in fragment):
         return None
     try:
-        tree = ast.parse(script)
+        tree = pyast.parse(script)
     except SyntaxError:
         return None
     simple = [n for n in ast.walk(tree) if isinstance(n, ast.stmt) and not isinstance(n, _COMPOUND)]
@@ -160,7 +162,7 @@ def merge_statements(script: str, reply_code: str, line: int | None) -> tuple[st
     if result == script or not result.strip():
         return None
     try:
-        ast.parse(result)
+        pyast.parse(result)
     except SyntaxError:
         return None
     return result, how
@@ -192,7 +194,7 @@ def _at_line(
         return []
     first, last = min(spans, key=lambda s: s[1] - s[0])
     try:
-        old = ast.parse(textwrap.dedent("\n".join(lines[first - 1 : last])))
+        old = pyast.parse(textwrap.dedent("\n".join(lines[first - 1 : last])))
     except SyntaxError:  # a continuation line indented less than the statement's first
         return []
     used = {n.id for n in ast.walk(old) if isinstance(n, ast.Name)}

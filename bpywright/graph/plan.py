@@ -12,7 +12,6 @@ gave; its sizes did not improve (chair legs 0.05–0.1 m tall), so no chair, bur
 
 from __future__ import annotations
 
-import ast
 import json
 import re
 from collections.abc import Sequence
@@ -21,6 +20,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from .. import pyast
 from .plan_build import build_script
 from .plan_checks import grounded
 from .plan_checks import plan_findings as _checks
@@ -290,7 +290,7 @@ def plan_of_script(script: str | None) -> Plan | None:
     start = script.index("\nPARTS = [\n") + len("\nPARTS = ")
     end = script.find("\n]\n", start)
     try:
-        rows = ast.literal_eval(script[start : end + 2])
+        rows = pyast.literal_eval(script[start : end + 2])
         parts = [
             Part(name=str(n), shape=shape, size=tuple(size), location=tuple(loc), rotation=tuple(rot), color=tuple(col))
             for n, shape, size, loc, rot, col in rows

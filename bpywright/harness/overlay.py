@@ -7,6 +7,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from .. import pyast
+
 
 class OverlayError(ValueError):
     """An overlay that cannot be merged (a misplaced directive, two overlays on the same lines)."""
@@ -20,7 +22,7 @@ _REMOVE = re.compile(r"^(?P<indent>[ \t]*)#\s*overlay:\s*remove\s+(?P<names>[\w,
 
 def parse_stub(source: str) -> ast.Module:
     """ast of a stub, PEP 695 headers blanked so Python 3.11 can parse it."""
-    return ast.parse(_PEP695.sub(r"\1", source))
+    return pyast.parse(_PEP695.sub(r"\1", source))
 
 
 def _name(node: ast.stmt) -> str | None:

@@ -9,6 +9,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from .. import pyast
 from .diagnostics import LintReport
 
 ENTRY_SCHEMA = Path(__file__).with_name("blender") / "schema.py"
@@ -16,7 +17,7 @@ ENTRY_SCHEMA = Path(__file__).with_name("blender") / "schema.py"
 
 def entry_schema_version(path: Path = ENTRY_SCHEMA) -> int:
     """The report's schema version as the in-Blender entry writes it, read from its module by path (never imported)."""
-    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+    for node in pyast.parse(path.read_text(encoding="utf-8")).body:
         if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "SCHEMA_VERSION" for t in node.targets):
             return int(ast.literal_eval(node.value))
     raise RuntimeError(f"{path} defines no SCHEMA_VERSION: the run report's version is set there, for the entry and the host")

@@ -8,6 +8,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import pyast
+
 # Exceptions a guard around an API that may be missing catches (the first three are what bpy raises for it).
 GUARD_EXCEPTIONS = {"AttributeError", "KeyError", "TypeError", "Exception", "BaseException"}
 COMPARE: dict[type[ast.cmpop], Callable[[Any, Any], Any]] = {
@@ -357,7 +359,7 @@ def helper_results(tree: ast.Module) -> dict[str, str]:
 def script_facts(source: str, target: str = "4.5") -> ScriptFacts:
     """The facts of a script (empty when it does not parse)."""
     try:
-        tree = ast.parse(source)
+        tree = pyast.parse(source)
     except (SyntaxError, ValueError, RecursionError):
         return ScriptFacts()
     parts = [int(p) for p in target.split(".")[:3] if p.isdigit()]

@@ -10,6 +10,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .. import pyast
 from ..harness.diagnostics import Diagnostic, LintReport, ToolStatus
 from .search import missing_index
 from .symbols import read_symbols
@@ -215,7 +216,7 @@ def _suggest(api: ApiNames, name: str) -> str | None:
 def check_source(source: str, api: ApiNames, others: dict[str, ApiNames] | None = None) -> list[Diagnostic]:
     """Blocking `rules` diagnostics for names the script uses that this Blender version does not have."""
     try:
-        tree = ast.parse(source)
+        tree = pyast.parse(source)
     except SyntaxError:
         return []
     aliases = ImportAliases()

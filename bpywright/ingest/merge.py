@@ -7,6 +7,7 @@ import inspect
 import re
 from collections.abc import Iterable, Iterator
 
+from .. import pyast
 from .inventory import InventoryEntry
 from .symbols import Kind, Symbol
 
@@ -298,7 +299,7 @@ def recipe_lines(sources: Iterable[str]) -> Iterator[tuple[str, dict[str, str]]]
     """(code line, names its recipe imported from mathutils/bmesh) for every short code line of the recipes."""
     for source in sources:
         try:
-            tree = ast.parse(source)
+            tree = pyast.parse(source)
         except SyntaxError:
             continue
         prose = {

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .. import pyast
 from .symbols import Symbol
 from .tokenize import tokenize
 
@@ -113,7 +114,7 @@ class SymbolResolver:
         Attributes of non-bpy modules are skipped. A script that does not parse uses nothing.
         """
         try:
-            tree = ast.parse(script)
+            tree = pyast.parse(script)
         except SyntaxError:
             return set()
         nodes = list(ast.walk(tree))  # walked once: a recipe has thousands of nodes, and every index load reads 13 recipes

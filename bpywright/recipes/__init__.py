@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import pyast
 from ..versions import version_key
 
 RECIPES_DIR = Path(__file__).parent
@@ -67,7 +68,7 @@ def all_recipes(version: str | None = None) -> list[Recipe]:
     for path in sorted(RECIPES_DIR.glob("*.py")):
         if path.name.startswith("_"):
             continue
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = pyast.parse(path.read_text(encoding="utf-8"))
         doc = ast.get_docstring(tree) or ""
         recipe = Recipe(path.stem, doc.strip().splitlines()[0] if doc.strip() else path.stem, path, _declared(tree))
         if version is None or recipe.supports(version):

@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import pyast
 from ..harness.report import RunReport
 from .families.imports.renamed import missing_name
 from .healer import _RANK, FileChange, HealOutcome, HealRound, fix_file, run_error, unified_diff
@@ -104,7 +105,7 @@ def project_imports(entry: Path, root: Path, limit: int = MAX_FILES) -> list[Pat
     while queue and len(seen) < limit:
         path = queue.pop(0)
         try:
-            tree = ast.parse(path.read_text(encoding="utf-8", errors="replace"))
+            tree = pyast.parse(path.read_text(encoding="utf-8", errors="replace"))
         except (SyntaxError, ValueError, OSError):
             continue
         for node in ast.walk(tree):
@@ -138,7 +139,7 @@ def module_names(module: str, entry: Path, root: Path) -> tuple[str, ...]:
     if not files or files[-1].stem != (module.rsplit(".", 1)[-1] if files[-1].name != "__init__.py" else files[-1].parent.name):
         return ()
     try:
-        tree = ast.parse(files[-1].read_text(encoding="utf-8", errors="replace"))
+        tree = pyast.parse(files[-1].read_text(encoding="utf-8", errors="replace"))
     except (SyntaxError, ValueError, OSError):
         return ()
     names: set[str] = set()

@@ -8,6 +8,7 @@ import functools
 import sys
 from pathlib import Path
 
+from .. import pyast
 from ..harness.diagnostics import Diagnostic
 from .tables import closest_table, probe_table
 
@@ -131,7 +132,7 @@ class _NodeTypes(ast.NodeVisitor):
 def check_node_sockets(source: str, version: str = "4.5") -> list[Diagnostic]:
     """Blocking diagnostics for `node.inputs['X']`/`outputs['X']` naming a socket the node type lacks."""
     try:
-        tree = ast.parse(source)
+        tree = pyast.parse(source)
     except SyntaxError:
         return []
     visitor = _NodeTypes(socket_table(version))
