@@ -22,7 +22,7 @@ def _env_bool(name: str, default: bool) -> bool:
 
 REPAIRS = ("auto", "patch", "regenerate")
 STRATEGIES = ("auto", "code", "plan")
-REVIEWS = ("auto", "model", "grounded", "checks", "none")
+REVIEWS = ("auto", "model", "grounded", "checks", "none", "neighbours")
 
 
 def _env_choice(name: str, choices: tuple[str, ...], default: str) -> str:
@@ -152,7 +152,8 @@ class Settings:
     # who accepts a script that passed the objective checks: model (the critic model's rubric), grounded (the rubric, its
     # low score overruled when the scene disproves every reason it gives: graph/grounding.py), checks (those checks
     # decide, no rubric call), none (no rubric call and nothing accepted: the 1.5B's entry, its reviews carry no
-    # information), auto (a local model's catalogue entry decides; else model)
+    # information), neighbours (no rubric call: the scene's shape must agree with its 2 nearest verified exemplars of the
+    # same kind: graph/agreement.py), auto (a local model's catalogue entry decides; else model)
     review: str = "auto"
     # plans of related everyday objects (graph/plan_library.py) shown with a plan request, to adapt: 0 shows none
     plan_examples: int = 2

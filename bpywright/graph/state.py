@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -46,6 +46,8 @@ class Critique(BaseModel):
     overruled: bool = False  # accepted though scored low: every reason the critic gave is disproved by the scene (grounding)
     overruled_because: list[str] = Field(default_factory=list)  # how each of the critic's reasons (kept in reasons) fell
     accepted: bool = False
+    # BPYWRIGHT_REVIEW=neighbours: the verified exemplars compared (id, the answer's F-score, a cube's, agrees)
+    agreement: list[dict[str, Any]] = Field(default_factory=list)
 
 
 class Attempt(BaseModel):

@@ -10,6 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
 
+from ..agreement import Agreement, GeometryCache, agree, pool_measure, summary
 from ..context import RunContext
 from ..copies import copied_exemplar, copies_of, describe, shown_sources
 from ..expectations import BUILT_NOTHING, MIN_NONBLANK, built_nothing, check_scene
@@ -147,6 +148,18 @@ def salvage(text: str) -> Rubric | None:
         return None
 
 
+def neighbour_review(state: GenState, ctx: RunContext, a: Attempt) -> Agreement:
+    """BPYWRIGHT_REVIEW=neighbours: measure the scene and compare it with the store's verified exemplars of its kind."""
+    from ...harness.pool import WorkerPool
+
+    assert a.script is not None
+    pool = ctx.worker_pool()
+    if not isinstance(pool, WorkerPool):
+        return Agreement(False, "not accepted: agreement with verified exemplars measures scenes on a local worker pool, not a cluster")
+    measure = pool_measure(pool, ctx.job_options().model_copy(update={"render": False}))
+    return agree(state.prompt, a.script, state.version, ctx.store, measure, GeometryCache(ctx.settings.artifacts / "measures"))
+
+
 def critic_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
     """Score the current attempt; accept when the objective checks pass and the score reaches the threshold."""
     start = time.monotonic()
@@ -158,10 +171,15 @@ def critic_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
         passed = all(checks.values())
         critique = Critique(score=sum(checks.values()) / len(checks), reasons=reasons, objective_ok=passed, checks=checks)
         by_checks = ctx.settings.review == "checks"  # the objective and structural checks decide: no rubric call
+        by_neighbours, agreed = ctx.settings.review == "neighbours", False
         if passed and by_checks:
             critique.reasons.append(CHECKS_DECIDE)
         elif passed and ctx.settings.review == "none":  # no rubric call, and nothing accepted without one
             critique.reasons.append(NOT_ASKED)
+        elif passed and by_neighbours:  # no rubric call: the scene's shape against verified exemplars of its kind
+            found = neighbour_review(state, ctx, a)
+            critique.reasons.append(found.why)
+            critique.agreement, agreed = summary(found), found.agreed
         elif passed and ctx.llm is not None:
             answer, why = rubric(state, ctx, a, checks, reasons)
             if answer is not None:
@@ -172,7 +190,9 @@ def critic_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
                 critique.reasons.append(why)
         # Without a model at all the objective checks decide; with one, only its review accepts (a timeout is no verdict).
         reviewed = critique.llm_scored or ctx.llm is None or by_checks
-        critique.accepted = critique.objective_ok and reviewed and critique.score >= ctx.settings.accept_threshold
+        critique.accepted = critique.objective_ok and (
+            agreed if by_neighbours else reviewed and critique.score >= ctx.settings.accept_threshold
+        )
         grounded = ctx.settings.review == "grounded"
         if grounded and critique.objective_ok and critique.llm_scored and not critique.accepted and a.run is not None:
             # A rejection whose every reason the scene disproves (a part called missing that is built) is overruled.
@@ -184,11 +204,18 @@ def critic_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
     attempts[a.index] = a
     assert a.critique is not None
     verdict = "accepted" if a.critique.accepted else "rejected"
-    not_asked = ctx.settings.review == "none" and a.critique.objective_ok
+    if ctx.settings.review == "none" and a.critique.objective_ok:
+        status = "passes the checks, not reviewed"
+    elif ctx.settings.review == "neighbours" and a.critique.objective_ok:
+        status = (
+            "agrees with verified exemplars, accepted" if a.critique.accepted else "passes the checks, not agreed with verified exemplars"
+        )
+    else:
+        status = f"score {a.critique.score:.2f} {verdict}"
     ctx.emit(
         "critic",
         attempt=a.index,
-        status="passes the checks, not reviewed" if not_asked else f"score {a.critique.score:.2f} {verdict}",
+        status=status,
         seconds=time.monotonic() - start,
         detail="; ".join(a.critique.reasons[:4]),
     )

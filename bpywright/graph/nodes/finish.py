@@ -78,11 +78,16 @@ def give_up_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
     if state.error:
         why = f"stopped: {state.error}"
     elif (last := state.attempt(state.current)) is not None and unreviewed(state, last):
-        why = (
-            "stopped: it passes the objective checks, and no critic model is asked"
-            if ctx.settings.review == "none"
-            else "stopped: it passes the objective checks, and the critic model could not review it"
-        )
+        if ctx.settings.review == "none":
+            why = "stopped: it passes the objective checks, and no critic model is asked"
+        elif ctx.settings.review == "neighbours":
+            why = "stopped: it passes the objective checks, and its shape is " + (
+                "not accepted by agreement with verified exemplars"
+                if last.critique is None
+                else last.critique.reasons[-1].removeprefix("not accepted: ")
+            )
+        else:
+            why = "stopped: it passes the objective checks, and the critic model could not review it"
     elif state.spent_s >= state.budget_s:
         why = f"stopped: the {state.budget_s:.0f} s budget is spent (BPYWRIGHT_BUDGET_S raises it)"
     elif state.reviews >= max_reviews(state.max_rounds):
