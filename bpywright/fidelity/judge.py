@@ -13,13 +13,20 @@ import json
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import BaseModel
 
 if TYPE_CHECKING:
-    from ..graph.llm import LLMClient
     from ..harness.report import SceneSummary
+
+
+class StructuredLLM(Protocol):
+    """What the judge asks of a model client (graph.llm.LLMClient is one; this package stays below the loop's): a reply
+    constrained by a JSON schema, or RuntimeError (LLMError) when the endpoint cannot answer."""
+
+    def structured(self, messages: list[dict[str, Any]], name: str, schema: dict[str, Any]) -> str: ...
+
 
 SECTIONS = {
     "Object Attributes": "Attr",
@@ -127,11 +134,14 @@ def parse_scores(reply: str, n: int) -> tuple[list[int], str]:
 
 
 def judge(
-    llm: LLMClient, instruction: str, script: str | None, scene: SceneSummary | None, criteria: list[Criterion], images: Sequence[Path] = ()
+    llm: StructuredLLM,
+    instruction: str,
+    script: str | None,
+    scene: SceneSummary | None,
+    criteria: list[Criterion],
+    images: Sequence[Path] = (),
 ) -> Verdict:
     """Score one answer; no script (it did not run, or was a copy) scores 0 on every criterion without asking."""
-    from ..graph.llm import LLMError
-
     if not criteria:
         return Verdict(criteria=[], scores=[], problem="the row has no criteria")
     if not script:
@@ -147,7 +157,7 @@ def judge(
     messages = messages_for(instruction, script, scene_text(scene), criteria, list(images))
     try:
         reply = llm.structured(messages, "checklist", schema)
-    except LLMError as exc:
+    except RuntimeError as exc:  # graph.llm.LLMError: unreachable, retries exhausted, refused
         return Verdict(criteria=criteria, scores=[0] * len(criteria), problem=f"the judge failed: {exc}"[:300])
     scores, problem = parse_scores(reply, len(criteria))
     return Verdict(criteria=criteria, scores=scores, problem=problem)
