@@ -105,7 +105,7 @@ def test_the_loop_accepts_by_agreement_and_the_store_grows(settings, fake: FakeL
     fake.script("generate", fenced(BURGER_PARTS))
     with store_with(tmp_path / "store", NEIGHBOURS) as store:
         result = generate(BURGER, settings=neighbours, pool=render_pool, store=store)
-        assert result.outcome == "accepted", result.message
+        assert result.outcome == "accepted" and "its shape agrees with 2 verified exemplars of its kind" in result.message, result.message
         assert fake.roles_asked() == ["generate"] and result.cost is not None and result.cost.critic_calls == 0
         grown = [e for e in store.list(limit=10).items if e.source == "generated"]
         assert len(grown) == 1 and grown[0].script == result.script

@@ -46,7 +46,12 @@ def accept_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
     assert a is not None and a.script is not None and a.run is not None and a.critique is not None
     paths = write_outputs(ctx, a)
     by = f", written by {state.model}" if state.model else ""
-    message = f"accepted attempt #{a.index} ({a.origin}{by}, score {a.critique.score:.2f}) after {len(state.attempts)} attempt(s)"
+    if a.critique.agreement:  # BPYWRIGHT_REVIEW=neighbours: the shape agreed with verified exemplars, no score was given
+        ids = ", ".join(str(n["id"]) for n in a.critique.agreement)
+        verdict = f"its shape agrees with {len(a.critique.agreement)} verified exemplars of its kind: {ids}"
+    else:
+        verdict = f"score {a.critique.score:.2f}"
+    message = f"accepted attempt #{a.index} ({a.origin}{by}, {verdict}) after {len(state.attempts)} attempt(s)"
     if a.critique.overruled:  # scored low, but every objection the critic gave is disproved by the scene
         message += f"; the critic's low score is overruled: {'; '.join(a.critique.overruled_because[:3])}"
     if ctx.store is not None:
