@@ -33,10 +33,15 @@ def test_each_reviewer_is_rated_against_the_reference_verdict() -> None:
     assert row(text, "the critic model's score ≥ 0.7")[1:] == ["3 of 4 (75%)", "2", "2", "0.67"]
     assert row(text, "the critic model's score ≥ 0.75")[1:] == ["0 of 4 (0%)", "0", "0", "–"]
     # agreement: F against the neighbour beats the neighbour's cube floor by the margin, for each of the k nearest
-    assert row(text, "agrees with its 1 nearest same-kind exemplar(s), margin 0.0")[1:] == ["3 of 4 (75%)", "2", "2", "0.67"]
-    assert row(text, "agrees with its 2 nearest same-kind exemplar(s), margin 0.2")[1:] == ["1 of 4 (25%)", "1", "1", "1.00"]
-    assert "agrees with its 3 nearest" in text  # no attempt has 3 neighbours: none accepted, not an error
-    assert row(text, "agrees with its 3 nearest same-kind exemplar(s), margin 0.0")[1] == "0 of 4 (0%)"
+    assert row(text, "agrees with 1 of its 1 nearest same-kind exemplar(s), margin 0.0")[1:] == ["3 of 4 (75%)", "2", "2", "0.67"]
+    picked = "agrees with 2 of its 2 nearest same-kind exemplar(s), margin 0.2 (the loop's rule)"
+    assert row(text, picked)[1:] == ["1 of 4 (25%)", "1", "1", "1.00"]
+    # one of two: the second chair attempt (0.5 > 0.2 + 0.2) joins, the lamp (0.6 < 0.5 + 0.2) does not
+    assert row(text, "agrees with 1 of its 2 nearest same-kind exemplar(s), margin 0.2")[1:] == ["2 of 4 (50%)", "1", "2", "1.00"]
+    assert "agrees with 3 of its 3 nearest" in text  # no attempt has 3 neighbours: none accepted, not an error
+    assert row(text, "agrees with 3 of its 3 nearest same-kind exemplar(s), margin 0.0")[1] == "0 of 4 (0%)"
+    # the first rule (in table order) that accepts the most at precision ≥ 0.8
+    assert "Most accepted at precision ≥ 0.8 on these attempts: agrees with 1 of its 1 nearest same-kind exemplar(s), margin 0.1." in text
 
 
 def test_without_a_store_no_agreement_rows() -> None:
