@@ -100,8 +100,9 @@ def agree(prompt: str, script: str, version: str, store: Any, measure: Measure, 
     if len(near) < AGREE_WITH:
         return Agreement(
             False,
-            f"not accepted: no model reviews it (BPYWRIGHT_REVIEW=neighbours), and the exemplar store holds "
-            f"{len(near)} verified exemplar(s) of this kind of object to compare its shape with ({AGREE_WITH} needed)",
+            f"not accepted: no model reviews it (BPYWRIGHT_REVIEW=neighbours, the local model's catalogue entry; =model "
+            f"asks it), and the exemplar store holds {len(near)} verified exemplar(s) of this kind of object to compare "
+            f"its shape with ({AGREE_WITH} needed: `bpywright exemplars import` adds verified pairs)",
         )
     answer = measure(script)
     if answer is None or answer.empty:

@@ -134,14 +134,14 @@ def test_review_by_checks_accepts_what_passes_them_without_asking_the_critic(set
 
 
 def test_review_none_asks_no_critic_and_accepts_nothing(settings, fake: FakeLLM, render_pool) -> None:
-    """BPYWRIGHT_REVIEW=none (the 1.5B's catalogue entry: its reviews scored every answer 0.70): the checks still run, a
+    """BPYWRIGHT_REVIEW=none (no model asked, nothing accepted): the checks still run, a
     script that passes them is returned unaccepted, with no critic call, and the message says how to get a review."""
     import dataclasses
 
     fake.script("generate", fenced(BURGER_PARTS))
     result = generate(BURGER, settings=dataclasses.replace(settings, review="none", max_critic_rounds=0), pool=render_pool)
     assert result.outcome == "best_attempt" and fake.roles_asked() == ["generate"], result.message
-    assert "not reviewed, so not accepted" in result.message and "BPYWRIGHT_REVIEW=model" in result.message
+    assert "not reviewed, so not accepted" in result.message and "=model asks it" in result.message
     assert result.cost is not None and result.cost.critic_calls == 0
 
 

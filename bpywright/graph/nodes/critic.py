@@ -95,8 +95,8 @@ def unbuilt(a: Attempt) -> bool:
 CHECKS_DECIDE = "accepted on the objective and structural checks, without a model's review (BPYWRIGHT_REVIEW=checks)"
 UNREVIEWED = "not accepted without the critic's review (an accepted script becomes an exemplar)"
 NOT_ASKED = (
-    "not reviewed, so not accepted: no critic model is asked (BPYWRIGHT_REVIEW=none, or the local model's catalogue "
-    "entry: its reviews scored every answer that passed the checks 0.70, faithful or not; BPYWRIGHT_REVIEW=model asks it)"
+    "not reviewed, so not accepted: no critic model is asked (BPYWRIGHT_REVIEW=none; =model asks it, =neighbours accepts "
+    "a shape that agrees with verified exemplars of its kind)"
 )
 
 

@@ -86,11 +86,8 @@ def give_up_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
         if ctx.settings.review == "none":
             why = "stopped: it passes the objective checks, and no critic model is asked"
         elif ctx.settings.review == "neighbours":
-            why = "stopped: it passes the objective checks, and its shape is " + (
-                "not accepted by agreement with verified exemplars"
-                if last.critique is None
-                else last.critique.reasons[-1].removeprefix("not accepted: ")
-            )
+            verdict = last.critique.reasons[-1] if last.critique is not None and last.critique.reasons else "not accepted"
+            why = f"stopped: it passes the objective checks, and is {verdict}"
         else:
             why = "stopped: it passes the objective checks, and the critic model could not review it"
     elif state.spent_s >= state.budget_s:
