@@ -46,10 +46,10 @@ from generation import MODES, code_version, endpoint, honest, run_rows  # noqa: 
 
 from bpywright.config import Settings  # noqa: E402
 from bpywright.fidelity.compare import TAU, compare  # noqa: E402
+from bpywright.fidelity.measure import UNIT_CUBE  # noqa: E402
 from bpywright.fidelity.models import Fidelity, Measurement, SceneGeometry  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "blendnet" / "BlendNetHuman.dev.jsonl"
-UNIT_CUBE = "import bpy\n\nbpy.ops.object.select_all(action='SELECT')\nbpy.ops.object.delete()\nbpy.ops.mesh.primitive_cube_add(size=1)\n"
 
 
 def measuring_options(settings: Settings) -> Any:

@@ -28,6 +28,8 @@ MAX_MEASURE_BYTES = 4 * 1024 * 1024
 SAMPLES = 2048  # surface points per scene
 SEED = 7  # fixed: a scene measured twice gives the same points
 SNIPPET = Path(__file__).with_name("blender") / "measure.py"
+# The floor every answer must beat: the unit cube (bench/fidelity.py's cube floor, graph/agreement.py's margin).
+UNIT_CUBE = "import bpy\n\nbpy.ops.object.select_all(action='SELECT')\nbpy.ops.object.delete()\nbpy.ops.mesh.primitive_cube_add(size=1)\n"
 CALL = """
 
 try:

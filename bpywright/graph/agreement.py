@@ -29,12 +29,12 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..fidelity.compare import compare
+from ..fidelity.measure import UNIT_CUBE
 from ..fidelity.models import SceneGeometry
 from .scene_plan import kind_words
 
 AGREE_WITH = 2  # nearest same-kind verified exemplars the answer must agree with (each of them)
 MARGIN = 0.2  # the answer's F-score against a neighbour must beat the unit cube's against it by this much
-UNIT_CUBE = "import bpy\n\nbpy.ops.object.select_all(action='SELECT')\nbpy.ops.object.delete()\nbpy.ops.mesh.primitive_cube_add(size=1)\n"
 
 Measure = Callable[[str], SceneGeometry | None]  # a script → its measured geometry (None: it did not run or measure)
 
@@ -108,10 +108,12 @@ def agree(prompt: str, script: str, version: str, store: Any, measure: Measure, 
     if answer is None or answer.empty:
         return Agreement(False, "not accepted: its scene could not be measured to compare with the verified exemplars")
     cube = cache.get(UNIT_CUBE, measure)
+    if cube is None:
+        return Agreement(False, "not accepted: the unit cube the margin is measured from could not be measured")
     compared: list[Neighbour] = []
     for n in near:
         reference = cache.get(n.script, measure)
-        if reference is None or reference.empty or cube is None:
+        if reference is None or reference.empty:
             return Agreement(False, f"not accepted: the verified exemplar {n.id} could not be measured to compare with", compared)
         compared.append(Neighbour(n.id, n.prompt, compare(answer, reference).fscore, compare(cube, reference).fscore))
     shown = "; ".join(f"F {c.fscore:.2f} against {c.id} ({c.prompt[:60]!r}), a cube {c.cube:.2f}" for c in compared)
