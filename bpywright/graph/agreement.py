@@ -14,6 +14,13 @@ precision 0.82, and 6 of 6 faithful on the prompts added after it was picked.
 Neighbours are never source="generated": an answer this rule accepted becomes an exemplar, and must not vouch for the
 next one. A store without two same-kind verified exemplars gives no verdict (nothing accepted, as with review=none).
 Measurements of neighbours and of the cube are cached under the artifacts folder by script digest.
+
+An answer that passed the checks and disagreed (a verdict: both neighbours compared) gets REDRAWS fresh answers (heal's
+redraw: under the plan strategy a new plan sampled with seed + k, not a revision of the first), each reviewed the same
+way; of answers that all disagree, the one that beats the cube by most against its least-agreeing neighbour is returned.
+Why: the same prompts' answers from different runs differ far more than a revision moves one (12 of 29 prompts had some
+attempt the rule accepts, where one attempt is accepted 26 % of the time), and a revision moved F by under 0.02 in 20 of
+22 runs (bench/replan_rounds.py). "No verdict" (too few neighbours) draws nothing: no other answer can change it.
 """
 
 from __future__ import annotations
@@ -35,6 +42,7 @@ from .scene_plan import kind_words
 
 AGREE_WITH = 2  # nearest same-kind verified exemplars the answer must agree with (each of them)
 MARGIN = 0.2  # the answer's F-score against a neighbour must beat the unit cube's against it by this much
+REDRAWS = 1  # fresh answers a request may draw when its answer passed the checks and disagreed with its neighbours
 
 Measure = Callable[[str], SceneGeometry | None]  # a script → its measured geometry (None: it did not run or measure)
 
@@ -127,6 +135,17 @@ def agree(prompt: str, script: str, version: str, store: Any, measure: Measure, 
         f"of {MARGIN} over a cube ({shown})",
         compared,
     )
+
+
+def disagreed(critique: Any) -> bool:
+    """The answer passed the checks and was compared with enough neighbours, and its shape did not agree: a verdict
+    against it (not "no verdict", which a store without two of the kind gives, and which another answer cannot change)."""
+    return bool(critique.objective_ok and not critique.accepted and len(critique.agreement) >= AGREE_WITH)
+
+
+def closeness(critique: Any) -> float:
+    """How clearly the answer beat the cube against its least-agreeing neighbour (-1 when it was not compared)."""
+    return min((n["fscore"] - n["cube"] for n in critique.agreement), default=-1.0)
 
 
 def summary(agreement: Agreement) -> list[dict[str, Any]]:

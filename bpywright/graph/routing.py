@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Literal
 
+from .agreement import REDRAWS, disagreed
 from .builders import call_builders
 from .framing import framed
 from .nodes.critic import unbuilt, unreviewed
-from .state import GenState
+from .state import Attempt, GenState
 
 
 def after_retrieve(state: GenState) -> Literal["generate", "fallback"]:
@@ -39,6 +40,8 @@ def after_critic(state: GenState) -> Literal["accept", "heal", "give_up"]:
         return "give_up"
     if state.reviews >= max_reviews(state.max_rounds):
         return "give_up"  # the step budget: copies regenerated, free steps and rounds together (LangGraph's limit is above it)
+    if redraw_due(state, current):
+        return "heal"  # it passed the checks, and its shape disagreed with verified exemplars: one fresh answer
     if unreviewed(state, current):
         return "give_up"  # it passed the checks; the critic could not say what to change
     if current.run is not None and current.run.ok and state.critic_rounds >= state.max_critic_rounds:
@@ -51,6 +54,13 @@ def after_critic(state: GenState) -> Literal["accept", "heal", "give_up"]:
     if state.rounds >= state.max_rounds and (state.rule_steps >= MAX_RULE_STEPS or current.script is None):
         return "give_up"
     return "heal"
+
+
+def redraw_due(state: GenState, current: Attempt) -> bool:
+    """A fresh answer is drawn (heal's redraw): the current one passed the checks and its shape disagreed with the
+    verified exemplars of its kind (BPYWRIGHT_REVIEW=neighbours), a redraw and a round are left."""
+    c = current.critique
+    return c is not None and disagreed(c) and state.redraws < REDRAWS and state.rounds < state.max_rounds
 
 
 def after_heal(state: GenState) -> Literal["validate", "give_up"]:

@@ -99,6 +99,7 @@ class GenState(BaseModel):
     rounds: int = 0  # heal rounds used: LLM patches and regenerations (what max_rounds bounds)
     critic_rounds: int = 0  # rounds that patched a script which ran (the critic's rejection drove them)
     rule_steps: int = 0  # deterministic rule heals, free of rounds (bounded by MAX_RULE_STEPS)
+    redraws: int = 0  # fresh answers drawn after a shape that disagreed with verified neighbours (agreement.REDRAWS)
     reviews: int = 0  # critic visits: one per validated attempt batch (bounded by routing.max_reviews: the step budget)
     spent_s: float = 0.0  # time spent in nodes (survives resume; the budget counts this)
     started_at: float = 0.0  # wall-clock time.time() of the request's start

@@ -4,14 +4,18 @@ the same kind. Real Blender measures every scene, the store is real SQLite, the 
 from __future__ import annotations
 
 import dataclasses
+import json
 from pathlib import Path
 
 import pytest
 
 from bpywright.exemplars.store import ExemplarStore
 from bpywright.graph.agreement import AGREE_WITH, GeometryCache, agree, neighbours_of, pool_measure
+from bpywright.graph.build import build_graph, checkpoint_db, sqlite_checkpointer
 from bpywright.graph.fake_llm import FakeLLM
+from bpywright.graph.llm import VARIANT_TEMPERATURE
 from bpywright.graph.run import generate
+from bpywright.graph.state import Attempt, GenState
 from bpywright.harness.options import RunOptions
 from bpywright.harness.report import RunReport
 
@@ -38,6 +42,13 @@ NEIGHBOURS = {
 # Two "burgers" a stack of discs is no closer to than a cube is: takeaway boxes.
 BOX = CLEAR + "bpy.ops.mesh.primitive_cube_add(size=1.0)\nbpy.context.active_object.scale = (1.0, 1.0, 0.8)\n"
 BOXES = {"a burger box for takeaway": BOX, "a burger box made of card": BOX.replace("0.8", "0.9")}
+
+
+def attempts_of(settings, thread_id: str) -> list[Attempt]:
+    """The run's attempts, read back from its checkpoint."""
+    with sqlite_checkpointer(checkpoint_db(settings)) as saver:
+        values = build_graph(checkpointer=saver).get_state({"configurable": {"thread_id": thread_id}}).values
+    return GenState.model_validate(values).attempts
 
 
 def ok() -> RunReport:
@@ -113,11 +124,76 @@ def test_the_loop_accepts_by_agreement_and_the_store_grows(settings, fake: FakeL
         assert [n.source for n in neighbours_of(store, BURGER, "4.5")] == ["imported", "imported"]
 
 
-def test_the_loop_returns_a_disagreeing_answer_unaccepted_and_says_why(settings, fake: FakeLLM, render_pool, tmp_path: Path) -> None:
+# The same burger as a thin column: every part the request names, stacked and touching, shaped like no burger.
+SKEWER = BURGER_PARTS.replace("radius=r,", "radius=r * 0.05,").replace("(i - 1) * 0.5", "(i - 1) * 0.02")
+
+
+def test_the_loop_draws_one_fresh_answer_when_the_first_disagrees_and_returns_the_closer(
+    settings, fake: FakeLLM, render_pool, tmp_path: Path
+) -> None:
     neighbours = dataclasses.replace(settings, review="neighbours", max_critic_rounds=0)
-    fake.script("generate", fenced(BURGER_PARTS))
+    fake.script("generate", fenced(BURGER_PARTS), fenced(SKEWER), fenced(BURGER_PARTS))
     with store_with(tmp_path / "store", BOXES) as store:
         result = generate(BURGER, settings=neighbours, pool=render_pool, store=store)
         assert result.outcome == "best_attempt" and "critic" not in fake.roles_asked(), result.message
         assert "does not agree with the 2 nearest verified exemplars" in result.message
         assert not [e for e in store.list(limit=10).items if e.source == "generated"]
+    # one redraw, no more: the third answer queued is never asked for
+    assert fake.roles_asked() == ["generate", "generate"] and fake.queues["generate"]
+    first, second = attempts_of(neighbours, result.thread_id)
+    assert "redrawn: #0 its shape did not agree" in second.note and second.parent == 0
+    assert first.critique is not None and second.critique is not None
+    assert len(first.critique.agreement) == len(second.critique.agreement) == AGREE_WITH
+    # of two answers that both disagree, the one closer to the neighbours is returned
+    margin = {a.index: min(n["fscore"] - n["cube"] for n in a.critique.agreement) for a in (first, second)}  # type: ignore[union-attr]
+    assert result.script == max((first, second), key=lambda a: margin[a.index]).script
+
+
+def test_a_fresh_answer_that_agrees_is_accepted(settings, fake: FakeLLM, render_pool, tmp_path: Path) -> None:
+    neighbours = dataclasses.replace(settings, review="neighbours", max_critic_rounds=0)
+    fake.script("generate", fenced(SKEWER), fenced(BURGER_PARTS))
+    with store_with(tmp_path / "store", NEIGHBOURS) as store:
+        result = generate(BURGER, settings=neighbours, pool=render_pool, store=store)
+        assert result.outcome == "accepted" and result.script is not None and "Bun_Top" in result.script, result.message
+        assert "radius=r * 0.05" not in result.script and fake.roles_asked() == ["generate", "generate"]
+        (first, _) = attempts_of(neighbours, result.thread_id)
+        assert first.critique is not None and not first.critique.accepted and first.critique.agreement
+
+
+def test_no_fresh_answer_is_drawn_when_the_store_gives_no_verdict(settings, fake: FakeLLM, render_pool, tmp_path: Path) -> None:
+    neighbours = dataclasses.replace(settings, review="neighbours", max_critic_rounds=0)
+    fake.script("generate", fenced(SKEWER), fenced(BURGER_PARTS))
+    with store_with(tmp_path / "store", dict(list(NEIGHBOURS.items())[:1])) as store:
+        result = generate(BURGER, settings=neighbours, pool=render_pool, store=store)
+    assert result.outcome == "best_attempt" and fake.roles_asked() == ["generate"], result.message
+    assert "holds 1 verified exemplar(s) of this kind" in result.message
+
+
+def test_under_the_plan_strategy_the_fresh_answer_is_a_plan_sampled_afresh(settings, fake: FakeLLM, render_pool, tmp_path: Path) -> None:
+    from .test_plan import BURGER as BURGER_PLAN
+
+    plan = json.loads(BURGER_PLAN)
+    for part in plan["parts"]:  # the same parts as a thin column
+        part["size"][0] *= 0.1
+        part["size"][1] *= 0.1
+        part["location"][0] *= 0.1
+    neighbours = dataclasses.replace(settings, review="neighbours", max_critic_rounds=0, strategy="plan", llm_sampling=(("seed", 7.0),))
+    stack = json.loads(BURGER_PLAN)  # the fresh plan: discs stacked, as the verified burgers are built
+    stack["parts"][-1] |= {"shape": "cylinder", "size": [0.12, 0.12, 0.03], "location": [0, 0, 0.088]}
+    for part in stack["parts"]:  # twice as wide: about as squat as the verified ones
+        part["size"][0] *= 2
+        part["size"][1] *= 2
+        part["location"][0] *= 2
+    fake.script("plan", json.dumps(plan), json.dumps(stack))
+    with store_with(tmp_path / "store", NEIGHBOURS) as store:
+        result = generate(BURGER, settings=neighbours, pool=render_pool, store=store)
+    assert result.outcome == "accepted", result.message
+    asked = [body for body in fake.chat_requests if body.get("response_format")]
+    assert len(asked) == 2 and "critic" not in fake.roles_asked()
+    # the first plan is greedy; the fresh one a sample of its own (the configured seed + 1), not a revision of the first
+    assert asked[0].get("temperature") == 0.0 and asked[1].get("temperature") == VARIANT_TEMPERATURE
+    assert asked[1].get("seed") == 8
+    assert "thin" not in asked[1]["messages"][-1]["content"] and json.dumps(plan["parts"][0]) not in asked[1]["messages"][-1]["content"]
+    first, second = attempts_of(neighbours, result.thread_id)
+    assert first.critique is not None and not first.critique.accepted and second.critique is not None and second.critique.accepted
+    assert second.note.startswith("redrawn: #0") and "a fresh plan, sampled" in second.note

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
+from ..agreement import closeness
 from ..state import Attempt
 
 _STATUS = {"ok": 3, "error": 2, "timeout": 1, "crash": 1, "rejected": 0}
@@ -30,6 +31,7 @@ def rank(a: Attempt, copies: Collection[int] = ()) -> tuple:
         a.index not in copies,
         bool(critique and critique.objective_ok),
         critique.score if critique else 0.0,
+        closeness(critique) if critique else -1.0,
         -blocking,
         nonblank,
         a.index,
