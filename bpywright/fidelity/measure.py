@@ -1,10 +1,16 @@
-"""Run a script with the measurement snippet appended, and read back what the snippet wrote, as untrusted data.
+"""Measure the scene a script builds: the script runs and its scene is saved; a second job, which never runs the script,
+opens that file and measures it (blender/measure.py). The host reads the result as untrusted data.
 
-The snippet (blender/measure.py, standard library + bpy) runs after the script's last line, in the same job, and
-writes MEASURE_FILE into the job's working directory; the harness copies regular files only (never links) out of it,
-and the host reads that one name, size-capped, and validates it into a SceneGeometry. A script that writes its own
-MEASURE_FILE is overwritten by the snippet, which runs after it; one that stops the snippet (exits, patches json) gets
-"not measured" or a scene that fails validation — a failure, never a trusted number.
+Why two jobs: the measurement must not be the script's word. In one job, the script runs first and so can prepare
+the interpreter the measuring code runs in: plant MEASURE_FILE, then patch `open` so that the code appended after it
+cannot overwrite the file (that attack worked: the run said ok and the host read forged geometry). Here the job that
+ran the script only saves its scene (BLEND_FILE, `save_as_mainfile(copy=True)`); the host copies regular files only
+(never links) out of it, size-capped (MAX_BLEND_BYTES), and hands the file to a fresh job of ours, which opens it with
+scripts off (`use_scripts=False`: no registered text block or Python driver in it runs), measures, and writes
+MEASURE_FILE. Whatever the script does to its own interpreter, what is measured is a Blender file: to be measured as
+a chair, a script must have built a chair in Blender. (It could still build one, save it and delete it: a script can
+always act differently when it is tested, and no test can tell.) A script that stops the save, or leaves another file
+in its place, gets "not measured" or the measurement of a file it saved itself, never a number it wrote.
 """
 
 from __future__ import annotations
@@ -25,11 +31,34 @@ if TYPE_CHECKING:
 
 MEASURE_FILE = "bpywright_fidelity.json"
 MAX_MEASURE_BYTES = 4 * 1024 * 1024
+BLEND_FILE = "bpywright_scene.blend"  # the scene the script built, saved by the job that ran it
+MAX_BLEND_BYTES = 256 * 1024 * 1024  # a scene bigger than this is not measured (a BlendNet reference saves 0.1–2 MB)
 SAMPLES = 2048  # surface points per scene
 SEED = 7  # fixed: a scene measured twice gives the same points
 SNIPPET = Path(__file__).with_name("blender") / "measure.py"
 # The floor every answer must beat: the unit cube (bench/fidelity.py's cube floor, graph/agreement.py's margin).
 UNIT_CUBE = "import bpy\n\nbpy.ops.object.select_all(action='SELECT')\nbpy.ops.object.delete()\nbpy.ops.mesh.primitive_cube_add(size=1)\n"
+SAVE = """
+
+
+try:
+    import os as _bpywright_os
+
+    import bpy as _bpywright_bpy
+
+    _bpywright_path = _bpywright_os.path.abspath({file})
+    _bpywright_bpy.ops.wm.save_as_mainfile(filepath=_bpywright_path, copy=True, compress=True, check_existing=False)
+except Exception as _bpywright_error:
+    import sys as _bpywright_sys
+
+    print(f"bpywright: the scene could not be saved to measure: {{_bpywright_error}}", file=_bpywright_sys.stderr)
+"""
+OPEN = """import os
+
+import bpy
+
+bpy.ops.wm.open_mainfile(filepath=os.path.abspath({file}), load_ui=False, use_scripts=False)
+"""
 CALL = """
 
 try:
@@ -42,10 +71,15 @@ except Exception as _bpywright_error:
 """
 
 
-def measured_script(script: str, *, seed: int = SEED, samples: int = SAMPLES, size: int = MASK_SIZE) -> str:
-    """The script with the measurement appended (its own lines, and so its tracebacks' line numbers, unchanged)."""
+def saving_script(script: str) -> str:
+    """The script with the save of its scene appended (its own lines, and so its tracebacks' line numbers, unchanged)."""
+    return script.rstrip("\n") + SAVE.format(file=repr(BLEND_FILE))
+
+
+def measuring_script(*, seed: int = SEED, samples: int = SAMPLES, size: int = MASK_SIZE) -> str:
+    """Ours, run in a fresh job: open the saved scene with its scripts off, measure it, write MEASURE_FILE."""
     call = CALL.format(args=f"{MEASURE_FILE!r}, {int(seed)}, {int(samples)}, {int(size)}", file=repr(MEASURE_FILE))
-    return script.rstrip("\n") + "\n\n\n" + SNIPPET.read_text(encoding="utf-8") + call
+    return OPEN.format(file=repr(BLEND_FILE)) + "\n\n" + SNIPPET.read_text(encoding="utf-8") + call
 
 
 def read_geometry(path: Path) -> tuple[SceneGeometry | None, str]:
@@ -75,12 +109,26 @@ def measure(
     seed: int = SEED,
     samples: int = SAMPLES,
 ) -> Measurement:
-    """Run the script with the measurement appended on a warm worker; the report, and the geometry when it ran."""
-    with tempfile.TemporaryDirectory(prefix="bpywright-fidelity-") as outputs:
-        report = pool.run(
-            source=measured_script(script, seed=seed, samples=samples), options=options, render_to=render_to, outputs_to=Path(outputs)
+    """Run the script on a warm worker and save its scene; measure that file in a fresh job. The script's report (its
+    render, when asked), and the geometry when it ran and its saved scene could be measured (else why not)."""
+    run_options = options or pool.options
+    with tempfile.TemporaryDirectory(prefix="bpywright-fidelity-") as folder:
+        built, measured = Path(folder) / "built", Path(folder) / "measured"
+        report = pool.run(source=saving_script(script), options=run_options, render_to=render_to, outputs_to=built)
+        if report.status != "ok":
+            why = f"the script did not finish ({report.status})" if report.status in ("timeout", "crash", "rejected") else report.failure
+            return Measurement(report=report, why=why)
+        try:
+            scene = read_job_file(None, str(built / BLEND_FILE), MAX_BLEND_BYTES)
+        except UnsafeFile as exc:
+            return Measurement(
+                report=report, why=f"its scene was not saved to measure: {str(exc).replace(str(built / BLEND_FILE), BLEND_FILE)}"
+            )
+        quiet = run_options.model_copy(update={"render": False})
+        opened = pool.run(
+            source=measuring_script(seed=seed, samples=samples), options=quiet, outputs_to=measured, inputs={BLEND_FILE: scene}
         )
-        if report.status in ("timeout", "crash", "rejected"):
-            return Measurement(report=report, why=f"the script did not finish ({report.status})")
-        geometry, why = read_geometry(Path(outputs) / MEASURE_FILE)
+        if not opened.ok:
+            return Measurement(report=report, why=f"its saved scene could not be measured ({opened.failure})")
+        geometry, why = read_geometry(measured / MEASURE_FILE)
     return Measurement(report=report, geometry=geometry, why=why)

@@ -47,7 +47,7 @@ class SceneGeometry(BaseModel):
 
 
 class Measurement(BaseModel):
-    """One script run with the measurement appended: its report, and the geometry when it could be read (else why not)."""
+    """One script run and its saved scene measured: its report, and the geometry when it could be read (else why not)."""
 
     report: RunReport
     geometry: SceneGeometry | None = None

@@ -30,6 +30,7 @@ MAX_SCRIPT_BYTES = 1_000_000
 TAIL_CHARS = 4000
 MAX_REPORT_BYTES = 16 * 1024 * 1024
 OUT_DIR = "out"
+INPUT_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}")  # a file a caller gives a job: a plain name in its out/
 
 
 class UnsafeFile(Exception):
@@ -114,6 +115,7 @@ class ScriptInput:
     origin: str | None
     as_file: Path | None
     root: Path | None
+    inputs: tuple[tuple[str, bytes], ...] = ()  # files placed in its working directory before it runs (name, content)
 
 
 def _too_broad(root: Path) -> str:
@@ -186,11 +188,13 @@ class PreparedRun:
         max_bytes: int = MAX_SCRIPT_BYTES,
         host_dir: Path | None = None,
         owner: tuple[int, int] | None = None,
+        inputs: tuple[tuple[str, bytes], ...] = (),
     ) -> PreparedRun:
         """Fill the (empty) job dir: out/ and a copy of the script, which runs as `as_file` when given.
 
         owner: the job's (uid, gid) on the host where it is not ours (root's sandbox runs as 65534): out/ is
         given to it, the script copy is world-readable whatever our umask.
+        inputs: files the caller gives the job, written into out/ (its working directory) under plain names.
         """
         job_id = uuid.uuid4().hex[:12]
         local = host_dir or job_dir
@@ -203,6 +207,14 @@ class PreparedRun:
             rejected = f"script is {len(raw)} bytes; the limit is {max_bytes}"
         elif b"\x00" in raw:
             rejected = "script contains NUL bytes: not a Python source file"
+        for given, data in inputs:
+            if not INPUT_NAME.fullmatch(given):
+                raise ValueError(f"an input file's name must be a plain file name, not {given!r}")
+            fd = os.open(local / OUT_DIR / given, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+            if owner is not None:
+                os.chown(local / OUT_DIR / given, *owner, follow_symlinks=False)
         script_path = job_dir / _safe_name(name)
         (local / script_path.name).write_bytes(raw)
         os.chmod(local / script_path.name, 0o644)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -101,17 +102,21 @@ class WorkerPool:
         render_to: Path | None = None,
         outputs_to: Path | None = None,
         linter: Linter | None = None,
+        inputs: Mapping[str, bytes] | None = None,
     ) -> RunReport:
         """Run one script (a path, or source text) on a warm worker; blocks until its report is ready.
 
         as_file: run `source` as if it were that file of its project (a healed version of it, say).
         outputs_to: the files the script wrote in its working directory are copied there.
+        inputs: files (plain name → content) placed in its working directory before it runs.
         linter: the caller's Linter, built for the target version; its LintReport is attached to the report.
         """
         if self._closed:
             raise RuntimeError("WorkerPool is closed")
         options = options or self.options
         given = script_input(script, source, as_file, options)
+        if inputs:
+            given = dataclasses.replace(given, inputs=tuple(inputs.items()))
         text = given.text
         lint_report = linter.lint(text.decode("utf-8", "replace") if isinstance(text, bytes) else text) if linter else None
         report = self._run_on_worker(given, options, render_to, outputs_to)

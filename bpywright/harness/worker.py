@@ -131,6 +131,7 @@ class Worker:
             max_bytes=options.max_script_bytes,
             host_dir=self.host_dir if self.host_dir != self.dir else None,
             owner=self._sandboxed.job_owner if self._sandboxed is not None else None,
+            inputs=script.inputs,
         )
         if job.rejected:
             return job.rejected_report(self.backend.name, self.sandbox)

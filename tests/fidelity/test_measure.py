@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import tempfile
 from pathlib import Path
 
 import pytest
 
 from bpywright.fidelity.compare import TAU, compare, mask
-from bpywright.fidelity.measure import MAX_MEASURE_BYTES, measure, measured_script, read_geometry
+from bpywright.fidelity.measure import BLEND_FILE, MAX_MEASURE_BYTES, OPEN, measure, measuring_script, read_geometry, saving_script
 from bpywright.fidelity.models import MASK_SIZE, VIEWS, SceneGeometry
 from bpywright.harness.pool import WorkerPool
 
@@ -100,14 +101,45 @@ def test_a_failing_script_is_a_failure_not_a_measurement(pool: WorkerPool) -> No
     assert not m.ran and m.report.exception is not None and m.report.exception.line == 5  # the script's own line
 
 
+FORGED = {"parts": 1, "triangles": 12, "points": [[0, 0, 0]] * 10 + [[1, 1, 1]], "bbox": [[0, 0, 0], [1, 1, 1]], "colours": [], "masks": {}}
+# Plant the measurement, then make `open` of that one name write nowhere: code run after the script cannot replace it.
+PLANT = f"""import builtins, json
+open('bpywright_fidelity.json', 'w').write(json.dumps({FORGED!r}))
+_open = builtins.open
+builtins.open = lambda f, *a, _o=_open, **k: _o('/dev/null' if f == 'bpywright_fidelity.json' else f, *a, **k)
+"""
+# Send the save elsewhere, so that what the script left under the saved scene's name is read in its place.
+AWAY = "import os\nos.path.abspath = lambda p: '/tmp/elsewhere.blend'\n"
+
+
 def test_a_script_cannot_plant_its_own_measurement(pool: WorkerPool) -> None:
-    # the snippet runs after the script and overwrites the file the script wrote
-    fake = {"parts": 1, "triangles": 12, "points": [[0, 0, 0]] * 10, "bbox": [[0, 0, 0], [1, 1, 1]], "colours": [], "masks": {}}
-    planted = measure(pool, SPHERE + f"import json\nopen('bpywright_fidelity.json', 'w').write(json.dumps({fake!r}))\n")
-    assert planted.geometry is not None and len(planted.geometry.points) == 2048
-    # a link in its place is never followed by the host
-    linked = measure(pool, SPHERE + "import os\nos.symlink('/etc/passwd', 'bpywright_fidelity.json')\n")
-    assert linked.geometry is None
+    # the measuring job never runs the script: what it wrote is not read
+    planted = measure(pool, SPHERE + PLANT)
+    assert planted.ran and planted.geometry is not None and len(planted.geometry.points) == 2048
+    assert compare(planted.geometry, measure(pool, SPHERE).geometry).fscore == 1.0  # type: ignore[arg-type]
+    # nor can it plant the saved scene: a file that is no Blender file is not measured, a link is never followed
+    garbage = measure(pool, SPHERE + f"open({BLEND_FILE!r}, 'wb').write(b'BLENDER-v405' + bytes(4096))\n" + AWAY)
+    assert garbage.ran and garbage.geometry is None and "saved scene could not be measured" in garbage.why
+    linked = measure(pool, SPHERE + f"import os\nos.symlink('/etc/passwd', {BLEND_FILE!r})\n" + AWAY)
+    assert linked.ran and linked.geometry is None and "not saved" in linked.why and "passwd" not in linked.why
+
+
+def test_the_saved_scene_is_opened_with_its_scripts_off(pool: WorkerPool) -> None:
+    # a text block registered to run when the file is loaded: with scripts on, it would forge the measuring job's file
+    registered = SPHERE + f"t = bpy.data.texts.new('forge.py')\nt.use_module = True\nt.write({PLANT!r})\n"
+    m = measure(pool, registered)
+    assert m.geometry is not None and len(m.geometry.points) == 2048 and m.geometry.parts == 1
+    assert "use_scripts=False" in OPEN
+
+
+def test_the_saved_scene_measures_as_the_scene_itself(pool: WorkerPool, measured) -> None:
+    # measured in the job that built it (the snippet appended to the script) and from its saved file: the same shape
+    with tempfile.TemporaryDirectory() as folder:
+        one_job = CHAIR.rstrip() + "\n\n" + measuring_script().removeprefix(OPEN.format(file=repr(BLEND_FILE)))
+        assert pool.run(source=one_job, outputs_to=Path(folder)).ok
+        inline, why = read_geometry(Path(folder) / "bpywright_fidelity.json")
+    assert inline is not None, why
+    assert inline.parts == measured["chair"].parts and compare(inline, measured["chair"]).fscore > 0.99
 
 
 def test_the_host_reads_the_file_defensively(tmp_path: Path) -> None:
@@ -128,7 +160,9 @@ def test_the_host_reads_the_file_defensively(tmp_path: Path) -> None:
     assert read_geometry(path)[0] is None
 
 
-def test_the_snippet_leaves_the_scripts_lines_alone() -> None:
-    out = measured_script("import bpy\nx = 1\n")
-    assert out.startswith("import bpy\nx = 1\n") and "_bpywright_measure_scene('bpywright_fidelity.json', 7, 2048, 64)" in out
+def test_the_save_leaves_the_scripts_lines_alone_and_the_measurement_is_ours() -> None:
+    out = saving_script("import bpy\nx = 1\n")
+    assert out.startswith("import bpy\nx = 1\n") and "save_as_mainfile" in out and "_bpywright_measure_scene" not in out
+    ours = measuring_script()
+    assert ours.startswith("import os") and "_bpywright_measure_scene('bpywright_fidelity.json', 7, 2048, 64)" in ours
     assert TAU == 0.05

@@ -485,3 +485,16 @@ def test_only_folders_bwrap_made_are_chmodded_never_a_bound_host_folder() -> Non
         Path(p) for p in ("/root", "/root/.pyenv", "/root/.pyenv/versions", "/work", "/work/main", "/work/wt", "/tmp/bpywright-0")
     }
     assert not any(c.is_relative_to(r) for c in chmodded for r in readable)  # inside a bind: the host's own folder
+
+
+def test_a_job_is_given_input_files_in_its_working_directory_under_plain_names_only(pool: WorkerPool, tmp_path: Path) -> None:
+    source = "import os\nprint(sorted(os.listdir('.')), open('given.bin', 'rb').read())\nopen('given.bin', 'ab').write(b'+')\n"
+    report = pool.run(source=source, inputs={"given.bin": b"\x00payload"}, outputs_to=tmp_path / "out")
+    assert report.status == "ok", report.exception
+    assert report.stdout.strip() == "['given.bin'] b'\\x00payload'"
+    assert (tmp_path / "out" / "given.bin").read_bytes() == b"\x00payload+"  # the job's copy, not the caller's bytes
+    # the next job on the same worker starts without it
+    assert pool.run(source="import os\nprint(os.listdir('.'))\n").stdout.strip() == "[]"
+    for name in ("../escape.py", "/etc/passwd", "sub/file", ".hidden", ""):
+        with pytest.raises(ValueError, match="plain file name"):
+            pool.run(source="pass\n", inputs={name: b"x"})
