@@ -105,8 +105,9 @@ def single(
 
 
 def shown(state: GenState) -> list[dict[str, str]]:
-    """The exemplars the generator prompt showed (id, source, script): what an answer must not copy."""
-    return [{"id": e.id, "source": e.source, "prompt": e.prompt[:200], "script": e.script} for e in state.exemplars]
+    """The exemplars the generator prompt showed (id, source, script, and the part plan the plan strategy showed in its
+    place): what an answer must not copy."""
+    return [{"id": e.id, "source": e.source, "prompt": e.prompt, "script": e.script, "plan": e.plan} for e in state.exemplars]
 
 
 def record(a: Any, seconds: float, tokens: int, *, rounds: int, first_token: float | None, outcome: str = "") -> dict[str, Any]:
@@ -191,7 +192,7 @@ def copy_of(row: dict[str, Any], version: str = "4.5") -> str | None:
     from bpywright.graph.state import ExemplarBrief
 
     exemplars = [
-        ExemplarBrief(id=e["id"], prompt=e.get("prompt", ""), script=e["script"], source=e.get("source", ""))
+        ExemplarBrief(id=e["id"], prompt=e.get("prompt", ""), script=e["script"], source=e.get("source", ""), plan=e.get("plan", ""))
         for e in row.get("shown") or []
     ]
     found = copied_exemplar(row.get("script"), shown_sources(version, exemplars))

@@ -89,10 +89,30 @@ def _library(version: str) -> tuple[ExemplarBrief, ...]:
     )
 
 
+@cache
+def _built(plan: str, prompt: str, version: str) -> str | None:
+    from .plan import PlanError, build_script, grounded, parse_plan
+
+    try:
+        return build_script(grounded(parse_plan(plan), prompt), version)
+    except PlanError:
+        return None
+
+
+def as_built(e: ExemplarBrief, version: str) -> ExemplarBrief | None:
+    """An exemplar the plan strategy showed as its scene's part plan, as the script that plan builds (None without a
+    usable plan): a plan-built answer that repeats it is a copy. The 1.5B, shown a verified pizza's plan, returned it
+    part for part (grey, as the scene recorded it) after being told twice that it copied; compared with the exemplar's
+    own code, the copy went unseen, and it agreed with the very exemplar it copied."""
+    built = _built(e.plan, e.prompt, version) if e.plan else None
+    return e.model_copy(update={"script": built}) if built is not None else None
+
+
 def shown_sources(version: str, exemplars: Iterable[ExemplarBrief] = ()) -> list[ExemplarBrief]:
-    """Everything a generator prompt may have shown: the exemplars given, the system prompt's example, every recipe,
-    every plan of the plan library."""
-    out = list(exemplars)
+    """Everything a generator prompt may have shown: the exemplars given (their code, and the script their part plan
+    builds), the system prompt's example, every recipe, every plan of the plan library."""
+    given = list(exemplars)
+    out = given + [b for e in given if (b := as_built(e, version)) is not None]
     seen = {e.script for e in out}
     for e in (system_example(version), *_recipes(), *_library(version)):
         if e.script not in seen:

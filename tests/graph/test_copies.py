@@ -51,3 +51,22 @@ def test_the_committed_benchmark_answers_that_copy_the_system_prompt_example_are
     everything = [s for mode in ("one-shot", "retrieval", "loop") for s in _answers(mode).values()]
     assert len(everything) >= 60
     assert [s[:60] for s in everything if copied_exemplar(s, RECIPES) is not None] == []
+
+
+def test_a_plan_built_answer_that_repeats_an_exemplars_shown_plan_is_a_copy() -> None:
+    from bpywright.graph.plan import build_script, grounded, parse_plan
+
+    from .test_plan import BURGER, BURGER_PROMPT, CHAIR, CHAIR_PROMPT
+
+    # the exemplar's own code is nothing like the script its plan builds: without the plan the copy goes unseen
+    code = "import bpy\n" + "".join(f"bpy.ops.mesh.primitive_cylinder_add(radius={r})\n" for r in (1, 2, 3, 4, 5))
+    exemplar = ExemplarBrief(id="burger-1", prompt="a burger with cheese, lettuce and pickles", script=code, source="imported", plan=BURGER)
+    answer = build_script(grounded(parse_plan(BURGER), BURGER_PROMPT), "4.5")
+    assert copied_exemplar(answer, shown_sources("4.5", [exemplar.model_copy(update={"plan": ""})])) is None
+    found = copied_exemplar(answer, shown_sources("4.5", [exemplar]))
+    assert found is not None and found.id == "burger-1" and describe(found).startswith("a copy of the exemplar written for")
+    # a plan of its own is not
+    own = build_script(grounded(parse_plan(CHAIR), CHAIR_PROMPT), "4.5")
+    assert copied_exemplar(own, shown_sources("4.5", [exemplar])) is None
+    # a plan that cannot be built is no source, and no error
+    assert len(shown_sources("4.5", [exemplar.model_copy(update={"plan": "{not json"})])) == len(shown_sources("4.5", [])) + 1

@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from ..context import RunContext
-from ..copies import copies_of
+from ..copies import copies_of, shown_sources
 from ..extract import extract_script
 from ..llm import HOW_TO_CONFIGURE, VARIANT_TEMPERATURE, LLMError
 from ..prompting import generator_messages
@@ -99,7 +99,9 @@ def planned_attempt(
     assert ctx.llm is not None
     notes: list[str] = []
     plan = None
-    stored = [(e.prompt, e.plan) for e in state.exemplars if e.plan]  # verified exemplars' scenes, as plans
+    # verified exemplars' scenes, as plans; an exemplar an earlier attempt copied is left out, as from a code prompt
+    taken = {e.id for e in copies_of(state.attempts, shown_sources(state.version, state.exemplars)).values()}
+    stored = [(e.prompt, e.plan) for e in state.exemplars if e.plan and e.id not in taken]
     for revision in range(MAX_PLAN_REVISIONS + 1):
         messages = plan_messages(
             state.prompt, state.version, feedback=feedback, previous=previous, examples=state.plan_examples, stored=stored
