@@ -80,7 +80,8 @@ CATALOGUE: dict[str, ModelSpec] = {
             # and each review took 20-55 s of a request (bench/results/fidelity/acceptance.md). It is not asked: an
             # answer is accepted when its shape agrees with its 2 nearest verified exemplars of the same kind
             # (graph/agreement.py): 22 of those 85 attempts at precision 0.82; on prompts unseen when the rule was
-            # picked, 8 of 35 attempts, all faithful, and in the loop 2 of 15 requests, both faithful. A store
+            # picked, 8 of 35 attempts, all faithful, and in the loop 1 of 15 requests, faithful (a second, a copy of
+            # its neighbour's plan, is no longer returned). A store
             # without two of the kind (a fresh `make run`'s) accepts nothing, as before.
             review="neighbours",
             note="22 chunks of 50 MiB; the packages carry no license metadata (upstream Qwen2.5-Coder-1.5B is Apache-2.0)",
