@@ -198,11 +198,12 @@ def test_the_plan_strategy_shows_the_stores_scene_as_a_plan(settings, fake: Fake
     assert "copies the example" in asked[1]
     assert result.script is not None and "'leg_front_left', 'cylinder', (0.03, 0.03, 0.7)" in result.script
 
-    # A plan that repeats the exemplar's after being told: a copy, never the answer while a round is left; the fresh
-    # plan is not shown the exemplar it copied.
+    # A plan that repeats the exemplar's after being told: a copy, never the answer while a round is left (even with no
+    # round for the critic's findings: a copy is not a script that built what was asked); the fresh plan is not shown
+    # the exemplar it copied.
     before = len(fake.chat_requests)
     fake.script("plan", shown, shown, json.dumps(own))
-    copying = dataclasses.replace(settings, max_heal_rounds=1, review="none")
+    copying = dataclasses.replace(settings, max_heal_rounds=1, max_critic_rounds=0, review="none")  # the 1.5B's entry
     result = generate("a tall kitchen stool with four legs", settings=copying, pool=render_pool, store=OneExemplar())
     asked = [r["messages"][-1]["content"] for r in fake.chat_requests[before:] if "plan" in json.dumps(r.get("response_format") or {})]
     assert len(asked) == 3 and shown in asked[0] and "copies the example" in asked[1]

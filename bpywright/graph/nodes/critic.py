@@ -82,7 +82,11 @@ def objective(prompt: str, a: Attempt, sources: Sequence[ExemplarBrief] = ()) ->
     return checks, reasons
 
 
-SUBSTANCE = ("built", "geometry", "parts")  # a script that runs but fails one of these built nothing that was asked
+# A script that runs but fails one of these built nothing that was asked: nothing (built), nothing of the request
+# (geometry, parts), or nothing written for it ("original": a copy of what the prompt showed). Without "original" a copy
+# that ran was returned at once under critic_rounds=0 (the 1.5B's): 3 of its first 8 answers on unseen prompts repeated
+# a shown exemplar's plan and were returned with rounds left to ask again.
+SUBSTANCE = ("built", "geometry", "parts", "original")
 
 
 def unbuilt(a: Attempt) -> bool:
