@@ -21,6 +21,8 @@ way; of answers that all disagree, the one that beats the cube by most against i
 Why: the same prompts' answers from different runs differ far more than a revision moves one (12 of 29 prompts had some
 attempt the rule accepts, where one attempt is accepted 26 % of the time), and a revision moved F by under 0.02 in 20 of
 22 runs (bench/replan_rounds.py). "No verdict" (too few neighbours) draws nothing: no other answer can change it.
+Those attempts were judged before copies of shown part plans were seen; on 15 unseen prompts since, the redraw fired 3
+times and no fresh plan agreed (bench/results/fidelity/heldout2-6984f11/): it is kept, not yet shown to pay.
 """
 
 from __future__ import annotations
