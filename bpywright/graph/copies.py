@@ -18,15 +18,19 @@ from .state import Attempt, ExemplarBrief
 # copy_share at or above this is a copy (code lines stripped, comments dropped). Of the 1.5B's 30 loop answers in the
 # committed benchmark, 7 reach it against the system prompt's example (3 verbatim); the next highest is 0.76.
 COPY_RATIO = 0.8
-MIN_LINES = 4  # an answer this short is judged by the critic, not as a copy
+MIN_LINES = 4  # code this short is judged by the critic, not as a copy (a plan-built answer's parts count from 1)
 SYSTEM_EXAMPLE_ID = "system-prompt-example"
 PARTS_START = "PARTS = ["  # the line that opens a plan-built script's parts (graph/plan_build.py)
+
+
+def _stripped(script: str) -> list[str]:
+    return [s for line in script.splitlines() if (s := line.strip()) and not s.startswith("#")]
 
 
 def _code_lines(script: str) -> list[str]:
     """The script's code lines; of a script built from a part plan, its PARTS lines only (the builder's body is the same
     for every plan, and what the model wrote is the parts)."""
-    lines = [s for line in script.splitlines() if (s := line.strip()) and not s.startswith("#")]
+    lines = _stripped(script)
     if PARTS_START in lines:
         start = lines.index(PARTS_START) + 1
         end = lines.index("]", start) if "]" in lines[start:] else len(lines)
@@ -46,9 +50,18 @@ def copy_share(script: str, source: str) -> float:
     return max(shared / len(mine), 2 * shared / (len(mine) + len(theirs)))
 
 
+def _too_short(script: str) -> bool:
+    """Code under MIN_LINES lines is too short to call a copy: a few generic lines (an import, one primitive) match any
+    source. A plan-built answer's lines are its parts, each with its own name, shape, size, place and colour, so one part
+    repeated is already a repeat: on unseen prompts, the 1.5B returned three parts of a verified syringe's five-part
+    plan verbatim, and it was accepted as its own answer."""
+    lines = _code_lines(script)
+    return not lines if PARTS_START in _stripped(script) else len(lines) < MIN_LINES
+
+
 def copied_exemplar(script: str | None, sources: Iterable[ExemplarBrief]) -> ExemplarBrief | None:
     """The source the script copies (COPY_RATIO of its code lines or more), if any; the closest one when several."""
-    if not script or len(_code_lines(script)) < MIN_LINES:
+    if not script or _too_short(script):
         return None
     best: tuple[float, ExemplarBrief] | None = None
     for e in sources:

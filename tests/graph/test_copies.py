@@ -70,3 +70,28 @@ def test_a_plan_built_answer_that_repeats_an_exemplars_shown_plan_is_a_copy() ->
     assert copied_exemplar(own, shown_sources("4.5", [exemplar])) is None
     # a plan that cannot be built is no source, and no error
     assert len(shown_sources("4.5", [exemplar.model_copy(update={"plan": "{not json"})])) == len(shown_sources("4.5", [])) + 1
+
+
+def test_a_plan_built_answer_of_a_few_parts_repeated_from_a_shown_plan_is_a_copy() -> None:
+    """On unseen prompts the 1.5B returned three parts of a verified syringe's five-part plan verbatim; with parts
+    counted like code lines (under 4 is too short to judge) it went unseen and was accepted. A plan's parts count from
+    one; short code still does not."""
+    from bpywright.graph.plan import build_script, grounded, parse_plan
+
+    from .test_plan import BURGER, BURGER_PROMPT
+
+    plan = json.loads(BURGER)
+    exemplar = ExemplarBrief(id="burger-1", prompt=BURGER_PROMPT, script="import bpy\n", source="imported", plan=BURGER)
+    sources = shown_sources("4.5", [exemplar])
+    for n in (1, 3):
+        subset = json.dumps({**plan, "parts": plan["parts"][:n]})
+        answer = build_script(grounded(parse_plan(subset), BURGER_PROMPT), "4.5")
+        found = copied_exemplar(answer, sources)
+        assert found is not None and found.id == "burger-1", n
+    # three parts of its own are not a copy
+    own = {**plan, "parts": [{**p, "size": [s * 1.5 for s in p["size"]]} for p in plan["parts"][:3]]}
+    own_script = build_script(grounded(parse_plan(json.dumps(own)), BURGER_PROMPT), "4.5")
+    assert copied_exemplar(own_script, sources) is None
+    # and a short script of plain code is still the critic's to judge, even when the source holds its lines
+    short = "import bpy\nbpy.ops.mesh.primitive_cube_add()\n"
+    assert copied_exemplar(short, [ExemplarBrief(id="x", prompt="x", script=short + "print(1)\n")]) is None
