@@ -388,6 +388,7 @@ def main() -> int:
     parser.add_argument(
         "--related", action="store_true", help="only prompts the plan library shows a related plan for (graph/plan_library.py)"
     )
+    parser.add_argument("--ids", help="only these prompts of the sample (comma-separated id prefixes), e.g. to rerun some")
     parser.add_argument("--seed", type=int, default=26)
     parser.add_argument("--floors-only", action="store_true", help="measure the references and floors only (no model)")
     parser.add_argument("--modes", default="one-shot,retrieval,loop")
@@ -413,6 +414,11 @@ def main() -> int:
             from bpywright.graph.plan_library import similar
 
             sample = [r for r in sample if similar(r["instruction"], 2)]
+        if args.ids:
+            wanted = [w.strip() for w in args.ids.split(",") if w.strip()]
+            if missing := [w for w in wanted if not any(r["id"].startswith(w) for r in sample)]:
+                parser.error(f"--ids {missing} not in the sample (--n {args.n} --start {args.start} --seed {args.seed})")
+            sample = [r for r in sample if any(r["id"].startswith(w) for w in wanted)]
         entries = floors(sample, rows, args.seed, cache)
         (args.out / "floors.json").write_text(json.dumps(entries, indent=1), encoding="utf-8")
         text = floors_markdown(entries, args.seed)

@@ -511,3 +511,15 @@ def test_a_rejected_copy_ranks_below_a_script_written_for_the_request_and_is_nam
     result = generate("a red chair with four legs", settings=dataclasses.replace(settings, max_heal_rounds=1), pool=render_pool)
     assert result.outcome == "best_attempt" and result.script == table
     assert 'a copy of the recipe written for "A simple wooden table' in result.message
+
+
+def test_parts_in_one_place_get_a_repair_round_even_with_no_critic_round(settings, fake: FakeLLM, render_pool, events) -> None:
+    """max_critic_rounds 0: a script whose parts occupy the same space (one hides the other) has not built what was
+    asked, like one that built nothing: it gets a repair round, and the repaired script is what is returned."""
+    settings = dataclasses.replace(settings, max_critic_rounds=0)
+    hidden = STACKED_CUBES.replace("i * 1.0", "0.0")
+    fake.script("generate", fenced(hidden), fenced(THREE_CUBES)).script("heal", fenced(THREE_CUBES)).script("critic", critic_json(0.9))
+    result = generate(PROMPT, settings=settings, pool=render_pool, on_event=events)
+    assert result.attempts == 2 and result.script == THREE_CUBES, result.message
+    assert fake.roles_asked() == ["generate", "heal", "critic"], fake.roles_asked()
+    assert result.outcome == "accepted"
