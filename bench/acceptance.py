@@ -86,16 +86,14 @@ def attempts(folders: list[Path], rows: dict[str, dict[str, Any]], entries: dict
 
 def neighbours(found: list[dict[str, Any]], rows: dict[str, dict[str, Any]], store: Any, cache: Any, k: int = 3) -> None:
     """Per attempt: (F against the neighbour, the neighbour's cube floor) for its k nearest verified exemplars of the same
-    kind, leave-one-out."""
-    from bpywright.graph.scene_plan import kind_words
+    kind, leave-one-out: the neighbours the loop's review picks (agreement.neighbours_of)."""
+    from bpywright.graph.agreement import neighbours_of
 
     cube = geometry(cache.get("cube", UNIT_CUBE))
     for item in found:
         row = rows[item["id"]]
-        kinds = kind_words(row["instruction"])
-        near = LeaveOneOut(store, row["instruction"], row["script"]).nearest(row["instruction"], "4.5", 2 * k)
         pairs = []
-        for n in [n for n in near if kinds & kind_words(n.prompt) and n.source != "generated"][:k]:
+        for n in neighbours_of(LeaveOneOut(store, row["instruction"], row["script"]), row["instruction"], "4.5", k):
             g = geometry(cache.get(f"neighbours/{n.id}.measure", n.script))
             if g is not None and item["geometry"] is not None:
                 pairs.append((compare(item["geometry"], g).fscore, compare(cube, g).fscore))

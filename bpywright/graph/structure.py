@@ -75,19 +75,35 @@ def floating(scene: SceneSummary) -> list[str]:
 
 
 SAME_PLACE = 0.01  # of the scene's diagonal: two parts whose bounds agree this closely occupy the same space
+SHARED = 0.9  # along each axis, the share of two parts' joint span both cover for one to hide the other
+FLAT = 0.001  # of the scene's diagonal: a part this thin along an axis is flat along it (a plane)
+
+
+def _same_span(a: tuple[float, float], b: tuple[float, float], diagonal: float) -> bool:
+    """Do two parts cover the same stretch of one axis? Most of their joint span is shared (SHARED), or both are flat
+    along it (FLAT of the scene's diagonal: a plane) within SAME_PLACE of each other."""
+    (lo_a, hi_a), (lo_b, hi_b) = a, b
+    if max(hi_a - lo_a, hi_b - lo_b) <= FLAT * diagonal:
+        return abs((lo_a + hi_a) - (lo_b + hi_b)) / 2 <= SAME_PLACE * diagonal
+    union = max(hi_a, hi_b) - min(lo_a, lo_b)
+    return max(0.0, min(hi_a, hi_b) - max(lo_a, lo_b)) >= SHARED * union
 
 
 def coincident(scene: SceneSummary) -> list[tuple[str, str]]:
-    """Pairs of visible parts with the same bounding box: one hides the other (the 1.5B's wallpaper: a pattern plane and a
-    background plane, both 1 m at the origin)."""
+    """Pairs of visible parts that occupy the same space, one hiding the other: along every axis they cover the same
+    stretch (the 1.5B's wallpaper: a pattern plane and a background plane, both 1 m at the origin; a microphone's grille
+    and electronics, one box in one place). Thin layers stacked one on another do not: a sandwich's lettuce and tomato,
+    8 mm each on a 2 m loaf, agree within 1 % of the scene's size but touch without overlapping, and were once taken for
+    one hidden in the other."""
     shapes = [o for o in _visible_shapes(scene) if o.bbox is not None]
     if len(shapes) < 2 or scene.bbox is None or _diagonal(scene.bbox) <= 0:
         return []
-    tol = SAME_PLACE * _diagonal(scene.bbox)
+    diagonal = _diagonal(scene.bbox)
     pairs = []
     for a, b in combinations(shapes, 2):
         assert a.bbox is not None and b.bbox is not None
-        if all(abs(x - y) <= tol for x, y in zip((*a.bbox.min, *a.bbox.max), (*b.bbox.min, *b.bbox.max), strict=True)):
+        spans = zip(zip(a.bbox.min, a.bbox.max, strict=True), zip(b.bbox.min, b.bbox.max, strict=True), strict=True)
+        if all(_same_span(x, y, diagonal) for x, y in spans):
             pairs.append((a.name, b.name))
     return pairs
 

@@ -190,3 +190,41 @@ for name in ("pattern", "background"):
     assert checks.get("coincident") is False and "pattern and background" in reasons[-1]
     burger = summary(pool.run, BURGER_PARTS, tmp_path / "b.py")
     assert coincident(burger) == []  # layers stacked, pickles side by side: each its own place
+
+
+def test_thin_layers_stacked_are_not_one_hidden_in_the_other_and_a_part_inside_another_is(pool, tmp_path) -> None:
+    """A sandwich's fillings, 8 mm each on a 2 m loaf, agree within 1 % of the scene's size along every axis but touch
+    without overlapping: each is seen from the side. A microphone's grille and electronics, one box in one place, are
+    one hidden in the other."""
+    from bpywright.graph.structure import coincident
+
+    sandwich = (
+        CLEAR
+        + """
+def box(name, size, z):
+    bpy.ops.mesh.primitive_cube_add(size=1.0, location=(0.0, 0.0, z))
+    o = bpy.context.active_object
+    o.name = name
+    o.scale = size
+
+box("bread_bottom", (2.0, 2.0, 0.2), 0.1)
+for i, name in enumerate(("lettuce", "tomato", "cheese")):
+    box(name, (1.9, 1.9, 0.008), 0.204 + i * 0.008)
+box("bread_top", (2.0, 2.0, 0.2), 0.324)
+"""
+    )
+    scene = summary(pool.run, sandwich, tmp_path / "s.py")
+    assert coincident(scene) == []
+    assert structure_checks("a sandwich with lettuce, tomato and cheese", scene)[0].get("coincident") is not False
+    microphone = (
+        CLEAR
+        + """
+bpy.ops.mesh.primitive_cylinder_add(radius=0.05, depth=0.1, location=(0.0, 0.0, 0.5))
+bpy.context.active_object.name = "grille"
+bpy.ops.mesh.primitive_cube_add(size=0.1, location=(0.0, 0.0, 0.5))
+bpy.context.active_object.name = "electronics"
+bpy.ops.mesh.primitive_cylinder_add(radius=0.02, depth=0.45, location=(0.0, 0.0, 0.225))
+bpy.context.active_object.name = "handle"
+"""
+    )
+    assert coincident(summary(pool.run, microphone, tmp_path / "m.py")) == [("grille", "electronics")]
