@@ -155,6 +155,9 @@ class Settings:
     # information), neighbours (no rubric call: the scene's shape must agree with its 2 nearest verified exemplars of the
     # same kind: graph/agreement.py), auto (a local model's catalogue entry decides; else model)
     review: str = "auto"
+    # fresh answers a request may draw when its answer passed the checks and its shape disagreed with its verified
+    # neighbours (review=neighbours; graph/agreement.py): 0, since on 25 unseen prompts none of the 8 drawn agreed
+    redraws: int = 0
     # plans of related everyday objects (graph/plan_library.py) shown with a plan request, to adapt: 0 shows none
     plan_examples: int = 2
     # wall-clock budget of one generate request; None: DEFAULT_BUDGET_S for an endpoint, LOCAL_BUDGET_S for the local CPU model
@@ -211,6 +214,7 @@ class Settings:
             repair=_env_choice("BPYWRIGHT_REPAIR", REPAIRS, "auto"),
             strategy=_env_choice("BPYWRIGHT_STRATEGY", STRATEGIES, "auto"),
             review=_env_choice("BPYWRIGHT_REVIEW", REVIEWS, "auto"),
+            redraws=max(0, int(os.environ.get("BPYWRIGHT_REDRAWS") or 0)),
             plan_examples=max(0, int(os.environ.get("BPYWRIGHT_PLAN_EXAMPLES") or 2)),
             budget_s=float(os.environ["BPYWRIGHT_BUDGET_S"]) if os.environ.get("BPYWRIGHT_BUDGET_S") else None,
             clip_model=os.environ.get("BPYWRIGHT_CLIP_MODEL") or "ViT-B-32",

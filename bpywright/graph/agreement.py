@@ -15,14 +15,15 @@ Neighbours are never source="generated": an answer this rule accepted becomes an
 next one. A store without two same-kind verified exemplars gives no verdict (nothing accepted, as with review=none).
 Measurements of neighbours and of the cube are cached under the artifacts folder by script digest.
 
-An answer that passed the checks and disagreed (a verdict: both neighbours compared) gets REDRAWS fresh answers (heal's
+An answer that passed the checks and disagreed (a verdict: both neighbours compared) may get fresh answers (heal's
 redraw: under the plan strategy a new plan sampled with seed + k, not a revision of the first), each reviewed the same
 way; of answers that all disagree, the one that beats the cube by most against its least-agreeing neighbour is returned.
 Why: the same prompts' answers from different runs differ far more than a revision moves one (12 of 29 prompts had some
 attempt the rule accepts, where one attempt is accepted 26 % of the time), and a revision moved F by under 0.02 in 20 of
 22 runs (bench/replan_rounds.py). "No verdict" (too few neighbours) draws nothing: no other answer can change it.
-Those attempts were judged before copies of shown part plans were seen; on 15 unseen prompts since, the redraw fired 3
-times and no fresh plan agreed (bench/results/fidelity/heldout2-6984f11/): it is kept, not yet shown to pay.
+Those attempts were judged before copies of shown part plans were seen. On 25 unseen prompts since, the redraw fired 8
+times and no fresh plan agreed (bench/results/fidelity/heldout2-6984f11/, heldout3-*): it is off by default
+(Settings.redraws, BPYWRIGHT_REDRAWS=1 turns it on), each draw costing a plan call for nothing measured.
 """
 
 from __future__ import annotations
@@ -44,7 +45,6 @@ from .scene_plan import kind_words
 
 AGREE_WITH = 2  # nearest same-kind verified exemplars the answer must agree with (each of them)
 MARGIN = 0.2  # the answer's F-score against a neighbour must beat the unit cube's against it by this much
-REDRAWS = 1  # fresh answers a request may draw when its answer passed the checks and disagreed with its neighbours
 
 Measure = Callable[[str], SceneGeometry | None]  # a script → its measured geometry (None: it did not run or measure)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from .agreement import REDRAWS, disagreed
+from .agreement import disagreed
 from .builders import call_builders
 from .framing import framed
 from .nodes.critic import unbuilt, unreviewed
@@ -60,7 +60,7 @@ def redraw_due(state: GenState, current: Attempt) -> bool:
     """A fresh answer is drawn (heal's redraw): the current one passed the checks and its shape disagreed with the
     verified exemplars of its kind (BPYWRIGHT_REVIEW=neighbours), a redraw and a round are left."""
     c = current.critique
-    return c is not None and disagreed(c) and state.redraws < REDRAWS and state.rounds < state.max_rounds
+    return c is not None and disagreed(c) and state.redraws < state.max_redraws and state.rounds < state.max_rounds
 
 
 def after_heal(state: GenState) -> Literal["validate", "give_up"]:

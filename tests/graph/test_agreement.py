@@ -131,7 +131,7 @@ SKEWER = BURGER_PARTS.replace("radius=r,", "radius=r * 0.05,").replace("(i - 1) 
 def test_the_loop_draws_one_fresh_answer_when_the_first_disagrees_and_returns_the_closer(
     settings, fake: FakeLLM, render_pool, tmp_path: Path
 ) -> None:
-    neighbours = dataclasses.replace(settings, review="neighbours", max_critic_rounds=0)
+    neighbours = dataclasses.replace(settings, review="neighbours", max_critic_rounds=0, redraws=1)
     fake.script("generate", fenced(BURGER_PARTS), fenced(SKEWER), fenced(BURGER_PARTS))
     with store_with(tmp_path / "store", BOXES) as store:
         result = generate(BURGER, settings=neighbours, pool=render_pool, store=store)
@@ -150,7 +150,7 @@ def test_the_loop_draws_one_fresh_answer_when_the_first_disagrees_and_returns_th
 
 
 def test_a_fresh_answer_that_agrees_is_accepted(settings, fake: FakeLLM, render_pool, tmp_path: Path) -> None:
-    neighbours = dataclasses.replace(settings, review="neighbours", max_critic_rounds=0)
+    neighbours = dataclasses.replace(settings, review="neighbours", max_critic_rounds=0, redraws=1)
     fake.script("generate", fenced(SKEWER), fenced(BURGER_PARTS))
     with store_with(tmp_path / "store", NEIGHBOURS) as store:
         result = generate(BURGER, settings=neighbours, pool=render_pool, store=store)
@@ -161,7 +161,7 @@ def test_a_fresh_answer_that_agrees_is_accepted(settings, fake: FakeLLM, render_
 
 
 def test_no_fresh_answer_is_drawn_when_the_store_gives_no_verdict(settings, fake: FakeLLM, render_pool, tmp_path: Path) -> None:
-    neighbours = dataclasses.replace(settings, review="neighbours", max_critic_rounds=0)
+    neighbours = dataclasses.replace(settings, review="neighbours", max_critic_rounds=0, redraws=1)
     fake.script("generate", fenced(SKEWER), fenced(BURGER_PARTS))
     with store_with(tmp_path / "store", dict(list(NEIGHBOURS.items())[:1])) as store:
         result = generate(BURGER, settings=neighbours, pool=render_pool, store=store)
@@ -177,7 +177,9 @@ def test_under_the_plan_strategy_the_fresh_answer_is_a_plan_sampled_afresh(setti
         part["size"][0] *= 0.1
         part["size"][1] *= 0.1
         part["location"][0] *= 0.1
-    neighbours = dataclasses.replace(settings, review="neighbours", max_critic_rounds=0, strategy="plan", llm_sampling=(("seed", 7.0),))
+    neighbours = dataclasses.replace(
+        settings, review="neighbours", max_critic_rounds=0, redraws=1, strategy="plan", llm_sampling=(("seed", 7.0),)
+    )
     stack = json.loads(BURGER_PLAN)  # the fresh plan: discs stacked, as the verified burgers are built
     stack["parts"][-1] |= {"shape": "cylinder", "size": [0.12, 0.12, 0.03], "location": [0, 0, 0.088]}
     for part in stack["parts"]:  # twice as wide: about as squat as the verified ones
@@ -197,3 +199,15 @@ def test_under_the_plan_strategy_the_fresh_answer_is_a_plan_sampled_afresh(setti
     first, second = attempts_of(neighbours, result.thread_id)
     assert first.critique is not None and not first.critique.accepted and second.critique is not None and second.critique.accepted
     assert second.note.startswith("redrawn: #0") and "a fresh plan, sampled" in second.note
+
+
+def test_no_fresh_answer_is_drawn_by_default(settings, fake: FakeLLM, render_pool, tmp_path: Path) -> None:
+    """Redraws are off unless asked for (Settings.redraws, BPYWRIGHT_REDRAWS): on 25 unseen prompts none of the 8 drawn
+    agreed. A disagreeing answer is returned as the best attempt, saying why it was not accepted."""
+    assert settings.redraws == 0
+    neighbours = dataclasses.replace(settings, review="neighbours", max_critic_rounds=0)
+    fake.script("generate", fenced(SKEWER), fenced(BURGER_PARTS))
+    with store_with(tmp_path / "store", NEIGHBOURS) as store:
+        result = generate(BURGER, settings=neighbours, pool=render_pool, store=store)
+    assert result.outcome == "best_attempt" and fake.roles_asked() == ["generate"] and result.attempts == 1, result.message
+    assert "does not agree with the 2 nearest verified exemplars" in result.message

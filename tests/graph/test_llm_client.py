@@ -164,3 +164,14 @@ def test_sampling_from_the_environment_is_parsed_and_a_bad_pair_says_how(monkeyp
         monkeypatch.setenv("BPYWRIGHT_LLM_SAMPLING", bad)
         with pytest.raises(ValueError, match="is not NAME=NUMBER"):
             Settings.from_env()
+
+
+def test_redraws_are_off_unless_the_environment_asks(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bpywright.config import Settings
+
+    monkeypatch.delenv("BPYWRIGHT_REDRAWS", raising=False)
+    assert Settings.from_env().redraws == 0
+    monkeypatch.setenv("BPYWRIGHT_REDRAWS", "1")
+    assert Settings.from_env().redraws == 1
+    monkeypatch.setenv("BPYWRIGHT_REDRAWS", "-2")
+    assert Settings.from_env().redraws == 0
