@@ -23,26 +23,22 @@ SYSTEM_EXAMPLE_ID = "system-prompt-example"
 PARTS_START = "PARTS = ["  # the line that opens a plan-built script's parts (graph/plan_build.py)
 
 
-def _stripped(script: str) -> list[str]:
-    return [s for line in script.splitlines() if (s := line.strip()) and not s.startswith("#")]
-
-
-def _code_lines(script: str) -> list[str]:
-    """The script's code lines; of a script built from a part plan, its PARTS lines only (the builder's body is the same
-    for every plan, and what the model wrote is the parts)."""
-    lines = _stripped(script)
+def _lines(script: str) -> tuple[list[str], bool]:
+    """(the script's code lines, whether it was built from a part plan): of a plan-built script its PARTS lines only (the
+    builder's body is the same for every plan, and what the model wrote is the parts)."""
+    lines = [s for line in script.splitlines() if (s := line.strip()) and not s.startswith("#")]
     if PARTS_START in lines:
         start = lines.index(PARTS_START) + 1
         end = lines.index("]", start) if "]" in lines[start:] else len(lines)
-        return lines[start:end]
-    return lines
+        return lines[start:end], True
+    return lines, False
 
 
 def copy_share(script: str, source: str) -> float:
     """How much of the script the source holds (0.0–1.0): the larger of the share of the script's code lines found in
     the source in order, and difflib's ratio of the two (which also counts the source's lines the script kept: the
     system prompt's example plus a few lines of its own)."""
-    mine, theirs = _code_lines(script), _code_lines(source)
+    (mine, _), (theirs, _) = _lines(script), _lines(source)
     if not mine:
         return 0.0
     matcher = difflib.SequenceMatcher(None, mine, theirs, autojunk=False)
@@ -55,8 +51,8 @@ def _too_short(script: str) -> bool:
     source. A plan-built answer's lines are its parts, each with its own name, shape, size, place and colour, so one part
     repeated is already a repeat: on unseen prompts, the 1.5B returned three parts of a verified syringe's five-part
     plan verbatim, and it was accepted as its own answer."""
-    lines = _code_lines(script)
-    return not lines if PARTS_START in _stripped(script) else len(lines) < MIN_LINES
+    lines, planned = _lines(script)
+    return not lines if planned else len(lines) < MIN_LINES
 
 
 def copied_exemplar(script: str | None, sources: Iterable[ExemplarBrief]) -> ExemplarBrief | None:

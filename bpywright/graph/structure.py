@@ -74,7 +74,7 @@ def floating(scene: SceneSummary) -> list[str]:
     return [o.name for i, o in enumerate(shapes) if root(i) != main]
 
 
-SAME_PLACE = 0.01  # of the scene's diagonal: two parts whose bounds agree this closely occupy the same space
+SAME_PLACE = 0.01  # of the scene's diagonal: two parts flat along an axis this close along it are in the same place
 SHARED = 0.9  # along each axis, the share of two parts' joint span both cover for one to hide the other
 FLAT = 0.001  # of the scene's diagonal: a part this thin along an axis is flat along it (a plane)
 
@@ -96,9 +96,9 @@ def coincident(scene: SceneSummary) -> list[tuple[str, str]]:
     8 mm each on a 2 m loaf, agree within 1 % of the scene's size but touch without overlapping, and were once taken for
     one hidden in the other."""
     shapes = [o for o in _visible_shapes(scene) if o.bbox is not None]
-    if len(shapes) < 2 or scene.bbox is None or _diagonal(scene.bbox) <= 0:
+    diagonal = _diagonal(scene.bbox) if scene.bbox is not None else 0.0
+    if len(shapes) < 2 or diagonal <= 0:
         return []
-    diagonal = _diagonal(scene.bbox)
     pairs = []
     for a, b in combinations(shapes, 2):
         assert a.bbox is not None and b.bbox is not None
