@@ -179,13 +179,16 @@ def _handler(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
                 self._send(400, {"error": {"message": "FAKE server: body is not JSON", "type": "invalid_request_error"}})
                 return
             status, payload = server.answer(self.path.split("?")[0], body)
-            if body.get("stream") and status == 200 and payload.get("object") == "chat.completion":
-                self._stream(payload)
-            else:
+            try:
+                if body.get("stream") and status == 200 and payload.get("object") == "chat.completion":
+                    self._stream(payload)
+                    return
                 if server.word_delay_s and payload.get("object") == "chat.completion":
                     words = sum(len((c["message"]["content"] or "").split(" ")) for c in payload["choices"])
                     time.sleep(server.word_delay_s * words)
                 self._send(status, payload)
+            except (BrokenPipeError, ConnectionResetError):  # the client stopped reading (a loop cut off, a timeout)
+                self.close_connection = True
 
         def _stream(self, payload: dict[str, Any]) -> None:
             """The answer as OpenAI's server-sent chunks: one per word of each choice, then [DONE]."""

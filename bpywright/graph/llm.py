@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import collections
+import contextlib
 import re
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
@@ -41,6 +43,37 @@ _SCHEMA_FORM_LOCK = threading.Lock()
 
 class LLMError(RuntimeError):
     """The endpoint could not answer (unreachable, retries exhausted, or refused the request): the message says what to fix."""
+
+
+class OutOfTime(LLMError):
+    """The request's budget ran out while the model was still answering: the call was abandoned, not retried."""
+
+
+# When the current request's budget runs out (time.monotonic()), for the model calls made in this context: each node sets
+# it from the budget left (nodes.timed), so one slow call cannot run the request past its budget. A benchmark sofa took
+# 2384 s of a 1200 s budget: a plan call on a busy CPU streamed for half an hour, and the budget was only checked between
+# steps. A context variable, not a client attribute: one client may serve several requests at once.
+_DEADLINE: ContextVar[float | None] = ContextVar("bpywright_llm_deadline", default=None)
+
+
+@contextlib.contextmanager
+def deadline(at: float | None) -> Iterator[None]:
+    """Model calls made inside this block stop at `at` (time.monotonic(); None: no limit) with OutOfTime."""
+    token = _DEADLINE.set(at)
+    try:
+        yield
+    finally:
+        _DEADLINE.reset(token)
+
+
+def time_left() -> float | None:
+    """Seconds until the current deadline (negative once past), or None when there is none."""
+    at = _DEADLINE.get()
+    return None if at is None else at - time.monotonic()
+
+
+def out_of_time(what: str) -> OutOfTime:
+    return OutOfTime(f"the request's time budget ran out during {what} (BPYWRIGHT_BUDGET_S raises it)")
 
 
 class CallStats(BaseModel):
@@ -156,6 +189,7 @@ class LLMClient:
         self._held: collections.deque[str] = collections.deque(maxlen=max(1, prompt_states))
         # Our own retry loop (below) decides what is transient; the SDK's would double the attempts. With streaming the
         # timeout bounds the wait for each chunk, not the whole answer (a long script on a CPU takes minutes).
+        self.timeout = timeout
         self._client = openai.OpenAI(base_url=self.base_url, api_key=api_key or "EMPTY", timeout=timeout, max_retries=0)
 
     @classmethod
@@ -194,13 +228,23 @@ class LLMClient:
             params["extra_body"] = extra
         return params
 
+    def _bounded(self, params: dict[str, Any]) -> dict[str, Any]:
+        """params with the request's timeout cut to the time left before the deadline (see `deadline`), when there is one:
+        a prompt the server takes minutes to read must not outlast the budget either."""
+        left = time_left()
+        if left is None:
+            return params
+        if left <= 0:
+            raise out_of_time("a model call")
+        return {**params, "timeout": min(self.timeout, left)}
+
     def _create(self, **params: Any) -> ChatCompletion:
         """One chat completion (our messages are plain dicts, not the SDK's TypedDicts: the server checks them)."""
-        return self._client.chat.completions.create(**params)
+        return self._client.chat.completions.create(**self._bounded(params))
 
     def _create_stream(self, **params: Any) -> Stream[ChatCompletionChunk]:
         """One streamed chat completion."""
-        return self._client.chat.completions.create(stream=True, **params)
+        return self._client.chat.completions.create(stream=True, **self._bounded(params))
 
     def chat(
         self,
@@ -295,6 +339,9 @@ class LLMClient:
                 parts.append(piece)
                 if on_token is not None:
                     on_token(piece, stats)
+                if (left := time_left()) is not None and left <= 0:  # the budget is spent mid-answer: a part is no answer
+                    stream.close()
+                    raise out_of_time(f"a model's answer ({stats.tokens} piece(s) in {stats.seconds:.0f} s)")
                 if stats.tokens % LOOP_CHECK_EVERY == 0 and looping("".join(parts[-400:])):
                     stats.looped, finish = True, "length"  # as if cut at max_tokens: what came before is kept
                     stream.close()
@@ -347,6 +394,8 @@ class LLMClient:
             try:
                 return request()
             except (openai.APIConnectionError, StreamCut) as exc:  # includes APITimeoutError
+                if (left := time_left()) is not None and left <= 0:  # cut by the deadline (_bounded), not a transient fault
+                    raise out_of_time("a model call") from exc
                 last = exc
             except openai.APIStatusError as exc:
                 if structured and rejects_json_schema(exc.status_code, _message(exc)):
@@ -358,7 +407,8 @@ class LLMClient:
                     ) from exc
                 last = exc
             if attempt < self.retries:
-                time.sleep(self.backoff_s * 2**attempt)
+                left = time_left()
+                time.sleep(self.backoff_s * 2**attempt if left is None else max(0.0, min(self.backoff_s * 2**attempt, left)))
         kind = type(last).__name__
         raise LLMError(
             f"cannot reach the LLM endpoint {self.base_url} after {self.retries + 1} tries ({kind}: {last}); "

@@ -3,6 +3,7 @@ the model can be asked again, and the step budget (or LangGraph's recursion limi
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 
 import pytest
@@ -186,3 +187,29 @@ def test_a_revised_plan_that_repeats_the_rejected_one_is_sampled_again_not_run_a
     assert result.script is not None and "(0.45, 0.04, 0.45)" in result.script
     assert result.lint_report is not None and {t.status for t in result.lint_report.tools} == {"skipped"}
     assert result.lint_report.blocking == []
+
+
+def test_the_budget_stops_a_first_answer_that_is_still_being_written(settings, fake: FakeLLM, render_pool, events) -> None:
+    """A model call cannot take the request past its budget: the answer is abandoned, and the request ends with the
+    budget named as the reason (there is no attempt yet to return)."""
+    fake.word_delay_s = 0.1
+    fake.script("generate", fenced(" ".join(["x = 1;"] * 300)))  # 30 s of writing
+    result = generate(PROMPT, settings=dataclasses.replace(settings, budget_s=5.0), pool=render_pool, on_event=events)
+    assert result.outcome == "failed" and result.script is None
+    assert "time budget ran out during a model" in result.message and "BPYWRIGHT_BUDGET_S" in result.message
+    assert len(fake.chat_requests) <= 1 and events[-1].node == "done"
+
+
+def test_the_budget_stops_a_heal_call_and_the_best_attempt_is_returned(settings, fake: FakeLLM, render_pool, events) -> None:
+    """The first script ran and failed; the repair the model is writing will not finish inside the budget: the request
+    returns the script it has, saying the budget ran out, instead of waiting for the repair."""
+
+    def slow_repair(body: dict) -> str:
+        fake.word_delay_s = 1.0  # this answer and any after it: a word a second (a heal turn may take 100: 100 s)
+        return fenced(" ".join(["x = 1;"] * 600))
+
+    fake.script("generate", fenced(INDEX_BUG)).script("heal", slow_repair)
+    result = generate(PROMPT, settings=dataclasses.replace(settings, budget_s=60.0), pool=render_pool, on_event=events)
+    assert result.outcome == "best_attempt" and result.script == INDEX_BUG
+    assert "time budget ran out during a model's answer" in result.message
+    assert fake.roles_asked() == ["generate", "heal"]  # the repair was asked once, and not asked again

@@ -3,11 +3,22 @@
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
 from bpywright.graph.fake_llm import FakeLLM, critic_json
-from bpywright.graph.llm import MAX_REPLY_TOKENS, MAX_TOKENS, VARIANT_TEMPERATURE, CallStats, LLMClient, LLMError, reply_budget
+from bpywright.graph.llm import (
+    MAX_REPLY_TOKENS,
+    MAX_TOKENS,
+    VARIANT_TEMPERATURE,
+    CallStats,
+    LLMClient,
+    LLMError,
+    OutOfTime,
+    deadline,
+    reply_budget,
+)
 
 SCHEMA = {"type": "object", "properties": {"score": {"type": "number"}}, "required": ["score"]}
 
@@ -175,3 +186,39 @@ def test_redraws_are_off_unless_the_environment_asks(monkeypatch: pytest.MonkeyP
     assert Settings.from_env().redraws == 1
     monkeypatch.setenv("BPYWRIGHT_REDRAWS", "-2")
     assert Settings.from_env().redraws == 0
+
+
+def test_a_streamed_answer_past_the_deadline_is_abandoned_not_retried() -> None:
+    """The request's budget bounds a model call, not only the steps between calls: a benchmark plan call on a busy CPU
+    streamed for half an hour and took its request to 2384 s of a 1200 s budget."""
+    with FakeLLM() as fake:
+        fake.word_delay_s = 0.1
+        fake.enqueue(" ".join(["word"] * 200))  # 20 s in all
+        client = LLMClient(fake.base_url, "fake-coder", retries=3, backoff_s=0.01)
+        seen: list[str] = []
+        with deadline(time.monotonic() + 1.0), pytest.raises(OutOfTime, match="time budget ran out during a model's answer"):
+            client.chat([{"role": "user", "content": "hi"}], on_token=lambda piece, stats: seen.append(piece))
+        assert 0 < len(seen) < 200 and len(fake.chat_requests) == 1  # cut mid-answer, and no retry after it
+        assert isinstance(OutOfTime("x"), LLMError)  # the nodes' LLMError handling ends the request with its best attempt
+
+
+def test_an_unstreamed_call_waits_no_longer_than_the_time_left() -> None:
+    with FakeLLM() as fake:
+        fake.word_delay_s = 0.2
+        fake.enqueue(" ".join(["a"] * 50), " ".join(["b"] * 50))  # each answer 10 s, sent whole at the end
+        client = LLMClient(fake.base_url, "fake-coder", timeout=120.0, retries=3, backoff_s=0.01)
+        with deadline(time.monotonic() + 1.0), pytest.raises(OutOfTime, match="during a model call"):
+            client.chat([{"role": "user", "content": "x"}], n=2)
+        assert len(fake.chat_requests) == 1  # the timeout was the time left, and it was not taken for a dropped connection
+        with deadline(time.monotonic() - 1.0), pytest.raises(OutOfTime):  # nothing left: nothing is sent
+            client.chat([{"role": "user", "content": "x"}])
+        assert len(fake.chat_requests) == 1
+
+
+def test_without_a_deadline_a_slow_answer_is_waited_for() -> None:
+    with FakeLLM() as fake:
+        fake.word_delay_s = 0.05
+        fake.enqueue(" ".join(["word"] * 30))
+        client = LLMClient(fake.base_url, "fake-coder", timeout=5.0, retries=0)
+        with deadline(None):
+            assert client.chat([{"role": "user", "content": "x"}], on_token=lambda p, s: None) == [" ".join(["word"] * 30)]

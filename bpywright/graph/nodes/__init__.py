@@ -7,17 +7,20 @@ from collections.abc import Callable
 from typing import Any
 
 from ..context import RunContext
+from ..llm import deadline
 from ..state import GenState
 
 NodeFn = Callable[[GenState, RunContext], dict[str, Any]]
 
 
 def timed(fn: NodeFn) -> NodeFn:
-    """Add the node's duration to spent_s (the budget counts time spent in nodes, so it survives a resume)."""
+    """Add the node's duration to spent_s (the budget counts time spent in nodes, so it survives a resume). The model
+    calls the node makes stop when the budget left runs out (llm.deadline), not only the steps between them."""
 
     def node(state: GenState, ctx: RunContext) -> dict[str, Any]:
         start = time.monotonic()
-        update = fn(state, ctx)
+        with deadline(start + max(0.0, state.budget_s - state.spent_s)):
+            update = fn(state, ctx)
         update["spent_s"] = state.spent_s + (time.monotonic() - start)
         return update
 

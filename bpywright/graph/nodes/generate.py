@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextvars
 import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -9,7 +10,7 @@ from typing import Any
 from ..context import RunContext
 from ..copies import copies_of, shown_sources
 from ..extract import extract_script
-from ..llm import HOW_TO_CONFIGURE, VARIANT_TEMPERATURE, LLMError
+from ..llm import HOW_TO_CONFIGURE, VARIANT_TEMPERATURE, LLMError, OutOfTime
 from ..prompting import generator_messages
 from ..state import Attempt, GenState
 from ..streaming import speed, token_progress
@@ -36,8 +37,11 @@ def new_attempts(
             return [new_plan(state, ctx, first, round_, parent, feedback, previous)]
         # n plans at once: an endpoint that batches (vLLM on a GPU) writes them together; llama.cpp's server takes them
         # one at a time, as a loop would. Candidate k > 0 is sampled (seed + k), or all n would be the greedy plan.
-        with ThreadPoolExecutor(max_workers=state.n) as workers:
-            futures = [workers.submit(new_plan, state, ctx, first + i, round_, parent, feedback, previous, i) for i in range(state.n)]
+        with ThreadPoolExecutor(max_workers=state.n) as workers:  # each in a copy of this context: it holds the deadline
+            futures = [
+                workers.submit(contextvars.copy_context().run, new_plan, state, ctx, first + i, round_, parent, feedback, previous, i)
+                for i in range(state.n)
+            ]
             return [f.result() for f in futures]
     taken = {e.id for e in copies_of(state.attempts, state.exemplars).values()}
     shown = [e for e in state.exemplars if e.id not in taken]
@@ -106,7 +110,13 @@ def planned_attempt(
         messages = plan_messages(
             state.prompt, state.version, feedback=feedback, previous=previous, examples=state.plan_examples, stored=stored
         )
-        text = ctx.llm.structured(messages, "plan", PLAN_SCHEMA, generator=True, variant=variant)
+        try:
+            text = ctx.llm.structured(messages, "plan", PLAN_SCHEMA, generator=True, variant=variant)
+        except OutOfTime:
+            if plan is None:
+                raise
+            notes.append("no time left to revise it")  # the plan in hand is built: it is better than none
+            break
         try:
             plan = grounded(parse_plan(text), state.prompt)
         except PlanError as exc:
