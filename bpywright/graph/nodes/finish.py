@@ -117,9 +117,11 @@ def give_up_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
     paths = write_outputs(ctx, a)
     run = a.run.status if a.run is not None else "not run"
     score = f", score {a.critique.score:.2f}" if a.critique is not None else ""
-    reasons = "; ".join(a.critique.reasons[:3]) if a.critique is not None else (a.failure or "")
+    # a reason the stop already gives (the neighbours' verdict on the last attempt) is said once, in the stop
+    said = [r for r in a.critique.reasons[:3] if r not in why] if a.critique is not None else [a.failure or ""]
     if (copied := copies.get(a.index)) is not None:
-        reasons = f"{describe(copied)}, not a script written for this request; {reasons}"
-    message = f"not accepted — best attempt #{a.index} ({run}{score}): {reasons}; {why}"
+        said.insert(0, f"{describe(copied)}, not a script written for this request")
+    reasons = "; ".join(r for r in said if r)
+    message = f"not accepted — best attempt #{a.index} ({run}{score})" + (f": {reasons}" if reasons else "") + f"; {why}"
     ctx.emit("give_up", attempt=a.index, status="best_attempt", seconds=time.monotonic() - start, detail=message)
     return {"status": "best_attempt", "message": message, "best": a.index, **paths}
