@@ -40,6 +40,9 @@ class FakeOpenAIServer:
         self.failures: deque[int] = deque()  # HTTP statuses to answer the next chat requests with (transient-error tests)
         self.responder: Callable[[dict[str, Any]], str | None] | None = None  # consulted before the queue; None = no answer
         self.cut_streams = 0  # > 0: the next streamed answers stop half-way with [DONE] and no finish reason (llama.cpp's interrupt)
+        # > 0: a server reading a long prompt: a streamed answer's first word comes this long after its headers, with an
+        # SSE comment every 0.2 s meanwhile (keep-alive pings, which reset a client's read timeout)
+        self.think_s = 0.0
         self.word_delay_s = 0.0  # > 0: a CPU's writing speed: streamed words come that far apart, an unstreamed answer after all
         self.reject_json_schema = False  # True: answer response_format json_schema with llama.cpp's HTTP 500 (it takes json_object)
         self._lock = threading.Lock()
@@ -198,6 +201,11 @@ def _handler(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
             base = {"id": payload["id"], "object": "chat.completion.chunk", "created": payload["created"], "model": payload["model"]}
             with server._lock:
                 cut, server.cut_streams = server.cut_streams > 0, max(0, server.cut_streams - 1)
+            thinking = time.monotonic() + server.think_s
+            while time.monotonic() < thinking:
+                self.wfile.write(b": ping\n\n")
+                self.wfile.flush()
+                time.sleep(0.2)
             for choice in payload["choices"]:
                 text = choice["message"]["content"]
                 pieces = text.split(" ") if text else [""]

@@ -321,31 +321,25 @@ class LLMClient:
                 reused_chars=self._reusable(sent),
             )
             parts: list[str] = []
-            finish = None
             stream = self._create_stream(model=model or self.model, messages=messages, **extra)
-            for chunk in stream:
-                finish = (chunk.choices[0].finish_reason if chunk.choices else None) or finish
-                piece = chunk.choices[0].delta.content if chunk.choices else None
-                usage = getattr(chunk, "usage", None)
-                if usage is not None:
-                    stats.prompt_tokens = getattr(usage, "prompt_tokens", None)
-                    stats.cached_tokens = cached_tokens(usage)
-                if not piece:
-                    continue
-                stats.tokens += 1
-                stats.seconds = time.monotonic() - start
-                if stats.first_token_s is None:
-                    stats.first_token_s = stats.seconds
-                parts.append(piece)
-                if on_token is not None:
-                    on_token(piece, stats)
-                if (left := time_left()) is not None and left <= 0:  # the budget is spent mid-answer: a part is no answer
-                    stream.close()
-                    raise out_of_time(f"a model's answer ({stats.tokens} piece(s) in {stats.seconds:.0f} s)")
-                if stats.tokens % LOOP_CHECK_EVERY == 0 and looping("".join(parts[-400:])):
-                    stats.looped, finish = True, "length"  # as if cut at max_tokens: what came before is kept
-                    stream.close()
-                    break
+            # At the deadline the stream is closed under the reader: a server may send its first (empty) piece early and
+            # then nothing for minutes while it reads the prompt, which no read timeout set at the start can bound.
+            left = time_left()
+            watchdog = threading.Timer(max(0.0, left), stream.close) if left is not None else None
+            if watchdog is not None:
+                watchdog.daemon = True
+                watchdog.start()
+            try:
+                finish = self._read(stream, parts, stats, start, on_token)
+            except Exception as exc:
+                if (left := time_left()) is not None and left <= 0:
+                    raise out_of_time(f"a model's answer ({stats.tokens} piece(s) in {time.monotonic() - start:.0f} s)") from exc
+                raise
+            finally:
+                if watchdog is not None:
+                    watchdog.cancel()
+            if finish is None and (left := time_left()) is not None and left <= 0:
+                raise out_of_time(f"a model's answer ({stats.tokens} piece(s) in {time.monotonic() - start:.0f} s)")
             if finish is None:  # the server closed the stream mid-answer: a truncated reply must not pass for a whole one
                 raise StreamCut(f"the answer stream ended after {stats.tokens} piece(s) without a finish reason")
             stats.seconds = time.monotonic() - start
@@ -355,6 +349,37 @@ class LLMClient:
         self.stats.append(stats)
         self._held.append(sent + answered(text))
         return text
+
+    @staticmethod
+    def _read(
+        stream: Any, parts: list[str], stats: CallStats, start: float, on_token: Callable[[str, CallStats], None] | None
+    ) -> str | None:
+        """Read a streamed answer into parts (stats kept up to date); its finish reason, None when it ended without one."""
+        finish = None
+        for chunk in stream:
+            finish = (chunk.choices[0].finish_reason if chunk.choices else None) or finish
+            piece = chunk.choices[0].delta.content if chunk.choices else None
+            usage = getattr(chunk, "usage", None)
+            if usage is not None:
+                stats.prompt_tokens = getattr(usage, "prompt_tokens", None)
+                stats.cached_tokens = cached_tokens(usage)
+            if not piece:
+                continue
+            stats.tokens += 1
+            stats.seconds = time.monotonic() - start
+            if stats.first_token_s is None:
+                stats.first_token_s = stats.seconds
+            parts.append(piece)
+            if on_token is not None:
+                on_token(piece, stats)
+            if (left := time_left()) is not None and left <= 0:  # the budget is spent mid-answer: a part is no answer
+                stream.close()
+                return None
+            if stats.tokens % LOOP_CHECK_EVERY == 0 and looping("".join(parts[-400:])):
+                stats.looped, finish = True, "length"  # as if cut at max_tokens: what came before is kept
+                stream.close()
+                break
+        return finish
 
     def structured(
         self, messages: list[dict[str, str]], name: str, schema: dict[str, Any], *, generator: bool = False, variant: int = 0

@@ -222,3 +222,16 @@ def test_without_a_deadline_a_slow_answer_is_waited_for() -> None:
         client = LLMClient(fake.base_url, "fake-coder", timeout=5.0, retries=0)
         with deadline(None):
             assert client.chat([{"role": "user", "content": "x"}], on_token=lambda p, s: None) == [" ".join(["word"] * 30)]
+
+
+def test_a_server_that_keeps_the_stream_alive_but_writes_nothing_is_cut_at_the_deadline() -> None:
+    """llama.cpp reading a long prompt on a busy CPU: the stream is open and alive, no word comes. A read timeout set when
+    the request started cannot bound it (a 30 s budget ended at 39 s); the deadline closes the stream under the reader."""
+    with FakeLLM() as fake:
+        fake.think_s = 8.0
+        fake.enqueue("import bpy")
+        client = LLMClient(fake.base_url, "fake-coder", timeout=120.0, retries=3, backoff_s=0.01)
+        seen: list[str] = []
+        with deadline(time.monotonic() + 1.0), pytest.raises(OutOfTime, match="0 piece"):
+            client.chat([{"role": "user", "content": "hi"}], on_token=lambda piece, stats: seen.append(piece))
+        assert seen == [] and len(fake.chat_requests) == 1  # stopped before any word came, and not asked again
