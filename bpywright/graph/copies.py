@@ -9,6 +9,8 @@ told what it copied, and a copy returned for want of anything else says so. The 
 
 from __future__ import annotations
 
+import ast
+import collections
 import difflib
 from collections.abc import Iterable
 from functools import cache
@@ -19,6 +21,8 @@ from .state import Attempt, ExemplarBrief
 # committed benchmark, 7 reach it against the system prompt's example (3 verbatim); the next highest is 0.76.
 COPY_RATIO = 0.8
 MIN_LINES = 4  # code this short is judged by the critic, not as a copy (a plan-built answer's parts count from 1)
+# Parts compared without names and colours only from this many: one part of a plain size at the origin may match by chance
+MIN_SHAPE_PARTS = 2
 SYSTEM_EXAMPLE_ID = "system-prompt-example"
 PARTS_START = "PARTS = ["  # the line that opens a plan-built script's parts (graph/plan_build.py)
 
@@ -34,16 +38,46 @@ def _lines(script: str) -> tuple[list[str], bool]:
     return lines, False
 
 
+def _shapes(lines: list[str]) -> list[tuple[object, ...]] | None:
+    """A plan-built script's parts without their names and colours: (shape, size, location, rotation) each, or None when
+    a PARTS line is not a part literal."""
+    out = []
+    for line in lines:
+        try:
+            part = ast.literal_eval(line.rstrip(","))
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            return None
+        if not (isinstance(part, tuple) and len(part) == 6):
+            return None
+        out.append(tuple(part[1:5]))
+    return out
+
+
+def shape_share(mine: list[tuple[object, ...]], theirs: list[tuple[object, ...]]) -> float:
+    """The share of my parts that a part of theirs has exactly (shape, size, place, turn), in any order and under any
+    name or colour: the larger of that and its share of both plans' parts, as copy_share counts lines."""
+    if len(mine) < MIN_SHAPE_PARTS:
+        return 0.0
+    shared = sum((collections.Counter(mine) & collections.Counter(theirs)).values())
+    return max(shared / len(mine), 2 * shared / (len(mine) + len(theirs)))
+
+
 def copy_share(script: str, source: str) -> float:
     """How much of the script the source holds (0.0–1.0): the larger of the share of the script's code lines found in
     the source in order, and difflib's ratio of the two (which also counts the source's lines the script kept: the
-    system prompt's example plus a few lines of its own)."""
-    (mine, _), (theirs, _) = _lines(script), _lines(source)
+    system prompt's example plus a few lines of its own). Two plan-built scripts are also compared part by part without
+    names and colours (shape_share): told it copied a verified clarinet's plan, the 1.5B renamed every part
+    ("key" → "clarinet_key") and painted them all black, kept 11 of its 13 parts' sizes and places exactly, shared 8 %
+    of its lines with it, and was accepted for agreeing with the clarinet it copied (F 1.00)."""
+    (mine, planned), (theirs, their_plan) = _lines(script), _lines(source)
     if not mine:
         return 0.0
     matcher = difflib.SequenceMatcher(None, mine, theirs, autojunk=False)
     shared = sum(block.size for block in matcher.get_matching_blocks())
-    return max(shared / len(mine), 2 * shared / (len(mine) + len(theirs)))
+    share = max(shared / len(mine), 2 * shared / (len(mine) + len(theirs)))
+    if planned and their_plan and (a := _shapes(mine)) is not None and (b := _shapes(theirs)) is not None:
+        share = max(share, shape_share(a, b))
+    return share
 
 
 def _too_short(script: str) -> bool:

@@ -95,3 +95,31 @@ def test_a_plan_built_answer_of_a_few_parts_repeated_from_a_shown_plan_is_a_copy
     # and a short script of plain code is still the critic's to judge, even when the source holds its lines
     short = "import bpy\nbpy.ops.mesh.primitive_cube_add()\n"
     assert copied_exemplar(short, [ExemplarBrief(id="x", prompt="x", script=short + "print(1)\n")]) is None
+
+
+def test_a_shown_plan_with_its_parts_renamed_and_repainted_is_a_copy() -> None:
+    """Told it copied a verified clarinet's plan, the 1.5B renamed every part ("key" → "clarinet_key"), painted them all
+    black and kept 11 of its 13 parts' sizes and places: 8 % of its lines matched, and it was accepted for agreeing with
+    the clarinet it copied (F 1.00). Parts are also compared without their names and colours."""
+    from bpywright.graph.plan import build_script, grounded, parse_plan
+
+    from .test_plan import BURGER, BURGER_PROMPT, CHAIR, CHAIR_PROMPT
+
+    plan = json.loads(BURGER)
+    exemplar = ExemplarBrief(id="burger-1", prompt=BURGER_PROMPT, script="import bpy\n", source="imported", plan=BURGER)
+    sources = shown_sources("4.5", [exemplar])
+    disguised = {**plan, "parts": [{**p, "name": f"my_{p['name']}", "color": "black"} for p in plan["parts"]]}
+    answer = build_script(grounded(parse_plan(json.dumps(disguised)), BURGER_PROMPT), "4.5")
+    found = copied_exemplar(answer, sources)
+    assert found is not None and found.id == "burger-1"
+    # one part of its own in eight is still a copy (7 of 8 parts repeated); two of eight are not (6 of 8: 0.75)
+    parts = disguised["parts"]
+    assert len(parts) == 8
+    grown = [{**p, "size": [s * 1.3 for s in p["size"]]} for p in parts]  # the top parts: the plan's bottom stays put
+    one_own = build_script(grounded(parse_plan(json.dumps({**plan, "parts": [*parts[:7], grown[7]]})), BURGER_PROMPT), "4.5")
+    two_own = build_script(grounded(parse_plan(json.dumps({**plan, "parts": [*parts[:6], *grown[6:]]})), BURGER_PROMPT), "4.5")
+    assert copied_exemplar(one_own, sources) is not None and copied_exemplar(two_own, sources) is None
+    # a plan of another object is not a copy, and one part of a plain size matching by chance is not either
+    assert copied_exemplar(build_script(grounded(parse_plan(CHAIR), CHAIR_PROMPT), "4.5"), sources) is None
+    single = {**plan, "parts": [{**parts[0], "name": "thing"}]}
+    assert copied_exemplar(build_script(grounded(parse_plan(json.dumps(single)), BURGER_PROMPT), "4.5"), sources) is None
