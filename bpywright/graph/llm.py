@@ -329,17 +329,24 @@ class LLMClient:
             if watchdog is not None:
                 watchdog.daemon = True
                 watchdog.start()
+
+            def spent() -> OutOfTime | None:
+                left = time_left()
+                if left is None or left > 0:
+                    return None
+                return out_of_time(f"a model's answer ({stats.tokens} piece(s) in {time.monotonic() - start:.0f} s)")
+
             try:
                 finish = self._read(stream, parts, stats, start, on_token)
             except Exception as exc:
-                if (left := time_left()) is not None and left <= 0:
-                    raise out_of_time(f"a model's answer ({stats.tokens} piece(s) in {time.monotonic() - start:.0f} s)") from exc
+                if (cut := spent()) is not None:  # the watchdog closed the stream under the reader
+                    raise cut from exc
                 raise
             finally:
                 if watchdog is not None:
                     watchdog.cancel()
-            if finish is None and (left := time_left()) is not None and left <= 0:
-                raise out_of_time(f"a model's answer ({stats.tokens} piece(s) in {time.monotonic() - start:.0f} s)")
+            if finish is None and (cut := spent()) is not None:
+                raise cut
             if finish is None:  # the server closed the stream mid-answer: a truncated reply must not pass for a whole one
                 raise StreamCut(f"the answer stream ended after {stats.tokens} piece(s) without a finish reason")
             stats.seconds = time.monotonic() - start
