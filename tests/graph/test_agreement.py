@@ -136,7 +136,8 @@ def test_the_loop_draws_one_fresh_answer_when_the_first_disagrees_and_returns_th
     with store_with(tmp_path / "store", BOXES) as store:
         result = generate(BURGER, settings=neighbours, pool=render_pool, store=store)
         assert result.outcome == "best_attempt" and "critic" not in fake.roles_asked(), result.message
-        assert result.message.count("does not agree with the 2 nearest verified exemplars") == 1
+        # the best attempt's verdict, then the stop's (the last attempt's, another answer): each said once
+        assert result.message.count("does not agree with the 2 nearest verified exemplars") == 2
         assert not [e for e in store.list(limit=10).items if e.source == "generated"]
     # one redraw, no more: the third answer queued is never asked for
     assert fake.roles_asked() == ["generate", "generate"] and fake.queues["generate"]
