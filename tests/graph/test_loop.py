@@ -326,8 +326,12 @@ def test_more_critic_rounds_when_asked(settings, fake: FakeLLM, render_pool, eve
 
 
 def test_budget_exhausted_stops_before_healing(settings, fake: FakeLLM, render_pool, events) -> None:
-    settings = dataclasses.replace(settings, budget_s=0.01)
-    fake.script("generate", fenced(INDEX_BUG))
+    """The budget is spent while the first script runs (it sleeps past it): the request returns that script, not healed.
+    (A budget spent before the first answer is written ends with none: test_budget.py.)"""
+    settings = dataclasses.replace(settings, budget_s=5.0)
+    slow = INDEX_BUG.replace("import bpy\n", "import time\n\nimport bpy\n\ntime.sleep(6)\n", 1)
+    assert slow != INDEX_BUG
+    fake.script("generate", fenced(slow))
     result = generate(PROMPT, settings=settings, pool=render_pool, on_event=events)
     assert result.outcome == "best_attempt" and "budget" in result.message and "BPYWRIGHT_BUDGET_S" in result.message
     assert "heal" not in events.nodes() and result.run_report is not None and result.run_report.status == "error"
