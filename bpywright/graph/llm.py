@@ -439,8 +439,10 @@ class LLMClient:
                     ) from exc
                 last = exc
             if attempt < self.retries:
-                left = time_left()
-                time.sleep(self.backoff_s * 2**attempt if left is None else max(0.0, min(self.backoff_s * 2**attempt, left)))
+                wait = self.backoff_s * 2**attempt
+                if (left := time_left()) is not None:  # never back off past the deadline
+                    wait = max(0.0, min(wait, left))
+                time.sleep(wait)
         kind = type(last).__name__
         raise LLMError(
             f"cannot reach the LLM endpoint {self.base_url} after {self.retries + 1} tries ({kind}: {last}); "
