@@ -31,6 +31,23 @@ NOT_PARTS = frozenset(
     weight total hint amount component components item items accessory accessories decoration decorations
     topping toppings marking markings such there when where multiple larger smaller functional realistic suitable
     outward inward sophistication smallest tallest shortest largest biggest
+    harmony balance variation adjustment stability portability connectivity convenience comfort ease manner occasion
+    activity technology idea relation composition construction creation instruction coverage factor imperfection
+    hardness capacity entertainment magnification place purpose flavor flavour
+    """.split()
+)
+# Words that are never a part's name whatever follows: pronouns, adverbs, conjunctions, verbs and predicate adjectives
+# that a list after "with" or "add" can end on ("start with a base, then add …", "so that it is visible", "a lid that
+# can open"): asking a plan for a part named "then" or "visible" only costs a revision.
+NEVER = frozenset(
+    """
+    then also too just only even still here now next first finally all both but yet how why what who whom whose may
+    might must shall they them he she we us off out up down underneath beneath outside inside throughout together apart
+    away back forward backward backwards around sure able visible hidden intricate high low clear primary symmetrical
+    symmetric asymmetrical aerodynamic adjustable reliable prominent accessible distinguishable portable electronic
+    casual fun shorter thicker thinner taller wider longer bigger open close closed ensure allow enable move rotate
+    attach extend sit spread hold held run pass see want vary recline stuck written clean goes keep store need
+    tied moved going used being doing lined based sized fixed mixed wired faced aged timed
     """.split()
 )
 ADJECTIVES = frozenset(
@@ -40,17 +57,26 @@ ADJECTIVES = frozenset(
     sleek minimalist minimal plain basic decorative ornate sturdy solid shiny matte glossy wooden metal metallic plastic
     glass white black red green blue yellow orange purple pink grey gray brown gold golden silver beige cream dark light
     easy comfortable cozy stylish compact durable traditional contemporary rustic vintage hollow ergonomic standard
+    bold vibrant colorful colourful neat cute fluffy warm cool ornamental
     """.split()
 )
 STOP = frozenset("a an the of to in on at for and or with without its it their them this that some each every is are be".split())
+# Nouns that end like an adverb or participle (short ones pass anyway: ring, wing, bed, shed, seed, jelly).
+SUFFIX_NOUNS = frozenset(
+    """
+    string spring ceiling railing building painting filling frosting stuffing binding awning bearing casing coating
+    housing lining padding piping tubing wiring siding decking moulding molding fitting mounting clothing pudding
+    dumpling stocking earring keyring bedding seating carving drawing sapling duckling flowerbed seabed
+    """.split()
+)
 # Quantity words: "a slice of cheese" is cheese, "pepperoni slices" pepperoni.
 QUANTITY = frozenset("slice piece layer pair set leaf stack row bunch couple strip sheet".split())
 # An item stops at a preposition or participle: "a small sphere resting on it" → sphere; "a row of windows cut through
 # it" is a hole, not a part.
 _ENDS = re.compile(
-    r"\b(?:on|in|at|around|through|over|under|above|below|beside|behind|across|along|from|into|onto|made|built|placed|"
+    r"(?<!-)\b(?:on|in|at|around|through|over|under|above|below|beside|behind|across|along|from|into|onto|made|built|placed|"
     r"resting|standing|sitting|attached|connected|running|arranged|for|like|by|via|using|inside|between|near|is|are|so|"
-    r"while|as|colored|coloured|painted)\b"
+    r"while|as|colored|coloured|painted|held|hung|laid|shown|worn|sewn|drawn|woven)\b(?!-)"
 )
 _HOLES = re.compile(r"\b(?:cut|cuts|hole|holes|opening|openings|slot|slots|carved|engraved|hollow|gap|gaps|groove|grooves)\b")
 _TRIGGER = re.compile(r"\b(?:with|has|have|having|add|adding|adds|attach|include|including|includes|featuring|features|topped with)\b")
@@ -91,11 +117,28 @@ _F_PLURALS = {
     "wolves": "wolf",
     "lives": "life",
 }
+# Words the rules below would cut wrongly: a lens is no "len", a cookie no "cooky".
+_IRREGULAR = {
+    "lens": "lens",
+    "lenses": "lens",
+    "canvas": "canvas",
+    "canvases": "canvas",
+    "atlas": "atlas",
+    "series": "series",
+    "species": "species",
+    "cookies": "cookie",
+    "movies": "movie",
+    "brownies": "brownie",
+    "ties": "tie",
+    "pies": "pie",
+}
 
 
 def singular(word: str) -> str:
     """The word's likely singular: 'pickles' → pickle, 'shelves' → shelf, 'patties' → patty, 'glass' → glass."""
     word = word.lower()
+    if word in _IRREGULAR:
+        return _IRREGULAR[word]
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
     if word in _F_PLURALS:
@@ -120,12 +163,12 @@ def plural(noun: str) -> str:
 
 def content(word: str) -> bool:
     """A word that can name a part: not a stop word, a number, a measure or an adjective; not an adverb, a participle
-    (textured, running) or a fragment (easy-)."""
-    if word in STOP or word in NUMBERS or word.isdigit() or len(word) < 3 or "-" in word:
+    (textured, running), a function word or verb (then, visible, ensure) or a fragment (easy-)."""
+    if word in STOP or word in NEVER or word in NUMBERS or word.isdigit() or len(word) < 3 or "-" in word:
         return False
     if word in NOT_PARTS or word in ADJECTIVES or singular(word) in NOT_PARTS:
         return False
-    return not word.endswith(("ly", "ed", "ing"))
+    return len(word) <= 5 or word in SUFFIX_NOUNS or not word.endswith(("ly", "ed", "ing"))
 
 
 def requested_parts(prompt: str) -> dict[str, int]:
@@ -138,11 +181,13 @@ def requested_parts(prompt: str) -> dict[str, int]:
         clause = re.split(r"\b(?:with|has|have|add|include)\b", clause)[0]  # the next trigger starts its own list
         clause = _PURPOSE.sub(",", clause)  # "sturdy enough to hold several books": books are not a part
         clause = re.sub(r"\bsuch as\b|\be\.g\.", ",", clause)  # "fruits such as bananas": fruit, banana
-        for item in _SPLIT.split(clause):
-            if _HOLES.search(item):
+        if _NEGATED.match(clause):  # "plain, with no text or images": none of them is a part
+            continue
+        for item, relative in _items(clause):
+            if _HOLES.search(item) or _NEGATED.match(item):
                 continue
             words = [w for w in _WORD.findall(_ENDS.split(item)[0]) if w not in STOP]
-            if not words or not content(words[-1]):
+            if not words or not content(words[-1]) or (relative and len(words) < 2):  # "a cuff that wraps around": its verb
                 continue
             head = singular(words[-1])
             if head in QUANTITY and len(words) >= 2 and content(words[-2]):  # "pepperoni slices" → pepperoni
@@ -155,6 +200,21 @@ def requested_parts(prompt: str) -> dict[str, int]:
                     count = NUMBERS[w]
             parts[head] = max(parts.get(head, 0), min(count, 100))
     return parts
+
+
+_NEGATED = re.compile(r"\s*(?:no|not|never|nor)\b")
+_RELATIVE = frozenset(("that", "which", "where"))
+
+
+def _items(clause: str) -> list[tuple[str, bool]]:
+    """The items of a listed clause, each with whether a relative pronoun introduced it ("… a cuff that wraps around the
+    arm": "wraps" is the cuff's verb, no part; "a stand that holds the pages" still names the pages)."""
+    items, start, relative = [], 0, False
+    for sep in _SPLIT.finditer(clause):
+        items.append((clause[start : sep.start()], relative))
+        relative, start = sep.group(0).strip() in _RELATIVE, sep.end()
+    items.append((clause[start:], relative))
+    return items
 
 
 def counted_parts(prompt: str) -> dict[str, int]:

@@ -84,3 +84,20 @@ def test_the_local_1_5b_plans_when_the_strategy_is_auto() -> None:
     from bpywright.models.catalogue import spec_for
 
     assert spec_for("qwen2.5-coder-1.5b").strategy == "plan"
+
+
+def test_function_words_verbs_and_negated_items_are_not_parts() -> None:
+    # CADBench and BlendNet requests whose plans were asked for parts named "then", "wrap", "text" …
+    emblem = (
+        'Design a company emblem. Start with a circular base, then add a bold, stylized letter "A" in the center. Surround '
+        "the letter with a ring of small stars."
+    )
+    assert requested_parts(emblem) == {"base": 1, "letter": 1, "star": 1}
+    notebook = "A notebook with a spiral binding along the left side. The cover is plain, with no text or images."
+    assert requested_parts(notebook) == {"binding": 1}
+    hat = "A winter hat with a round base that wraps around the head. Add a fold-over cuff at the bottom, and a pom-pom."
+    assert requested_parts(hat) == {"base": 1, "cuff": 1}
+    assert requested_parts("a calendar with a stand that holds the calendar pages") == {"stand": 1, "page": 1}
+    assert requested_parts("a lid that can be opened, and make sure it is visible") == {}
+    assert requested_parts("a microscope with two lenses and a stage") == {"lens": 2, "stage": 1}
+    assert [singular(w) for w in ("lens", "lenses", "cookies", "canvas")] == ["lens", "lens", "cookie", "canvas"]
