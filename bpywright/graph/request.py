@@ -48,6 +48,8 @@ NEVER = frozenset(
     casual fun shorter thicker thinner taller wider longer bigger open close closed ensure allow enable move rotate
     attach extend sit spread hold held run pass see want vary recline stuck written clean goes keep store need
     tied moved going used being doing lined based sized fixed mixed wired faced aged timed
+    over across from about have has having while whole made downward upward differ direction term people person version
+    model deep
     """.split()
 )
 ADJECTIVES = frozenset(
@@ -57,10 +59,17 @@ ADJECTIVES = frozenset(
     sleek minimalist minimal plain basic decorative ornate sturdy solid shiny matte glossy wooden metal metallic plastic
     glass white black red green blue yellow orange purple pink grey gray brown gold golden silver beige cream dark light
     easy comfortable cozy stylish compact durable traditional contemporary rustic vintage hollow ergonomic standard
-    bold vibrant colorful colourful neat cute fluffy warm cool ornamental
+    bold vibrant colorful colourful neat cute fluffy warm cool ornamental minor major vertical horizontal diagonal parallel opposite
     """.split()
 )
 STOP = frozenset("a an the of to in on at for and or with without its it their them this that some each every is are be".split())
+# Measures that follow a number ("8 inches deep"): what comes after them is no counted part.
+UNITS = frozenset(
+    """
+    inch cm mm centimeter centimetre millimeter millimetre meter metre foot feet ft degree percent liter litre milliliter
+    millilitre ml gallon ounce oz gram kg kilogram pound lb ghz mhz khz hz watt volt mph kph second minute hour
+    """.split()
+)
 # Nouns that end like an adverb or participle (short ones pass anyway: ring, wing, bed, shed, seed, jelly).
 SUFFIX_NOUNS = frozenset(
     """
@@ -166,7 +175,7 @@ def content(word: str) -> bool:
     (textured, running), a function word or verb (then, visible, ensure) or a fragment (easy-)."""
     if word in STOP or word in NEVER or word in NUMBERS or word.isdigit() or len(word) < 3 or "-" in word:
         return False
-    if word in NOT_PARTS or word in ADJECTIVES or singular(word) in NOT_PARTS:
+    if word in NOT_PARTS or word in ADJECTIVES or singular(word) in NOT_PARTS or singular(word) in NEVER:
         return False
     return len(word) <= 5 or word in SUFFIX_NOUNS or not word.endswith(("ly", "ed", "ing"))
 
@@ -224,6 +233,8 @@ def counted_parts(prompt: str) -> dict[str, int]:
     for number, after in _COUNTED.findall(prompt.lower()):
         count = int(number) if number.isdigit() else NUMBERS[number]
         words = after.split()
+        if words and singular(words[0]) in UNITS:  # "8 inches deep", "10 milliliters", "5 ghz": a measure, not a count
+            continue
         while words and not content(words[0]) and singular(words[0]) not in QUANTITY:
             words.pop(0)
         run = []

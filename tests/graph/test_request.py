@@ -101,3 +101,12 @@ def test_function_words_verbs_and_negated_items_are_not_parts() -> None:
     assert requested_parts("a lid that can be opened, and make sure it is visible") == {}
     assert requested_parts("a microscope with two lenses and a stage") == {"lens": 2, "stage": 1}
     assert [singular(w) for w in ("lens", "lenses", "cookies", "canvas")] == ["lens", "lens", "cookie", "canvas"]
+
+
+def test_measures_and_function_words_are_not_counted_parts() -> None:
+    assert counted_parts("The shelf should be 36 inches long and 8 inches deep. Include two brackets") == {"bracket": 2}
+    assert counted_parts("a dome tent large enough to fit four people, with two zippered doors") == {"door": 2}
+    assert counted_parts("It should be about 8 inches long and have rounded edges") == {}
+    assert counted_parts("a syringe holding up to 10 milliliters of liquid") == {}
+    assert counted_parts("Let's create two versions of a paintbrush") == {"paintbrush": 2}
+    assert counted_parts("a signpost with arrows in two opposite directions") == {}
