@@ -101,6 +101,9 @@ def test_function_words_verbs_and_negated_items_are_not_parts() -> None:
     assert requested_parts("a lid that can be opened, and make sure it is visible") == {}
     assert requested_parts("a microscope with two lenses and a stage") == {"lens": 2, "stage": 1}
     assert [singular(w) for w in ("lens", "lenses", "cookies", "canvas")] == ["lens", "lens", "cookie", "canvas"]
+    # short nouns that end like participles are parts; short participles are not
+    assert requested_parts("a bed with a ring, a wing and icing") == {"ring": 1, "wing": 1, "icing": 1}
+    assert requested_parts("a box that has two parts named so, and a lid tied") == {}
 
 
 def test_measures_and_function_words_are_not_counted_parts() -> None:
