@@ -33,7 +33,8 @@ NOT_PARTS = frozenset(
     outward inward sophistication smallest tallest shortest largest biggest
     harmony balance variation adjustment stability portability connectivity convenience comfort ease manner occasion
     activity technology idea relation composition construction creation instruction coverage factor imperfection
-    hardness capacity entertainment magnification place purpose flavor flavour
+    hardness capacity entertainment magnification place purpose flavor flavour time date weather information info message
+    reading
     """.split()
 )
 # Words that are never a part's name whatever follows: pronouns, adverbs, conjunctions, verbs and predicate adjectives
