@@ -296,7 +296,7 @@ def markdown(model: str, table: dict[str, dict[str, float]], results: dict[str, 
                 continue
             base_fail = 100 * sum(not b["generated"] for b, _ in paired) / len(paired)
             fail = 100 * sum(not r["generated"] for _, r in paired) / len(paired)
-            ratio = f"{base_fail / fail:.1f}× lower" if fail else "0 %"
+            ratio = f"{base_fail / fail:.1f}× lower" if fail else "none of its answers failed: no finite ratio"
             lines.append(f"- {mode}: run failure {fail:.1f} % vs one-shot {base_fail:.1f} % on {len(paired)} prompts ({ratio})")
     lines += [
         "",
