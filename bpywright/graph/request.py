@@ -176,7 +176,8 @@ def content(word: str) -> bool:
     (textured, running), a function word or verb (then, visible, ensure) or a fragment (easy-)."""
     if word in STOP or word in NEVER or word in NUMBERS or word.isdigit() or len(word) < 3 or "-" in word:
         return False
-    if word in NOT_PARTS or word in ADJECTIVES or singular(word) in NOT_PARTS or singular(word) in NEVER:
+    one = singular(word)
+    if word in NOT_PARTS or word in ADJECTIVES or one in NOT_PARTS or one in NEVER:
         return False
     if word in SUFFIX_NOUNS:
         return True
