@@ -112,7 +112,8 @@ def agree(prompt: str, script: str, version: str, store: Any, measure: Measure, 
             False,
             f"not accepted: no model reviews it (BPYWRIGHT_REVIEW=neighbours, the local model's catalogue entry; =model "
             f"asks it), and the exemplar store holds {len(near)} verified exemplar(s) of this kind of object to compare "
-            f"its shape with ({AGREE_WITH} needed: `bpywright exemplars import` adds verified pairs)",
+            f"its shape with ({AGREE_WITH} needed: `bpywright exemplars import PAIRS.jsonl` adds verified pairs; "
+            "`bpywright exemplars add --prompt PROMPT SCRIPT`, then `bpywright exemplars trust ID`, adds one you have checked)",
         )
     answer = measure(script)
     if answer is None or answer.empty:

@@ -96,6 +96,19 @@ def test_generated_exemplars_never_vouch_for_an_answer(tmp_path: Path) -> None:
         assert store.nearest(BURGER, "4.5", 6) and neighbours_of(store, BURGER, "4.5") == []
 
 
+def test_a_users_script_vouches_for_answers_only_once_trusted(tmp_path: Path) -> None:
+    """A user's upload is a trust boundary: a cube sent in as "a burger" must not make cubes pass for burgers."""
+    store = ExemplarStore(tmp_path / "exemplars.sqlite", tmp_path / "files", clip=None)
+    with store:
+        added = [
+            store.add(script=s, prompt=p, report=ok(), render=None, source="user", blender_version="4.5") for p, s in NEIGHBOURS.items()
+        ]
+        assert neighbours_of(store, BURGER, "4.5") == []
+        for a in added:
+            store.set_trusted(a.exemplar.id)
+        assert {n.id for n in neighbours_of(store, BURGER, "4.5")} == {a.exemplar.id for a in added}
+
+
 def test_measurements_are_cached_and_a_damaged_entry_is_measured_anew(tmp_path: Path, measure) -> None:
     calls: list[str] = []
 
