@@ -284,10 +284,12 @@ def names_part(name: str, noun: str) -> bool:
 # colours, and none of these.
 # "frame" and "rig" in their animation senses only: a picture frame, a bicycle's frame or a right-handed player is an
 # object to plan (BlendNet's dev prompts say "frame" 26 times, all of them so; "right-handed" sent a drum set to code).
+# "curve" only as Blender's curve object: the 8 CADBench and BlendNet requests that say "curve(s)" mean a shape ("armrests
+# that curve slightly outward" sent the fidelity sample's armchair to code, which built four floating planes, then a cube).
 TECHNIQUE = re.compile(
     r"\b(?:animat\w*|keyframe\w*|\d+ frames|frames? \d+|frame rate|fps|bounc\w*|geometry nodes?|node tree|modifiers?|"
     r"subdivi\w*|bevel\w*|array|boolean|shader\w*|textur\w*|procedural|noise|particles?|physics|simulation|"
-    r"rig(?:s|ged|ging)?|armature|bones?|curves?|bezier|spline|"
+    r"rig(?:s|ged|ging)?|armature|bones?|bezier|nurbs|spline|curve (?:objects?|modifiers?|data)|(?:along|from|as|into) (?:a|the) curve|"
     r"text|font|lettering|logo|displace\w*|sculpt\w*|uv|bake|render settings|cycles|eevee|compositor|hdri|camera path)\b"
 )
 

@@ -67,12 +67,18 @@ def test_objects_are_planned_and_techniques_coded() -> None:
     # a part's or a player's words, not a technique: a frame, the right hand (BlendNet's drum set went to code on it)
     assert strategy_for("plan", "a drum set arranged for a right-handed player") == "plan"
     assert strategy_for("plan", "a bed with a wooden frame and a headboard") == "plan"
+    # a shape's curve, not Blender's curve object (the fidelity sample's armchair went to code on it)
+    assert strategy_for("plan", "an armchair with a wide seat and armrests that curve slightly outward") == "plan"
+    assert strategy_for("plan", "a frisbee with a slight curve to its shape, full of gentle curves") == "plan"
     for technique in (
         "a ball bouncing on a plane, animated over 40 frames",
         "scatter rocks on a terrain with geometry nodes",
         "the word HELLO as extruded 3D text",
         "a torus with a subdivision surface modifier",
         "a bezier curve spiral",
+        "a NURBS curve shaped like a wave",
+        "a pipe swept along a curve",
+        "a spiral tube built as a curve object with a bevel depth",
         "a cube spinning through frame 1 to 60",
         "a rigged arm",
     ):
