@@ -70,6 +70,16 @@ def test_objects_are_planned_and_techniques_coded() -> None:
     # a shape's curve, not Blender's curve object (the fidelity sample's armchair went to code on it)
     assert strategy_for("plan", "an armchair with a wide seat and armrests that curve slightly outward") == "plan"
     assert strategy_for("plan", "a frisbee with a slight curve to its shape, full of gentle curves") == "plan"
+    # a surface's look, a noun, a negation, a logo of shapes: objects still (BlendNet's references build them in plain bpy)
+    for planned in (
+        "an apple with a slightly textured surface and a small stem",
+        "a smart speaker with a microphone array around the top edge",
+        "a notebook with spiral binding; the cover is plain, with no text or images",
+        "a simple geometric logo of two interlocking rings",
+        "a dog bed with a small bone-shaped pillow",
+        "a modern sculpture that evokes movement",
+    ):
+        assert strategy_for("plan", planned) == "plan", planned
     for technique in (
         "a ball bouncing on a plane, animated over 40 frames",
         "scatter rocks on a terrain with geometry nodes",
@@ -81,6 +91,10 @@ def test_objects_are_planned_and_techniques_coded() -> None:
         "a spiral tube built as a curve object with a bevel depth",
         "a cube spinning through frame 1 to 60",
         "a rigged arm",
+        "a wooden plank with a noise texture for its grain",
+        'a shop sign that reads "OPEN"',
+        "a monogram with the initials J.D. in a laurel wreath",
+        "a sphere with an array modifier along x",
     ):
         assert strategy_for("plan", technique) == "code", technique
     assert strategy_for("code", "a wooden chair") == "code" and strategy_for("auto", "a wooden chair") == "code"
