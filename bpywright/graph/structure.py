@@ -16,7 +16,7 @@ from itertools import combinations
 
 from ..harness.report import BoundingBox, ObjectSummary, SceneSummary
 from .expectations import STAGING, expectations
-from .request import names_part, requested_parts
+from .request import names_part, plural, requested_parts
 
 GEOMETRY = frozenset({"MESH", "CURVE", "SURFACE", "META", "FONT"})
 MULTI = re.compile(
@@ -143,7 +143,7 @@ def structure_checks(prompt: str, scene: SceneSummary | None) -> tuple[dict[str,
         if not having and not any(names_part(n, part) for n in names):
             missing.append(part)
         elif count > 1 and len(having) < count:
-            short.append(f"{count} {part}s asked, {len(having)} built")
+            short.append(f"{count} {plural(part)} asked, {len(having)} built")
     # Two or more, and most, of the named parts missing: a one-cube burger misses all six; a verified answer may name
     # a part by another word (of 115 BlendNet references, 37 missed one when any miss counted: "slice", "layout").
     if len(missing) >= 2 and len(missing) * 2 >= len(wanted):

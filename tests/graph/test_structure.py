@@ -6,7 +6,7 @@ from __future__ import annotations
 from bpywright.graph.builders import call_builders, uncalled_builders
 from bpywright.graph.structure import requested_parts, structure_checks
 from bpywright.harness.options import RunOptions
-from bpywright.harness.report import SceneSummary
+from bpywright.harness.report import BoundingBox, ObjectSummary, SceneSummary
 from bpywright.recipes import all_recipes
 
 from .samples import src
@@ -228,3 +228,19 @@ bpy.context.active_object.name = "handle"
 """
     )
     assert coincident(summary(pool.run, microphone, tmp_path / "m.py")) == [("grille", "electronics")]
+
+
+def test_a_count_short_of_the_request_is_said_in_its_own_plural() -> None:
+    """The benchmark's bookshelf came back with "5 shelfs asked, 1 built"."""
+
+    def part(name: str, z: float) -> ObjectSummary:
+        box = BoundingBox(min=(0.0, 0.0, z), max=(0.8, 0.3, z + 0.02))
+        return ObjectSummary(name=name, type="MESH", vertices=8, faces=6, visible=True, bbox=box)
+
+    frame = ObjectSummary(
+        name="Frame", type="MESH", vertices=8, faces=6, visible=True, bbox=BoundingBox(min=(0, 0, 0), max=(0.8, 0.3, 1.8))
+    )
+    scene = SceneSummary(object_count=2, objects=[frame, part("Shelf", 0.9)], bbox=frame.bbox, camera=True, light=True)
+    checks, reasons = structure_checks("a bookshelf with a frame and five shelves", scene)
+    assert checks.get("counts") is False
+    assert any("5 shelves asked, 1 built" in r for r in reasons), reasons
