@@ -284,18 +284,19 @@ def names_part(name: str, noun: str) -> bool:
 # colours, and none of these.
 # "frame" and "rig" in their animation senses only: a picture frame, a bicycle's frame or a right-handed player is an
 # object to plan (BlendNet's dev prompts say "frame" 26 times, all of them so; "right-handed" sent a drum set to code).
-# "curve" only as Blender's curve object: the 8 CADBench and BlendNet requests that say "curve(s)" mean a shape ("armrests
-# that curve slightly outward" sent the fidelity sample's armchair to code, which built four floating planes, then a cube).
-# Texture, array, sculpt, bone and text in their Blender senses only, and a logo only where it has letters: of BlendNet's 975
-# dev requests (objects, all with plain bpy references) 34 went to code, 26 on a surface's look ("a slightly textured
-# appearance"), a noun ("a microphone array", "a modern sculpture", "a bone-shaped pillow"), "no text" or a logo of
-# geometric shapes.
+# A part that curves is an object to plan ("armrests that curve slightly outward" sent the fidelity sample's armchair to
+# code, which built four floating planes, then a cube); a design "full of curves", a logo or an icon is a flat pattern
+# that no box or cylinder makes, and stays code: planned, CADBench's star icon came back as a box with four cones on top
+# and its floral wallpaper as two red logs, where code had given a red pointed shape and a flat panel.
+# Texture, array, sculpt, bone and text in their Blender senses only: of BlendNet's 975 dev requests (objects, all with
+# plain bpy references) 37 went to code, 18 of them on a surface's look ("a slightly textured appearance"), a noun ("a
+# microphone array", "a modern sculpture", "a bone-shaped pillow") or "no text".
 TECHNIQUE = re.compile(
     r"\b(?:animat\w*|keyframe\w*|\d+ frames|frames? \d+|frame rate|fps|bounc\w*|geometry nodes?|node tree|modifiers?|"
     r"subdivi\w*|bevel\w*|array modifiers?|boolean|shader\w*|procedural|noise|particles?|physics|simulation|"
     r"(?:image|noise|wave|voronoi|brick|checker|gradient|magic) textures?|texture (?:nodes?|maps?|coordinates|paint\w*)|"
     r"rig(?:s|ged|ging)?|armature|bezier|nurbs|spline|curve (?:objects?|modifiers?|data)|(?:along|from|as|into) (?:a|the) curve|"
-    r"(?<!no )text|font|lettering|initials|letters? \"|displace\w*|sculpt(?:ing| mode)|uv|bake|"
+    r"curves|logo|(?<!no )text|font|lettering|initials|letters? \"|displace\w*|sculpt(?:ing| mode)|uv|bake|"
     r"render settings|cycles|eevee|compositor|hdri|camera path)\b"
     r"|\"[a-z0-9][a-z0-9 .!?'-]{0,15}\""  # a quoted word is text to write: a sign that reads "OPEN"
 )
