@@ -285,8 +285,8 @@ def names_part(name: str, noun: str) -> bool:
 # "frame" and "rig" in their animation senses only: a picture frame, a bicycle's frame or a right-handed player is an
 # object to plan (BlendNet's dev prompts say "frame" 26 times, all of them so; "right-handed" sent a drum set to code).
 # A part that curves is an object to plan ("armrests that curve slightly outward" sent the fidelity sample's armchair to
-# code, which built four floating planes, then a cube); a design "full of curves", a logo or an icon is a flat pattern
-# that no box or cylinder makes, and stays code: planned, CADBench's star icon came back as a box with four cones on top
+# code, which built four floating planes, then a cube); a design "full of curves" or a logo is a flat pattern that no
+# box or cylinder makes, and stays code: planned, CADBench's star icon came back as a box with four cones on top
 # and its floral wallpaper as two red logs, where code had given a red pointed shape and a flat panel.
 # Texture, array, sculpt, bone and text in their Blender senses only: of BlendNet's 975 dev requests (objects, all with
 # plain bpy references) 37 went to code, 18 of them on a surface's look ("a slightly textured appearance"), a noun ("a
