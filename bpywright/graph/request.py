@@ -289,12 +289,12 @@ def names_part(name: str, noun: str) -> bool:
 # box or cylinder makes, and stays code: planned, CADBench's star icon came back as a box with four cones on top
 # and its floral wallpaper as two red logs, where code had given a red pointed shape and a flat panel.
 # Texture, array, sculpt, bone and text in their Blender senses only: of BlendNet's 975 dev requests (objects, all with
-# plain bpy references) 37 went to code, 18 of them on a surface's look ("a slightly textured appearance"), a noun ("a
+# plain bpy references) 37 went to code, 17 of them on a surface's look ("a slightly textured appearance"), a noun ("a
 # microphone array", "a modern sculpture", "a bone-shaped pillow") or "no text".
 TECHNIQUE = re.compile(
     r"\b(?:animat\w*|keyframe\w*|\d+ frames|frames? \d+|frame rate|fps|bounc\w*|geometry nodes?|node tree|modifiers?|"
     r"subdivi\w*|bevel\w*|array modifiers?|boolean|shader\w*|procedural|noise|particles?|physics|simulation|"
-    r"(?:image|noise|wave|voronoi|brick|checker|gradient|magic) textures?|texture (?:nodes?|maps?|coordinates|paint\w*)|"
+    r"(?:image|wave|voronoi|brick|checker|gradient|magic) textures?|texture (?:nodes?|maps?|coordinates|paint\w*)|"
     r"rig(?:s|ged|ging)?|armature|bezier|nurbs|spline|curve (?:objects?|modifiers?|data)|(?:along|from|as|into) (?:a|the) curve|"
     r"curves|logo|(?<!no )text|font|lettering|initials|letters? \"|displace\w*|sculpt(?:ing| mode)|uv|bake|"
     r"render settings|cycles|eevee|compositor|hdri|camera path)\b"
