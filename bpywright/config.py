@@ -158,6 +158,9 @@ class Settings:
     # fresh answers a request may draw when its answer passed the checks and its shape disagreed with its verified
     # neighbours (review=neighbours; graph/agreement.py): 0, since on 25 unseen prompts none of the 8 drawn agreed
     redraws: int = 0
+    # fresh plans of the request an answer's shape is compared with when the store holds no two verified exemplars of its
+    # kind (review=neighbours, plan strategy; graph/witnesses.py): accepted when it agrees with each. 0: not drawn
+    witnesses: int = 0
     # plans of related everyday objects (graph/plan_library.py) shown with a plan request, to adapt: 0 shows none
     plan_examples: int = 2
     # wall-clock budget of one generate request; None: DEFAULT_BUDGET_S for an endpoint, LOCAL_BUDGET_S for the local CPU model
@@ -215,6 +218,7 @@ class Settings:
             strategy=_env_choice("BPYWRIGHT_STRATEGY", STRATEGIES, "auto"),
             review=_env_choice("BPYWRIGHT_REVIEW", REVIEWS, "auto"),
             redraws=max(0, int(os.environ.get("BPYWRIGHT_REDRAWS") or 0)),
+            witnesses=max(0, int(os.environ.get("BPYWRIGHT_WITNESSES") or 0)),
             plan_examples=max(0, int(os.environ.get("BPYWRIGHT_PLAN_EXAMPLES") or 2)),
             budget_s=float(os.environ["BPYWRIGHT_BUDGET_S"]) if os.environ.get("BPYWRIGHT_BUDGET_S") else None,
             clip_model=os.environ.get("BPYWRIGHT_CLIP_MODEL") or "ViT-B-32",

@@ -57,6 +57,7 @@ class Neighbour:
     prompt: str
     fscore: float  # the answer's F-score against it
     cube: float  # a unit cube's F-score against it
+    witness: bool = False  # a fresh plan of the same request (witnesses.py), not a verified exemplar
 
     @property
     def agrees(self) -> bool:
@@ -70,6 +71,7 @@ class Agreement:
     agreed: bool
     why: str
     neighbours: list[Neighbour] = field(default_factory=list)
+    too_few: bool = False  # no verdict: the store holds fewer than AGREE_WITH verified exemplars of the kind
 
 
 def neighbours_of(store: Any, prompt: str, version: str, k: int = AGREE_WITH) -> list[Any]:
@@ -114,6 +116,7 @@ def agree(prompt: str, script: str, version: str, store: Any, measure: Measure, 
             f"asks it), and the exemplar store holds {len(near)} verified exemplar(s) of this kind of object to compare "
             f"its shape with ({AGREE_WITH} needed: `bpywright exemplars import PAIRS.jsonl` adds verified pairs; "
             "`bpywright exemplars add --prompt PROMPT SCRIPT`, then `bpywright exemplars trust ID`, adds one you have checked)",
+            too_few=True,
         )
     answer = measure(script)
     if answer is None or answer.empty:
@@ -153,7 +156,10 @@ def closeness(critique: Any) -> float:
 
 def summary(agreement: Agreement) -> list[dict[str, Any]]:
     """The neighbours compared, as the critique keeps them (JSON-safe)."""
-    return [{"id": n.id, "fscore": round(n.fscore, 4), "cube": round(n.cube, 4), "agrees": n.agrees} for n in agreement.neighbours]
+    return [
+        {"id": n.id, "fscore": round(n.fscore, 4), "cube": round(n.cube, 4), "agrees": n.agrees} | ({"witness": True} if n.witness else {})
+        for n in agreement.neighbours
+    ]
 
 
 def pool_measure(pool: Any, options: Any) -> Measure:

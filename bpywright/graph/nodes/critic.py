@@ -20,6 +20,7 @@ from ..plan import plan_view
 from ..prompting import critic_messages
 from ..state import Attempt, Critique, ExemplarBrief, GenState
 from ..structure import structure_checks
+from ..witnesses import corroborate, draw_witnesses
 from .ranking import best_of
 
 
@@ -167,10 +168,40 @@ def neighbour_review(state: GenState, ctx: RunContext, a: Attempt) -> Agreement:
     return agree(state.prompt, a.script, state.version, ctx.store, measure, GeometryCache(ctx.settings.artifacts / "measures"))
 
 
+def witness_review(state: GenState, ctx: RunContext, a: Attempt, no_verdict: Agreement) -> tuple[Agreement, list[str]]:
+    """No two verified exemplars of the kind (no_verdict): compare the plan-built answer with fresh plans of the same
+    request (graph/witnesses.py), drawn once a request; (the verdict, the witnesses drawn). no_verdict where the request
+    is not planned, no witnesses are configured, the pool is not local, or a draw found no model time left."""
+    from ...harness.pool import WorkerPool
+    from ..plan import plan_of_script
+    from .generate import planned_attempt
+
+    assert a.script is not None
+    pool = ctx.worker_pool()
+    if not state.max_witnesses or state.strategy != "plan" or plan_of_script(a.script) is None or not isinstance(pool, WorkerPool):
+        return no_verdict, state.witnesses
+    drawn = list(state.witnesses)
+    if not drawn:
+        sources = shown_sources(state.version, state.exemplars)
+
+        def draw(variant: int) -> str | None:
+            return planned_attempt(state, ctx, len(state.attempts), a.round, None, "", None, variant).script
+
+        ctx.emit("critic", attempt=a.index, status=f"drawing {state.max_witnesses} fresh plan(s) to compare its shape with")
+        try:
+            drawn = draw_witnesses(draw, state.max_witnesses, lambda s: copied_exemplar(s, sources) is not None)
+        except LLMError as exc:  # the budget ran out, or the endpoint went away: no verdict, the answer stands
+            return Agreement(False, f"{no_verdict.why}; fresh plans to compare its shape with could not be drawn ({exc})"), []
+    measure = pool_measure(pool, ctx.job_options().model_copy(update={"render": False}))
+    found = corroborate(a.script, drawn, state.max_witnesses, measure, GeometryCache(ctx.settings.artifacts / "measures"))
+    return found, drawn
+
+
 def critic_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
     """Score the current attempt; accept when the objective checks pass and the score reaches the threshold."""
     start = time.monotonic()
     a = state.attempt(state.current)
+    witnesses = state.witnesses
     if a is None:
         return {"best": best_of(state.attempts, copies_of(state.attempts, shown_sources(state.version, state.exemplars)))}
     if a.critique is None:
@@ -185,6 +216,8 @@ def critic_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
             critique.reasons.append(NOT_ASKED)
         elif passed and by_neighbours:  # no rubric call: the scene's shape against verified exemplars of its kind
             found = neighbour_review(state, ctx, a)
+            if found.too_few:  # no verified neighbours of its kind: fresh plans of the request, where configured
+                found, witnesses = witness_review(state, ctx, a, found)
             critique.reasons.append(found.why)
             critique.agreement, agreed = summary(found), found.agreed
         elif passed and ctx.llm is not None:
@@ -227,4 +260,4 @@ def critic_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
         detail="; ".join(a.critique.reasons[:4]),
     )
     best = best_of(attempts, copies_of(attempts, shown_sources(state.version, state.exemplars)))
-    return {"attempts": attempts, "best": best, "reviews": state.reviews + 1}
+    return {"attempts": attempts, "best": best, "reviews": state.reviews + 1, "witnesses": witnesses}

@@ -46,7 +46,9 @@ def accept_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
     assert a is not None and a.script is not None and a.run is not None and a.critique is not None
     paths = write_outputs(ctx, a)
     by = f", written by {state.model}" if state.model else ""
-    if a.critique.agreement:  # BPYWRIGHT_REVIEW=neighbours: the shape agreed with verified exemplars, no score was given
+    if a.critique.agreement and all(n.get("witness") for n in a.critique.agreement):  # witnesses.py
+        verdict = f"its shape agrees with {len(a.critique.agreement)} fresh plans of the same request; no verified exemplar of its kind"
+    elif a.critique.agreement:  # BPYWRIGHT_REVIEW=neighbours: the shape agreed with verified exemplars, no score was given
         ids = ", ".join(str(n["id"]) for n in a.critique.agreement)
         verdict = f"its shape agrees with {len(a.critique.agreement)} verified exemplars of its kind: {ids}"
     else:
