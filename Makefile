@@ -30,6 +30,18 @@ venv: $(STAMP)
 # llama-cpp-python compiles (no wheels): only the libraries the Python bindings load, for this CPU; no tests, examples,
 # tools, server binary or multimodal (mtmd) library. ~20+ min on 2 cores once; pip caches the wheel.
 LLAMA_CMAKE_ARGS ?= -DLLAVA_BUILD=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_TOOLS=OFF -DLLAMA_BUILD_SERVER=OFF -DLLAMA_OPENSSL=OFF
+# Where the CPU advertises AMX, the kernels are named one by one from /proc/cpuinfo instead of -march=native, AMX left
+# out: on a VM that advertises AMX without granting its tile state (seen here, 2026-12-01), -march=native's AMX matmul
+# faults at its first instruction (SIGSEGV in ggml_backend_amx_mul_mat: every completion, SmolLM2 and Qwen alike).
+CPU_FLAGS := $(shell grep -m1 '^flags' /proc/cpuinfo 2>/dev/null)
+ggml_flag = -D$(2)=$(if $(filter $(1),$(CPU_FLAGS)),ON,OFF)
+ifneq ($(filter amx_tile,$(CPU_FLAGS)),)
+LLAMA_CMAKE_ARGS += -DGGML_NATIVE=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF \
+  $(call ggml_flag,sse4_2,GGML_SSE42) $(call ggml_flag,avx,GGML_AVX) $(call ggml_flag,avx2,GGML_AVX2) \
+  $(call ggml_flag,avx_vnni,GGML_AVX_VNNI) $(call ggml_flag,bmi2,GGML_BMI2) $(call ggml_flag,fma,GGML_FMA) \
+  $(call ggml_flag,f16c,GGML_F16C) $(call ggml_flag,avx512f,GGML_AVX512) $(call ggml_flag,avx512vbmi,GGML_AVX512_VBMI) \
+  $(call ggml_flag,avx512_vnni,GGML_AVX512_VNNI) $(call ggml_flag,avx512_bf16,GGML_AVX512_BF16)
+endif
 
 $(STAMP): pyproject.toml constraints.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
