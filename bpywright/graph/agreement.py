@@ -106,6 +106,18 @@ class GeometryCache:
         return geometry
 
 
+def answer_and_cube(script: str, measure: Measure, cache: GeometryCache, what: str) -> tuple[SceneGeometry, SceneGeometry] | Agreement:
+    """The answer's measured scene and the unit cube's (the margin's base), or the verdict saying which could not be
+    measured (what: the shapes it was to be compared with)."""
+    answer = measure(script)
+    if answer is None or answer.empty:
+        return Agreement(False, f"not accepted: its scene could not be measured to compare with {what}")
+    cube = cache.get(UNIT_CUBE, measure)
+    if cube is None:
+        return Agreement(False, "not accepted: the unit cube the margin is measured from could not be measured")
+    return answer, cube
+
+
 def agree(prompt: str, script: str, version: str, store: Any, measure: Measure, cache: GeometryCache) -> Agreement:
     """Does the answer's shape agree with its nearest verified neighbours of the same kind?"""
     near = neighbours_of(store, prompt, version) if store is not None else []
@@ -118,12 +130,10 @@ def agree(prompt: str, script: str, version: str, store: Any, measure: Measure, 
             "`bpywright exemplars add --prompt PROMPT SCRIPT`, then `bpywright exemplars trust ID`, adds one you have checked)",
             too_few=True,
         )
-    answer = measure(script)
-    if answer is None or answer.empty:
-        return Agreement(False, "not accepted: its scene could not be measured to compare with the verified exemplars")
-    cube = cache.get(UNIT_CUBE, measure)
-    if cube is None:
-        return Agreement(False, "not accepted: the unit cube the margin is measured from could not be measured")
+    measured = answer_and_cube(script, measure, cache, "the verified exemplars")
+    if isinstance(measured, Agreement):
+        return measured
+    answer, cube = measured
     compared: list[Neighbour] = []
     for n in near:
         reference = cache.get(n.script, measure)

@@ -20,8 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from ..fidelity.compare import compare
-from ..fidelity.measure import UNIT_CUBE
-from .agreement import MARGIN, Agreement, GeometryCache, Measure, Neighbour
+from .agreement import MARGIN, Agreement, GeometryCache, Measure, Neighbour, answer_and_cube
 
 WITNESS_VARIANT = 101  # witness k is sampled with seed + 101 + k: apart from the n candidates' and redraws' (1, 2, …)
 
@@ -40,12 +39,10 @@ def draw_witnesses(draw: Draw, count: int, copied: Callable[[str], bool]) -> lis
 
 def corroborate(script: str, witnesses: Sequence[str], need: int, measure: Measure, cache: GeometryCache) -> Agreement:
     """Does the answer's shape agree with each of its witnesses (at least need of them measured) by MARGIN over a cube?"""
-    answer = measure(script)
-    if answer is None or answer.empty:
-        return Agreement(False, "not accepted: its scene could not be measured to compare with fresh plans of the request")
-    cube = cache.get(UNIT_CUBE, measure)
-    if cube is None:
-        return Agreement(False, "not accepted: the unit cube the margin is measured from could not be measured")
+    measured = answer_and_cube(script, measure, cache, "fresh plans of the request")
+    if isinstance(measured, Agreement):
+        return measured
+    answer, cube = measured
     compared: list[Neighbour] = []
     for k, witness in enumerate(witnesses):
         geometry = cache.get(witness, measure)

@@ -171,14 +171,13 @@ def neighbour_review(state: GenState, ctx: RunContext, a: Attempt) -> Agreement:
 def witness_review(state: GenState, ctx: RunContext, a: Attempt, no_verdict: Agreement) -> tuple[Agreement, list[str]]:
     """No two verified exemplars of the kind (no_verdict): compare the plan-built answer with fresh plans of the same
     request (graph/witnesses.py), drawn once a request; (the verdict, the witnesses drawn). no_verdict where the request
-    is not planned, no witnesses are configured, the pool is not local, or a draw found no model time left."""
-    from ...harness.pool import WorkerPool
+    is not planned or no witnesses are configured, and no verdict where a draw found no model time left. Called only
+    after neighbour_review reached the store, so the pool is a local one."""
     from ..plan import plan_of_script
     from .generate import planned_attempt
 
     assert a.script is not None
-    pool = ctx.worker_pool()
-    if not state.max_witnesses or state.strategy != "plan" or plan_of_script(a.script) is None or not isinstance(pool, WorkerPool):
+    if not state.max_witnesses or state.strategy != "plan" or plan_of_script(a.script) is None:
         return no_verdict, state.witnesses
     drawn = list(state.witnesses)
     if not drawn:
@@ -192,7 +191,7 @@ def witness_review(state: GenState, ctx: RunContext, a: Attempt, no_verdict: Agr
             drawn = draw_witnesses(draw, state.max_witnesses, lambda s: copied_exemplar(s, sources) is not None)
         except LLMError as exc:  # the budget ran out, or the endpoint went away: no verdict, the answer stands
             return Agreement(False, f"{no_verdict.why}; fresh plans to compare its shape with could not be drawn ({exc})"), []
-    measure = pool_measure(pool, ctx.job_options().model_copy(update={"render": False}))
+    measure = pool_measure(ctx.worker_pool(), ctx.job_options().model_copy(update={"render": False}))
     found = corroborate(a.script, drawn, state.max_witnesses, measure, GeometryCache(ctx.settings.artifacts / "measures"))
     return found, drawn
 
