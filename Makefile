@@ -8,9 +8,9 @@ STAMP := $(VENV)/.installed
 # tests). Installed only where we are root.
 SYSTEM_PACKAGES := bubblewrap:bwrap blender:blender chromium:chromium chromium-driver:chromedriver
 
-.PHONY: setup system venv typings runtimes test-model test test-fast run recipes lint typecheck clean bench docs docs-serve addon
+.PHONY: setup system venv typings runtimes test-model llama-check llama-portable test test-fast run recipes lint typecheck clean bench docs docs-serve addon
 
-setup: system venv typings runtimes test-model
+setup: system venv typings runtimes test-model llama-check
 
 system:
 	@missing=""; for pair in $(SYSTEM_PACKAGES); do \
@@ -42,12 +42,35 @@ LLAMA_CMAKE_ARGS += -DGGML_NATIVE=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -D
   $(call ggml_flag,f16c,GGML_F16C) $(call ggml_flag,avx512f,GGML_AVX512) $(call ggml_flag,avx512vbmi,GGML_AVX512_VBMI) \
   $(call ggml_flag,avx512_vnni,GGML_AVX512_VNNI) $(call ggml_flag,avx512_bf16,GGML_AVX512_BF16)
 endif
+# The fallback where the build above dies on this CPU (`bpywright model selftest` sees its child killed by a signal):
+# no -march=native, no AVX-512, no AMX; only the x86-64-v3 extensions /proc/cpuinfo lists (none elsewhere).
+LLAMA_PORTABLE_ARGS := $(filter-out -DGGML_%,$(LLAMA_CMAKE_ARGS)) -DGGML_NATIVE=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF \
+  -DGGML_AMX_BF16=OFF -DGGML_AVX512=OFF -DGGML_AVX512_VBMI=OFF -DGGML_AVX512_VNNI=OFF -DGGML_AVX512_BF16=OFF -DGGML_AVX_VNNI=OFF \
+  $(call ggml_flag,sse4_2,GGML_SSE42) $(call ggml_flag,avx,GGML_AVX) $(call ggml_flag,avx2,GGML_AVX2) \
+  $(call ggml_flag,bmi2,GGML_BMI2) $(call ggml_flag,fma,GGML_FMA) $(call ggml_flag,f16c,GGML_F16C)
+LLAMA_CHECKED := $(VENV)/.llama-checked
 
 $(STAMP): pyproject.toml constraints.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" CMAKE_BUILD_PARALLEL_LEVEL=$$(nproc) $(PY) -m pip install -q -c constraints.txt -e '.[dev,cluster,llm]'
 	@touch $(STAMP)
+
+# One greedy completion with the compiled llama.cpp (SmolLM2); where it dies by a signal (status 3), the portable
+# kernels are built and checked again. A build that compiles can still fault at its first matrix multiply.
+llama-check: $(LLAMA_CHECKED)
+$(LLAMA_CHECKED): $(STAMP) | test-model
+	@$(PY) -m bpywright model selftest smollm2-135m; rc=$$?; \
+	if [ $$rc -eq 3 ]; then \
+	  echo "llama.cpp's build does not run on this CPU: building its portable kernels (a few minutes)"; \
+	  $(MAKE) --no-print-directory llama-portable && $(PY) -m bpywright model selftest smollm2-135m || exit 1; \
+	elif [ $$rc -ne 0 ]; then exit $$rc; fi
+	@touch $@
+
+# llama.cpp again without CPU-specific kernels (pip's cache holds the wheel built for this CPU: not reused)
+llama-portable: venv
+	CMAKE_ARGS="$(LLAMA_PORTABLE_ARGS)" CMAKE_BUILD_PARALLEL_LEVEL=$$(nproc) $(PY) -m pip install -q --no-cache-dir \
+	  --force-reinstall --no-deps -c constraints.txt llama-cpp-python
 
 # The real model the tests serve (SmolLM2-135M, 98 MB), verified against its pinned SHA-256 (a no-op when installed)
 test-model: venv

@@ -15,7 +15,12 @@ from bpywright.harness.sandbox import PidsCgroup, bwrap_available
 
 ScriptFactory = Callable[..., Path]
 
-from .real_llm import smollm2  # noqa: E402, F401  (the real-model fixture, shared by tests/graph and tests/models)
+from .real_llm import report_deaths, smollm2  # noqa: E402, F401  (the real-model fixture, shared by tests/graph and tests/models)
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """The test model's server log, where it died during the session."""
+    report_deaths(terminalreporter.write_line)
 
 
 @pytest.fixture

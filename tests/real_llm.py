@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -14,6 +14,7 @@ from bpywright.models.server import LocalServer, llama_cpp_available
 
 ROOT = Path(__file__).resolve().parent.parent
 TEST_MODEL = "smollm2-135m"
+SERVED: list[LocalServer] = []  # the session's servers: the summary shows the log of one that died (see conftest.py)
 
 
 def model_settings() -> Settings:
@@ -34,4 +35,15 @@ def smollm2(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalServer]:
         pytest.fail(f"{exc} (`make setup` installs it)")
     log = tmp_path_factory.mktemp("llama") / "server.log"
     with LocalServer(model_path(settings, spec), spec.name, log_path=log, n_ctx=spec.n_ctx) as server:
+        SERVED.append(server)
         yield server
+
+
+def report_deaths(write_line: Callable[[str], None]) -> None:
+    """Where the session's test-model server died, say how and show its log's end (a CI log otherwise says only 'refused')."""
+    for server in SERVED:
+        if server.restarts or server.last_error:
+            write_line(
+                f"the test model's server at {server.base_url} died {len(server.restarts)} time(s): {server.last_error or 'restarted'}"
+            )
+            write_line(server.log_tail(3000))

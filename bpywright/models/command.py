@@ -1,4 +1,4 @@
-"""`bpywright model install NAME | list | verify NAME | serve [NAME] | remove NAME`: local GGUF models and their server."""
+"""`bpywright model install NAME | list | verify NAME | serve [NAME] | selftest [NAME] | remove NAME`: local GGUF models and their server."""
 
 from __future__ import annotations
 
@@ -24,6 +24,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     serve = sub.add_parser("serve", help="serve a model on loopback in the foreground (an OpenAI-compatible /v1 for the benchmark)")
     serve.add_argument("name", nargs="?", help="default: BPYWRIGHT_LOCAL_MODEL or the best installed")
     serve.add_argument("--port", type=int, help="default: a free port")
+    check = sub.add_parser(
+        "selftest", help="one short completion with the compiled llama.cpp in a child process: does its build run on this CPU?"
+    )
+    check.add_argument("name", nargs="?", default="smollm2-135m", help="an installed model (default: smollm2-135m, the test model)")
     remove = sub.add_parser("remove", help="delete an installed model")
     remove.add_argument("name")
 
@@ -72,6 +76,21 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             spec = spec_for(args.name)
             done = verify(spec, settings, full=True)
             print(f"{done.name}: OK, sha256 {done.sha256} matches the pin")
+            return 0
+        if args.model_command == "selftest":
+            from .selftest import CRASHED, BuildCrashed, SelfTestFailed, selftest
+
+            spec = spec_for(args.name)
+            verify(spec, settings, full=False)
+            try:
+                result = selftest(model_path(settings, spec))
+            except BuildCrashed as exc:
+                say(f"error: {exc}")
+                return CRASHED
+            except SelfTestFailed as exc:
+                say(f"error: {exc}")
+                return 1
+            print(f"llama.cpp runs on this CPU: {spec.name} wrote {result.tokens} tokens at {result.tokens_per_s:.1f} tokens/s")
             return 0
         if args.model_command == "remove":
             spec = spec_for(args.name)

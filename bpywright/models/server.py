@@ -34,6 +34,16 @@ def llama_cpp_available() -> bool:
     return importlib.util.find_spec("llama_cpp") is not None and importlib.util.find_spec("uvicorn") is not None
 
 
+def exit_status(returncode: int | None) -> str:
+    """'killed by SIGSEGV' for a negative return code, else 'exit code N'."""
+    if returncode is not None and returncode < 0:
+        try:
+            return f"killed by {signal.Signals(-returncode).name}"
+        except ValueError:
+            return f"killed by signal {-returncode}"
+    return f"exit code {returncode}"
+
+
 def free_port() -> int:
     """An unused loopback TCP port."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
@@ -88,6 +98,8 @@ class LocalServer:
         """The server's command line (loopback only; the model's chat template formats prompts)."""
         return [
             sys.executable,
+            "-X",
+            "faulthandler",  # a crash in llama.cpp leaves the Python stack in the log
             str(Path(__file__).with_name("llama_serve.py")),  # llama_cpp.server behind our key and Host/Origin guard
             "--model",
             str(self.model_path),
@@ -151,7 +163,7 @@ class LocalServer:
             if proc is None or proc.poll() is not None:
                 code = proc.returncode if proc is not None else None
                 raise LocalServerError(
-                    f"the local model server exited (code {code}) while loading {self.model_path.name}: "
+                    f"the local model server exited ({exit_status(code)}) while loading {self.model_path.name}: "
                     f"see {self.log_path}:\n{self.log_tail()}"
                 )
             if self.healthy():
@@ -190,10 +202,13 @@ class LocalServer:
                 if len(self.restarts) >= MAX_RESTARTS:
                     self.last_error = (
                         f"the local model server died {MAX_RESTARTS + 1} times in {RESTART_WINDOW_S:.0f} s "
-                        f"(last exit code {proc.returncode}); left down: see {self.log_path}"
+                        f"(last: {exit_status(proc.returncode)}); left down: see {self.log_path}"
+                        + (" (`bpywright model selftest` checks llama.cpp's build)" if proc.returncode < 0 else "")
                     )
+                    self._note(self.last_error)
                     return
                 self.restarts.append(now)
+                self._note(f"the server died ({exit_status(proc.returncode)}); restarting it")
                 try:
                     if self.check_model is not None:
                         self.check_model()  # the weights may have been swapped while it ran: refused, left down
@@ -227,6 +242,13 @@ class LocalServer:
                 self._log.close()
         if self._watchdog is not None and self._watchdog is not threading.current_thread():
             self._watchdog.join(timeout=5)
+
+    def _note(self, line: str) -> None:
+        """A line of ours in the server's log (a segfault prints nothing of its own)."""
+        log = self._log
+        if log is not None and not log.closed:
+            log.write(f"[bpywright] {line}\n".encode())
+            log.flush()
 
     def log_tail(self, n: int = 2000) -> str:
         """The end of the server's log."""

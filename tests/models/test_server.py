@@ -47,14 +47,17 @@ def test_two_answers_at_once_queue_instead_of_cutting_each_other_short(smollm2) 
     assert all(text[0].strip() for text in answers)
 
 
-def test_a_killed_server_is_restarted_and_stop_ends_it(smollm2, tmp_path: Path) -> None:
+def test_a_crashed_server_is_restarted_its_log_says_how_and_stop_ends_it(smollm2, tmp_path: Path) -> None:
     server = LocalServer(smollm2.model_path, smollm2.alias, log_path=tmp_path / "server.log", n_ctx=2048).start()
     try:
         first = server.pid
         assert first is not None and server.healthy()
-        os.killpg(first, signal.SIGKILL)
+        os.killpg(first, signal.SIGSEGV)  # what a kernel this CPU cannot run does to it
         assert wait_for(lambda: server.pid not in (None, first) and server.healthy()), server.log_tail()
         assert len(server.restarts) == 1
+        log = server.log_tail(20000)
+        assert "Fatal Python error: Segmentation fault" in log  # faulthandler: the stack it died in
+        assert "[bpywright] the server died (killed by SIGSEGV); restarting it" in log
         second = server.pid
     finally:
         server.stop()

@@ -1,0 +1,46 @@
+"""`bpywright model selftest`: the compiled llama.cpp completes on this CPU, and a build that dies is told apart."""
+
+from __future__ import annotations
+
+import stat
+from pathlib import Path
+
+import pytest
+
+from bpywright.cli import main
+from bpywright.models.selftest import BuildCrashed, SelfTestFailed, selftest
+
+
+def interpreter(tmp_path: Path, body: str) -> str:
+    """A stand-in for the venv's python: a shell script that ends as body says (the child's death is real)."""
+    path = tmp_path / "python"
+    path.write_text(f"#!/bin/sh\n{body}\n")
+    path.chmod(path.stat().st_mode | stat.S_IXUSR)
+    return str(path)
+
+
+def test_the_real_build_completes_greedily(smollm2) -> None:
+    result = selftest(smollm2.model_path)
+    assert result.tokens >= 1 and result.text.strip() and result.tokens_per_s > 0
+
+
+def test_the_cli_says_the_build_runs(smollm2, capsys, monkeypatch) -> None:
+    monkeypatch.setenv("BPYWRIGHT_ARTIFACTS", str(smollm2.model_path.parent.parent))
+    assert main(["model", "selftest", "smollm2-135m"]) == 0
+    assert "llama.cpp runs on this CPU: smollm2-135m wrote" in capsys.readouterr().out
+
+
+def test_a_child_killed_by_a_signal_is_a_crashed_build_with_the_fix(smollm2, tmp_path: Path) -> None:
+    with pytest.raises(BuildCrashed, match=r"SIGSEGV \(signal 11\).*make llama-portable") as caught:
+        selftest(smollm2.model_path, python=interpreter(tmp_path, "echo 'Fatal Python error: Segmentation fault' >&2; kill -SEGV $$"))
+    assert "Fatal Python error" in str(caught.value)  # the child's last words come with it
+
+
+def test_an_error_that_is_no_crash_is_not_blamed_on_the_build(smollm2, tmp_path: Path) -> None:
+    with pytest.raises(SelfTestFailed, match="status 1:\nImportError: no llama_cpp"):
+        selftest(smollm2.model_path, python=interpreter(tmp_path, "echo 'ImportError: no llama_cpp' >&2; exit 1"))
+
+
+def test_a_missing_model_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(SelfTestFailed, match="no model file at .*bpywright model install"):
+        selftest(tmp_path / "absent.gguf")
