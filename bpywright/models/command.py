@@ -90,7 +90,10 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             except SelfTestFailed as exc:
                 say(f"error: {exc}")
                 return 1
-            print(f"llama.cpp runs on this CPU: {spec.name} wrote {result.tokens} tokens at {result.tokens_per_s:.1f} tokens/s")
+            print(
+                f"llama.cpp runs on this CPU: {spec.name} read {result.prompt_tokens} prompt tokens "
+                f"and wrote {result.tokens} in {result.seconds:.1f} s"
+            )
             return 0
         if args.model_command == "remove":
             spec = spec_for(args.name)
