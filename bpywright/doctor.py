@@ -186,6 +186,34 @@ def check_llm(settings: Settings) -> Check:
         return Check("llm endpoint", "fail", f"{url} unreachable: {exc}", "start the server or fix BPYWRIGHT_LLM_BASE_URL")
 
 
+def check_llama_build(settings: Settings) -> list[Check]:
+    """Where a local model answers: does the compiled llama.cpp complete on this CPU (the test model, else that model)?"""
+    from .models.catalogue import spec_for
+    from .models.install import installed_models, model_path
+    from .models.local import describe
+    from .models.selftest import BuildCrashed, SelfTestFailed, selftest
+
+    answerer = describe(settings)
+    if settings.llm_base_url or answerer.kind != "local":
+        return []  # nothing here runs llama.cpp
+    name = "smollm2-135m" if "smollm2-135m" in installed_models(settings) else answerer.model
+    if not name:
+        return []
+    try:
+        result = selftest(model_path(settings, spec_for(name)))
+    except BuildCrashed as exc:
+        return [Check("llama.cpp build", "fail", str(exc).splitlines()[0], "`make llama-portable`, then `bpywright doctor` again")]
+    except SelfTestFailed as exc:
+        return [Check("llama.cpp build", "warn", str(exc).splitlines()[0], "`make setup`")]
+    return [
+        Check(
+            "llama.cpp build",
+            "ok",
+            f"{name} wrote {result.tokens} tokens after a {result.prompt_tokens}-token prompt in {result.seconds:.1f} s",
+        )
+    ]
+
+
 def check_clip(settings: Settings) -> Check:
     """CLIP image embeddings for the gallery (off without loadable weights)."""
     if settings.clip_weights and settings.clip_weights.exists():
@@ -252,6 +280,7 @@ def run_checks(settings: Settings) -> list[Check]:
         check_index(settings),
         check_embedder(settings),
         check_llm(settings),
+        *check_llama_build(settings),
         check_clip(settings),
         check_exemplars(settings),
         check_cluster(settings),

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
 import stat
 from pathlib import Path
 
 import pytest
 
 from bpywright.cli import main
+from bpywright.doctor import check_llama_build
 from bpywright.models.selftest import BuildCrashed, SelfTestFailed, selftest
+
+from ..real_llm import model_settings
 
 
 def interpreter(tmp_path: Path, body: str) -> str:
@@ -44,3 +48,11 @@ def test_an_error_that_is_no_crash_is_not_blamed_on_the_build(smollm2, tmp_path:
 def test_a_missing_model_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(SelfTestFailed, match="no model file at .*bpywright model install"):
         selftest(tmp_path / "absent.gguf")
+
+
+def test_doctor_runs_it_where_a_local_model_answers_and_not_beside_an_endpoint(smollm2) -> None:
+    settings = dataclasses.replace(model_settings(), local_model="smollm2-135m", llm_base_url=None)
+    (line,) = check_llama_build(settings)
+    assert line.state == "ok" and line.detail.startswith("smollm2-135m wrote") and "-token prompt" in line.detail
+    assert check_llama_build(dataclasses.replace(settings, llm_base_url="http://127.0.0.1:9/v1")) == []
+    assert check_llama_build(dataclasses.replace(settings, local_model="off")) == []
