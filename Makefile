@@ -35,19 +35,19 @@ LLAMA_CMAKE_ARGS ?= -DLLAVA_BUILD=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAM
 # faults at its first instruction (SIGSEGV in ggml_backend_amx_mul_mat: every completion, SmolLM2 and Qwen alike).
 CPU_FLAGS := $(shell grep -m1 '^flags' /proc/cpuinfo 2>/dev/null)
 ggml_flag = -D$(2)=$(if $(filter $(1),$(CPU_FLAGS)),ON,OFF)
-ifneq ($(filter amx_tile,$(CPU_FLAGS)),)
-LLAMA_CMAKE_ARGS += -DGGML_NATIVE=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF \
-  $(call ggml_flag,sse4_2,GGML_SSE42) $(call ggml_flag,avx,GGML_AVX) $(call ggml_flag,avx2,GGML_AVX2) \
-  $(call ggml_flag,avx_vnni,GGML_AVX_VNNI) $(call ggml_flag,bmi2,GGML_BMI2) $(call ggml_flag,fma,GGML_FMA) \
-  $(call ggml_flag,f16c,GGML_F16C) $(call ggml_flag,avx512f,GGML_AVX512) $(call ggml_flag,avx512vbmi,GGML_AVX512_VBMI) \
-  $(call ggml_flag,avx512_vnni,GGML_AVX512_VNNI) $(call ggml_flag,avx512_bf16,GGML_AVX512_BF16)
-endif
-# The fallback where the build above dies on this CPU (`bpywright model selftest` sees its child killed by a signal):
-# no -march=native, no AVX-512, no AMX; only the x86-64-v3 extensions /proc/cpuinfo lists (none elsewhere).
-LLAMA_PORTABLE_ARGS := $(filter-out -DGGML_%,$(LLAMA_CMAKE_ARGS)) -DGGML_NATIVE=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF \
-  -DGGML_AMX_BF16=OFF -DGGML_AVX512=OFF -DGGML_AVX512_VBMI=OFF -DGGML_AVX512_VNNI=OFF -DGGML_AVX512_BF16=OFF -DGGML_AVX_VNNI=OFF \
+# Kernels named from /proc/cpuinfo instead of -march=native, AMX never: the x86-64-v3 extensions it lists (none elsewhere)
+LLAMA_NAMED_ARGS := -DGGML_NATIVE=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF \
   $(call ggml_flag,sse4_2,GGML_SSE42) $(call ggml_flag,avx,GGML_AVX) $(call ggml_flag,avx2,GGML_AVX2) \
   $(call ggml_flag,bmi2,GGML_BMI2) $(call ggml_flag,fma,GGML_FMA) $(call ggml_flag,f16c,GGML_F16C)
+ifneq ($(filter amx_tile,$(CPU_FLAGS)),)
+LLAMA_CMAKE_ARGS += $(LLAMA_NAMED_ARGS) $(call ggml_flag,avx_vnni,GGML_AVX_VNNI) $(call ggml_flag,avx512f,GGML_AVX512) \
+  $(call ggml_flag,avx512vbmi,GGML_AVX512_VBMI) $(call ggml_flag,avx512_vnni,GGML_AVX512_VNNI) \
+  $(call ggml_flag,avx512_bf16,GGML_AVX512_BF16)
+endif
+# The fallback where the build above dies on this CPU (`bpywright model selftest` sees its child killed by a signal):
+# the named x86-64-v3 kernels and nothing more (no AVX-512, no AVX-VNNI).
+LLAMA_PORTABLE_ARGS := $(filter-out -DGGML_%,$(LLAMA_CMAKE_ARGS)) $(LLAMA_NAMED_ARGS) -DGGML_AVX512=OFF -DGGML_AVX512_VBMI=OFF \
+  -DGGML_AVX512_VNNI=OFF -DGGML_AVX512_BF16=OFF -DGGML_AVX_VNNI=OFF
 LLAMA_CHECKED := $(VENV)/.llama-checked
 
 $(STAMP): pyproject.toml constraints.txt

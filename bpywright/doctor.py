@@ -197,7 +197,7 @@ def check_llama_build(settings: Settings) -> list[Check]:
     if settings.llm_base_url or answerer.kind != "local":
         return []  # nothing here runs llama.cpp
     name = "smollm2-135m" if "smollm2-135m" in installed_models(settings) else answerer.model
-    if not name:
+    if name is None:  # a local answerer always names its model; this narrows the type
         return []
     try:
         result = selftest(model_path(settings, spec_for(name)))

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+
+from ..harness.sandbox import signal_name
 
 TIMEOUT_S = 300.0  # loading SmolLM2 and 16 tokens take seconds; a loaded 2-core machine takes longer
 # ~150 prompt tokens: a batched matrix multiply (the kernels a server's prompts take), then one token at a time
@@ -60,20 +61,11 @@ class SelfTest:
     text: str
 
 
-def signal_name(returncode: int) -> str:
-    """'SIGSEGV (signal 11)' for a child killed by signal 11."""
-    number = -returncode
-    try:
-        return f"{signal.Signals(number).name} (signal {number})"
-    except ValueError:
-        return f"signal {number}"
-
-
-def selftest(model_path: Path, *, threads: int | None = None, timeout_s: float = TIMEOUT_S, python: str | None = None) -> SelfTest:
+def selftest(model_path: Path, *, timeout_s: float = TIMEOUT_S, python: str | None = None) -> SelfTest:
     """Load model_path with llama.cpp in a child and complete PROMPT greedily; raise BuildCrashed when the child dies."""
     if not model_path.is_file():
-        raise SelfTestFailed(f"no model file at {model_path}: `bpywright model install smollm2-135m`")
-    n = threads or max(1, os.cpu_count() or 1)
+        raise SelfTestFailed(f"no model file at {model_path}: install it with `bpywright model install NAME`")
+    n = max(1, os.cpu_count() or 1)
     env = {**os.environ, "OMP_WAIT_POLICY": "PASSIVE"}
     command = [python or sys.executable, "-X", "faulthandler", "-c", _CHILD, str(model_path), str(n), PROMPT, str(MAX_TOKENS)]
     try:
@@ -83,7 +75,7 @@ def selftest(model_path: Path, *, threads: int | None = None, timeout_s: float =
     tail = done.stderr[-1500:].strip()
     if done.returncode < 0:
         raise BuildCrashed(
-            f"llama.cpp died with {signal_name(done.returncode)} on its first completion: the build's kernels do not run "
+            f"llama.cpp died with {signal_name(done.returncode, via_bwrap=False)} (signal {-done.returncode}) on its first completion: the build's kernels do not run "
             f"on this CPU; `make llama-portable` builds portable ones" + (f"\n{tail}" if tail else "")
         )
     if done.returncode != 0:

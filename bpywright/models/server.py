@@ -17,6 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO
 
+from ..harness.sandbox import signal_name
 from ..spawner import die_with_parent, on_spawner_thread
 from .llama_serve import KEY_ENV
 
@@ -36,12 +37,8 @@ def llama_cpp_available() -> bool:
 
 def exit_status(returncode: int | None) -> str:
     """'killed by SIGSEGV' for a negative return code, else 'exit code N'."""
-    if returncode is not None and returncode < 0:
-        try:
-            return f"killed by {signal.Signals(-returncode).name}"
-        except ValueError:
-            return f"killed by signal {-returncode}"
-    return f"exit code {returncode}"
+    name = signal_name(returncode, via_bwrap=False)
+    return f"killed by {name}" if name else f"exit code {returncode}"
 
 
 def free_port() -> int:
