@@ -12,8 +12,16 @@ information (it scored all 82 it gave 0.70). Of 12 neighbour rules, 2 neighbours
 precision 0.82, and 6 of 6 faithful on the prompts added after it was picked.
 
 Neighbours are never source="generated": an answer this rule accepted becomes an exemplar, and must not vouch for the
-next one. A store without two same-kind verified exemplars gives no verdict (nothing accepted, as with review=none).
-Measurements of neighbours and of the cube are cached under the artifacts folder by script digest.
+next one. Measurements of neighbours and of the cube are cached under the artifacts folder by script digest.
+
+A store without two same-kind verified exemplars (a fresh `make run`'s, for nearly every request) compares the answer with
+the plan library's archetype of the kind instead (graph/plan_library.py: the first plan similar() gives, the one a plan
+request shows first), built by the plan builder: accepted when its F-score against it beats a unit cube's by the same
+MARGIN. Why (bench/results/fidelity/archetypes.md): over 119 distinct benchmark answers that passed the checks, accepting
+all is right 57 % of the time; this rule accepted 16 at 0.88 (the 67 of the first 30 prompts: 5, 4 faithful; the 52 of 46
+prompts read later: 11, 10 faithful), and two of the 16 were copies of the archetype that the loop no longer returns. Its
+first archetype only: agreeing with the first two accepted 2 of 119, neither faithful (the second is a looser kind). A
+request whose kind the library has no archetype for gets no verdict (nothing accepted, as with review=none).
 
 An answer that passed the checks and disagreed (a verdict: both neighbours compared) may get fresh answers (heal's
 redraw: under the plan strategy a new plan sampled with seed + k, not a revision of the first), each reviewed the same
@@ -58,6 +66,7 @@ class Neighbour:
     fscore: float  # the answer's F-score against it
     cube: float  # a unit cube's F-score against it
     witness: bool = False  # a fresh plan of the same request (witnesses.py), not a verified exemplar
+    archetype: bool = False  # the plan library's archetype of the kind (written here), not an exemplar of the store
 
     @property
     def agrees(self) -> bool:
@@ -164,10 +173,52 @@ def closeness(critique: Any) -> float:
     return min((n["fscore"] - n["cube"] for n in critique.agreement), default=-1.0)
 
 
+def archetype_of(prompt: str, version: str) -> tuple[str, str, str] | None:
+    """The plan library's archetype of the request's kind, as (id, its request, the script the plan builder makes of it),
+    or None where the library has none of the kind."""
+    from .copies import library_scripts
+    from .plan_library import LIBRARY, similar
+
+    near = similar(prompt, 1)
+    if not near:
+        return None
+    i = LIBRARY.index(near[0])
+    return f"plan:{i}", near[0].request, library_scripts(version)[i].script
+
+
+def against_archetype(prompt: str, script: str, version: str, measure: Measure, cache: GeometryCache, no_verdict: Agreement) -> Agreement:
+    """Where the store holds too few verified exemplars of the kind (no_verdict): does the answer's shape agree with the
+    plan library's archetype of it? no_verdict, its reason extended, where the library has none."""
+    found = archetype_of(prompt, version)
+    if found is None:
+        return Agreement(False, f"{no_verdict.why}; the plan library has no archetype of its kind to compare with either", too_few=True)
+    ident, request, built = found
+    measured = answer_and_cube(script, measure, cache, f"the plan library's archetype ({request!r})")
+    if isinstance(measured, Agreement):
+        return measured
+    answer, cube = measured
+    reference = cache.get(built, measure)
+    if reference is None or reference.empty:
+        return Agreement(False, f"not accepted: the plan library's archetype {request!r} could not be measured to compare with")
+    n = Neighbour(ident, request, compare(answer, reference).fscore, compare(cube, reference).fscore, archetype=True)
+    where = (
+        f"the store holds no 2 verified exemplars of its kind; F {n.fscore:.2f} against the plan library's {request!r}, a cube {n.cube:.2f}"
+    )
+    if n.agrees:
+        return Agreement(True, f"accepted: its shape agrees with the plan library's archetype of its kind ({where})", [n])
+    return Agreement(
+        False,
+        f"not accepted: its shape does not agree with the plan library's archetype of its kind by the margin of {MARGIN} over a cube ({where})",
+        [n],
+    )
+
+
 def summary(agreement: Agreement) -> list[dict[str, Any]]:
     """The neighbours compared, as the critique keeps them (JSON-safe)."""
     return [
-        {"id": n.id, "fscore": round(n.fscore, 4), "cube": round(n.cube, 4), "agrees": n.agrees} | ({"witness": True} if n.witness else {})
+        {"id": n.id, "fscore": round(n.fscore, 4), "cube": round(n.cube, 4), "agrees": n.agrees}
+        | ({"witness": True} if n.witness else {})
+        | ({"archetype": True} if n.archetype else {})
         for n in agreement.neighbours
     ]
 

@@ -119,7 +119,7 @@ def _recipes() -> tuple[ExemplarBrief, ...]:
 
 
 @cache
-def _library(version: str) -> tuple[ExemplarBrief, ...]:
+def library_scripts(version: str) -> tuple[ExemplarBrief, ...]:
     """Every plan of the plan library as the script it builds: an answer that repeats one is a copy."""
     from .plan import build_script, grounded, parse_plan
     from .plan_library import LIBRARY
@@ -157,7 +157,7 @@ def shown_sources(version: str, exemplars: Iterable[ExemplarBrief] = ()) -> list
     given = list(exemplars)
     out = given + [b for e in given if (b := as_built(e, version)) is not None]
     seen = {e.script for e in out}
-    for e in (system_example(version), *_recipes(), *_library(version)):
+    for e in (system_example(version), *_recipes(), *library_scripts(version)):
         if e.script not in seen:
             out.append(e)
             seen.add(e.script)

@@ -10,7 +10,17 @@ from pathlib import Path
 import pytest
 
 from bpywright.exemplars.store import ExemplarStore
-from bpywright.graph.agreement import AGREE_WITH, GeometryCache, agree, neighbours_of, pool_measure
+from bpywright.graph.agreement import (
+    AGREE_WITH,
+    MARGIN,
+    Agreement,
+    GeometryCache,
+    against_archetype,
+    agree,
+    archetype_of,
+    neighbours_of,
+    pool_measure,
+)
 from bpywright.graph.build import build_graph, checkpoint_db, sqlite_checkpointer
 from bpywright.graph.fake_llm import FakeLLM
 from bpywright.graph.llm import VARIANT_TEMPERATURE
@@ -180,7 +190,56 @@ def test_no_fresh_answer_is_drawn_when_the_store_gives_no_verdict(settings, fake
     with store_with(tmp_path / "store", dict(list(NEIGHBOURS.items())[:1])) as store:
         result = generate(BURGER, settings=neighbours, pool=render_pool, store=store)
     assert result.outcome == "best_attempt" and fake.roles_asked() == ["generate"], result.message
-    assert result.message.count("holds 1 verified exemplar(s) of this kind") == 1  # the verdict is said once, in the stop
+    # one verified burger is too few: the skewer is held against the plan library's burger instead, and one archetype's
+    # verdict draws nothing either (a redraw needs two neighbours that disagree); the verdict is said once, in the stop
+    assert result.message.count("does not agree with the plan library's archetype of its kind") == 1, result.message
+
+
+# A request whose kind the plan library has no archetype of.
+CORAL = "a brain coral on the sea floor"
+
+
+def test_where_the_store_has_too_few_the_plan_librarys_archetype_of_the_kind_decides(tmp_path: Path, measure) -> None:
+    cache, none = GeometryCache(tmp_path / "measures"), Agreement(False, "not accepted: too few", too_few=True)
+    found = archetype_of(BURGER, "4.5")
+    assert found is not None and found[0] == "plan:3" and "burger" in found[1] and "primitive_cylinder_add" in found[2]
+    stack = against_archetype(BURGER, BURGER_PARTS, "4.5", measure, cache, none)
+    assert stack.agreed and not stack.too_few, stack.why
+    (n,) = stack.neighbours
+    assert n.archetype and n.fscore > n.cube + MARGIN and "agrees with the plan library's archetype" in stack.why
+    # every part the request names, as a thin column: no closer to the burger than a cube is, by the margin
+    column = against_archetype(BURGER, SKEWER, "4.5", measure, cache, none)
+    assert not column.agreed and not column.too_few and not column.neighbours[0].agrees, column.why
+    # a kind the library has no plan of: still no verdict, and the reason says so
+    assert archetype_of(CORAL, "4.5") is None
+    coral = against_archetype(CORAL, BURGER_PARTS, "4.5", measure, cache, none)
+    assert coral.too_few and not coral.agreed and coral.neighbours == []
+    assert coral.why.startswith("not accepted: too few") and "no archetype of its kind" in coral.why
+
+
+def test_a_fresh_store_accepts_an_answer_shaped_like_the_archetype_and_grows(settings, fake: FakeLLM, render_pool, tmp_path: Path) -> None:
+    neighbours = dataclasses.replace(settings, review="neighbours", max_critic_rounds=0)
+    fake.script("generate", fenced(BURGER_PARTS))
+    with store_with(tmp_path / "store", {}) as store:
+        result = generate(BURGER, settings=neighbours, pool=render_pool, store=store)
+        assert result.outcome == "accepted", result.message
+        assert "agrees with the plan library's archetype of its kind (plan:3)" in result.message
+        grown = [e for e in store.list(limit=10).items if e.source == "generated"]
+        assert len(grown) == 1 and grown[0].script == result.script
+        # the accepted answer is generated: it never vouches, so the next burger is held against the archetype again
+        assert neighbours_of(store, BURGER, "4.5") == []
+    (answer,) = attempts_of(neighbours, result.thread_id)
+    assert answer.critique is not None and [n.get("archetype") for n in answer.critique.agreement] == [True]
+
+
+def test_a_fresh_store_gives_no_verdict_on_a_kind_the_library_lacks(settings, fake: FakeLLM, render_pool, tmp_path: Path) -> None:
+    neighbours = dataclasses.replace(settings, review="neighbours", max_critic_rounds=0)
+    coral = CLEAR + "bpy.ops.mesh.primitive_uv_sphere_add(radius=0.3)\nbpy.context.active_object.scale.z = 0.6\n"
+    fake.script("generate", fenced(coral))
+    with store_with(tmp_path / "store", {}) as store:
+        result = generate(CORAL, settings=neighbours, pool=render_pool, store=store)
+        assert result.outcome == "best_attempt" and not [e for e in store.list(limit=10).items if e.source == "generated"]
+    assert "holds 0 verified exemplar(s) of this kind" in result.message and "no archetype of its kind" in result.message
 
 
 def test_under_the_plan_strategy_the_fresh_answer_is_a_plan_sampled_afresh(settings, fake: FakeLLM, render_pool, tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
 
-from ..agreement import Agreement, GeometryCache, agree, pool_measure, summary
+from ..agreement import Agreement, GeometryCache, against_archetype, agree, pool_measure, summary
 from ..context import RunContext
 from ..copies import copied_exemplar, copies_of, describe, shown_sources
 from ..expectations import BUILT_NOTHING, MIN_NONBLANK, built_nothing, check_scene
@@ -168,6 +168,14 @@ def neighbour_review(state: GenState, ctx: RunContext, a: Attempt) -> Agreement:
     return agree(state.prompt, a.script, state.version, ctx.store, measure, GeometryCache(ctx.settings.artifacts / "measures"))
 
 
+def archetype_review(state: GenState, ctx: RunContext, a: Attempt, no_verdict: Agreement) -> Agreement:
+    """No verified neighbours of the kind (no_verdict): compare the scene with the plan library's archetype of its kind
+    (graph/agreement.against_archetype). Called only after neighbour_review reached the store, so the pool is a local one."""
+    assert a.script is not None
+    measure = pool_measure(ctx.worker_pool(), ctx.job_options().model_copy(update={"render": False}))
+    return against_archetype(state.prompt, a.script, state.version, measure, GeometryCache(ctx.settings.artifacts / "measures"), no_verdict)
+
+
 def witness_review(state: GenState, ctx: RunContext, a: Attempt, no_verdict: Agreement) -> tuple[Agreement, list[str]]:
     """No two verified exemplars of the kind (no_verdict): compare the plan-built answer with fresh plans of the same
     request (graph/witnesses.py), drawn once a request; (the verdict, the witnesses drawn). no_verdict where the request
@@ -217,6 +225,8 @@ def critic_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
             found = neighbour_review(state, ctx, a)
             if found.too_few:  # no verified neighbours of its kind: fresh plans of the request, where configured
                 found, witnesses = witness_review(state, ctx, a, found)
+            if found.too_few:  # nor those: the plan library's archetype of its kind, where it has one
+                found = archetype_review(state, ctx, a, found)
             critique.reasons.append(found.why)
             critique.agreement, agreed = summary(found), found.agreed
         elif passed and ctx.llm is not None:

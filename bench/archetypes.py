@@ -1,0 +1,166 @@
+"""Would agreement with the plan library's own archetypes accept faithful answers only? (no model is asked)
+
+    .venv/bin/python bench/archetypes.py FOLDER [FOLDER ...] [--out FILE.md] [--cache DIR]
+
+A fresh `make run` store holds no verified exemplar of a BlendNet prompt's kind, so the neighbour rule
+(graph/agreement.py) gives no verdict there and nothing is accepted. The plan library (graph/plan_library.py) is the one
+set of shapes written here, at real sizes, that a fresh install has of everyday kinds. This reads the answers kept in
+benchmark result folders (bench/results/fidelity/*/MODEL/MODE/*.json with the folder's floors.json), measures each answer
+that passed the objective and structural checks against its prompt's reference (faithful: F beats both floors, as
+bench/fidelity.py) and against the archetypes the library shows for its request (plan_library.similar), and tabulates
+rules of the form "its F against the first k archetypes beats a unit cube's against them by a margin".
+
+Folders are given in two groups split by `--heldout`: the rules are ranked on the first group, and the held-out group is
+reported beside them so that a rule picked on seen prompts is read on prompts it was not picked on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from fidelity import UNIT_CUBE, compare, faithful, floor, geometry, load_rows, measure_cache  # noqa: E402
+
+from bpywright.config import Settings  # noqa: E402
+from bpywright.graph.plan import build_script, grounded, parse_plan  # noqa: E402
+from bpywright.graph.plan_library import LIBRARY, similar  # noqa: E402
+
+DATA = ROOT.parent / "shared" / "data" / "blendnet" / "BlendNetHuman.dev.jsonl"
+MARGINS = (0.0, 0.1, 0.2, 0.3)
+VERSION = "4.5"
+
+
+def digest(script: str) -> str:
+    return hashlib.sha256(script.encode("utf-8")).hexdigest()[:16]
+
+
+def rows_of(folder: Path) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
+    """The answer rows of one result folder (every model and mode) and its floors by prompt id."""
+    entries = {e["id"]: e for e in json.loads((folder / "floors.json").read_text(encoding="utf-8"))}
+    rows = []
+    for path in sorted(folder.glob("*/*/*.json")):
+        r = json.loads(path.read_text(encoding="utf-8"))
+        if isinstance(r, dict) and r.get("id") in entries and r.get("script"):
+            rows.append(r | {"folder": folder.name})
+    return rows, entries
+
+
+def measured(cache: Any, key: str, script: str) -> Any:
+    return geometry(cache.get(key, script))
+
+
+def judge(folders: list[Path], references: dict[str, str], cache: Any) -> list[dict[str, Any]]:
+    """Every distinct answer that passed the checks, with its verdict and its F against each archetype shown."""
+    cube = measured(cache, "cube", UNIT_CUBE)
+    library = {a.request: build_script(grounded(parse_plan(a.plan), a.request), VERSION) for a in LIBRARY}
+    arch = {request: measured(cache, f"archetypes/{digest(s)}", s) for request, s in library.items()}
+    cube_against = {request: compare(cube, g).fscore for request, g in arch.items()}
+    out: list[dict[str, Any]] = []
+    seen: set[tuple[str, str]] = set()
+    for folder in folders:
+        rows, entries = rows_of(folder)
+        for r in rows:
+            if not r.get("objective") or (r["id"], r["script"]) in seen:
+                continue
+            seen.add((r["id"], r["script"]))
+            reference = measured(cache, f"references/{r['id']}", references[r["id"]])
+            answer = measured(cache, f"answers/{r['id']}.{digest(r['script'])}", r["script"])
+            if reference is None or answer is None:
+                continue
+            near = similar(r["prompt"], 2)
+            out.append(
+                {
+                    "folder": folder.name,
+                    "id": r["id"],
+                    "name": r.get("name", ""),
+                    "mode": r.get("mode", ""),
+                    "faithful": bool(faithful(compare(answer, reference), entries[r["id"]])),
+                    "floor": floor(entries[r["id"]]),
+                    "accepted": bool(r.get("accepted")),
+                    "archetypes": [
+                        {"request": a.request, "fscore": compare(answer, arch[a.request]).fscore, "cube": cube_against[a.request]}
+                        for a in near
+                        if arch[a.request] is not None
+                    ],
+                }
+            )
+    return out
+
+
+def rule(row: dict[str, Any], k: int, margin: float) -> bool:
+    shown = row["archetypes"][:k]
+    return len(shown) >= k and all(a["fscore"] > a["cube"] + margin for a in shown)
+
+
+def table(judged: list[dict[str, Any]]) -> list[str]:
+    n, faithful_n = len(judged), sum(r["faithful"] for r in judged)
+    prompts = len({r["id"] for r in judged})
+    lines = [
+        f"{n} answers that passed the checks, {prompts} prompts, {faithful_n} faithful "
+        f"({faithful_n / n:.0%} precision if all were accepted); {sum(bool(r['archetypes']) for r in judged)} have an archetype shown.",
+        "",
+        "| rule | accepted | prompts | faithful among them | precision |",
+        "|---|---|---|---|---|",
+    ]
+    for k in (1, 2):
+        for margin in MARGINS:
+            acc = [r for r in judged if rule(r, k, margin)]
+            good = sum(r["faithful"] for r in acc)
+            precision = f"{good / len(acc):.2f}" if acc else "–"
+            lines.append(
+                f"| agrees with its first {k} archetype(s), margin {margin} | {len(acc)} of {n} ({len(acc) / n:.0%}) | "
+                f"{len({r['id'] for r in acc})} | {good} | {precision} |"
+            )
+    acc = [r for r in judged if r["archetypes"]]
+    good = sum(r["faithful"] for r in acc)
+    lines.append(
+        f"| an archetype is shown at all (no shape test) | {len(acc)} of {n} ({len(acc) / n:.0%}) | {len({r['id'] for r in acc})} | "
+        f"{good} | {good / len(acc):.2f} |"
+        if acc
+        else "| an archetype is shown at all | 0 | 0 | 0 | – |"
+    )
+    return lines
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("folders", nargs="+", type=Path)
+    p.add_argument("--heldout", nargs="*", type=Path, default=[], help="folders read only after the rules are ranked")
+    p.add_argument("--cache", type=Path, default=ROOT / ".bench-cache" / "archetypes")
+    p.add_argument("--out", type=Path)
+    p.add_argument("--json", type=Path, help="the judged rows, as JSON")
+    args = p.parse_args()
+    references = {r["id"]: r["script"] for r in load_rows(DATA)}
+    cache = measure_cache(args.cache, Settings.from_env())
+    try:
+        seen = judge(args.folders, references, cache)
+        heldout = judge(args.heldout, references, cache) if args.heldout else []
+    finally:
+        cache.close()
+    lines = ["# Agreement with the plan library's archetypes against the reference (bench/archetypes.py)", ""]
+    lines += [f"## Seen: {', '.join(f.name for f in args.folders)}", "", *table(seen), ""]
+    if heldout:
+        lines += [f"## Held out: {', '.join(f.name for f in args.heldout)}", "", *table(heldout), ""]
+    lines += ["## Rows", "", "| folder | prompt | mode | faithful | archetypes (F / cube's F) |", "|---|---|---|---|---|"]
+    for r in seen + heldout:
+        shown = "; ".join(f"{a['request'][:28]}: {a['fscore']:.2f}/{a['cube']:.2f}" for a in r["archetypes"]) or "–"
+        lines.append(f"| {r['folder']} | {r['name']} (`{r['id'][:8]}`) | {r['mode']} | {'yes' if r['faithful'] else 'no'} | {shown} |")
+    text = "\n".join(lines) + "\n"
+    if args.json:
+        args.json.write_text(json.dumps({"seen": seen, "heldout": heldout}, indent=1), encoding="utf-8")
+    if args.out:
+        args.out.write_text(text, encoding="utf-8")
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
