@@ -30,8 +30,11 @@ sys.path.insert(0, str(ROOT / "bench"))
 from fidelity import UNIT_CUBE, compare, faithful, floor, geometry, load_rows, measure_cache  # noqa: E402
 
 from bpywright.config import Settings  # noqa: E402
+from bpywright.graph.agreement import REPEAT_F  # noqa: E402
+from bpywright.graph.copies import copied_exemplar, shown_sources  # noqa: E402
 from bpywright.graph.plan import build_script, grounded, parse_plan  # noqa: E402
 from bpywright.graph.plan_library import LIBRARY, similar  # noqa: E402
+from bpywright.graph.state import ExemplarBrief  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "blendnet" / "BlendNetHuman.dev.jsonl"
 MARGINS = (0.0, 0.1, 0.2, 0.3)
@@ -57,8 +60,17 @@ def measured(cache: Any, key: str, script: str) -> Any:
     return geometry(cache.get(key, script))
 
 
+def copied(r: dict[str, Any]) -> bool:
+    """The answer copies what its prompt showed by today's copy test (graph/copies.py: its exemplars, their plans as
+    built, the system prompt's example, the recipes, the plan library), which some kept rows predate: the loop no
+    longer returns such an answer while it can ask again, and its checks fail it."""
+    shown = [ExemplarBrief.model_validate(e) for e in r.get("shown") or [] if isinstance(e, dict) and "script" in e]
+    return copied_exemplar(r["script"], shown_sources(VERSION, shown)) is not None
+
+
 def judge(folders: list[Path], references: dict[str, str], cache: Any) -> list[dict[str, Any]]:
-    """Every distinct answer that passed the checks, with its verdict and its F against each archetype shown."""
+    """Every distinct answer that passed the checks and copies nothing shown, with its verdict and its F against each
+    archetype shown."""
     cube = measured(cache, "cube", UNIT_CUBE)
     library = {a.request: build_script(grounded(parse_plan(a.plan), a.request), VERSION) for a in LIBRARY}
     arch = {request: measured(cache, f"archetypes/{digest(s)}", s) for request, s in library.items()}
@@ -71,6 +83,9 @@ def judge(folders: list[Path], references: dict[str, str], cache: Any) -> list[d
             if not r.get("objective") or (r["id"], r["script"]) in seen:
                 continue
             seen.add((r["id"], r["script"]))
+            if copied(r):
+                print(f"{folder.name} {r['id'][:8]} {r.get('name', '')!r}: a copy of what its prompt showed, left out", file=sys.stderr)
+                continue
             reference = measured(cache, f"references/{r['id']}", references[r["id"]])
             answer = measured(cache, f"answers/{r['id']}.{digest(r['script'])}", r["script"])
             if reference is None or answer is None:
@@ -96,8 +111,9 @@ def judge(folders: list[Path], references: dict[str, str], cache: Any) -> list[d
 
 
 def rule(row: dict[str, Any], k: int, margin: float) -> bool:
+    """Its F against each of its first k archetypes beats the cube's by the margin, and repeats none (the loop's rule at k=1)."""
     shown = row["archetypes"][:k]
-    return len(shown) >= k and all(a["fscore"] > a["cube"] + margin for a in shown)
+    return len(shown) >= k and all(REPEAT_F > a["fscore"] > a["cube"] + margin for a in shown)
 
 
 def table(judged: list[dict[str, Any]]) -> list[str]:

@@ -13,6 +13,7 @@ from bpywright.exemplars.store import ExemplarStore
 from bpywright.graph.agreement import (
     AGREE_WITH,
     MARGIN,
+    REPEAT_F,
     Agreement,
     GeometryCache,
     against_archetype,
@@ -210,6 +211,14 @@ def test_where_the_store_has_too_few_the_plan_librarys_archetype_of_the_kind_dec
     # every part the request names, as a thin column: no closer to the burger than a cube is, by the margin
     column = against_archetype(BURGER, SKEWER, "4.5", measure, cache, none)
     assert not column.agreed and not column.too_few and not column.neighbours[0].agrees, column.why
+    # the archetype itself, every size doubled: the shown plan repeated up to scale is no agreement
+    doubled = found[2].replace(
+        "PARTS = [", "PARTS = [(n, s, tuple(2 * v for v in z), tuple(2 * v for v in c), r, k) for n, s, z, c, r, k in [", 1
+    )
+    doubled = doubled.replace("\n]\n", "\n]]\n", 1)
+    again = against_archetype(BURGER, doubled, "4.5", measure, cache, none)
+    assert not again.agreed and again.neighbours[0].repeats and again.neighbours[0].fscore >= REPEAT_F, again.why
+    assert "archetype of its kind again, up to scale" in again.why
     # a kind the library has no plan of: still no verdict, and the reason says so
     assert archetype_of(CORAL, "4.5") is None
     coral = against_archetype(CORAL, BURGER_PARTS, "4.5", measure, cache, none)
