@@ -181,11 +181,14 @@ def closeness(critique: Any) -> float:
 
 def archetype_of(prompt: str, version: str) -> tuple[str, str, str] | None:
     """The plan library's archetype of the request's kind, as (id, its request, the script the plan builder makes of it),
-    or None where the library has none of the kind."""
+    or None where the library has none of the kind. The kind is a word of the request's first clause (kind_words), as for
+    neighbours: the plan library shows a drum set's request nothing for its cymbals, and a microphone's no house for the
+    word "houses"."""
     from .copies import library_scripts
     from .plan_library import LIBRARY, similar
 
-    near = similar(prompt, 1)
+    kinds = kind_words(prompt)  # the request's own object, as neighbours must share it: not a word of its details
+    near = [a for a in similar(prompt, len(LIBRARY)) if a.kinds & kinds][:1]
     if not near:
         return None
     i = LIBRARY.index(near[0])

@@ -237,7 +237,7 @@ LIBRARY: tuple[Archetype, ...] = (
     ),
     Archetype(
         "an apple with a stem and a leaf",
-        _kinds("apple orange fruit pear peach lemon plum ball globe"),
+        _kinds("apple orange pear peach lemon plum ball globe"),
         _plan(
             "apple",
             _p("body", "sphere", [0.08, 0.08, 0.075], "ground", "top", "center", "red"),
@@ -247,7 +247,7 @@ LIBRARY: tuple[Archetype, ...] = (
     ),
     Archetype(
         "a small house with walls, a pitched roof, a door, a window and a chimney",
-        _kinds("house home cottage cabin hut barn shed building"),
+        _kinds("house home cottage cabin hut barn building"),
         _plan(
             "house",
             _p("walls", "box", [6.0, 5.0, 3.0], "ground", "top", "center", "cream"),
@@ -260,7 +260,7 @@ LIBRARY: tuple[Archetype, ...] = (
     ),
 )
 
-_WORDS = re.compile(r"[a-z]+")
+_WORDS = re.compile(r"[a-z]+(?:-[a-z]+)*")  # a hyphenated word is one: a drum set's hi-hat is no hat
 
 
 def similar(prompt: str, k: int = 2) -> list[Archetype]:

@@ -221,6 +221,9 @@ def test_where_the_store_has_too_few_the_plan_librarys_archetype_of_the_kind_dec
     assert "archetype of its kind again, up to scale" in again.why
     # a kind the library has no plan of: still no verdict, and the reason says so
     assert archetype_of(CORAL, "4.5") is None
+    # the kind is the request's own object: a word of its details names none (a drum set's pedal is no bench's kind)
+    assert archetype_of("a drum set with a bass drum, a snare, a stool and a hi-hat", "4.5") is None
+    assert archetype_of("a wooden stool with three legs", "4.5") is not None
     coral = against_archetype(CORAL, BURGER_PARTS, "4.5", measure, cache, none)
     assert coral.too_few and not coral.agreed and coral.neighbours == []
     assert coral.why.startswith("not accepted: too few") and "no archetype of its kind" in coral.why
