@@ -81,8 +81,8 @@ CATALOGUE: dict[str, ModelSpec] = {
             # answer is accepted when its shape agrees with its 2 nearest verified exemplars of the same kind
             # (graph/agreement.py): 22 of those 85 attempts at precision 0.82; on prompts unseen when the rule was
             # picked, 8 of 35 attempts, all faithful, and in the loop 1 of 15 requests, faithful (a second, a copy of
-            # its neighbour's plan, is no longer returned). A store
-            # without two of the kind (a fresh `make run`'s) accepts nothing, as before.
+            # its neighbour's plan, is no longer returned). A store without two of the kind (a fresh `make run`'s)
+            # holds the answer against the plan library's archetype of its kind (bench/results/fidelity/archetypes.md).
             review="neighbours",
             note="22 chunks of 50 MiB; the packages carry no license metadata (upstream Qwen2.5-Coder-1.5B is Apache-2.0)",
         ),
