@@ -7,8 +7,7 @@ A fresh `make run` store holds no verified exemplar of a BlendNet prompt's kind,
 set of shapes written here, at real sizes, that a fresh install has of everyday kinds. This reads the answers kept in
 benchmark result folders (bench/results/fidelity/*/MODEL/MODE/*.json with the folder's floors.json), measures each answer
 that passed the objective and structural checks against its prompt's reference (faithful: F beats both floors, as
-bench/fidelity.py) and against the library's archetypes of its kind (plan_library.similar, kept where a kind word of the request's first
-clause names them, as agreement.archetype_of), and tabulates
+bench/fidelity.py) and against the library's archetypes of its kind (agreement.kind_archetypes, the loop's choice), and tabulates
 rules of the form "its F against the first k archetypes beats a unit cube's against them by a margin".
 
 Folders are given in two groups split by `--heldout`: the rules are ranked on the first group, and the held-out group is
@@ -31,11 +30,9 @@ sys.path.insert(0, str(ROOT / "bench"))
 from fidelity import UNIT_CUBE, compare, faithful, floor, geometry, load_rows, measure_cache  # noqa: E402
 
 from bpywright.config import Settings  # noqa: E402
-from bpywright.graph.agreement import REPEAT_F  # noqa: E402
-from bpywright.graph.copies import copied_exemplar, shown_sources  # noqa: E402
-from bpywright.graph.plan import build_script, grounded, parse_plan  # noqa: E402
-from bpywright.graph.plan_library import LIBRARY, similar  # noqa: E402
-from bpywright.graph.scene_plan import kind_words  # noqa: E402
+from bpywright.graph.agreement import REPEAT_F, kind_archetypes  # noqa: E402
+from bpywright.graph.copies import copied_exemplar, library_scripts, shown_sources  # noqa: E402
+from bpywright.graph.plan_library import LIBRARY  # noqa: E402
 from bpywright.graph.state import ExemplarBrief  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "blendnet" / "BlendNetHuman.dev.jsonl"
@@ -74,7 +71,7 @@ def judge(folders: list[Path], references: dict[str, str], cache: Any) -> list[d
     """Every distinct answer that passed the checks and copies nothing shown, with its verdict and its F against each
     archetype shown."""
     cube = measured(cache, "cube", UNIT_CUBE)
-    library = {a.request: build_script(grounded(parse_plan(a.plan), a.request), VERSION) for a in LIBRARY}
+    library = {a.request: built.script for a, built in zip(LIBRARY, library_scripts(VERSION), strict=True)}
     arch = {request: measured(cache, f"archetypes/{digest(s)}", s) for request, s in library.items()}
     cube_against = {request: compare(cube, g).fscore for request, g in arch.items()}
     out: list[dict[str, Any]] = []
@@ -92,8 +89,7 @@ def judge(folders: list[Path], references: dict[str, str], cache: Any) -> list[d
             answer = measured(cache, f"answers/{r['id']}.{digest(r['script'])}", r["script"])
             if reference is None or answer is None:
                 continue
-            kinds = kind_words(r["prompt"])  # as agreement.archetype_of: a kind word of the request's first clause
-            near = [a for a in similar(r["prompt"], len(LIBRARY)) if a.kinds & kinds][:2]
+            near = kind_archetypes(r["prompt"])[:2]  # the first is the one the loop holds the answer against
             out.append(
                 {
                     "folder": folder.name,

@@ -72,7 +72,11 @@ class Neighbour:
     cube: float  # a unit cube's F-score against it
     witness: bool = False  # a fresh plan of the same request (witnesses.py), not a verified exemplar
     archetype: bool = False  # the plan library's archetype of the kind (written here), not an exemplar of the store
-    repeats: bool = False  # an archetype the answer repeats (F >= REPEAT_F): no agreement
+
+    @property
+    def repeats(self) -> bool:
+        """An archetype the answer repeats up to scale (F >= REPEAT_F): no agreement."""
+        return self.archetype and self.fscore >= REPEAT_F
 
     @property
     def agrees(self) -> bool:
@@ -179,15 +183,23 @@ def closeness(critique: Any) -> float:
     return min((n["fscore"] - n["cube"] for n in critique.agreement), default=-1.0)
 
 
-def archetype_of(prompt: str, version: str) -> tuple[str, str, str] | None:
-    """The plan library's archetype of the request's kind, as (id, its request, the script the plan builder makes of it),
-    or None where the library has none of the kind. The kind is a word of the request's first clause (kind_words), as for
-    neighbours: "a drum set with … a stool" is held against no park bench."""
-    from .copies import library_scripts
+def kind_archetypes(prompt: str) -> list[Any]:
+    """The plan library's archetypes of the request's kind, nearest first (plan_library.similar's order), kept where a
+    word of the request's first clause names their kind (kind_words), as neighbours must share it: not a word of its
+    details ("a drum set with … a stool" is held against no park bench)."""
     from .plan_library import LIBRARY, similar
 
-    kinds = kind_words(prompt)  # the request's own object, as neighbours must share it: not a word of its details
-    near = [a for a in similar(prompt, len(LIBRARY)) if a.kinds & kinds][:1]
+    kinds = kind_words(prompt)
+    return [a for a in similar(prompt, len(LIBRARY)) if a.kinds & kinds]
+
+
+def archetype_of(prompt: str, version: str) -> tuple[str, str, str] | None:
+    """The plan library's archetype of the request's kind (the first of kind_archetypes), as (id, its request, the script
+    the plan builder makes of it), or None where the library has none of the kind."""
+    from .copies import library_scripts
+    from .plan_library import LIBRARY
+
+    near = kind_archetypes(prompt)
     if not near:
         return None
     i = LIBRARY.index(near[0])
@@ -212,8 +224,7 @@ def against_archetype(prompt: str, script: str, version: str, measure: Measure, 
     where = (
         f"the store holds no 2 verified exemplars of its kind; F {n.fscore:.2f} against the plan library's {request!r}, a cube {n.cube:.2f}"
     )
-    if n.fscore >= REPEAT_F:
-        n.repeats = True
+    if n.repeats:
         return Agreement(
             False,
             f"not accepted: its shape is the plan library's archetype of its kind again, up to scale ({where}): no sign it was "

@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
 
-from ..agreement import Agreement, GeometryCache, against_archetype, agree, pool_measure, summary
+from ..agreement import Agreement, GeometryCache, Measure, against_archetype, agree, pool_measure, summary
 from ..context import RunContext
 from ..copies import copied_exemplar, copies_of, describe, shown_sources
 from ..expectations import BUILT_NOTHING, MIN_NONBLANK, built_nothing, check_scene
@@ -156,6 +156,12 @@ def salvage(text: str) -> Rubric | None:
         return None
 
 
+def measuring(ctx: RunContext, pool: Any = None) -> tuple[Measure, GeometryCache]:
+    """How the shape reviews measure a scene (on the local worker pool, no render) and where they cache measurements."""
+    measure = pool_measure(pool or ctx.worker_pool(), ctx.job_options().model_copy(update={"render": False}))
+    return measure, GeometryCache(ctx.settings.artifacts / "measures")
+
+
 def neighbour_review(state: GenState, ctx: RunContext, a: Attempt) -> Agreement:
     """BPYWRIGHT_REVIEW=neighbours: measure the scene and compare it with the store's verified exemplars of its kind."""
     from ...harness.pool import WorkerPool
@@ -164,16 +170,14 @@ def neighbour_review(state: GenState, ctx: RunContext, a: Attempt) -> Agreement:
     pool = ctx.worker_pool()
     if not isinstance(pool, WorkerPool):
         return Agreement(False, "not accepted: agreement with verified exemplars measures scenes on a local worker pool, not a cluster")
-    measure = pool_measure(pool, ctx.job_options().model_copy(update={"render": False}))
-    return agree(state.prompt, a.script, state.version, ctx.store, measure, GeometryCache(ctx.settings.artifacts / "measures"))
+    return agree(state.prompt, a.script, state.version, ctx.store, *measuring(ctx, pool))
 
 
 def archetype_review(state: GenState, ctx: RunContext, a: Attempt, no_verdict: Agreement) -> Agreement:
     """No verified neighbours of the kind (no_verdict): compare the scene with the plan library's archetype of its kind
     (graph/agreement.against_archetype). Called only after neighbour_review reached the store, so the pool is a local one."""
     assert a.script is not None
-    measure = pool_measure(ctx.worker_pool(), ctx.job_options().model_copy(update={"render": False}))
-    return against_archetype(state.prompt, a.script, state.version, measure, GeometryCache(ctx.settings.artifacts / "measures"), no_verdict)
+    return against_archetype(state.prompt, a.script, state.version, *measuring(ctx), no_verdict)
 
 
 def witness_review(state: GenState, ctx: RunContext, a: Attempt, no_verdict: Agreement) -> tuple[Agreement, list[str]]:
@@ -199,8 +203,7 @@ def witness_review(state: GenState, ctx: RunContext, a: Attempt, no_verdict: Agr
             drawn = draw_witnesses(draw, state.max_witnesses, lambda s: copied_exemplar(s, sources) is not None)
         except LLMError as exc:  # the budget ran out, or the endpoint went away: no verdict, the answer stands
             return Agreement(False, f"{no_verdict.why}; fresh plans to compare its shape with could not be drawn ({exc})"), []
-    measure = pool_measure(ctx.worker_pool(), ctx.job_options().model_copy(update={"render": False}))
-    found = corroborate(a.script, drawn, state.max_witnesses, measure, GeometryCache(ctx.settings.artifacts / "measures"))
+    found = corroborate(a.script, drawn, state.max_witnesses, *measuring(ctx))
     return found, drawn
 
 
