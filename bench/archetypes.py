@@ -1,4 +1,4 @@
-"""Would agreement with the plan library's own archetypes accept faithful answers only? (no model is asked)
+"""Would agreement with the archetypes written here (the critic's shapes, the plan library) accept faithful answers only? (no model is asked)
 
     .venv/bin/python bench/archetypes.py FOLDER [FOLDER ...] [--out FILE.md] [--cache DIR]
 
@@ -30,9 +30,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 from fidelity import UNIT_CUBE, compare, faithful, floor, geometry, load_rows, measure_cache  # noqa: E402
 
 from bpywright.config import Settings  # noqa: E402
-from bpywright.graph.agreement import REPEAT_F, kind_archetypes  # noqa: E402
+from bpywright.graph.agreement import REPEAT_F, _shape_scripts, kind_archetypes  # noqa: E402
 from bpywright.graph.copies import copied_exemplar, library_scripts, shown_sources  # noqa: E402
-from bpywright.graph.plan_library import LIBRARY  # noqa: E402
 from bpywright.graph.state import ExemplarBrief  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "blendnet" / "BlendNetHuman.dev.jsonl"
@@ -71,9 +70,10 @@ def judge(folders: list[Path], references: dict[str, str], cache: Any) -> list[d
     """Every distinct answer that passed the checks and copies nothing shown, with its verdict and its F against each
     archetype shown."""
     cube = measured(cache, "cube", UNIT_CUBE)
-    library = {a.request: built.script for a, built in zip(LIBRARY, library_scripts(VERSION), strict=True)}
-    arch = {request: measured(cache, f"archetypes/{digest(s)}", s) for request, s in library.items()}
-    cube_against = {request: compare(cube, g).fscore for request, g in arch.items()}
+    scripts = {f"plan:{i}": b.script for i, b in enumerate(library_scripts(VERSION))}
+    scripts |= {f"shape:{i}": script for i, script in enumerate(_shape_scripts(VERSION))}
+    arch = {ident: measured(cache, f"archetypes/{digest(s)}", s) for ident, s in scripts.items()}
+    cube_against = {ident: compare(cube, g).fscore for ident, g in arch.items() if g is not None}
     out: list[dict[str, Any]] = []
     seen: set[tuple[str, str]] = set()
     for folder in folders:
@@ -89,7 +89,7 @@ def judge(folders: list[Path], references: dict[str, str], cache: Any) -> list[d
             answer = measured(cache, f"answers/{r['id']}.{digest(r['script'])}", r["script"])
             if reference is None or answer is None:
                 continue
-            near = kind_archetypes(r["prompt"])[:2]  # the first is the one the loop holds the answer against
+            near = kind_archetypes(r["prompt"], VERSION)  # the first is the one the loop holds the answer against
             out.append(
                 {
                     "folder": folder.name,
@@ -100,47 +100,74 @@ def judge(folders: list[Path], references: dict[str, str], cache: Any) -> list[d
                     "floor": floor(entries[r["id"]]),
                     "accepted": bool(r.get("accepted")),
                     "archetypes": [
-                        {"request": a.request, "fscore": compare(answer, arch[a.request]).fscore, "cube": cube_against[a.request]}
+                        {
+                            "id": a.id,
+                            "request": a.request,
+                            "shown": a.shown,
+                            "fscore": compare(answer, arch[a.id]).fscore,
+                            "cube": cube_against[a.id],
+                        }
                         for a in near
-                        if arch[a.request] is not None
+                        if arch[a.id] is not None
                     ],
                 }
             )
     return out
 
 
-def rule(row: dict[str, Any], k: int, margin: float) -> bool:
-    """Its F against each of its first k archetypes beats the cube's by the margin, and repeats none (the loop's rule at k=1)."""
-    shown = row["archetypes"][:k]
-    return len(shown) >= k and all(REPEAT_F > a["fscore"] > a["cube"] + margin for a in shown)
+def agrees(a: dict[str, Any], margin: float) -> bool:
+    """Its F against the archetype beats a unit cube's by the margin, and repeats it not (below REPEAT_F)."""
+    return REPEAT_F > a["fscore"] > a["cube"] + margin
+
+
+def first(row: dict[str, Any], shown: bool | None = None) -> dict[str, Any] | None:
+    """The archetype the loop holds the answer against (shown: only the plan library's, or only the critic's shapes)."""
+    return next((a for a in row["archetypes"] if shown is None or a["shown"] == shown), None)
+
+
+def first_agrees(margin: float) -> Any:
+    """The rule: the answer agrees with the first archetype of its kind by the margin."""
+    return lambda r: (a := first(r)) is not None and agrees(a, margin)
+
+
+RULES: list[tuple[str, Any]] = [
+    (
+        "the plan library's first archetype, margin 0.2 (the rule of 454f65a)",
+        lambda r: (a := first(r, True)) is not None and agrees(a, 0.2),
+    ),
+    *[(f"shapes and library, the first, margin {m}", first_agrees(m)) for m in MARGINS],
+    (
+        "the first shape, else the library's first, margin 0.2 (the loop's order)",
+        lambda r: (a := first(r, False) or first(r, True)) is not None and agrees(a, 0.2),
+    ),
+    ("the critic's shapes only, the first, margin 0.2", lambda r: (a := first(r, False)) is not None and agrees(a, 0.2)),
+]
 
 
 def table(judged: list[dict[str, Any]]) -> list[str]:
     n, faithful_n = len(judged), sum(r["faithful"] for r in judged)
     prompts = len({r["id"] for r in judged})
+    with_shape = sum(first(r, False) is not None for r in judged)
     lines = [
         f"{n} answers that passed the checks, {prompts} prompts, {faithful_n} faithful "
-        f"({faithful_n / n:.0%} precision if all were accepted); {sum(bool(r['archetypes']) for r in judged)} have an archetype shown.",
+        f"({faithful_n / n:.0%} precision if all were accepted); {sum(bool(r['archetypes']) for r in judged)} have an archetype "
+        f"of their kind ({with_shape} a critic's shape).",
         "",
         "| rule | accepted | prompts | faithful among them | precision |",
         "|---|---|---|---|---|",
     ]
-    for k in (1, 2):
-        for margin in MARGINS:
-            acc = [r for r in judged if rule(r, k, margin)]
-            good = sum(r["faithful"] for r in acc)
-            precision = f"{good / len(acc):.2f}" if acc else "–"
-            lines.append(
-                f"| agrees with its first {k} archetype(s), margin {margin} | {len(acc)} of {n} ({len(acc) / n:.0%}) | "
-                f"{len({r['id'] for r in acc})} | {good} | {precision} |"
-            )
+    for name, test in RULES:
+        acc = [r for r in judged if test(r)]
+        good = sum(r["faithful"] for r in acc)
+        precision = f"{good / len(acc):.2f}" if acc else "–"
+        lines.append(f"| {name} | {len(acc)} of {n} ({len(acc) / n:.0%}) | {len({r['id'] for r in acc})} | {good} | {precision} |")
     acc = [r for r in judged if r["archetypes"]]
     good = sum(r["faithful"] for r in acc)
     lines.append(
-        f"| an archetype is shown at all (no shape test) | {len(acc)} of {n} ({len(acc) / n:.0%}) | {len({r['id'] for r in acc})} | "
+        f"| an archetype of its kind at all (no shape test) | {len(acc)} of {n} ({len(acc) / n:.0%}) | {len({r['id'] for r in acc})} | "
         f"{good} | {good / len(acc):.2f} |"
         if acc
-        else "| an archetype is shown at all | 0 | 0 | 0 | – |"
+        else "| an archetype of its kind at all | 0 | 0 | 0 | – |"
     )
     return lines
 
@@ -160,13 +187,13 @@ def main() -> int:
         heldout = judge(args.heldout, references, cache) if args.heldout else []
     finally:
         cache.close()
-    lines = ["# Agreement with the plan library's archetypes against the reference (bench/archetypes.py)", ""]
+    lines = ["# Agreement with the archetypes of the kind against the reference (bench/archetypes.py)", ""]
     lines += [f"## Seen: {', '.join(f.name for f in args.folders)}", "", *table(seen), ""]
     if heldout:
         lines += [f"## Held out: {', '.join(f.name for f in args.heldout)}", "", *table(heldout), ""]
     lines += ["## Rows", "", "| folder | prompt | mode | faithful | archetypes (F / cube's F) |", "|---|---|---|---|---|"]
     for r in seen + heldout:
-        shown = "; ".join(f"{a['request'][:28]}: {a['fscore']:.2f}/{a['cube']:.2f}" for a in r["archetypes"]) or "–"
+        shown = "; ".join(f"{a['id']} {a['request'][:28]}: {a['fscore']:.2f}/{a['cube']:.2f}" for a in r["archetypes"][:3]) or "–"
         lines.append(f"| {r['folder']} | {r['name']} (`{r['id'][:8]}`) | {r['mode']} | {'yes' if r['faithful'] else 'no'} | {shown} |")
     text = "\n".join(lines) + "\n"
     if args.json:

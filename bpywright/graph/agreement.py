@@ -15,14 +15,17 @@ Neighbours are never source="generated": an answer this rule accepted becomes an
 next one. Measurements of neighbours and of the cube are cached under the artifacts folder by script digest.
 
 A store without two same-kind verified exemplars (a fresh `make run`'s, for nearly every request) compares the answer with
-the plan library's archetype of the kind instead (graph/plan_library.py: the first plan similar() gives that a kind word
-of the request's first clause names), built by the plan builder: accepted when its F-score against it beats a unit cube's by the same
-MARGIN. Why (bench/results/fidelity/archetypes.md): over 123 distinct benchmark answers that passed the checks and copy
-nothing shown, accepting all is right 58 % of the time; this rule accepted 14 at 0.86 (the 59 answers to the first 30
-prompts: 4, 3 faithful, the fourth an armchair drawn as the park bench; the 64 to 54 prompts read later: 10, 9 faithful).
-Its first archetype only: the second is a looser kind. An answer that is the archetype again up to scale (REPEAT_F) is
-no agreement. A request whose kind the library has no archetype for gets no verdict (nothing accepted, as with
-review=none). In the loop on 16 unseen prompts (bench/results/fidelity/heldout5-0799843/) it accepted 1, faithful.
+the archetype of its kind instead, built by the plan builder (kind_archetypes: a kind word of the request's first clause
+must name it): first the critic's own shapes (graph/shapes.py: 99 narrow kinds, an armchair, a pizza, a screwdriver,
+never shown to the model, so an answer that agrees with one was not led to it), else the plan library's (graph/
+plan_library.py: 10 broad kinds, shown to the model). Accepted when its F-score against it beats a unit cube's by the
+same MARGIN; an answer that is the archetype again up to scale (REPEAT_F) is no agreement. Why
+(bench/results/fidelity/archetypes.md): over 123 distinct benchmark answers that passed the checks and copy nothing
+shown, accepting all is right 58 % of the time; the library alone accepted 14 at 0.86, shapes first 30 at 0.80 (the 59
+answers to the first 30 prompts: 13 at 0.69; the 64 to 54 prompts read later: 17 at 0.88); the shapes were written
+after those prompts' kinds had been read, so the loop run on prompts nobody here had read is the figure that counts
+(bench/results/fidelity/heldout6-shapes/). A request of a kind neither has gets no verdict (nothing accepted, as with
+review=none).
 
 An answer that passed the checks and disagreed (a verdict: both neighbours compared) may get fresh answers (heal's
 redraw: under the plan strategy a new plan sampled with seed + k, not a revision of the first), each reviewed the same
@@ -42,6 +45,7 @@ import os
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -71,7 +75,7 @@ class Neighbour:
     fscore: float  # the answer's F-score against it
     cube: float  # a unit cube's F-score against it
     witness: bool = False  # a fresh plan of the same request (witnesses.py), not a verified exemplar
-    archetype: bool = False  # the plan library's archetype of the kind (written here), not an exemplar of the store
+    archetype: bool = False  # an archetype of the kind written here (graph/shapes.py, graph/plan_library.py), not an exemplar
 
     @property
     def repeats(self) -> bool:
@@ -183,60 +187,80 @@ def closeness(critique: Any) -> float:
     return min((n["fscore"] - n["cube"] for n in critique.agreement), default=-1.0)
 
 
-def kind_archetypes(prompt: str) -> list[Any]:
-    """The plan library's archetypes of the request's kind, nearest first (plan_library.similar's order), kept where a
-    word of the request's first clause names their kind (kind_words), as neighbours must share it: not a word of its
-    details ("a drum set with … a stool" is held against no park bench)."""
-    from .plan_library import LIBRARY, similar
+@dataclass(frozen=True)
+class Known:
+    """An archetype an answer can be held against: its id (shape:N, critic-only; plan:N, the shown plan library), the
+    request it draws and the script the plan builder makes of it."""
+
+    id: str
+    request: str
+    script: str
+    shown: bool  # the plan library's: the model may have been shown it
+
+
+@cache
+def _shape_scripts(version: str) -> tuple[str, ...]:
+    from .plan import build_script, grounded, parse_plan
+    from .shapes import SHAPES
+
+    return tuple(build_script(grounded(parse_plan(a.plan), a.request), version) for a in SHAPES)
+
+
+def kind_archetypes(prompt: str, version: str) -> list[Known]:
+    """The archetypes of the request's kind, nearest first: those that a word of the request's first clause names the
+    kind of (kind_words, as neighbours must share one: not a word of its details, "a drum set with … a stool" is held
+    against no park bench); the critic-only shapes (graph/shapes.py, narrow kinds) before the shown plan library (broad
+    ones: its bench names sofa and seat, and would otherwise outrank the sofa for "a sofa with seat cushions"), each
+    group most of the request's words in common first, then in its own order."""
+    from .copies import library_scripts
+    from .plan_library import LIBRARY, words_shared
+    from .shapes import SHAPES
 
     kinds = kind_words(prompt)
-    return [a for a in similar(prompt, len(LIBRARY)) if a.kinds & kinds]
+    found = [
+        (words_shared(prompt, a), 0, i, Known(f"shape:{i}", a.request, script, shown=False))
+        for i, (a, script) in enumerate(zip(SHAPES, _shape_scripts(version), strict=True))
+        if a.kinds & kinds
+    ] + [
+        (words_shared(prompt, a), 1, i, Known(f"plan:{i}", a.request, built.script, shown=True))
+        for i, (a, built) in enumerate(zip(LIBRARY, library_scripts(version), strict=True))
+        if a.kinds & kinds
+    ]
+    return [k for *_, k in sorted(found, key=lambda f: (f[1], -f[0], f[2]))]
 
 
-def archetype_of(prompt: str, version: str) -> tuple[str, str, str] | None:
-    """The plan library's archetype of the request's kind (the first of kind_archetypes), as (id, its request, the script
-    the plan builder makes of it), or None where the library has none of the kind."""
-    from .copies import library_scripts
-    from .plan_library import LIBRARY
-
-    near = kind_archetypes(prompt)
-    if not near:
-        return None
-    i = LIBRARY.index(near[0])
-    return f"plan:{i}", near[0].request, library_scripts(version)[i].script
+def archetype_of(prompt: str, version: str) -> Known | None:
+    """The archetype the answer to the request is held against (the first of kind_archetypes), or None where neither
+    the shapes nor the plan library has one of its kind."""
+    near = kind_archetypes(prompt, version)
+    return near[0] if near else None
 
 
 def against_archetype(prompt: str, script: str, version: str, measure: Measure, cache: GeometryCache, no_verdict: Agreement) -> Agreement:
     """Where the store holds too few verified exemplars of the kind (no_verdict): does the answer's shape agree with the
-    plan library's archetype of it? no_verdict, its reason extended, where the library has none."""
+    archetype of its kind (archetype_of: a critic's shape, else the plan library's)? no_verdict, its reason extended,
+    where there is none."""
     found = archetype_of(prompt, version)
     if found is None:
-        return Agreement(False, f"{no_verdict.why}; the plan library has no archetype of its kind to compare with either", too_few=True)
-    ident, request, built = found
-    measured = answer_and_cube(script, measure, cache, f"the plan library's archetype ({request!r})")
+        return Agreement(False, f"{no_verdict.why}; no archetype of its kind to compare with either", too_few=True)
+    whose = "the plan library's archetype" if found.shown else "the critic's archetype"
+    measured = answer_and_cube(script, measure, cache, f"{whose} {found.request!r}")
     if isinstance(measured, Agreement):
         return measured
     answer, cube = measured
-    reference = cache.get(built, measure)
+    reference = cache.get(found.script, measure)
     if reference is None or reference.empty:
-        return Agreement(False, f"not accepted: the plan library's archetype {request!r} could not be measured to compare with")
-    n = Neighbour(ident, request, compare(answer, reference).fscore, compare(cube, reference).fscore, archetype=True)
-    where = (
-        f"the store holds no 2 verified exemplars of its kind; F {n.fscore:.2f} against the plan library's {request!r}, a cube {n.cube:.2f}"
-    )
+        return Agreement(False, f"not accepted: {whose} {found.request!r} could not be measured to compare with")
+    n = Neighbour(found.id, found.request, compare(answer, reference).fscore, compare(cube, reference).fscore, archetype=True)
+    where = f"the store holds no 2 verified exemplars of its kind; F {n.fscore:.2f} against {whose} {found.request!r}, a cube {n.cube:.2f}"
     if n.repeats:
         return Agreement(
-            False,
-            f"not accepted: its shape is the plan library's archetype of its kind again, up to scale ({where}): no sign it was "
-            "drawn for the request",
-            [n],
+            False, f"not accepted: its shape is {whose} of its kind again, up to scale ({where}): no sign it was drawn for the request", [n]
         )
     if n.agrees:
-        return Agreement(True, f"accepted: its shape agrees with the plan library's archetype of its kind ({where})", [n])
+        return Agreement(True, f"accepted: its shape agrees with {whose} of its kind ({where})", [n])
     return Agreement(
-        False,
-        f"not accepted: its shape does not agree with the plan library's archetype of its kind by the margin of {MARGIN} over a cube ({where})",
-        [n],
+        False, f"not accepted: its shape does not agree with {whose} of its kind by the margin of {MARGIN} over a cube ({where})", [n]
     )
 
 

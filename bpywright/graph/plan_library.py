@@ -25,7 +25,7 @@ class Archetype:
     plan: str
 
 
-def _p(name: str, shape: str, size: list[float], on: str, side: str, at: str, color: str, rotation: list[int] | None = None) -> str:
+def part(name: str, shape: str, size: list[float], on: str, side: str, at: str, color: str, rotation: list[int] | None = None) -> str:
     rot = rotation or [0, 0, 0]
     return (
         f'{{"name": "{name}", "shape": "{shape}", "size": {size}, "on": "{on}", "side": "{side}", "at": "{at}", '
@@ -33,131 +33,131 @@ def _p(name: str, shape: str, size: list[float], on: str, side: str, at: str, co
     )
 
 
-def _plan(obj: str, *parts: str) -> str:
+def plan_of(obj: str, *parts: str) -> str:
     return f'{{"object": "{obj}", "parts": [\n' + ",\n".join(parts) + "\n]}"
 
 
-def _kinds(words: str) -> frozenset[str]:
+def kinds_of(words: str) -> frozenset[str]:
     return frozenset(words.split())
 
 
 LIBRARY: tuple[Archetype, ...] = (
     Archetype(
         "a wooden table with four legs",
-        _kinds("table desk workbench counter nightstand furniture bed"),
-        _plan(
+        kinds_of("table desk workbench counter nightstand furniture bed"),
+        plan_of(
             "table",
-            _p("tabletop", "box", [1.2, 0.8, 0.04], "ground", "top", "center", "brown"),
-            _p("leg_front_left", "box", [0.06, 0.06, 0.71], "tabletop", "bottom", "front_left", "brown"),
-            _p("leg_front_right", "box", [0.06, 0.06, 0.71], "tabletop", "bottom", "front_right", "brown"),
-            _p("leg_back_left", "box", [0.06, 0.06, 0.71], "tabletop", "bottom", "back_left", "brown"),
-            _p("leg_back_right", "box", [0.06, 0.06, 0.71], "tabletop", "bottom", "back_right", "brown"),
+            part("tabletop", "box", [1.2, 0.8, 0.04], "ground", "top", "center", "brown"),
+            part("leg_front_left", "box", [0.06, 0.06, 0.71], "tabletop", "bottom", "front_left", "brown"),
+            part("leg_front_right", "box", [0.06, 0.06, 0.71], "tabletop", "bottom", "front_right", "brown"),
+            part("leg_back_left", "box", [0.06, 0.06, 0.71], "tabletop", "bottom", "back_left", "brown"),
+            part("leg_back_right", "box", [0.06, 0.06, 0.71], "tabletop", "bottom", "back_right", "brown"),
         ),
     ),
     Archetype(
         "a park bench with a slatted seat, a backrest and two armrests",
-        _kinds("bench seat chair stool sofa couch armchair settee throne pew"),
-        _plan(
+        kinds_of("bench seat chair stool sofa couch armchair settee throne pew"),
+        plan_of(
             "park bench",
-            _p("seat", "box", [1.5, 0.45, 0.05], "ground", "top", "center", "light_wood"),
-            _p("leg_front_left", "box", [0.06, 0.06, 0.4], "seat", "bottom", "front_left", "dark_grey"),
-            _p("leg_front_right", "box", [0.06, 0.06, 0.4], "seat", "bottom", "front_right", "dark_grey"),
-            _p("leg_back_left", "box", [0.06, 0.06, 0.4], "seat", "bottom", "back_left", "dark_grey"),
-            _p("leg_back_right", "box", [0.06, 0.06, 0.4], "seat", "bottom", "back_right", "dark_grey"),
-            _p("backrest", "box", [1.5, 0.04, 0.45], "seat", "top", "back", "light_wood"),
-            _p("armrest_left", "box", [0.05, 0.45, 0.22], "seat", "top", "left", "dark_grey"),
-            _p("armrest_right", "box", [0.05, 0.45, 0.22], "seat", "top", "right", "dark_grey"),
+            part("seat", "box", [1.5, 0.45, 0.05], "ground", "top", "center", "light_wood"),
+            part("leg_front_left", "box", [0.06, 0.06, 0.4], "seat", "bottom", "front_left", "dark_grey"),
+            part("leg_front_right", "box", [0.06, 0.06, 0.4], "seat", "bottom", "front_right", "dark_grey"),
+            part("leg_back_left", "box", [0.06, 0.06, 0.4], "seat", "bottom", "back_left", "dark_grey"),
+            part("leg_back_right", "box", [0.06, 0.06, 0.4], "seat", "bottom", "back_right", "dark_grey"),
+            part("backrest", "box", [1.5, 0.04, 0.45], "seat", "top", "back", "light_wood"),
+            part("armrest_left", "box", [0.05, 0.45, 0.22], "seat", "top", "left", "dark_grey"),
+            part("armrest_right", "box", [0.05, 0.45, 0.22], "seat", "top", "right", "dark_grey"),
         ),
     ),
     Archetype(
         "a desk lamp with a round base, a thin stem and a cone shade",
-        _kinds("lamp lantern torch candle streetlight chandelier spotlight"),
-        _plan(
+        kinds_of("lamp lantern torch candle streetlight chandelier spotlight"),
+        plan_of(
             "desk lamp",
-            _p("base", "cylinder", [0.18, 0.18, 0.03], "ground", "top", "center", "black"),
-            _p("stem", "cylinder", [0.02, 0.02, 0.4], "base", "top", "center", "silver"),
-            _p("shade", "cone", [0.22, 0.22, 0.16], "stem", "top", "center", "cream"),
-            _p("switch", "box", [0.03, 0.02, 0.015], "base", "top", "front", "red"),
+            part("base", "cylinder", [0.18, 0.18, 0.03], "ground", "top", "center", "black"),
+            part("stem", "cylinder", [0.02, 0.02, 0.4], "base", "top", "center", "silver"),
+            part("shade", "cone", [0.22, 0.22, 0.16], "stem", "top", "center", "cream"),
+            part("switch", "box", [0.03, 0.02, 0.015], "base", "top", "front", "red"),
         ),
     ),
     Archetype(
         "a burger with a bun, a patty, a slice of cheese and lettuce",
-        _kinds("burger hamburger sandwich cake cupcake pancake pizza pie food cookie layer stack dessert"),
-        _plan(
+        kinds_of("burger hamburger sandwich cake cupcake pancake pizza pie food cookie layer stack dessert"),
+        plan_of(
             "burger",
-            _p("bun_bottom", "cylinder", [0.11, 0.11, 0.03], "ground", "top", "center", "tan"),
-            _p("patty", "cylinder", [0.115, 0.115, 0.02], "bun_bottom", "top", "center", "dark_brown"),
-            _p("cheese", "box", [0.1, 0.1, 0.005], "patty", "top", "center", "yellow"),
-            _p("lettuce", "cylinder", [0.12, 0.12, 0.008], "cheese", "top", "center", "light_green"),
-            _p("bun_top", "sphere", [0.11, 0.11, 0.05], "lettuce", "top", "center", "tan"),
+            part("bun_bottom", "cylinder", [0.11, 0.11, 0.03], "ground", "top", "center", "tan"),
+            part("patty", "cylinder", [0.115, 0.115, 0.02], "bun_bottom", "top", "center", "dark_brown"),
+            part("cheese", "box", [0.1, 0.1, 0.005], "patty", "top", "center", "yellow"),
+            part("lettuce", "cylinder", [0.12, 0.12, 0.008], "cheese", "top", "center", "light_green"),
+            part("bun_top", "sphere", [0.11, 0.11, 0.05], "lettuce", "top", "center", "tan"),
         ),
     ),
     Archetype(
         "a coffee mug with a handle",
-        _kinds("mug cup bottle vase jar glass pot bowl kettle jug pitcher container teapot bucket flask"),
-        _plan(
+        kinds_of("mug cup bottle vase jar glass pot bowl kettle jug pitcher container teapot bucket flask"),
+        plan_of(
             "mug",
-            _p("body", "cylinder", [0.08, 0.08, 0.1], "ground", "top", "center", "white"),
-            _p("handle", "torus", [0.06, 0.06, 0.012], "body", "right", "center", "white", [90, 0, 0]),
-            _p("coffee", "cylinder", [0.07, 0.07, 0.002], "body", "top", "center", "dark_brown"),
+            part("body", "cylinder", [0.08, 0.08, 0.1], "ground", "top", "center", "white"),
+            part("handle", "torus", [0.06, 0.06, 0.012], "body", "right", "center", "white", [90, 0, 0]),
+            part("coffee", "cylinder", [0.07, 0.07, 0.002], "body", "top", "center", "dark_brown"),
         ),
     ),
     Archetype(
         "a flat-screen monitor on a stand",
-        _kinds("monitor screen television computer laptop display tablet phone smartphone frame picture painting sign"),
-        _plan(
+        kinds_of("monitor screen television computer laptop display tablet phone smartphone frame picture painting sign"),
+        plan_of(
             "monitor",
-            _p("stand_base", "box", [0.25, 0.18, 0.015], "ground", "top", "center", "dark_grey"),
-            _p("stand_neck", "box", [0.05, 0.03, 0.15], "stand_base", "top", "back", "dark_grey"),
-            _p("screen", "box", [0.6, 0.03, 0.36], "stand_neck", "top", "center", "black"),
-            _p("power_button", "cylinder", [0.01, 0.01, 0.005], "screen", "front", "right", "light_blue", [90, 0, 0]),
+            part("stand_base", "box", [0.25, 0.18, 0.015], "ground", "top", "center", "dark_grey"),
+            part("stand_neck", "box", [0.05, 0.03, 0.15], "stand_base", "top", "back", "dark_grey"),
+            part("screen", "box", [0.6, 0.03, 0.36], "stand_neck", "top", "center", "black"),
+            part("power_button", "cylinder", [0.01, 0.01, 0.005], "screen", "front", "right", "light_blue", [90, 0, 0]),
         ),
     ),
     Archetype(
         "a cabinet with two doors and a drawer",
-        _kinds("cabinet cupboard wardrobe dresser shelf bookshelf bookcase drawer chest box crate locker fridge refrigerator"),
-        _plan(
+        kinds_of("cabinet cupboard wardrobe dresser shelf bookshelf bookcase drawer chest box crate locker fridge refrigerator"),
+        plan_of(
             "cabinet",
-            _p("body", "box", [0.8, 0.4, 0.9], "ground", "top", "center", "light_wood"),
-            _p("drawer", "box", [0.76, 0.02, 0.18], "body", "front", "top", "light_wood"),
-            _p("door_left", "box", [0.375, 0.02, 0.62], "body", "front", "left", "light_wood"),
-            _p("door_right", "box", [0.375, 0.02, 0.62], "body", "front", "right", "light_wood"),
-            _p("drawer_knob", "sphere", [0.03, 0.03, 0.03], "drawer", "front", "center", "silver"),
+            part("body", "box", [0.8, 0.4, 0.9], "ground", "top", "center", "light_wood"),
+            part("drawer", "box", [0.76, 0.02, 0.18], "body", "front", "top", "light_wood"),
+            part("door_left", "box", [0.375, 0.02, 0.62], "body", "front", "left", "light_wood"),
+            part("door_right", "box", [0.375, 0.02, 0.62], "body", "front", "right", "light_wood"),
+            part("drawer_knob", "sphere", [0.03, 0.03, 0.03], "drawer", "front", "center", "silver"),
         ),
     ),
     Archetype(
         "a toy car with four wheels",
-        _kinds("car truck vehicle bus train cart wagon tractor van toy trolley suitcase luggage skateboard"),
-        _plan(
+        kinds_of("car truck vehicle bus train cart wagon tractor van toy trolley suitcase luggage skateboard"),
+        plan_of(
             "toy car",
-            _p("body", "box", [0.4, 0.2, 0.1], "ground", "top", "center", "red"),
-            _p("cabin", "box", [0.2, 0.18, 0.08], "body", "top", "back", "light_blue"),
-            _p("wheel_front_left", "cylinder", [0.08, 0.08, 0.03], "body", "bottom", "front_left", "black", [90, 0, 0]),
-            _p("wheel_front_right", "cylinder", [0.08, 0.08, 0.03], "body", "bottom", "front_right", "black", [90, 0, 0]),
-            _p("wheel_back_left", "cylinder", [0.08, 0.08, 0.03], "body", "bottom", "back_left", "black", [90, 0, 0]),
-            _p("wheel_back_right", "cylinder", [0.08, 0.08, 0.03], "body", "bottom", "back_right", "black", [90, 0, 0]),
+            part("body", "box", [0.4, 0.2, 0.1], "ground", "top", "center", "red"),
+            part("cabin", "box", [0.2, 0.18, 0.08], "body", "top", "back", "light_blue"),
+            part("wheel_front_left", "cylinder", [0.08, 0.08, 0.03], "body", "bottom", "front_left", "black", [90, 0, 0]),
+            part("wheel_front_right", "cylinder", [0.08, 0.08, 0.03], "body", "bottom", "front_right", "black", [90, 0, 0]),
+            part("wheel_back_left", "cylinder", [0.08, 0.08, 0.03], "body", "bottom", "back_left", "black", [90, 0, 0]),
+            part("wheel_back_right", "cylinder", [0.08, 0.08, 0.03], "body", "bottom", "back_right", "black", [90, 0, 0]),
         ),
     ),
     Archetype(
         "a snowman with three snowballs, a carrot nose and a hat",
-        _kinds("snowman figure character doll person robot statue toy animal bear penguin mascot"),
-        _plan(
+        kinds_of("snowman figure character doll person robot statue toy animal bear penguin mascot"),
+        plan_of(
             "snowman",
-            _p("snowball_bottom", "sphere", [0.6, 0.6, 0.6], "ground", "top", "center", "white"),
-            _p("snowball_middle", "sphere", [0.45, 0.45, 0.45], "snowball_bottom", "top", "center", "white"),
-            _p("snowball_head", "sphere", [0.3, 0.3, 0.3], "snowball_middle", "top", "center", "white"),
-            _p("nose", "cone", [0.04, 0.04, 0.12], "snowball_head", "front", "center", "orange", [-90, 0, 0]),
-            _p("hat", "cylinder", [0.2, 0.2, 0.2], "snowball_head", "top", "center", "black"),
+            part("snowball_bottom", "sphere", [0.6, 0.6, 0.6], "ground", "top", "center", "white"),
+            part("snowball_middle", "sphere", [0.45, 0.45, 0.45], "snowball_bottom", "top", "center", "white"),
+            part("snowball_head", "sphere", [0.3, 0.3, 0.3], "snowball_middle", "top", "center", "white"),
+            part("nose", "cone", [0.04, 0.04, 0.12], "snowball_head", "front", "center", "orange", [-90, 0, 0]),
+            part("hat", "cylinder", [0.2, 0.2, 0.2], "snowball_head", "top", "center", "black"),
         ),
     ),
     Archetype(
         "a small tree with a trunk and a round crown",
-        _kinds("tree plant flower bush cactus mushroom umbrella parasol palm sapling bonsai"),
-        _plan(
+        kinds_of("tree plant flower bush cactus mushroom umbrella parasol palm sapling bonsai"),
+        plan_of(
             "tree",
-            _p("trunk", "cylinder", [0.15, 0.15, 1.0], "ground", "top", "center", "brown"),
-            _p("crown", "sphere", [1.0, 1.0, 0.9], "trunk", "top", "center", "green"),
-            _p("pot", "cylinder", [0.4, 0.4, 0.3], "trunk", "bottom", "center", "dark_red"),
+            part("trunk", "cylinder", [0.15, 0.15, 1.0], "ground", "top", "center", "brown"),
+            part("crown", "sphere", [1.0, 1.0, 0.9], "trunk", "top", "center", "green"),
+            part("pot", "cylinder", [0.4, 0.4, 0.3], "trunk", "bottom", "center", "dark_red"),
         ),
     ),
 )
@@ -168,8 +168,17 @@ _WORDS = re.compile(r"[a-z]+(?:-[a-z]+)*")  # a hyphenated word is one: a drum s
 def similar(prompt: str, k: int = 2) -> list[Archetype]:
     """Up to k archetypes whose kind the request names (most words in common first, the library's order on ties);
     none when it names no kind here."""
-    if k <= 0:
-        return []
+    return [LIBRARY[i] for i in ranked(prompt, LIBRARY)[: max(k, 0)]]
+
+
+def ranked(prompt: str, pool: tuple[Archetype, ...]) -> list[int]:
+    """The indices of the archetypes of pool that share a word with the request, most words in common first, pool order
+    on ties."""
     words = {singular(w) for w in _WORDS.findall(prompt.lower())}
-    scored = [(len(words & a.kinds), i) for i, a in enumerate(LIBRARY)]
-    return [LIBRARY[i] for score, i in sorted(scored, key=lambda s: (-s[0], s[1])) if score > 0][:k]
+    scored = [(len(words & a.kinds), i) for i, a in enumerate(pool)]
+    return [i for score, i in sorted(scored, key=lambda s: (-s[0], s[1])) if score > 0]
+
+
+def words_shared(prompt: str, archetype: Archetype) -> int:
+    """How many of the request's words name the archetype's kind."""
+    return len({singular(w) for w in _WORDS.findall(prompt.lower())} & archetype.kinds)

@@ -1,4 +1,4 @@
-"""bench/archetypes.py's table: agreement with the plan library's archetype of the kind against the reference verdict."""
+"""bench/archetypes.py's table: agreement with the archetype of the kind against the reference verdict."""
 
 from __future__ import annotations
 
@@ -7,11 +7,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))  # bench/ is scripts, not a package
 
-from archetypes import rule, table  # noqa: E402
+from archetypes import agrees, first, table  # noqa: E402
 
 
-def answer(prompt: str, faithful: bool, archetypes: list[tuple[float, float]]) -> dict[str, object]:
-    return {"id": prompt, "faithful": faithful, "archetypes": [{"request": "a", "fscore": f, "cube": c} for f, c in archetypes]}
+def answer(prompt: str, faithful: bool, archetypes: list[tuple[bool, float, float]]) -> dict[str, object]:
+    return {
+        "id": prompt,
+        "faithful": faithful,
+        "archetypes": [{"id": "x", "request": "a", "shown": shown, "fscore": f, "cube": c} for shown, f, c in archetypes],
+    }
 
 
 def row(lines: list[str], label: str) -> list[str]:
@@ -21,18 +25,21 @@ def row(lines: list[str], label: str) -> list[str]:
 
 def test_each_rule_is_rated_against_the_reference_verdict() -> None:
     judged = [
-        answer("sofa", True, [(0.6, 0.1), (0.2, 0.3)]),
-        answer("sofa", True, [(0.25, 0.1)]),
-        answer("armchair", False, [(0.35, 0.1), (0.4, 0.3)]),
+        answer("sofa", True, [(False, 0.6, 0.1), (True, 0.2, 0.3)]),  # a shape agrees; the shown bench does not
+        answer("sofa", True, [(True, 0.45, 0.1)]),  # only the shown library has its kind
+        answer("armchair", False, [(True, 0.35, 0.1), (False, 0.2, 0.1)]),  # the library's first, the shape after it
+        answer("chair", False, [(False, 0.995, 0.1)]),  # the shape again up to scale: no agreement
         answer("coral", True, []),  # no archetype of its kind: never accepted by any rule
     ]
     lines = table(judged)
-    assert lines[0].startswith("4 answers that passed the checks, 3 prompts, 3 faithful (75% precision if all were accepted); 3 have")
-    # F against the first archetype beats the cube's against it by the margin
-    assert row(lines, "agrees with its first 1 archetype(s), margin 0.0")[1:] == ["3 of 4 (75%)", "2", "2", "0.67"]
-    assert row(lines, "agrees with its first 1 archetype(s), margin 0.2")[1:] == ["2 of 4 (50%)", "2", "1", "0.50"]
-    assert row(lines, "agrees with its first 1 archetype(s), margin 0.3")[1:] == ["1 of 4 (25%)", "1", "1", "1.00"]
-    # both of the first two: the sofa's second archetype (0.2 < 0.3) is not agreed with; an answer with one is never enough
-    assert row(lines, "agrees with its first 2 archetype(s), margin 0.0")[1:] == ["1 of 4 (25%)", "1", "0", "0.00"]
-    assert row(lines, "an archetype is shown at all (no shape test)")[1:] == ["3 of 4 (75%)", "2", "2", "0.67"]
-    assert not rule(judged[3], 1, 0.0) and rule(judged[0], 1, 0.4) and not rule(judged[0], 1, 0.5)
+    assert lines[0].startswith("5 answers that passed the checks, 4 prompts, 3 faithful (60% precision if all were accepted); 4 have")
+    assert "(3 a critic's shape)" in lines[0]
+    assert row(lines, "the plan library's first archetype, margin 0.2 (the rule of 454f65a)")[1:] == ["2 of 5 (40%)", "2", "1", "0.50"]
+    assert row(lines, "shapes and library, the first, margin 0.2")[1:] == ["3 of 5 (60%)", "2", "2", "0.67"]
+    assert row(lines, "shapes and library, the first, margin 0.3")[1:] == ["2 of 5 (40%)", "1", "2", "1.00"]
+    # shapes first: the armchair is held against its shape (0.2, not 0.1 + 0.2 over the cube) and not accepted
+    assert row(lines, "the first shape, else the library's first, margin 0.2 (the loop's order)")[1:] == ["2 of 5 (40%)", "1", "2", "1.00"]
+    assert row(lines, "the critic's shapes only, the first, margin 0.2")[1:] == ["1 of 5 (20%)", "1", "1", "1.00"]
+    assert row(lines, "an archetype of its kind at all (no shape test)")[1:] == ["4 of 5 (80%)", "3", "2", "0.50"]
+    assert first(judged[2], False) == judged[2]["archetypes"][1] and first(judged[4]) is None  # type: ignore[index]
+    assert agrees({"fscore": 0.5, "cube": 0.2}, 0.2) and not agrees({"fscore": 0.4, "cube": 0.2}, 0.2)

@@ -174,8 +174,8 @@ def neighbour_review(state: GenState, ctx: RunContext, a: Attempt) -> Agreement:
 
 
 def archetype_review(state: GenState, ctx: RunContext, a: Attempt, no_verdict: Agreement) -> Agreement:
-    """No verified neighbours of the kind (no_verdict): compare the scene with the plan library's archetype of its kind
-    (graph/agreement.against_archetype). Called only after neighbour_review reached the store, so the pool is a local one."""
+    """No verified neighbours of the kind (no_verdict): compare the scene with the archetype of its kind (a critic's
+    shape, else the plan library's: graph/agreement.against_archetype). Called only after neighbour_review reached the store, so the pool is a local one."""
     assert a.script is not None
     return against_archetype(state.prompt, a.script, state.version, *measuring(ctx), no_verdict)
 
@@ -228,7 +228,7 @@ def critic_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
             found = neighbour_review(state, ctx, a)
             if found.too_few:  # no verified neighbours of its kind: fresh plans of the request, where configured
                 found, witnesses = witness_review(state, ctx, a, found)
-            if found.too_few:  # nor those: the plan library's archetype of its kind, where it has one
+            if found.too_few:  # nor those: the archetype of its kind, where there is one
                 found = archetype_review(state, ctx, a, found)
             critique.reasons.append(found.why)
             critique.agreement, agreed = summary(found), found.agreed

@@ -50,7 +50,7 @@ def accept_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
         verdict = f"its shape agrees with {len(a.critique.agreement)} fresh plans of the same request; no verified exemplar of its kind"
     elif a.critique.agreement and all(n.get("archetype") for n in a.critique.agreement):  # agreement.against_archetype
         verdict = (
-            f"its shape agrees with the plan library's archetype of its kind ({a.critique.agreement[0]['id']}); "
+            f"its shape agrees with the archetype of its kind ({a.critique.agreement[0]['id']}); "
             "no 2 verified exemplars of its kind in the store"
         )
     elif a.critique.agreement:  # BPYWRIGHT_REVIEW=neighbours: the shape agreed with verified exemplars, no score was given

@@ -1,0 +1,59 @@
+"""graph/shapes.py: the critic's archetypes, never shown to the model, each a plan that builds in Blender."""
+
+from __future__ import annotations
+
+from bpywright.graph.agreement import archetype_of, kind_archetypes
+from bpywright.graph.copies import shown_sources
+from bpywright.graph.plan import build_script, grounded, parse_plan, plan_messages, related_plans
+from bpywright.graph.plan_library import LIBRARY
+from bpywright.graph.shapes import SHAPES
+
+
+def test_each_kind_word_names_one_shape_and_a_request_of_it_is_held_against_that_shape() -> None:
+    assert len(SHAPES) == len({a.request for a in SHAPES})
+    owners = [i for i, a in enumerate(SHAPES) for _ in a.kinds]
+    assert len(owners) == len({w for a in SHAPES for w in a.kinds})  # no word names two shapes
+    for i, shape in enumerate(SHAPES):
+        for word in shape.kinds:
+            found = archetype_of(f"a {word} on the floor", "4.5")  # a kind word as a request spells it matches
+            assert found is not None and found.id == f"shape:{i}" and not found.shown, (word, shape.request, found)
+
+
+def test_no_shape_is_ever_shown_to_the_model() -> None:
+    plans = {a.plan for a in SHAPES}
+    for shape in SHAPES:
+        assert not plans & {plan for _, plan in related_plans(shape.request, 4)}, shape.request
+        text = "\n".join(str(m["content"]) for m in plan_messages(shape.request, "4.5", examples=4))
+        assert shape.plan not in text, shape.request
+    # nor counted as something shown, which an answer that agrees with one would be a copy of
+    assert not {s.prompt for s in shown_sources("4.5")} & {a.request for a in SHAPES}
+
+
+def test_a_request_whose_kind_both_have_is_held_against_the_narrower_shape_first() -> None:
+    near = kind_archetypes("a comfortable armchair with wide armrests", "4.5")
+    assert near[0].id.startswith("shape:") and "armchair" in near[0].request
+    assert any(k.shown and "park bench" in k.request for k in near[1:])  # the library's bench, whose kinds name armchair too
+    # a kind only the shown library has: its archetype, as before
+    tree = archetype_of("a small palm tree", "4.5")
+    assert (
+        tree is not None
+        and tree.shown
+        and tree.id == f"plan:{[a.request for a in LIBRARY].index('a small tree with a trunk and a round crown')}"
+    )
+
+
+def test_every_shape_builds_in_blender_and_passes_the_critics_structural_checks(pool, tmp_path) -> None:
+    from bpywright.graph.structure import structure_checks
+
+    failing = []
+    for i, shape in enumerate(SHAPES):
+        path = tmp_path / f"{i}.py"
+        path.write_text(build_script(grounded(parse_plan(shape.plan), shape.request), "4.5"), encoding="utf-8")
+        report = pool.run(path)
+        assert report.ok, (shape.request, report.failure)
+        assert report.scene is not None
+        names = {o.name for o in report.scene.objects if o.type == "MESH"}
+        assert len(names) == shape.plan.count('"name"'), (shape.request, names)
+        if structure_checks(shape.request, report.scene) != ({}, []):
+            failing.append((shape.request, structure_checks(shape.request, report.scene)))
+    assert failing == []
