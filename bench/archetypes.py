@@ -116,8 +116,9 @@ def judge(folders: list[Path], references: dict[str, str], cache: Any) -> list[d
 
 
 def agrees(a: dict[str, Any], margin: float) -> bool:
-    """Its F against the archetype beats a unit cube's by the margin, and repeats it not (below REPEAT_F)."""
-    return REPEAT_F > a["fscore"] > a["cube"] + margin
+    """Its F against the archetype beats a unit cube's by the margin, and repeats it not where it was shown (below
+    REPEAT_F: agreement.Neighbour.repeats)."""
+    return a["fscore"] > a["cube"] + margin and not (a.get("shown", True) and a["fscore"] >= REPEAT_F)
 
 
 def first(row: dict[str, Any], shown: bool | None = None) -> dict[str, Any] | None:

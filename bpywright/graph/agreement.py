@@ -60,7 +60,9 @@ AGREE_WITH = 2  # nearest same-kind verified exemplars the answer must agree wit
 MARGIN = 0.2  # the answer's F-score against a neighbour must beat the unit cube's against it by this much
 # An answer this close to the plan library's archetype (F-score, after normalising for size) is the shown plan repeated
 # up to scale, not a shape drawn for the request: a sandwich that is the library's burger with one more layer scored 0.997
-# against it and is not faithful to its reference. It is no agreement.
+# against it and is not faithful to its reference. It is no agreement. A critic's shape (graph/shapes.py) is never shown:
+# an answer that is it again up to scale was not led to it (a ball for a tennis ball, a flat tile for a wallpaper
+# pattern, both faithful in bench/results/fidelity/heldout6-shapes/), and agrees.
 REPEAT_F = 0.99
 
 Measure = Callable[[str], SceneGeometry | None]  # a script → its measured geometry (None: it did not run or measure)
@@ -76,11 +78,12 @@ class Neighbour:
     cube: float  # a unit cube's F-score against it
     witness: bool = False  # a fresh plan of the same request (witnesses.py), not a verified exemplar
     archetype: bool = False  # an archetype of the kind written here (graph/shapes.py, graph/plan_library.py), not an exemplar
+    shown: bool = True  # an archetype the model may have been shown (the plan library's); a critic's shape is not
 
     @property
     def repeats(self) -> bool:
-        """An archetype the answer repeats up to scale (F >= REPEAT_F): no agreement."""
-        return self.archetype and self.fscore >= REPEAT_F
+        """A shown archetype the answer repeats up to scale (F >= REPEAT_F): no agreement."""
+        return self.archetype and self.shown and self.fscore >= REPEAT_F
 
     @property
     def agrees(self) -> bool:
@@ -251,7 +254,9 @@ def against_archetype(prompt: str, script: str, version: str, measure: Measure, 
     reference = cache.get(found.script, measure)
     if reference is None or reference.empty:
         return Agreement(False, f"not accepted: {whose} {found.request!r} could not be measured to compare with")
-    n = Neighbour(found.id, found.request, compare(answer, reference).fscore, compare(cube, reference).fscore, archetype=True)
+    n = Neighbour(
+        found.id, found.request, compare(answer, reference).fscore, compare(cube, reference).fscore, archetype=True, shown=found.shown
+    )
     where = f"the store holds no 2 verified exemplars of its kind; F {n.fscore:.2f} against {whose} {found.request!r}, a cube {n.cube:.2f}"
     if n.repeats:
         return Agreement(

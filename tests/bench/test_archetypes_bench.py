@@ -28,12 +28,12 @@ def test_each_rule_is_rated_against_the_reference_verdict() -> None:
         answer("sofa", True, [(False, 0.6, 0.1), (True, 0.2, 0.3)]),  # a shape agrees; the shown bench does not
         answer("sofa", True, [(True, 0.45, 0.1)]),  # only the shown library has its kind
         answer("armchair", False, [(True, 0.35, 0.1), (False, 0.2, 0.1)]),  # the library's first, the shape after it
-        answer("chair", False, [(False, 0.995, 0.1)]),  # the shape again up to scale: no agreement
+        answer("chair", False, [(True, 0.995, 0.1)]),  # the shown library's archetype again up to scale: no agreement
         answer("coral", True, []),  # no archetype of its kind: never accepted by any rule
     ]
     lines = table(judged)
     assert lines[0].startswith("5 answers that passed the checks, 4 prompts, 3 faithful (60% precision if all were accepted); 4 have")
-    assert "(3 a critic's shape)" in lines[0]
+    assert "(2 a critic's shape)" in lines[0]
     assert row(lines, "the plan library's first archetype, margin 0.2 (the rule of 454f65a)")[1:] == ["2 of 5 (40%)", "2", "1", "0.50"]
     assert row(lines, "shapes and library, the first, margin 0.2")[1:] == ["3 of 5 (60%)", "2", "2", "0.67"]
     assert row(lines, "shapes and library, the first, margin 0.3")[1:] == ["2 of 5 (40%)", "1", "2", "1.00"]
@@ -43,3 +43,5 @@ def test_each_rule_is_rated_against_the_reference_verdict() -> None:
     assert row(lines, "an archetype of its kind at all (no shape test)")[1:] == ["4 of 5 (80%)", "3", "2", "0.50"]
     assert first(judged[2], False) == judged[2]["archetypes"][1] and first(judged[4]) is None  # type: ignore[index]
     assert agrees({"fscore": 0.5, "cube": 0.2}, 0.2) and not agrees({"fscore": 0.4, "cube": 0.2}, 0.2)
+    # a critic's shape was never shown: the answer that is it again up to scale agrees (a ball for a tennis ball)
+    assert agrees({"fscore": 0.995, "cube": 0.1, "shown": False}, 0.2) and not agrees({"fscore": 0.995, "cube": 0.1, "shown": True}, 0.2)

@@ -233,6 +233,19 @@ def test_where_the_store_has_too_few_the_plan_librarys_archetype_of_the_kind_dec
     assert coral.why.startswith("not accepted: too few") and "no archetype of its kind" in coral.why
 
 
+def test_an_answer_that_is_a_critics_shape_again_agrees_as_it_was_never_shown(tmp_path: Path, measure) -> None:
+    cache, none = GeometryCache(tmp_path / "measures"), Agreement(False, "not accepted: too few", too_few=True)
+    ball = "a tennis ball with a felt cover"
+    found = archetype_of(ball, "4.5")
+    assert found is not None and not found.shown and found.request == "a ball"
+    # a sphere is a ball: the shape itself, which the model never saw, is the best agreement there is, not a copy
+    again = against_archetype(ball, found.script, "4.5", measure, cache, none)
+    assert again.agreed and not again.neighbours[0].repeats and again.neighbours[0].fscore >= REPEAT_F, again.why
+    assert "agrees with the critic's archetype of its kind" in again.why and "against the critic's archetype 'a ball'" in again.why
+    column = against_archetype(ball, SKEWER, "4.5", measure, cache, none)  # a thin column is no ball
+    assert not column.agreed and not column.too_few, column.why
+
+
 def test_a_fresh_store_accepts_an_answer_shaped_like_the_archetype_and_grows(settings, fake: FakeLLM, render_pool, tmp_path: Path) -> None:
     neighbours = dataclasses.replace(settings, review="neighbours", max_critic_rounds=0)
     fake.script("generate", fenced(BURGER_PARTS))
