@@ -30,8 +30,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 from fidelity import UNIT_CUBE, compare, faithful, floor, geometry, load_rows, measure_cache  # noqa: E402
 
 from bpywright.config import Settings  # noqa: E402
-from bpywright.graph.agreement import REPEAT_F, _shape_scripts, kind_archetypes  # noqa: E402
-from bpywright.graph.copies import copied_exemplar, library_scripts, shown_sources  # noqa: E402
+from bpywright.graph.agreement import Neighbour, kind_archetypes, known_archetypes  # noqa: E402
+from bpywright.graph.copies import copied_exemplar, shown_sources  # noqa: E402
 from bpywright.graph.state import ExemplarBrief  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "blendnet" / "BlendNetHuman.dev.jsonl"
@@ -70,9 +70,7 @@ def judge(folders: list[Path], references: dict[str, str], cache: Any) -> list[d
     """Every distinct answer that passed the checks and copies nothing shown, with its verdict and its F against each
     archetype shown."""
     cube = measured(cache, "cube", UNIT_CUBE)
-    scripts = {f"plan:{i}": b.script for i, b in enumerate(library_scripts(VERSION))}
-    scripts |= {f"shape:{i}": script for i, script in enumerate(_shape_scripts(VERSION))}
-    arch = {ident: measured(cache, f"archetypes/{digest(s)}", s) for ident, s in scripts.items()}
+    arch = {k.id: measured(cache, f"archetypes/{digest(k.script)}", k.script) for k in known_archetypes(VERSION)}
     cube_against = {ident: compare(cube, g).fscore for ident, g in arch.items() if g is not None}
     out: list[dict[str, Any]] = []
     seen: set[tuple[str, str]] = set()
@@ -118,7 +116,10 @@ def judge(folders: list[Path], references: dict[str, str], cache: Any) -> list[d
 def agrees(a: dict[str, Any], margin: float) -> bool:
     """Its F against the archetype beats a unit cube's by the margin, and repeats it not where it was shown (below
     REPEAT_F: agreement.Neighbour.repeats)."""
-    return a["fscore"] > a["cube"] + margin and not (a.get("shown", True) and a["fscore"] >= REPEAT_F)
+    return (
+        a["fscore"] > a["cube"] + margin
+        and not Neighbour("", "", a["fscore"], a["cube"], archetype=True, shown=a.get("shown", True)).repeats
+    )
 
 
 def first(row: dict[str, Any], shown: bool | None = None) -> dict[str, Any] | None:
@@ -126,22 +127,19 @@ def first(row: dict[str, Any], shown: bool | None = None) -> dict[str, Any] | No
     return next((a for a in row["archetypes"] if shown is None or a["shown"] == shown), None)
 
 
-def first_agrees(margin: float) -> Any:
-    """The rule: the answer agrees with the first archetype of its kind by the margin."""
-    return lambda r: (a := first(r)) is not None and agrees(a, margin)
+def agrees_with(pick: Any, margin: float) -> Any:
+    """The rule: the answer agrees by the margin with the archetype pick(row) chooses (none chosen: it does not)."""
+    return lambda r: (a := pick(r)) is not None and agrees(a, margin)
 
 
 RULES: list[tuple[str, Any]] = [
-    (
-        "the plan library's first archetype, margin 0.2 (the rule of 454f65a)",
-        lambda r: (a := first(r, True)) is not None and agrees(a, 0.2),
-    ),
-    *[(f"shapes and library, the first, margin {m}", first_agrees(m)) for m in MARGINS],
+    ("the plan library's first archetype, margin 0.2 (the rule of 454f65a)", agrees_with(lambda r: first(r, True), 0.2)),
+    *[(f"shapes and library, the first, margin {m}", agrees_with(first, m)) for m in MARGINS],
     (
         "the first shape, else the library's first, margin 0.2 (the loop's order)",
-        lambda r: (a := first(r, False) or first(r, True)) is not None and agrees(a, 0.2),
+        agrees_with(lambda r: first(r, False) or first(r, True), 0.2),
     ),
-    ("the critic's shapes only, the first, margin 0.2", lambda r: (a := first(r, False)) is not None and agrees(a, 0.2)),
+    ("the critic's shapes only, the first, margin 0.2", agrees_with(lambda r: first(r, False), 0.2)),
 ]
 
 

@@ -193,20 +193,27 @@ def closeness(critique: Any) -> float:
 @dataclass(frozen=True)
 class Known:
     """An archetype an answer can be held against: its id (shape:N, critic-only; plan:N, the shown plan library), the
-    request it draws and the script the plan builder makes of it."""
+    request it draws, the script the plan builder makes of it and the kind words that name it."""
 
     id: str
     request: str
     script: str
     shown: bool  # the plan library's: the model may have been shown it
+    kinds: frozenset[str]
 
 
 @cache
-def _shape_scripts(version: str) -> tuple[str, ...]:
-    from .plan import build_script, grounded, parse_plan
+def known_archetypes(version: str) -> tuple[Known, ...]:
+    """Every archetype, built: the critic's shapes (graph/shapes.py), then the plan library (its scripts as the copy test
+    builds them, copies.library_scripts)."""
+    from .copies import library_scripts
+    from .plan import archetype_script
+    from .plan_library import LIBRARY
     from .shapes import SHAPES
 
-    return tuple(build_script(grounded(parse_plan(a.plan), a.request), version) for a in SHAPES)
+    shapes = tuple(Known(f"shape:{i}", a.request, archetype_script(a, version), False, a.kinds) for i, a in enumerate(SHAPES))
+    library = tuple(Known(b.id, a.request, b.script, True, a.kinds) for a, b in zip(LIBRARY, library_scripts(version), strict=True))
+    return shapes + library
 
 
 def kind_archetypes(prompt: str, version: str) -> list[Known]:
@@ -214,22 +221,11 @@ def kind_archetypes(prompt: str, version: str) -> list[Known]:
     kind of (kind_words, as neighbours must share one: not a word of its details, "a drum set with … a stool" is held
     against no park bench); the critic-only shapes (graph/shapes.py, narrow kinds) before the shown plan library (broad
     ones: its bench names sofa and seat, and would otherwise outrank the sofa for "a sofa with seat cushions"), each
-    group most of the request's words in common first, then in its own order."""
-    from .copies import library_scripts
-    from .plan_library import LIBRARY, words_shared
-    from .shapes import SHAPES
+    group most of the request's words in common first, then in its own order (the sort is stable)."""
+    from .plan_library import request_words
 
-    kinds = kind_words(prompt)
-    found = [
-        (words_shared(prompt, a), 0, i, Known(f"shape:{i}", a.request, script, shown=False))
-        for i, (a, script) in enumerate(zip(SHAPES, _shape_scripts(version), strict=True))
-        if a.kinds & kinds
-    ] + [
-        (words_shared(prompt, a), 1, i, Known(f"plan:{i}", a.request, built.script, shown=True))
-        for i, (a, built) in enumerate(zip(LIBRARY, library_scripts(version), strict=True))
-        if a.kinds & kinds
-    ]
-    return [k for *_, k in sorted(found, key=lambda f: (f[1], -f[0], f[2]))]
+    kinds, words = kind_words(prompt), request_words(prompt)
+    return sorted((k for k in known_archetypes(version) if k.kinds & kinds), key=lambda k: (k.shown, -len(words & k.kinds)))
 
 
 def archetype_of(prompt: str, version: str) -> Known | None:

@@ -121,13 +121,11 @@ def _recipes() -> tuple[ExemplarBrief, ...]:
 @cache
 def library_scripts(version: str) -> tuple[ExemplarBrief, ...]:
     """Every plan of the plan library as the script it builds: an answer that repeats one is a copy."""
-    from .plan import build_script, grounded, parse_plan
+    from .plan import archetype_script
     from .plan_library import LIBRARY
 
     return tuple(
-        ExemplarBrief(
-            id=f"plan:{i}", prompt=a.request, script=build_script(grounded(parse_plan(a.plan), a.request), version), source="plan library"
-        )
+        ExemplarBrief(id=f"plan:{i}", prompt=a.request, script=archetype_script(a, version), source="plan library")
         for i, a in enumerate(LIBRARY)
     )
 

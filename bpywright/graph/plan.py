@@ -25,7 +25,7 @@ from .plan_build import build_script
 from .plan_checks import grounded
 from .plan_checks import plan_findings as _checks
 from .plan_layout import lay_out
-from .plan_library import similar
+from .plan_library import Archetype, similar
 from .plan_parts import GROUND, MAX_EXTENT, MAX_PARTS, MIN_EXTENT, PALETTE, SHAPES, SIDES, SPOTS, Part, Plan, PlanError, Vec3
 from .prompting import Messages, render
 from .scene_plan import kind_words
@@ -249,6 +249,11 @@ def plan_json(plan: Plan) -> str:
     ]
     lines = ",\n".join(json.dumps(p) for p in parts)
     return f'{{"object": {json.dumps(plan.object)}, "parts": [\n{lines}\n]}}'
+
+
+def archetype_script(archetype: Archetype, version: str) -> str:
+    """The script the plan builder makes of an archetype's plan (graph/plan_library.py, graph/shapes.py)."""
+    return build_script(grounded(parse_plan(archetype.plan), archetype.request), version)
 
 
 def related_plans(prompt: str, examples: int, stored: Sequence[tuple[str, str]] = ()) -> list[tuple[str, str]]:

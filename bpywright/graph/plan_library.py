@@ -168,17 +168,11 @@ _WORDS = re.compile(r"[a-z]+(?:-[a-z]+)*")  # a hyphenated word is one: a drum s
 def similar(prompt: str, k: int = 2) -> list[Archetype]:
     """Up to k archetypes whose kind the request names (most words in common first, the library's order on ties);
     none when it names no kind here."""
-    return [LIBRARY[i] for i in ranked(prompt, LIBRARY)[: max(k, 0)]]
+    words = request_words(prompt)
+    scored = [(len(words & a.kinds), i) for i, a in enumerate(LIBRARY)]
+    return [LIBRARY[i] for score, i in sorted(scored, key=lambda s: (-s[0], s[1])) if score > 0][: max(k, 0)]
 
 
-def ranked(prompt: str, pool: tuple[Archetype, ...]) -> list[int]:
-    """The indices of the archetypes of pool that share a word with the request, most words in common first, pool order
-    on ties."""
-    words = {singular(w) for w in _WORDS.findall(prompt.lower())}
-    scored = [(len(words & a.kinds), i) for i, a in enumerate(pool)]
-    return [i for score, i in sorted(scored, key=lambda s: (-s[0], s[1])) if score > 0]
-
-
-def words_shared(prompt: str, archetype: Archetype) -> int:
-    """How many of the request's words name the archetype's kind."""
-    return len({singular(w) for w in _WORDS.findall(prompt.lower())} & archetype.kinds)
+def request_words(prompt: str) -> set[str]:
+    """The request's words, singular, as kinds are matched against them."""
+    return {singular(w) for w in _WORDS.findall(prompt.lower())}

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from bpywright.graph.agreement import archetype_of, kind_archetypes
 from bpywright.graph.copies import shown_sources
-from bpywright.graph.plan import build_script, grounded, parse_plan, plan_messages, related_plans
+from bpywright.graph.plan import plan_messages, related_plans
 from bpywright.graph.plan_library import LIBRARY
 from bpywright.graph.shapes import SHAPES
+
+from .test_plan_library import build_failures
 
 
 def test_each_kind_word_names_one_shape_and_a_request_of_it_is_held_against_that_shape() -> None:
@@ -43,17 +45,4 @@ def test_a_request_whose_kind_both_have_is_held_against_the_narrower_shape_first
 
 
 def test_every_shape_builds_in_blender_and_passes_the_critics_structural_checks(pool, tmp_path) -> None:
-    from bpywright.graph.structure import structure_checks
-
-    failing = []
-    for i, shape in enumerate(SHAPES):
-        path = tmp_path / f"{i}.py"
-        path.write_text(build_script(grounded(parse_plan(shape.plan), shape.request), "4.5"), encoding="utf-8")
-        report = pool.run(path)
-        assert report.ok, (shape.request, report.failure)
-        assert report.scene is not None
-        names = {o.name for o in report.scene.objects if o.type == "MESH"}
-        assert len(names) == shape.plan.count('"name"'), (shape.request, names)
-        if structure_checks(shape.request, report.scene) != ({}, []):
-            failing.append((shape.request, structure_checks(shape.request, report.scene)))
-    assert failing == []
+    assert build_failures(pool, tmp_path, SHAPES) == []
