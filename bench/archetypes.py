@@ -93,6 +93,7 @@ def judge(folders: list[Path], references: dict[str, str], cache: Any) -> list[d
                     "folder": folder.name,
                     "id": r["id"],
                     "name": r.get("name", ""),
+                    "script": r["script"],
                     "mode": r.get("mode", ""),
                     "faithful": bool(faithful(compare(answer, reference), entries[r["id"]])),
                     "floor": floor(entries[r["id"]]),

@@ -54,7 +54,7 @@ from pydantic import ValidationError
 from ..fidelity.compare import compare
 from ..fidelity.measure import UNIT_CUBE
 from ..fidelity.models import SceneGeometry
-from .scene_plan import kind_words
+from .scene_plan import kind_heads, kind_words
 
 AGREE_WITH = 2  # nearest same-kind verified exemplars the answer must agree with (each of them)
 MARGIN = 0.2  # the answer's F-score against a neighbour must beat the unit cube's against it by this much
@@ -218,13 +218,13 @@ def known_archetypes(version: str) -> tuple[Known, ...]:
 
 def kind_archetypes(prompt: str, version: str) -> list[Known]:
     """The archetypes of the request's kind, nearest first: those that a word of the request's first clause names the
-    kind of (kind_words, as neighbours must share one: not a word of its details, "a drum set with … a stool" is held
-    against no park bench); the critic-only shapes (graph/shapes.py, narrow kinds) before the shown plan library (broad
+    kind of (kind_heads: not a word of its details, "a drum set with … a stool" is held against no park bench, and not
+    a word that modifies the next, a pizza slice is held against no whole pizza); the critic-only shapes (graph/shapes.py, narrow kinds) before the shown plan library (broad
     ones: its bench names sofa and seat, and would otherwise outrank the sofa for "a sofa with seat cushions"), each
     group most of the request's words in common first, then in its own order (the sort is stable)."""
     from .plan_library import request_words
 
-    kinds, words = kind_words(prompt), request_words(prompt)
+    kinds, words = kind_heads(prompt), request_words(prompt)
     return sorted((k for k in known_archetypes(version) if k.kinds & kinds), key=lambda k: (k.shown, -len(words & k.kinds)))
 
 

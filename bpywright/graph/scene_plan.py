@@ -71,6 +71,8 @@ FUNCTION = frozenset(
     "should will shall may might time times have has had term terms differ compare".split()
 )
 _WORD = re.compile(r"[a-z]+(?:-[a-z]+)*")
+_TOKEN = re.compile(r"[a-z]+(?:-[a-z]+)*|[^a-z\s]")
+COLLECTIVE = frozenset("set sets kit kits collection bundle pack assortment".split())  # "a drum set" is not a drum
 GENERIC = frozenset(
     "create make build design generate model render scene let please object thing shape imagine describe craft construct "
     "produce want need like would picture envision develop".split()
@@ -250,3 +252,15 @@ def kind_words(prompt: str) -> set[str]:
     """The words that say what a request is for (its first clause's content words, singular): what two requests must
     share for one's plan to be shown with the other."""
     return {singular(w) for w in _kind(prompt)}
+
+
+def kind_heads(prompt: str) -> set[str]:
+    """The kind words that name what is asked for, not what it is for: a kind word written straight before another
+    ("a pizza slice", "a bird feeder", "a desk lamp") modifies it, and so does one before a word for a group of things
+    ("a drum set", "a tool kit"); either is left out. What the critic holds an answer against a shape of its kind by
+    (agreement.kind_archetypes): a slice is not the whole pizza, a drum set not one drum."""
+    words = re.split(r"[?!]", head(prompt))[0].split()  # "can you create a travel wallet? it should …"
+    words = [t for w in words for t in _TOKEN.findall(w)]  # "wallet," → wallet and a mark, which joins no compound
+    kinds = {w for w in words if _WORD.fullmatch(w) and content(w) and w not in GENERIC and w not in FUNCTION}
+    modifiers = {w for w, after in zip(words, words[1:], strict=False) if w in kinds and (after in kinds or after in COLLECTIVE)}
+    return {singular(w) for w in kinds - modifiers}

@@ -439,7 +439,7 @@ SHAPES: tuple[Archetype, ...] = (
     # animals
     Archetype(
         "a pet bowl: a wide, low bowl with a rim",
-        kinds_of("bowl dish feeder trough"),
+        kinds_of("bowl dish trough"),
         plan_of(
             "bowl",
             part("body", "cylinder", [0.2, 0.2, 0.06], "ground", "top", "center", "blue"),

@@ -46,3 +46,20 @@ def test_a_request_whose_kind_both_have_is_held_against_the_narrower_shape_first
 
 def test_every_shape_builds_in_blender_and_passes_the_critics_structural_checks(pool, tmp_path) -> None:
     assert build_failures(pool, tmp_path, SHAPES) == []
+
+
+def test_a_compound_is_held_against_the_shape_of_its_head_not_of_its_modifier() -> None:
+    def ids(prompt: str) -> list[str]:
+        return [k.request for k in kind_archetypes(prompt, "4.5")]
+
+    assert not any("pizza" in r for r in ids("Create a pizza slice with melted cheese"))  # a slice is not the pizza
+    assert not any("pet bowl" in r for r in ids("Design a bird feeder."))
+    assert ids("Create a 3D model of a drum set") == []  # a set of drums is no one drum
+    assert ids("a tennis ball")[0] == "a ball"
+    lamp = ids("a desk lamp with a round base")
+    assert lamp and "lamp" in lamp[0] and not any("office desk" in r for r in lamp)
+    # a question mark ends the clause like a comma: the wallet, not the clause after it or "travel"
+    wallet = archetype_of("can you create a travel wallet? it should fold in half", "4.5")
+    assert wallet is not None and "wallet" in wallet.request
+    # the plain word still names its shape
+    assert "pizza" in ids("a pizza with a thick crust")[0]
