@@ -30,7 +30,15 @@ sys.path.insert(0, str(ROOT / "bench"))
 from fidelity import UNIT_CUBE, compare, faithful, floor, geometry, load_rows, measure_cache  # noqa: E402
 
 from bpywright.config import Settings  # noqa: E402
-from bpywright.graph.agreement import Neighbour, kind_archetypes, known_archetypes  # noqa: E402
+from bpywright.graph.agreement import (  # noqa: E402
+    FLOORS,
+    WRONG_QUANTILE,
+    Neighbour,
+    kind_archetypes,
+    known_archetypes,
+    shipped_floors,
+    wrong_objects,
+)
 from bpywright.graph.copies import copied_exemplar, shown_sources  # noqa: E402
 from bpywright.graph.state import ExemplarBrief  # noqa: E402
 
@@ -72,6 +80,7 @@ def judge(folders: list[Path], references: dict[str, str], cache: Any) -> list[d
     cube = measured(cache, "cube", UNIT_CUBE)
     arch = {k.id: measured(cache, f"archetypes/{digest(k.script)}", k.script) for k in known_archetypes(VERSION)}
     cube_against = {ident: compare(cube, g).fscore for ident, g in arch.items() if g is not None}
+    floors = shipped_floors()
     out: list[dict[str, Any]] = []
     seen: set[tuple[str, str]] = set()
     for folder in folders:
@@ -105,6 +114,7 @@ def judge(folders: list[Path], references: dict[str, str], cache: Any) -> list[d
                             "shown": a.shown,
                             "fscore": compare(answer, arch[a.id]).fscore,
                             "cube": cube_against[a.id],
+                            "wrong": floors[a.digest].fscore if a.digest in floors else None,
                         }
                         for a in near
                         if arch[a.id] is not None
@@ -123,6 +133,12 @@ def agrees(a: dict[str, Any], margin: float) -> bool:
     )
 
 
+def agrees_as_the_loop(a: dict[str, Any]) -> bool:
+    """The loop's rule (agreement.Neighbour.agrees): closer than other objects (the shipped wrong-object floor) and by
+    ARCHETYPE_MARGIN over a cube; an archetype without a floor, by MARGIN over a cube."""
+    return Neighbour("", "", a["fscore"], a["cube"], archetype=True, shown=a.get("shown", True), wrong=a.get("wrong")).agrees
+
+
 def first(row: dict[str, Any], shown: bool | None = None) -> dict[str, Any] | None:
     """The archetype the loop holds the answer against (shown: only the plan library's, or only the critic's shapes)."""
     return next((a for a in row["archetypes"] if shown is None or a["shown"] == shown), None)
@@ -137,10 +153,14 @@ RULES: list[tuple[str, Any]] = [
     ("the plan library's first archetype, margin 0.2 (the rule of 454f65a)", agrees_with(lambda r: first(r, True), 0.2)),
     *[(f"shapes and library, the first, margin {m}", agrees_with(first, m)) for m in MARGINS],
     (
-        "the first shape, else the library's first, margin 0.2 (the loop's order)",
+        "the first shape, else the library's first, margin 0.2 (the rule of b0134a8)",
         agrees_with(lambda r: first(r, False) or first(r, True), 0.2),
     ),
     ("the critic's shapes only, the first, margin 0.2", agrees_with(lambda r: first(r, False), 0.2)),
+    (
+        f"the first shape, else the library's first: closer than {WRONG_QUANTILE:.0%} of other objects, margin 0.1 (the loop's rule)",
+        lambda r: (a := first(r, False) or first(r, True)) is not None and agrees_as_the_loop(a),
+    ),
 ]
 
 
@@ -172,6 +192,31 @@ def table(judged: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
+def write_floors(cache: Any) -> None:
+    """Every archetype's wrong-object floor (agreement.wrong_objects), measured as the loop measures, into FLOORS."""
+    known = known_archetypes(VERSION)
+    geometry_of = {k.id: measured(cache, f"archetypes/{digest(k.script)}", k.script) for k in known}
+
+    def fscore(other: Any, archetype: Any) -> float | None:
+        g, a = geometry_of[other.id], geometry_of[archetype.id]
+        return None if g is None or a is None else compare(g, a).fscore
+
+    floors = wrong_objects(known, fscore)
+    by_digest = {k.digest: k.request for k in known}
+    body = {
+        "about": "each archetype's wrong-object floor: the F-score against it that this share of the archetypes of other "
+        "kinds stay at or below (graph/agreement.py); written by bench/archetypes.py --write-floors",
+        "quantile": WRONG_QUANTILE,
+        "blender": VERSION,
+        "floors": {
+            d: {"request": by_digest[d], "fscore": f.fscore, "at": f.at} for d, f in sorted(floors.items(), key=lambda t: by_digest[t[0]])
+        },
+    }
+    FLOORS.parent.mkdir(parents=True, exist_ok=True)
+    FLOORS.write_text(json.dumps(body, indent=1) + "\n", encoding="utf-8")
+    print(f"wrote {len(floors)} floors to {FLOORS}", file=sys.stderr)
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("folders", nargs="+", type=Path)
@@ -179,9 +224,17 @@ def main() -> int:
     p.add_argument("--cache", type=Path, default=ROOT / ".bench-cache" / "archetypes")
     p.add_argument("--out", type=Path)
     p.add_argument("--json", type=Path, help="the judged rows, as JSON")
+    p.add_argument("--write-floors", action="store_true", help=f"measure every archetype's wrong-object floor and write {FLOORS.name}")
     args = p.parse_args()
     references = {r["id"]: r["script"] for r in load_rows(DATA)}
     cache = measure_cache(args.cache, Settings.from_env())
+    if args.write_floors:
+        try:
+            write_floors(cache)
+        finally:
+            cache.close()
+        shipped_floors.cache_clear()
+        cache = measure_cache(args.cache, Settings.from_env())
     try:
         seen = judge(args.folders, references, cache)
         heldout = judge(args.heldout, references, cache) if args.heldout else []

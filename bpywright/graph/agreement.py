@@ -41,9 +41,10 @@ times and no fresh plan agreed (bench/results/fidelity/heldout2-6984f11/, heldou
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -64,6 +65,16 @@ MARGIN = 0.2  # the answer's F-score against a neighbour must beat the unit cube
 # an answer that is it again up to scale was not led to it (a ball for a tennis ball, a flat tile for a wallpaper
 # pattern, both faithful in bench/results/fidelity/heldout6-shapes/), and agrees.
 REPEAT_F = 0.99
+# Against an archetype of its kind, a box is a weak floor where the kind is boxy (two stacked boxes beat a cube by 0.37
+# against the sofa) and a needless one where it is thin. The wrong-object floor, as the fidelity benchmark has one: the
+# answer must also be closer to the archetype than WRONG_QUANTILE of the archetypes of other kinds are (their F against
+# it, measured once and shipped: data/archetype_floors.json, bench/archetypes.py --write-floors), and then beat the
+# cube by the smaller ARCHETYPE_MARGIN. Why (bench/results/fidelity/archetypes.md): on 141 benchmark answers, 42
+# accepted at precision 0.83 where the cube margin of 0.2 alone accepted 40 at 0.82; chosen before the loop's run on
+# prompts nobody had read (heldout7), which is the figure that counts.
+WRONG_QUANTILE = 0.8
+ARCHETYPE_MARGIN = 0.1
+FLOORS = Path(__file__).parent / "data" / "archetype_floors.json"
 
 Measure = Callable[[str], SceneGeometry | None]  # a script → its measured geometry (None: it did not run or measure)
 
@@ -79,6 +90,7 @@ class Neighbour:
     witness: bool = False  # a fresh plan of the same request (witnesses.py), not a verified exemplar
     archetype: bool = False  # an archetype of the kind written here (graph/shapes.py, graph/plan_library.py), not an exemplar
     shown: bool = True  # an archetype the model may have been shown (the plan library's); a critic's shape is not
+    wrong: float | None = None  # an archetype's wrong-object floor (WRONG_QUANTILE of other kinds' F against it)
 
     @property
     def repeats(self) -> bool:
@@ -87,7 +99,13 @@ class Neighbour:
 
     @property
     def agrees(self) -> bool:
-        return self.fscore > self.cube + MARGIN and not self.repeats
+        """Beats the cube by MARGIN; or, against an archetype with a wrong-object floor, beats that floor and the cube
+        by ARCHETYPE_MARGIN."""
+        if self.repeats:
+            return False
+        if self.wrong is None:
+            return self.fscore > self.cube + MARGIN
+        return self.fscore > self.wrong and self.fscore > self.cube + ARCHETYPE_MARGIN
 
 
 @dataclass
@@ -200,6 +218,13 @@ class Known:
     script: str
     shown: bool  # the plan library's: the model may have been shown it
     kinds: frozenset[str]
+    plan: str = ""
+
+    @property
+    def digest(self) -> str:
+        """What the shipped wrong-object floor was measured from: its request and plan (not the script, which is
+        per Blender version)."""
+        return hashlib.sha256(f"{self.request}\n{self.plan}".encode()).hexdigest()[:16]
 
 
 @cache
@@ -211,8 +236,8 @@ def known_archetypes(version: str) -> tuple[Known, ...]:
     from .plan_library import LIBRARY
     from .shapes import SHAPES
 
-    shapes = tuple(Known(f"shape:{i}", a.request, archetype_script(a, version), False, a.kinds) for i, a in enumerate(SHAPES))
-    library = tuple(Known(b.id, a.request, b.script, True, a.kinds) for a, b in zip(LIBRARY, library_scripts(version), strict=True))
+    shapes = tuple(Known(f"shape:{i}", a.request, archetype_script(a, version), False, a.kinds, a.plan) for i, a in enumerate(SHAPES))
+    library = tuple(Known(b.id, a.request, b.script, True, a.kinds, a.plan) for a, b in zip(LIBRARY, library_scripts(version), strict=True))
     return shapes + library
 
 
@@ -226,6 +251,41 @@ def kind_archetypes(prompt: str, version: str) -> list[Known]:
 
     kinds, words = kind_heads(prompt), request_words(prompt)
     return sorted((k for k in known_archetypes(version) if k.kinds & kinds), key=lambda k: (k.shown, -len(words & k.kinds)))
+
+
+@dataclass(frozen=True)
+class Floor:
+    """An archetype's wrong-object floor: the F-score against it that WRONG_QUANTILE of the other kinds' archetypes
+    stay at or below, and the one that scores it."""
+
+    fscore: float
+    at: str  # the request of the other kind's archetype at the quantile
+
+
+def wrong_objects(known: Sequence[Known], fscore: Callable[[Known, Known], float | None]) -> dict[str, Floor]:
+    """Every archetype's wrong-object floor, by digest: fscore(other, archetype) over the archetypes that share no kind
+    word with it (those that do may be the same object)."""
+    out: dict[str, Floor] = {}
+    for k in known:
+        scored = sorted(
+            ((f, o.request) for o in known if o is not k and not o.kinds & k.kinds and (f := fscore(o, k)) is not None),
+            key=lambda t: t[0],
+        )
+        if scored:
+            f, at = scored[int(WRONG_QUANTILE * (len(scored) - 1))]
+            out[k.digest] = Floor(round(f, 4), at)
+    return out
+
+
+@cache
+def shipped_floors() -> dict[str, Floor]:
+    """The wrong-object floors measured with the project (data/archetype_floors.json); {} where the file is missing or
+    damaged, and an archetype it does not name (changed since) is held to the cube margin alone."""
+    try:
+        data = json.loads(FLOORS.read_text(encoding="utf-8"))
+        return {d: Floor(float(v["fscore"]), str(v["at"])) for d, v in data["floors"].items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}
 
 
 def archetype_of(prompt: str, version: str) -> Known | None:
@@ -250,19 +310,31 @@ def against_archetype(prompt: str, script: str, version: str, measure: Measure, 
     reference = cache.get(found.script, measure)
     if reference is None or reference.empty:
         return Agreement(False, f"not accepted: {whose} {found.request!r} could not be measured to compare with")
+    floor = shipped_floors().get(found.digest)
     n = Neighbour(
-        found.id, found.request, compare(answer, reference).fscore, compare(cube, reference).fscore, archetype=True, shown=found.shown
+        found.id,
+        found.request,
+        compare(answer, reference).fscore,
+        compare(cube, reference).fscore,
+        archetype=True,
+        shown=found.shown,
+        wrong=floor.fscore if floor else None,
     )
     where = f"the store holds no 2 verified exemplars of its kind; F {n.fscore:.2f} against {whose} {found.request!r}, a cube {n.cube:.2f}"
+    if floor is not None:
+        where += f", other objects {floor.fscore:.2f} ({WRONG_QUANTILE:.0%} of other kinds' archetypes score no more, e.g. {floor.at!r})"
     if n.repeats:
         return Agreement(
             False, f"not accepted: its shape is {whose} of its kind again, up to scale ({where}): no sign it was drawn for the request", [n]
         )
     if n.agrees:
         return Agreement(True, f"accepted: its shape agrees with {whose} of its kind ({where})", [n])
-    return Agreement(
-        False, f"not accepted: its shape does not agree with {whose} of its kind by the margin of {MARGIN} over a cube ({where})", [n]
+    bar = (
+        f"closer than other objects and by {ARCHETYPE_MARGIN} over a cube"
+        if floor is not None
+        else f"by the margin of {MARGIN} over a cube"
     )
+    return Agreement(False, f"not accepted: its shape does not agree with {whose} of its kind {bar} ({where})", [n])
 
 
 def summary(agreement: Agreement) -> list[dict[str, Any]]:
@@ -271,6 +343,7 @@ def summary(agreement: Agreement) -> list[dict[str, Any]]:
         {"id": n.id, "fscore": round(n.fscore, 4), "cube": round(n.cube, 4), "agrees": n.agrees}
         | ({"witness": True} if n.witness else {})
         | ({"archetype": True} if n.archetype else {})
+        | ({"wrong": round(n.wrong, 4)} if n.wrong is not None else {})
         for n in agreement.neighbours
     ]
 

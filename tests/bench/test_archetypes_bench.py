@@ -10,11 +10,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))  # bench/
 from archetypes import agrees, first, table  # noqa: E402
 
 
-def answer(prompt: str, faithful: bool, archetypes: list[tuple[bool, float, float]]) -> dict[str, object]:
+def answer(
+    prompt: str, faithful: bool, archetypes: list[tuple[bool, float, float] | tuple[bool, float, float, float]]
+) -> dict[str, object]:
+    """A judged row; an archetype is (shown, F, cube's F[, wrong-object floor])."""
     return {
         "id": prompt,
         "faithful": faithful,
-        "archetypes": [{"id": "x", "request": "a", "shown": shown, "fscore": f, "cube": c} for shown, f, c in archetypes],
+        "archetypes": [
+            {"id": "x", "request": "a", "shown": a[0], "fscore": a[1], "cube": a[2], "wrong": a[3] if len(a) > 3 else None}
+            for a in archetypes
+        ],
     }
 
 
@@ -25,9 +31,9 @@ def row(lines: list[str], label: str) -> list[str]:
 
 def test_each_rule_is_rated_against_the_reference_verdict() -> None:
     judged = [
-        answer("sofa", True, [(False, 0.6, 0.1), (True, 0.2, 0.3)]),  # a shape agrees; the shown bench does not
+        answer("sofa", True, [(False, 0.6, 0.1, 0.7), (True, 0.2, 0.3)]),  # a shape agrees by the cube; other objects score more
         answer("sofa", True, [(True, 0.45, 0.1)]),  # only the shown library has its kind
-        answer("armchair", False, [(True, 0.35, 0.1), (False, 0.2, 0.1)]),  # the library's first, the shape after it
+        answer("armchair", False, [(True, 0.35, 0.1), (False, 0.25, 0.1, 0.15)]),  # the library's first, the shape after it
         answer("chair", False, [(True, 0.995, 0.1)]),  # the shown library's archetype again up to scale: no agreement
         answer("coral", True, []),  # no archetype of its kind: never accepted by any rule
     ]
@@ -37,8 +43,17 @@ def test_each_rule_is_rated_against_the_reference_verdict() -> None:
     assert row(lines, "the plan library's first archetype, margin 0.2 (the rule of 454f65a)")[1:] == ["2 of 5 (40%)", "2", "1", "0.50"]
     assert row(lines, "shapes and library, the first, margin 0.2")[1:] == ["3 of 5 (60%)", "2", "2", "0.67"]
     assert row(lines, "shapes and library, the first, margin 0.3")[1:] == ["2 of 5 (40%)", "1", "2", "1.00"]
-    # shapes first: the armchair is held against its shape (0.2, not 0.1 + 0.2 over the cube) and not accepted
-    assert row(lines, "the first shape, else the library's first, margin 0.2 (the loop's order)")[1:] == ["2 of 5 (40%)", "1", "2", "1.00"]
+    # shapes first: the armchair is held against its shape (0.25, not 0.1 + 0.2 over the cube) and not accepted
+    assert row(lines, "the first shape, else the library's first, margin 0.2 (the rule of b0134a8)")[1:] == [
+        "2 of 5 (40%)",
+        "1",
+        "2",
+        "1.00",
+    ]
+    # the loop's rule: the first sofa is no closer than other objects (0.6 < 0.7); the armchair's shape beats its
+    # floor (0.15) and the cube by 0.1, and is accepted; the library's sofa has no floor and is held to the cube's 0.2
+    loop = "the first shape, else the library's first: closer than 80% of other objects, margin 0.1 (the loop's rule)"
+    assert row(lines, loop)[1:] == ["2 of 5 (40%)", "2", "1", "0.50"]
     assert row(lines, "the critic's shapes only, the first, margin 0.2")[1:] == ["1 of 5 (20%)", "1", "1", "1.00"]
     assert row(lines, "an archetype of its kind at all (no shape test)")[1:] == ["4 of 5 (80%)", "3", "2", "0.50"]
     assert first(judged[2], False) == judged[2]["archetypes"][1] and first(judged[4]) is None  # type: ignore[index]
