@@ -134,8 +134,8 @@ def agrees(a: dict[str, Any], margin: float) -> bool:
 
 
 def agrees_as_the_loop(a: dict[str, Any]) -> bool:
-    """The loop's rule (agreement.Neighbour.agrees): closer than other objects (the shipped wrong-object floor) and by
-    ARCHETYPE_MARGIN over a cube; an archetype without a floor, by MARGIN over a cube."""
+    """The loop's rule (agreement.Neighbour.agrees): by MARGIN over a cube and closer than other objects (the shipped
+    wrong-object floor, where the archetype has one)."""
     return Neighbour("", "", a["fscore"], a["cube"], archetype=True, shown=a.get("shown", True), wrong=a.get("wrong")).agrees
 
 
@@ -153,12 +153,12 @@ RULES: list[tuple[str, Any]] = [
     ("the plan library's first archetype, margin 0.2 (the rule of 454f65a)", agrees_with(lambda r: first(r, True), 0.2)),
     *[(f"shapes and library, the first, margin {m}", agrees_with(first, m)) for m in MARGINS],
     (
-        "the first shape, else the library's first, margin 0.2 (the rule of b0134a8)",
+        "the first shape, else the library's first, margin 0.2 (b0134a8's rule, with kind_heads)",
         agrees_with(lambda r: first(r, False) or first(r, True), 0.2),
     ),
     ("the critic's shapes only, the first, margin 0.2", agrees_with(lambda r: first(r, False), 0.2)),
     (
-        f"the first shape, else the library's first: closer than {WRONG_QUANTILE:.0%} of other objects, margin 0.1 (the loop's rule)",
+        f"the first shape, else the library's first, margin 0.2 and closer than {WRONG_QUANTILE:.0%} of other objects (the loop's rule)",
         lambda r: (a := first(r, False) or first(r, True)) is not None and agrees_as_the_loop(a),
     ),
 ]

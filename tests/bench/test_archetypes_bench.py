@@ -44,16 +44,16 @@ def test_each_rule_is_rated_against_the_reference_verdict() -> None:
     assert row(lines, "shapes and library, the first, margin 0.2")[1:] == ["3 of 5 (60%)", "2", "2", "0.67"]
     assert row(lines, "shapes and library, the first, margin 0.3")[1:] == ["2 of 5 (40%)", "1", "2", "1.00"]
     # shapes first: the armchair is held against its shape (0.25, not 0.1 + 0.2 over the cube) and not accepted
-    assert row(lines, "the first shape, else the library's first, margin 0.2 (the rule of b0134a8)")[1:] == [
+    assert row(lines, "the first shape, else the library's first, margin 0.2 (b0134a8's rule, with kind_heads)")[1:] == [
         "2 of 5 (40%)",
         "1",
         "2",
         "1.00",
     ]
-    # the loop's rule: the first sofa is no closer than other objects (0.6 < 0.7); the armchair's shape beats its
-    # floor (0.15) and the cube by 0.1, and is accepted; the library's sofa has no floor and is held to the cube's 0.2
-    loop = "the first shape, else the library's first: closer than 80% of other objects, margin 0.1 (the loop's rule)"
-    assert row(lines, loop)[1:] == ["2 of 5 (40%)", "2", "1", "0.50"]
+    # the loop's rule: the first sofa beats the cube but is no closer than other objects (0.6 < 0.7); the armchair's
+    # shape beats its floor (0.15) but not the cube by 0.2; the library's sofa has no floor and beats the cube by 0.2
+    loop = "the first shape, else the library's first, margin 0.2 and closer than 80% of other objects (the loop's rule)"
+    assert row(lines, loop)[1:] == ["1 of 5 (20%)", "1", "1", "1.00"]
     assert row(lines, "the critic's shapes only, the first, margin 0.2")[1:] == ["1 of 5 (20%)", "1", "1", "1.00"]
     assert row(lines, "an archetype of its kind at all (no shape test)")[1:] == ["4 of 5 (80%)", "3", "2", "0.50"]
     assert first(judged[2], False) == judged[2]["archetypes"][1] and first(judged[4]) is None  # type: ignore[index]

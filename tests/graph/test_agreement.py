@@ -13,7 +13,6 @@ from bpywright.exemplars.store import ExemplarStore
 from bpywright.fidelity.compare import compare
 from bpywright.graph.agreement import (
     AGREE_WITH,
-    ARCHETYPE_MARGIN,
     MARGIN,
     REPEAT_F,
     Agreement,
@@ -321,14 +320,13 @@ def test_no_fresh_answer_is_drawn_by_default(settings, fake: FakeLLM, render_poo
     assert result.message.count("does not agree with the 2 nearest verified exemplars") == 1
 
 
-def test_an_archetypes_wrong_object_floor_decides_with_the_smaller_cube_margin() -> None:
-    # against an archetype with a floor: closer than other objects, and ARCHETYPE_MARGIN over a cube
-    assert Neighbour("a", "", 0.55, 0.40, archetype=True, shown=False, wrong=0.50).agrees
-    assert not Neighbour("a", "", 0.55, 0.40, archetype=True, shown=False, wrong=0.60).agrees  # other objects score more
-    assert not Neighbour("a", "", 0.45, 0.40, archetype=True, shown=False, wrong=0.30).agrees  # within the margin of a cube
-    # without one (an exemplar, or an archetype changed since the floors were measured): MARGIN over a cube
+def test_an_archetypes_wrong_object_floor_is_a_second_floor_beside_the_cube() -> None:
+    # against an archetype with a floor: MARGIN over a cube and closer than other objects
+    assert Neighbour("a", "", 0.65, 0.40, archetype=True, shown=False, wrong=0.50).agrees
+    assert not Neighbour("a", "", 0.65, 0.40, archetype=True, shown=False, wrong=0.70).agrees  # other objects score more
+    assert not Neighbour("a", "", 0.55, 0.40, archetype=True, shown=False, wrong=0.30).agrees  # within the margin of a cube
+    # without one (an exemplar, or an archetype changed since the floors were measured): MARGIN over a cube alone
     assert not Neighbour("e", "", 0.55, 0.40).agrees and Neighbour("e", "", 0.61, 0.40).agrees
-    assert ARCHETYPE_MARGIN < MARGIN
     # the shown library repeated up to scale is no agreement, floor or not
     assert not Neighbour("p", "", 0.995, 0.40, archetype=True, shown=True, wrong=0.5).agrees
 
@@ -365,4 +363,4 @@ def test_an_answer_no_closer_to_the_archetype_than_other_objects_is_not_accepted
     raised = {found.digest: Floor(stack.neighbours[0].fscore + 0.01, "a calculator lying flat")}
     monkeypatch.setattr("bpywright.graph.agreement.shipped_floors", lambda: raised)
     again = against_archetype(BURGER, BURGER_PARTS, "4.5", measure, cache, none)
-    assert not again.agreed and "closer than other objects" in again.why and "a calculator lying flat" in again.why
+    assert not again.agreed and "and closer than other objects" in again.why and "a calculator lying flat" in again.why
