@@ -254,10 +254,13 @@ def test_an_answer_that_is_a_critics_shape_again_agrees_as_it_was_never_shown(tm
 def test_a_fresh_store_accepts_an_answer_shaped_like_the_archetype_and_grows(settings, fake: FakeLLM, render_pool, tmp_path: Path) -> None:
     neighbours = dataclasses.replace(settings, review="neighbours", max_critic_rounds=0)
     fake.script("generate", fenced(BURGER_PARTS))
+    events: list = []
     with store_with(tmp_path / "store", {}) as store:
-        result = generate(BURGER, settings=neighbours, pool=render_pool, store=store)
+        result = generate(BURGER, settings=neighbours, pool=render_pool, store=store, on_event=events.append)
         assert result.outcome == "accepted", result.message
         assert "agrees with the archetype of its kind (plan:3)" in result.message
+        # the progress line says what it was held against: no verified exemplar was
+        assert [e.status for e in events if e.node == "critic"] == ["agrees with the archetype of its kind, accepted"]
         grown = [e for e in store.list(limit=10).items if e.source == "generated"]
         assert len(grown) == 1 and grown[0].script == result.script
         # the accepted answer is generated: it never vouches, so the next burger is held against the archetype again

@@ -259,9 +259,15 @@ def critic_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
     if ctx.settings.review == "none" and a.critique.objective_ok:
         status = "passes the checks, not reviewed"
     elif ctx.settings.review == "neighbours" and a.critique.objective_ok:
-        status = (
-            "agrees with verified exemplars, accepted" if a.critique.accepted else "passes the checks, not agreed with verified exemplars"
+        compared = a.critique.agreement
+        against = (
+            "the archetype of its kind"
+            if compared and all(n.get("archetype") for n in compared)
+            else "fresh plans of the request"
+            if compared and all(n.get("witness") for n in compared)
+            else "verified exemplars"
         )
+        status = f"agrees with {against}, accepted" if a.critique.accepted else f"passes the checks, not agreed with {against}"
     else:
         status = f"score {a.critique.score:.2f} {verdict}"
     ctx.emit(
