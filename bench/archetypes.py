@@ -74,11 +74,16 @@ def copied(r: dict[str, Any]) -> bool:
     return copied_exemplar(r["script"], shown_sources(VERSION, shown)) is not None
 
 
+def archetype_geometries(cache: Any) -> dict[str, Any]:
+    """Every archetype's measured geometry by id (None where it could not be measured)."""
+    return {k.id: measured(cache, f"archetypes/{digest(k.script)}", k.script) for k in known_archetypes(VERSION)}
+
+
 def judge(folders: list[Path], references: dict[str, str], cache: Any) -> list[dict[str, Any]]:
     """Every distinct answer that passed the checks and copies nothing shown, with its verdict and its F against each
     archetype shown."""
     cube = measured(cache, "cube", UNIT_CUBE)
-    arch = {k.id: measured(cache, f"archetypes/{digest(k.script)}", k.script) for k in known_archetypes(VERSION)}
+    arch = archetype_geometries(cache)
     cube_against = {ident: compare(cube, g).fscore for ident, g in arch.items() if g is not None}
     floors = shipped_floors()
     out: list[dict[str, Any]] = []
@@ -195,7 +200,7 @@ def table(judged: list[dict[str, Any]]) -> list[str]:
 def write_floors(cache: Any) -> None:
     """Every archetype's wrong-object floor (agreement.wrong_objects), measured as the loop measures, into FLOORS."""
     known = known_archetypes(VERSION)
-    geometry_of = {k.id: measured(cache, f"archetypes/{digest(k.script)}", k.script) for k in known}
+    geometry_of = archetype_geometries(cache)
 
     def fscore(other: Any, archetype: Any) -> float | None:
         g, a = geometry_of[other.id], geometry_of[archetype.id]
@@ -228,14 +233,10 @@ def main() -> int:
     args = p.parse_args()
     references = {r["id"]: r["script"] for r in load_rows(DATA)}
     cache = measure_cache(args.cache, Settings.from_env())
-    if args.write_floors:
-        try:
-            write_floors(cache)
-        finally:
-            cache.close()
-        shipped_floors.cache_clear()
-        cache = measure_cache(args.cache, Settings.from_env())
     try:
+        if args.write_floors:
+            write_floors(cache)
+            shipped_floors.cache_clear()  # judge reads the floors just written
         seen = judge(args.folders, references, cache)
         heldout = judge(args.heldout, references, cache) if args.heldout else []
     finally:

@@ -214,7 +214,7 @@ class Known:
     script: str
     shown: bool  # the plan library's: the model may have been shown it
     kinds: frozenset[str]
-    plan: str = ""
+    plan: str  # its plan JSON, which with the request is what its shipped floor was measured from
 
     @property
     def digest(self) -> str:
@@ -240,9 +240,10 @@ def known_archetypes(version: str) -> tuple[Known, ...]:
 def kind_archetypes(prompt: str, version: str) -> list[Known]:
     """The archetypes of the request's kind, nearest first: those that a word of the request's first clause names the
     kind of (kind_heads: not a word of its details, "a drum set with … a stool" is held against no park bench, and not
-    a word that modifies the next, a pizza slice is held against no whole pizza); the critic-only shapes (graph/shapes.py, narrow kinds) before the shown plan library (broad
-    ones: its bench names sofa and seat, and would otherwise outrank the sofa for "a sofa with seat cushions"), each
-    group most of the request's words in common first, then in its own order (the sort is stable)."""
+    a word that modifies the next, a pizza slice is held against no whole pizza); the critic-only shapes
+    (graph/shapes.py, narrow kinds) before the shown plan library (broad ones: its bench names sofa and seat, and would
+    otherwise outrank the sofa for "a sofa with seat cushions"), each group most of the request's words in common
+    first, then in its own order (the sort is stable)."""
     from .plan_library import request_words
 
     kinds, words = kind_heads(prompt), request_words(prompt)
@@ -327,6 +328,18 @@ def against_archetype(prompt: str, script: str, version: str, measure: Measure, 
         return Agreement(True, f"accepted: its shape agrees with {whose} of its kind ({where})", [n])
     bar = f"by the margin of {MARGIN} over a cube" + (" and closer than other objects" if floor is not None else "")
     return Agreement(False, f"not accepted: its shape does not agree with {whose} of its kind {bar} ({where})", [n])
+
+
+def compared_with(agreement: list[dict[str, Any]]) -> str:
+    """What a critique's agreement (summary's form) held the answer against: "archetype" (against_archetype), "witness"
+    (witnesses.py: fresh plans of the request), "exemplars" (verified neighbours) or "" (nothing compared)."""
+    if not agreement:
+        return ""
+    if all(n.get("archetype") for n in agreement):
+        return "archetype"
+    if all(n.get("witness") for n in agreement):
+        return "witness"
+    return "exemplars"
 
 
 def summary(agreement: Agreement) -> list[dict[str, Any]]:

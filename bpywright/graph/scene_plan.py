@@ -179,10 +179,14 @@ def relation(part: Box, parent: Box) -> tuple[str, str]:
     return side, at
 
 
+def _names_kind(word: str) -> bool:
+    """A content word that is neither the asking ('imagine', 'create') nor a function word."""
+    return content(word) and word not in GENERIC and word not in FUNCTION
+
+
 def _kind(prompt: str) -> list[str]:
-    """The content words of the request's first clause, in order, without the asking ('imagine', 'create') or
-    function words."""
-    return [w for w in _WORD.findall(head(prompt)) if content(w) and w not in GENERIC and w not in FUNCTION]
+    """The words of the request's first clause that can name its kind (_names_kind), in order."""
+    return [w for w in _WORD.findall(head(prompt)) if _names_kind(w)]
 
 
 def object_name(prompt: str) -> str:
@@ -261,6 +265,6 @@ def kind_heads(prompt: str) -> set[str]:
     (agreement.kind_archetypes): a slice is not the whole pizza, a drum set not one drum."""
     words = re.split(r"[?!]", head(prompt))[0].split()  # "can you create a travel wallet? it should …"
     words = [t for w in words for t in _TOKEN.findall(w)]  # "wallet," → wallet and a mark, which joins no compound
-    kinds = {w for w in words if _WORD.fullmatch(w) and content(w) and w not in GENERIC and w not in FUNCTION}
+    kinds = {w for w in words if _WORD.fullmatch(w) and _names_kind(w)}
     modifiers = {w for w, after in zip(words, words[1:], strict=False) if w in kinds and (after in kinds or after in COLLECTIVE)}
     return {singular(w) for w in kinds - modifiers}

@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
 
-from ..agreement import Agreement, GeometryCache, Measure, against_archetype, agree, pool_measure, summary
+from ..agreement import Agreement, GeometryCache, Measure, against_archetype, agree, compared_with, pool_measure, summary
 from ..context import RunContext
 from ..copies import copied_exemplar, copies_of, describe, shown_sources
 from ..expectations import BUILT_NOTHING, MIN_NONBLANK, built_nothing, check_scene
@@ -259,13 +259,8 @@ def critic_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
     if ctx.settings.review == "none" and a.critique.objective_ok:
         status = "passes the checks, not reviewed"
     elif ctx.settings.review == "neighbours" and a.critique.objective_ok:
-        compared = a.critique.agreement
-        against = (
-            "the archetype of its kind"
-            if compared and all(n.get("archetype") for n in compared)
-            else "fresh plans of the request"
-            if compared and all(n.get("witness") for n in compared)
-            else "verified exemplars"
+        against = {"archetype": "the archetype of its kind", "witness": "fresh plans of the request"}.get(
+            compared_with(a.critique.agreement), "verified exemplars"
         )
         status = f"agrees with {against}, accepted" if a.critique.accepted else f"passes the checks, not agreed with {against}"
     else:

@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ..agreement import compared_with
 from ..context import RunContext
 from ..copies import copies_of, describe, shown_sources
 from ..state import Attempt, GenState
@@ -46,14 +47,15 @@ def accept_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
     assert a is not None and a.script is not None and a.run is not None and a.critique is not None
     paths = write_outputs(ctx, a)
     by = f", written by {state.model}" if state.model else ""
-    if a.critique.agreement and all(n.get("witness") for n in a.critique.agreement):  # witnesses.py
+    compared = compared_with(a.critique.agreement)
+    if compared == "witness":  # witnesses.py
         verdict = f"its shape agrees with {len(a.critique.agreement)} fresh plans of the same request; no verified exemplar of its kind"
-    elif a.critique.agreement and all(n.get("archetype") for n in a.critique.agreement):  # agreement.against_archetype
+    elif compared == "archetype":  # agreement.against_archetype
         verdict = (
             f"its shape agrees with the archetype of its kind ({a.critique.agreement[0]['id']}); "
             "no 2 verified exemplars of its kind in the store"
         )
-    elif a.critique.agreement:  # BPYWRIGHT_REVIEW=neighbours: the shape agreed with verified exemplars, no score was given
+    elif compared:  # BPYWRIGHT_REVIEW=neighbours: the shape agreed with verified exemplars, no score was given
         ids = ", ".join(str(n["id"]) for n in a.critique.agreement)
         verdict = f"its shape agrees with {len(a.critique.agreement)} verified exemplars of its kind: {ids}"
     else:
