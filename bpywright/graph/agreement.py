@@ -17,7 +17,7 @@ next one. Measurements of neighbours and of the cube are cached under the artifa
 A store without two same-kind verified exemplars (a fresh `make run`'s, for nearly every request) compares the answer with
 the archetype of its kind instead, built by the plan builder (kind_archetypes: a kind word of the request's first clause
 must name it, and not as the modifier of the next word: a pizza slice is held against no whole pizza): first the
-critic's own shapes (graph/shapes.py: 99 narrow kinds, an armchair, a pizza, a screwdriver, never shown to the model, so
+critic's own shapes (graph/shapes.py: 127 narrow kinds, an armchair, a pizza, a screwdriver, never shown to the model, so
 an answer that agrees with one was not led to it), else the plan library's (graph/plan_library.py: 10 broad kinds,
 shown to the model). Accepted when its F-score against it is above the archetype's wrong-object floor (what 80 % of the
 other kinds' archetypes score against it at most, shipped in data/archetype_floors.json) and beats a unit cube's by

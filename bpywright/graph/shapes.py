@@ -1065,4 +1065,307 @@ SHAPES: tuple[Archetype, ...] = (
             part("buttons", "box", [0.035, 0.12, 0.004], "body", "top", "center", "grey"),
         ),
     ),
+    # kitchen and table
+    Archetype(
+        "a cooking pot with a lid and two handles",
+        kinds_of("pot saucepan stockpot casserole cauldron"),
+        plan_of(
+            "cooking pot",
+            part("body", "cylinder", [0.26, 0.26, 0.16], "ground", "top", "center", "silver"),
+            part("lid", "cylinder", [0.27, 0.27, 0.01], "body", "top", "center", "silver"),
+            part("knob", "sphere", [0.03, 0.03, 0.025], "lid", "top", "center", "black"),
+            part("handle_left", "box", [0.05, 0.03, 0.02], "body", "left", "top", "black"),
+            part("handle_right", "box", [0.05, 0.03, 0.02], "body", "right", "top", "black"),
+        ),
+    ),
+    Archetype(
+        "a frying pan with a long handle",
+        kinds_of("pan skillet wok griddle"),
+        plan_of(
+            "frying pan",
+            part("pan", "cylinder", [0.28, 0.28, 0.05], "ground", "top", "center", "dark_grey"),
+            part("handle", "box", [0.2, 0.03, 0.02], "pan", "right", "top", "black"),
+        ),
+    ),
+    Archetype(
+        "a teapot with a round body, a lid, a spout and a handle",
+        kinds_of("teapot kettle"),
+        plan_of(
+            "teapot",
+            part("body", "sphere", [0.18, 0.18, 0.15], "ground", "top", "center", "white"),
+            part("lid", "cylinder", [0.08, 0.08, 0.02], "body", "top", "center", "white"),
+            part("knob", "sphere", [0.025, 0.025, 0.025], "lid", "top", "center", "white"),
+            part("spout", "cylinder", [0.025, 0.025, 0.12], "body", "right", "center", "white", [0, 45, 0]),
+            part("handle", "torus", [0.1, 0.1, 0.02], "body", "left", "center", "white", [90, 0, 0]),
+        ),
+    ),
+    Archetype(
+        "a dinner plate with a raised rim",
+        kinds_of("plate platter saucer"),
+        plan_of(
+            "plate",
+            part("plate", "cylinder", [0.27, 0.27, 0.015], "ground", "top", "center", "white"),
+            part("rim", "torus", [0.27, 0.27, 0.015], "plate", "top", "center", "white"),
+        ),
+    ),
+    Archetype(
+        "a wine glass with a round foot, a thin stem and a bowl",
+        kinds_of("wineglass goblet chalice"),
+        plan_of(
+            "wine glass",
+            part("foot", "cylinder", [0.07, 0.07, 0.005], "ground", "top", "center", "light_blue"),
+            part("stem", "cylinder", [0.01, 0.01, 0.09], "foot", "top", "center", "light_blue"),
+            part("bowl", "sphere", [0.08, 0.08, 0.09], "stem", "top", "center", "light_blue"),
+        ),
+    ),
+    Archetype(
+        "a bottle with a shoulder, a narrow neck and a cap",
+        kinds_of("bottle"),
+        plan_of(
+            "bottle",
+            part("body", "cylinder", [0.075, 0.075, 0.2], "ground", "top", "center", "green"),
+            part("shoulder", "cone", [0.075, 0.075, 0.05], "body", "top", "center", "green"),
+            part("neck", "cylinder", [0.028, 0.028, 0.06], "shoulder", "top", "center", "green"),
+            part("cap", "cylinder", [0.032, 0.032, 0.02], "neck", "top", "center", "red"),
+        ),
+    ),
+    Archetype(
+        "a vase with a round body, a narrow neck and a lip",
+        kinds_of("vase urn amphora"),
+        plan_of(
+            "vase",
+            part("body", "sphere", [0.18, 0.18, 0.22], "ground", "top", "center", "blue"),
+            part("neck", "cylinder", [0.08, 0.08, 0.12], "body", "top", "center", "blue"),
+            part("lip", "torus", [0.1, 0.1, 0.02], "neck", "top", "center", "blue"),
+        ),
+    ),
+    Archetype(
+        "a spoon: an oval bowl on a long handle",
+        kinds_of("spoon ladle"),
+        plan_of(
+            "spoon",
+            part("bowl", "sphere", [0.04, 0.06, 0.012], "ground", "top", "center", "silver"),
+            part("handle", "box", [0.012, 0.14, 0.004], "bowl", "back", "center", "silver"),
+        ),
+    ),
+    Archetype(
+        "a fork with a handle and three tines",
+        kinds_of("fork"),
+        plan_of(
+            "fork",
+            part("handle", "box", [0.012, 0.13, 0.004], "ground", "top", "center", "silver"),
+            part("head", "box", [0.025, 0.03, 0.004], "handle", "front", "center", "silver"),
+            part("tine_left", "box", [0.004, 0.04, 0.003], "head", "front", "left", "silver"),
+            part("tine_center", "box", [0.004, 0.04, 0.003], "head", "front", "center", "silver"),
+            part("tine_right", "box", [0.004, 0.04, 0.003], "head", "front", "right", "silver"),
+        ),
+    ),
+    Archetype(
+        "a kitchen knife with a handle and a blade",
+        kinds_of("knife cleaver dagger"),
+        plan_of(
+            "knife",
+            part("handle", "box", [0.02, 0.11, 0.015], "ground", "top", "center", "black"),
+            part("blade", "box", [0.03, 0.18, 0.002], "handle", "front", "center", "silver"),
+        ),
+    ),
+    Archetype(
+        "a wooden barrel with a bulging middle",
+        kinds_of("barrel keg cask"),
+        plan_of(
+            "barrel",
+            part("bottom", "cylinder", [0.52, 0.52, 0.25], "ground", "top", "center", "brown"),
+            part("middle", "cylinder", [0.6, 0.6, 0.4], "bottom", "top", "center", "brown"),
+            part("top", "cylinder", [0.52, 0.52, 0.25], "middle", "top", "center", "brown"),
+        ),
+    ),
+    # devices and appliances
+    Archetype(
+        "a smartphone lying flat, with a screen and a camera",
+        kinds_of("smartphone phone cellphone iphone"),
+        plan_of(
+            "smartphone",
+            part("body", "box", [0.072, 0.15, 0.008], "ground", "top", "center", "black"),
+            part("screen", "box", [0.066, 0.14, 0.001], "body", "top", "center", "dark_grey"),
+            part("camera", "cylinder", [0.01, 0.01, 0.002], "body", "bottom", "back_left", "grey"),
+        ),
+    ),
+    Archetype(
+        "a tablet computer lying flat, with a screen",
+        kinds_of("tablet ipad"),
+        plan_of(
+            "tablet",
+            part("body", "box", [0.25, 0.17, 0.007], "ground", "top", "center", "silver"),
+            part("screen", "box", [0.23, 0.15, 0.001], "body", "top", "center", "black"),
+        ),
+    ),
+    Archetype(
+        "a flat television on a stand",
+        kinds_of("television"),
+        plan_of(
+            "television",
+            part("stand", "box", [0.3, 0.2, 0.02], "ground", "top", "center", "black"),
+            part("neck", "box", [0.06, 0.04, 0.08], "stand", "top", "center", "black"),
+            part("screen", "box", [1.0, 0.06, 0.58], "neck", "top", "center", "black"),
+        ),
+    ),
+    Archetype(
+        "a desk fan: a round base, a pole, a motor and a round guard",
+        kinds_of("fan"),
+        plan_of(
+            "desk fan",
+            part("base", "cylinder", [0.2, 0.2, 0.03], "ground", "top", "center", "white"),
+            part("pole", "cylinder", [0.025, 0.025, 0.3], "base", "top", "center", "white"),
+            part("motor", "cylinder", [0.09, 0.09, 0.1], "pole", "top", "center", "white", [90, 0, 0]),
+            part("guard", "torus", [0.35, 0.35, 0.02], "motor", "front", "center", "grey", [90, 0, 0]),
+            part("hub", "cylinder", [0.05, 0.05, 0.02], "motor", "front", "center", "grey", [90, 0, 0]),
+        ),
+    ),
+    Archetype(
+        "a refrigerator with two doors and handles",
+        kinds_of("refrigerator fridge freezer"),
+        plan_of(
+            "refrigerator",
+            part("body", "box", [0.7, 0.7, 1.8], "ground", "top", "center", "white"),
+            part("freezer_door", "box", [0.7, 0.03, 0.55], "body", "front", "top", "white"),
+            part("fridge_door", "box", [0.7, 0.03, 1.23], "body", "front", "bottom", "white"),
+            part("handle_top", "box", [0.03, 0.03, 0.3], "freezer_door", "front", "right", "silver"),
+            part("handle_bottom", "box", [0.03, 0.03, 0.5], "fridge_door", "front", "right", "silver"),
+        ),
+    ),
+    Archetype(
+        "a front-loading washing machine with a round door",
+        kinds_of("washer dryer"),
+        plan_of(
+            "washing machine",
+            part("body", "box", [0.6, 0.6, 0.85], "ground", "top", "center", "white"),
+            part("door", "torus", [0.34, 0.34, 0.05], "body", "front", "center", "grey", [90, 0, 0]),
+            part("glass", "cylinder", [0.28, 0.28, 0.02], "body", "front", "center", "dark_grey", [90, 0, 0]),
+            part("panel", "box", [0.6, 0.02, 0.1], "body", "front", "top", "light_grey"),
+        ),
+    ),
+    Archetype(
+        "a wristwatch lying flat: a round face and two straps",
+        kinds_of("watch wristwatch smartwatch"),
+        plan_of(
+            "wristwatch",
+            part("face", "cylinder", [0.04, 0.04, 0.01], "ground", "top", "center", "silver"),
+            part("strap_top", "box", [0.02, 0.08, 0.003], "face", "back", "bottom", "black"),
+            part("strap_bottom", "box", [0.02, 0.08, 0.003], "face", "front", "bottom", "black"),
+        ),
+    ),
+    # house and garden
+    Archetype(
+        "a standing coat rack: a round base, a tall pole and hooks",
+        kinds_of("coatrack hatstand"),
+        plan_of(
+            "coat rack",
+            part("base", "cylinder", [0.4, 0.4, 0.03], "ground", "top", "center", "dark_brown"),
+            part("pole", "cylinder", [0.04, 0.04, 1.7], "base", "top", "center", "dark_brown"),
+            part("hook_left", "cylinder", [0.02, 0.02, 0.15], "pole", "left", "top", "dark_brown", [0, 90, 0]),
+            part("hook_right", "cylinder", [0.02, 0.02, 0.15], "pole", "right", "top", "dark_brown", [0, 90, 0]),
+            part("hook_front", "cylinder", [0.02, 0.02, 0.15], "pole", "front", "top", "dark_brown", [90, 0, 0]),
+            part("hook_back", "cylinder", [0.02, 0.02, 0.15], "pole", "back", "top", "dark_brown", [90, 0, 0]),
+        ),
+    ),
+    Archetype(
+        "a standing mirror in a frame",
+        kinds_of("mirror"),
+        plan_of(
+            "mirror",
+            part("frame", "box", [0.5, 0.04, 0.8], "ground", "top", "center", "brown"),
+            part("glass", "box", [0.44, 0.005, 0.74], "frame", "front", "center", "light_blue"),
+        ),
+    ),
+    Archetype(
+        "a door with a knob",
+        kinds_of("door"),
+        plan_of(
+            "door",
+            part("slab", "box", [0.9, 0.05, 2.0], "ground", "top", "center", "brown"),
+            part("knob", "sphere", [0.06, 0.06, 0.06], "slab", "front", "right", "silver"),
+        ),
+    ),
+    Archetype(
+        "a garden fence: three posts and two rails",
+        kinds_of("fence railing"),
+        plan_of(
+            "fence",
+            part("rail_bottom", "box", [2.0, 0.04, 0.1], "ground", "top", "center", "light_wood"),
+            part("post_left", "box", [0.08, 0.08, 1.0], "rail_bottom", "top", "left", "light_wood"),
+            part("post_center", "box", [0.08, 0.08, 1.0], "rail_bottom", "top", "center", "light_wood"),
+            part("post_right", "box", [0.08, 0.08, 1.0], "rail_bottom", "top", "right", "light_wood"),
+            part("rail_top", "box", [2.0, 0.04, 0.1], "post_center", "top", "center", "light_wood"),
+        ),
+    ),
+    Archetype(
+        "a pillow: a soft flat cushion",
+        kinds_of("pillow cushion"),
+        plan_of(
+            "pillow",
+            part("pillow", "box", [0.5, 0.35, 0.12], "ground", "top", "center", "white"),
+        ),
+    ),
+    Archetype(
+        "a toilet with a bowl, a seat and a tank",
+        kinds_of("toilet"),
+        plan_of(
+            "toilet",
+            part("base", "cylinder", [0.25, 0.35, 0.3], "ground", "top", "center", "white"),
+            part("bowl", "cylinder", [0.38, 0.5, 0.1], "base", "top", "center", "white"),
+            part("seat", "torus", [0.38, 0.48, 0.03], "bowl", "top", "center", "white"),
+            part("tank", "box", [0.4, 0.18, 0.35], "bowl", "top", "back", "white"),
+        ),
+    ),
+    # vehicles and other things
+    Archetype(
+        "a car: a body, a cabin and four wheels",
+        kinds_of("car sedan automobile taxi"),
+        plan_of(
+            "car",
+            part("body", "box", [4.2, 1.8, 0.7], "ground", "top", "center", "red"),
+            part("cabin", "box", [2.2, 1.6, 0.55], "body", "top", "center", "light_blue"),
+            part("wheel_front_left", "cylinder", [0.65, 0.65, 0.22], "body", "bottom", "front_left", "black", [0, 90, 0]),
+            part("wheel_front_right", "cylinder", [0.65, 0.65, 0.22], "body", "bottom", "front_right", "black", [0, 90, 0]),
+            part("wheel_back_left", "cylinder", [0.65, 0.65, 0.22], "body", "bottom", "back_left", "black", [0, 90, 0]),
+            part("wheel_back_right", "cylinder", [0.65, 0.65, 0.22], "body", "bottom", "back_right", "black", [0, 90, 0]),
+        ),
+    ),
+    Archetype(
+        "a truck: a cab, a cargo box and four wheels",
+        kinds_of("truck lorry pickup"),
+        plan_of(
+            "truck",
+            part("chassis", "box", [2.4, 6.0, 0.4], "ground", "top", "center", "dark_grey"),
+            part("cab", "box", [2.4, 1.8, 1.6], "chassis", "top", "front", "red"),
+            part("cargo", "box", [2.4, 4.0, 2.2], "chassis", "top", "back", "white"),
+            part("wheel_front_left", "cylinder", [1.0, 1.0, 0.3], "chassis", "bottom", "front_left", "black", [0, 90, 0]),
+            part("wheel_front_right", "cylinder", [1.0, 1.0, 0.3], "chassis", "bottom", "front_right", "black", [0, 90, 0]),
+            part("wheel_back_left", "cylinder", [1.0, 1.0, 0.3], "chassis", "bottom", "back_left", "black", [0, 90, 0]),
+            part("wheel_back_right", "cylinder", [1.0, 1.0, 0.3], "chassis", "bottom", "back_right", "black", [0, 90, 0]),
+        ),
+    ),
+    Archetype(
+        "a sword: a blade, a cross guard, a grip and a pommel",
+        kinds_of("sword sabre saber katana"),
+        plan_of(
+            "sword",
+            part("pommel", "sphere", [0.04, 0.04, 0.04], "ground", "top", "center", "gold"),
+            part("grip", "cylinder", [0.03, 0.03, 0.15], "pommel", "top", "center", "dark_brown"),
+            part("guard", "box", [0.2, 0.03, 0.03], "grip", "top", "center", "gold"),
+            part("blade", "box", [0.05, 0.01, 0.8], "guard", "top", "center", "silver"),
+        ),
+    ),
+    Archetype(
+        "a crown: a band with four points",
+        kinds_of("crown tiara diadem"),
+        plan_of(
+            "crown",
+            part("band", "cylinder", [0.2, 0.2, 0.06], "ground", "top", "center", "gold"),
+            part("point_front", "cone", [0.04, 0.04, 0.06], "band", "top", "front", "gold"),
+            part("point_back", "cone", [0.04, 0.04, 0.06], "band", "top", "back", "gold"),
+            part("point_left", "cone", [0.04, 0.04, 0.06], "band", "top", "left", "gold"),
+            part("point_right", "cone", [0.04, 0.04, 0.06], "band", "top", "right", "gold"),
+        ),
+    ),
 )
