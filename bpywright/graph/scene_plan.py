@@ -73,6 +73,9 @@ FUNCTION = frozenset(
 _WORD = re.compile(r"[a-z]+(?:-[a-z]+)*")
 _TOKEN = re.compile(r"[a-z]+(?:-[a-z]+)*|[^a-z\s]")
 COLLECTIVE = frozenset("set sets kit kits collection bundle pack assortment".split())  # "a drum set" is not a drum
+# words for a class of things that the word before them narrows to a kind: "a laptop computer" is the laptop, "an
+# espresso machine" the espresso maker, where "a desk lamp" is the lamp
+CLASS_WORDS = frozenset("computer computers machine machines device devices appliance appliances gadget gadgets".split())
 GENERIC = frozenset(
     "create make build design generate model render scene let please object thing shape imagine describe craft construct "
     "produce want need like would picture envision develop".split()
@@ -261,10 +264,14 @@ def kind_words(prompt: str) -> set[str]:
 def kind_heads(prompt: str) -> set[str]:
     """The kind words that name what is asked for, not what it is for: a kind word written straight before another
     ("a pizza slice", "a bird feeder", "a desk lamp") modifies it, and so does one before a word for a group of things
-    ("a drum set", "a tool kit"); either is left out. What the critic holds an answer against a shape of its kind by
+    ("a drum set", "a tool kit"); either is left out. A word for a class of things (CLASS_WORDS: computer, machine,
+    device …) is narrowed by the kind word before it, which names the kind instead: "a laptop computer" is a laptop,
+    "an espresso machine" an espresso maker. What the critic holds an answer against a shape of its kind by
     (agreement.kind_archetypes): a slice is not the whole pizza, a drum set not one drum."""
     words = re.split(r"[?!]", head(prompt))[0].split()  # "can you create a travel wallet? it should …"
     words = [t for w in words for t in _TOKEN.findall(w)]  # "wallet," → wallet and a mark, which joins no compound
     kinds = {w for w in words if _WORD.fullmatch(w) and _names_kind(w)}
-    modifiers = {w for w, after in zip(words, words[1:], strict=False) if w in kinds and (after in kinds or after in COLLECTIVE)}
-    return {singular(w) for w in kinds - modifiers}
+    pairs = list(zip(words, words[1:], strict=False))
+    classes = {after for w, after in pairs if w in kinds and after in CLASS_WORDS}  # "laptop computer": not the class
+    modifiers = {w for w, after in pairs if w in kinds and after not in CLASS_WORDS and (after in kinds or after in COLLECTIVE)}
+    return {singular(w) for w in kinds - modifiers - classes}

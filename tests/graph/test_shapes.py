@@ -63,3 +63,8 @@ def test_a_compound_is_held_against_the_shape_of_its_head_not_of_its_modifier() 
     assert wallet is not None and "wallet" in wallet.request
     # the plain word still names its shape
     assert "pizza" in ids("a pizza with a thick crust")[0]
+    # a word for a class of things is narrowed by the kind word before it: the laptop, not the desktop computer
+    assert "laptop" in ids("a laptop computer with a black keyboard")[0]
+    assert "desktop" in ids("Create a desktop computer with a monitor")[0]
+    assert "coffee maker" in ids("Design an espresso machine")[0]
+    assert "lamp" in ids("a desk lamp")[0]  # not a class word: the desk still only modifies the lamp
