@@ -17,7 +17,7 @@ next one. Measurements of neighbours and of the cube are cached under the artifa
 A store without two same-kind verified exemplars (a fresh `make run`'s, for nearly every request) compares the answer with
 the archetype of its kind instead, built by the plan builder (kind_archetypes: a kind word of the request's first clause
 must name it, and not as the modifier of the next word: a pizza slice is held against no whole pizza): first the
-critic's own shapes (graph/shapes.py: 127 narrow kinds, an armchair, a pizza, a screwdriver, never shown to the model, so
+critic's own shapes (graph/shapes.py: 128 narrow kinds, an armchair, a pizza, a screwdriver, never shown to the model, so
 an answer that agrees with one was not led to it), else the plan library's (graph/plan_library.py: 10 broad kinds,
 shown to the model). Accepted when its F-score against it is above the archetype's wrong-object floor (what 80 % of the
 other kinds' archetypes score against it at most, shipped in data/archetype_floors.json) and beats a unit cube's by
@@ -25,7 +25,8 @@ the same MARGIN; an answer that is a shown archetype again up to scale (REPEAT_F
 (bench/results/fidelity/archetypes.md): over 141 distinct benchmark answers that passed the checks and copy nothing
 shown, accepting all is right 57 % of the time; this rule accepted 37 at 0.84, the cube's margin alone 40 at 0.82 (and
 before kind_heads 41 at 0.78). The shapes' kinds and this rule were chosen knowing those answers, so the loop's run on
-prompts nobody here had read is the figure that counts (bench/results/fidelity/heldout7-b0d4039/: 6 of its 29 answers
+prompts nobody here had read is the figure that counts (bench/results/fidelity/heldout8-857e65b/: 10 of 30 accepted, 7
+faithful by the run's verdicts, 0.70; heldout7-b0d4039/: 6 of its 29 answers
 that passed the checks accepted, 4 faithful, 0.67). A request of a kind neither has gets no verdict (nothing accepted, as with review=none).
 
 An answer that passed the checks and disagreed (a verdict: both neighbours compared) may get fresh answers (heal's

@@ -1368,4 +1368,16 @@ SHAPES: tuple[Archetype, ...] = (
             part("point_right", "cone", [0.04, 0.04, 0.06], "band", "top", "right", "gold"),
         ),
     ),
+    Archetype(
+        "a sandwich: square slices of bread with fillings between",
+        kinds_of("sandwich panini toastie"),
+        plan_of(
+            "sandwich",
+            part("bread_bottom", "box", [0.12, 0.12, 0.015], "ground", "top", "center", "tan"),
+            part("lettuce", "box", [0.125, 0.125, 0.006], "bread_bottom", "top", "center", "light_green"),
+            part("ham", "box", [0.115, 0.115, 0.008], "lettuce", "top", "center", "pink"),
+            part("cheese", "box", [0.12, 0.12, 0.004], "ham", "top", "center", "yellow"),
+            part("bread_top", "box", [0.12, 0.12, 0.015], "cheese", "top", "center", "tan"),
+        ),
+    ),
 )
