@@ -63,6 +63,12 @@ def _bpywright_measure_scene(path, seed, samples, size):
             parts += 1 if count else 0
         finally:
             evaluated.to_mesh_clear()
+    # Blender hands a mesh's loop triangles over in an order that can change from run to run (the same set, filled by
+    # threads): sample them in a canonical order, by their corners, so a scene measured twice gives the same points
+    order = sorted(range(len(triangles)), key=lambda i: sorted(triangles[i]))
+    triangles = [triangles[i] for i in order]
+    areas = [areas[i] for i in order]
+    colours = [colours[i] for i in order]
     result = {"parts": parts, "triangles": len(triangles), "points": [], "bbox": None, "colours": [], "masks": {}}
     if triangles:
         corners = [p for tri in triangles for p in tri]
