@@ -206,7 +206,9 @@ def requested_parts(prompt: str) -> dict[str, int]:
             if head in QUANTITY and len(words) >= 2 and content(words[-2]):  # "pepperoni slices" → pepperoni
                 head = singular(words[-2])
             count = 1
-            for w in words[:-1]:
+            for w, after in zip(words[:-1], words[1:], strict=True):
+                if singular(after) in UNITS:  # "a 6-inch long handle", "two 3 cm legs": a measure, not a count
+                    continue
                 if w.isdigit():
                     count = int(w)
                 elif w in NUMBERS:
