@@ -21,7 +21,7 @@ from ..harness.report import ObjectSummary, SceneSummary
 from .plan_checks import box_gap
 from .plan_layout import Box
 from .plan_parts import PALETTE, Part, Plan, Vec3
-from .request import content, head, name_words, singular
+from .request import ADJECTIVES, content, head, name_words, singular
 
 MAX_SHOWN_PARTS = 12  # about 70 prompt tokens a part: a shown plan stays under 900 tokens
 TOUCH = 0.01  # a gap under 1 % of the scene's diagonal is touching
@@ -72,6 +72,8 @@ FUNCTION = frozenset(
 )
 _WORD = re.compile(r"[a-z]+(?:-[a-z]+)*")
 _TOKEN = re.compile(r"[a-z]+(?:-[a-z]+)*|[^a-z\s]")
+# A comma after an adjective lists the next one ("a simple, round coaster"); it does not end the request's first clause.
+_LISTED_ADJECTIVE = re.compile(r"\b(" + "|".join(sorted(ADJECTIVES)) + r"),\s")
 COLLECTIVE = frozenset("set sets kit kits collection bundle pack assortment".split())  # "a drum set" is not a drum
 # words for a class of things that the word before them narrows to a kind: "a laptop computer" is the laptop, "an
 # espresso machine" the espresso maker, where "a desk lamp" is the lamp
@@ -268,6 +270,7 @@ def kind_heads(prompt: str) -> set[str]:
     device …) is narrowed by the kind word before it, which names the kind instead: "a laptop computer" is a laptop,
     "an espresso machine" an espresso maker. What the critic holds an answer against a shape of its kind by
     (agreement.kind_archetypes): a slice is not the whole pizza, a drum set not one drum."""
+    prompt = _LISTED_ADJECTIVE.sub(r"\1 ", prompt.lower())  # "a simple, round feeding bowl": the comma ends no clause
     words = re.split(r"[?!]", head(prompt))[0].split()  # "can you create a travel wallet? it should …"
     words = [t for w in words for t in _TOKEN.findall(w)]  # "wallet," → wallet and a mark, which joins no compound
     kinds = {w for w in words if _WORD.fullmatch(w) and _names_kind(w)}

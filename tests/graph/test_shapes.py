@@ -68,3 +68,8 @@ def test_a_compound_is_held_against_the_shape_of_its_head_not_of_its_modifier() 
     assert "desktop" in ids("Create a desktop computer with a monitor")[0]
     assert "coffee maker" in ids("Design an espresso machine")[0]
     assert "lamp" in ids("a desk lamp")[0]  # not a class word: the desk still only modifies the lamp
+    # a comma between adjectives ends no clause (heldout9's feeding bowl had no verdict): the ball, the pet bowl
+    assert ids("Model a simple, spherical ball.")[0] == "a ball"
+    bowl = ids("What would a simple, round feeding bowl that can hold enough water for a dog look like?")
+    assert bowl and "bowl" in bowl[0]
+    assert ids("Create a simple, plain design") == []  # and the clause still ends at a comma after a noun
