@@ -25,9 +25,10 @@ the same MARGIN; an answer that is a shown archetype again up to scale (REPEAT_F
 (bench/results/fidelity/archetypes.md): over 141 distinct benchmark answers that passed the checks and copy nothing
 shown, accepting all is right 57 % of the time; this rule accepted 37 at 0.84, the cube's margin alone 40 at 0.82 (and
 before kind_heads 41 at 0.78). The shapes' kinds and this rule were chosen knowing those answers, so the loop's run on
-prompts nobody here had read is the figure that counts (bench/results/fidelity/heldout9-7cce8b5/: 4 of 30 accepted,
-all faithful; heldout8-857e65b/: 10 of 30, 7 faithful by the run's verdicts, 0.70; heldout7-b0d4039/: 6 of its 29
-answers that passed the checks, 4 faithful, 0.67; the three under this rule: 20 of 90 at 0.80). A request of a kind neither has gets no verdict (nothing accepted, as with review=none).
+prompts nobody here had read is the figure that counts (bench/results/fidelity/heldout10-38f6d28/: 3 of 30 accepted,
+all faithful; heldout9-7cce8b5/: 4 of 30, all faithful; heldout8-857e65b/: 10 of 30, 7 faithful by the run's
+verdicts, 0.70; heldout7-b0d4039/: 6 of its 29 answers that passed the checks, 4 faithful, 0.67; the four under this
+rule: 25 of 120 at 0.84, each run's own rule 22 at 0.77). A request of a kind neither has gets no verdict (nothing accepted, as with review=none).
 
 An answer that passed the checks and disagreed (a verdict: both neighbours compared) may get fresh answers (heal's
 redraw: under the plan strategy a new plan sampled with seed + k, not a revision of the first), each reviewed the same
