@@ -72,4 +72,5 @@ def test_a_compound_is_held_against_the_shape_of_its_head_not_of_its_modifier() 
     assert ids("Model a simple, spherical ball.")[0] == "a ball"
     bowl = ids("What would a simple, round feeding bowl that can hold enough water for a dog look like?")
     assert bowl and "bowl" in bowl[0]
-    assert ids("Create a simple, plain design") == []  # and the clause still ends at a comma after a noun
+    assert ids("Create a simple, plain design") == []  # the comma joins the adjectives; "design" names no kind
+    assert ids("Model a simple ball, a desk lamp stands beside it") == ["a ball"]  # a comma after a noun still ends it
