@@ -31,6 +31,8 @@ from fidelity import UNIT_CUBE, compare, faithful, floor, geometry, load_rows, m
 
 from bpywright.config import Settings  # noqa: E402
 from bpywright.graph.agreement import (  # noqa: E402
+    ARCHETYPE_MARGIN,
+    COVER,
     FLOORS,
     WRONG_QUANTILE,
     Neighbour,
@@ -117,7 +119,8 @@ def judge(folders: list[Path], references: dict[str, str], cache: Any) -> list[d
                             "id": a.id,
                             "request": a.request,
                             "shown": a.shown,
-                            "fscore": compare(answer, arch[a.id]).fscore,
+                            "fscore": (against := compare(answer, arch[a.id])).fscore,
+                            "cover": against.recall,
                             "cube": cube_against[a.id],
                             "wrong": floors[a.digest].fscore if a.digest in floors else None,
                         }
@@ -138,10 +141,12 @@ def agrees(a: dict[str, Any], margin: float) -> bool:
     )
 
 
-def agrees_as_the_loop(a: dict[str, Any]) -> bool:
-    """The loop's rule (agreement.Neighbour.agrees): by MARGIN over a cube and closer than other objects (the shipped
-    wrong-object floor, where the archetype has one)."""
-    return Neighbour("", "", a["fscore"], a["cube"], archetype=True, shown=a.get("shown", True), wrong=a.get("wrong")).agrees
+def agrees_as_the_loop(a: dict[str, Any], cover: bool = True) -> bool:
+    """The loop's rule (agreement.Neighbour.agrees): closer than other objects (the shipped wrong-object floor, where the
+    archetype has one) and, where the answer's cover of the archetype was measured, covering COVER of it and beating a
+    cube by ARCHETYPE_MARGIN, else by MARGIN (cover=False: the rule before the cover, b0d4039 to 6498e85)."""
+    c = a.get("cover") if cover else None
+    return Neighbour("", "", a["fscore"], a["cube"], archetype=True, shown=a.get("shown", True), wrong=a.get("wrong"), cover=c).agrees
 
 
 def first(row: dict[str, Any], shown: bool | None = None) -> dict[str, Any] | None:
@@ -163,7 +168,11 @@ RULES: list[tuple[str, Any]] = [
     ),
     ("the critic's shapes only, the first, margin 0.2", agrees_with(lambda r: first(r, False), 0.2)),
     (
-        f"the first shape, else the library's first, margin 0.2 and closer than {WRONG_QUANTILE:.0%} of other objects (the loop's rule)",
+        f"the first shape, else the library's first, margin 0.2 and closer than {WRONG_QUANTILE:.0%} of other objects (the rule of 6498e85)",
+        lambda r: (a := first(r, False) or first(r, True)) is not None and agrees_as_the_loop(a, cover=False),
+    ),
+    (
+        f"the same, margin {ARCHETYPE_MARGIN}, covering {COVER:.0%} of the archetype (the loop's rule)",
         lambda r: (a := first(r, False) or first(r, True)) is not None and agrees_as_the_loop(a),
     ),
 ]

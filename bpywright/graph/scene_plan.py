@@ -263,18 +263,22 @@ def kind_words(prompt: str) -> set[str]:
     return {singular(w) for w in _kind(prompt)}
 
 
-def kind_heads(prompt: str) -> set[str]:
+def kind_heads(prompt: str, joined: frozenset[str] = frozenset()) -> set[str]:
     """The kind words that name what is asked for, not what it is for: a kind word written straight before another
     ("a pizza slice", "a bird feeder", "a desk lamp") modifies it, and so does one before a word for a group of things
     ("a drum set", "a tool kit"); either is left out. A word for a class of things (CLASS_WORDS: computer, machine,
     device …) is narrowed by the kind word before it, which names the kind instead: "a laptop computer" is a laptop,
-    "an espresso machine" an espresso maker. What the critic holds an answer against a shape of its kind by
-    (agreement.kind_archetypes): a slice is not the whole pizza, a drum set not one drum."""
+    "an espresso machine" an espresso maker. Two words that `joined` holds written as one name the kind together: with
+    "coatrack" in joined, "a coat rack" is the coat rack, not a rack ("a power bank" the powerbank, not a piggy bank).
+    What the critic holds an answer against a shape of its kind by (agreement.kind_archetypes): a slice is not the
+    whole pizza, a drum set not one drum."""
     prompt = _LISTED_ADJECTIVE.sub(r"\1 ", prompt.lower())  # "a simple, round feeding bowl": the comma ends no clause
     words = re.split(r"[?!]", head(prompt))[0].split()  # "can you create a travel wallet? it should …"
     words = [t for w in words for t in _TOKEN.findall(w)]  # "wallet," → wallet and a mark, which joins no compound
     kinds = {w for w in words if _WORD.fullmatch(w) and _names_kind(w)}
     pairs = list(zip(words, words[1:], strict=False))
+    compounds = {(w, after) for w, after in pairs if singular(w + after) in joined}  # "coat rack": the coatrack
     classes = {after for w, after in pairs if w in kinds and after in CLASS_WORDS}  # "laptop computer": not the class
     modifiers = {w for w, after in pairs if w in kinds and after not in CLASS_WORDS and (after in kinds or after in COLLECTIVE)}
-    return {singular(w) for w in kinds - modifiers - classes}
+    parts = {w for pair in compounds for w in pair}
+    return {singular(w) for w in kinds - modifiers - classes - parts} | {singular(w + after) for w, after in compounds}

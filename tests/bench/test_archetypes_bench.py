@@ -52,11 +52,29 @@ def test_each_rule_is_rated_against_the_reference_verdict() -> None:
     ]
     # the loop's rule: the first sofa beats the cube but is no closer than other objects (0.6 < 0.7); the armchair's
     # shape beats its floor (0.15) but not the cube by 0.2; the library's sofa has no floor and beats the cube by 0.2
-    loop = "the first shape, else the library's first, margin 0.2 and closer than 80% of other objects (the loop's rule)"
-    assert row(lines, loop)[1:] == ["1 of 5 (20%)", "1", "1", "1.00"]
+    before = "the first shape, else the library's first, margin 0.2 and closer than 80% of other objects (the rule of 6498e85)"
+    assert row(lines, before)[1:] == ["1 of 5 (20%)", "1", "1", "1.00"]
+    # rows measured without a cover are held to the rule before it
+    assert row(lines, "the same, margin 0.1, covering 50% of the archetype (the loop's rule)")[1:] == ["1 of 5 (20%)", "1", "1", "1.00"]
     assert row(lines, "the critic's shapes only, the first, margin 0.2")[1:] == ["1 of 5 (20%)", "1", "1", "1.00"]
     assert row(lines, "an archetype of its kind at all (no shape test)")[1:] == ["4 of 5 (80%)", "3", "2", "0.50"]
     assert first(judged[2], False) == judged[2]["archetypes"][1] and first(judged[4]) is None  # type: ignore[index]
     assert agrees({"fscore": 0.5, "cube": 0.2}, 0.2) and not agrees({"fscore": 0.4, "cube": 0.2}, 0.2)
     # a critic's shape was never shown: the answer that is it again up to scale agrees (a ball for a tennis ball)
     assert agrees({"fscore": 0.995, "cube": 0.1, "shown": False}, 0.2) and not agrees({"fscore": 0.995, "cube": 0.1, "shown": True}, 0.2)
+
+
+def test_the_loops_rule_asks_an_answer_to_cover_half_the_archetype_and_beat_a_cube_by_less() -> None:
+    def judged(f: float, cube: float, cover: float) -> dict[str, object]:
+        return {
+            "id": "p",
+            "faithful": True,
+            "archetypes": [{"id": "x", "request": "a", "shown": False, "fscore": f, "cube": cube, "wrong": 0.3, "cover": cover}],
+        }
+
+    loop = "the same, margin 0.1, covering 50% of the archetype (the loop's rule)"
+    before = "the first shape, else the library's first, margin 0.2 and closer than 80% of other objects (the rule of 6498e85)"
+    lines = table([judged(0.45, 0.3, 0.6)])  # beats the cube by 0.15: within 0.2, past 0.1, and covers 60 %
+    assert row(lines, loop)[1] == "1 of 1 (100%)" and row(lines, before)[1] == "0 of 1 (0%)"
+    lines = table([judged(0.7, 0.3, 0.4)])  # beats the cube by 0.4, but covers only 40 % of the archetype
+    assert row(lines, loop)[1] == "0 of 1 (0%)" and row(lines, before)[1] == "1 of 1 (100%)"

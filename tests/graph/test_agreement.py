@@ -330,6 +330,11 @@ def test_an_archetypes_wrong_object_floor_is_a_second_floor_beside_the_cube() ->
     assert not Neighbour("a", "", 0.55, 0.40, archetype=True, shown=False, wrong=0.30).agrees  # within the margin of a cube
     # without one (an exemplar, or an archetype changed since the floors were measured): MARGIN over a cube alone
     assert not Neighbour("e", "", 0.55, 0.40).agrees and Neighbour("e", "", 0.61, 0.40).agrees
+    # an archetype whose cover was measured: ARCHETYPE_MARGIN over a cube, and COVER of its surface
+    assert Neighbour("a", "", 0.55, 0.40, archetype=True, shown=False, wrong=0.50, cover=0.6).agrees
+    assert not Neighbour("a", "", 0.55, 0.40, archetype=True, shown=False, wrong=0.50, cover=0.45).agrees  # half uncovered
+    assert not Neighbour("a", "", 0.48, 0.40, archetype=True, shown=False, wrong=0.30, cover=0.9).agrees  # within 0.1 of a cube
+    assert not Neighbour("e", "", 0.55, 0.40, cover=0.9).agrees  # an exemplar keeps MARGIN
     # the shown library repeated up to scale is no agreement, floor or not
     assert not Neighbour("p", "", 0.995, 0.40, archetype=True, shown=True, wrong=0.5).agrees
 

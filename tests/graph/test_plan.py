@@ -288,6 +288,21 @@ def test_built_scripts_run_in_blender_with_named_coloured_parts_and_a_render(ren
             assert (report.render.nonblank_fraction or 0) >= 10 * MIN_NONBLANK and png.stat().st_size > 0
 
 
+def test_a_small_object_is_framed_inside_the_cameras_clipping_range(render_pool: WorkerPool, tmp_path: Path) -> None:
+    """A 16 mm die: the builder's camera sits about 3 cm from it, nearer than Blender's default 0.1 m clip start, which
+    rendered it blank before the builder pulled the clip start in."""
+    plan = parse_plan(
+        plan_text(
+            "die",
+            ("cube", "box", [0.016, 0.016, 0.016], [0, 0, 0.008], ZERO, "white"),
+            ("pip", "sphere", [0.003, 0.003, 0.003], [0, -0.0095, 0.008], ZERO, "black"),
+        )
+    )
+    report = render_pool.run(source=build_script(plan, "4.5"), render_to=tmp_path / "die.png")
+    assert report.ok and report.render is not None, report.exception
+    assert (report.render.nonblank_fraction or 0) >= 10 * MIN_NONBLANK
+
+
 def test_a_plan_comes_back_from_the_model_through_the_schema(fake: FakeLLM) -> None:
     fake.script("plan", BURGER)  # a response_format request whose schema holds parts: the FAKE's plan queue
     client = LLMClient(fake.base_url, "fake-coder", retries=0)

@@ -74,3 +74,17 @@ def test_a_compound_is_held_against_the_shape_of_its_head_not_of_its_modifier() 
     assert bowl and "bowl" in bowl[0]
     assert ids("Create a simple, plain design") == []  # the comma joins the adjectives; "design" names no kind
     assert ids("Model a simple ball, a desk lamp stands beside it") == ["a ball"]  # a comma after a noun still ends it
+
+
+def test_two_words_that_a_shape_writes_as_one_name_its_kind_together() -> None:
+    def first(prompt: str) -> str:
+        found = archetype_of(prompt, "4.5")
+        return found.request if found else ""
+
+    assert "coat rack" in first("Create a coat rack with hooks")  # not the spice rack that "rack" names
+    assert "chessboard" in first("Design a chess board")  # not the cutting board that "board" names
+    assert "powerbank" in first("Create a power bank with two ports")  # not the piggy bank "bank" would be
+    assert "bowtie" in first("a red bow tie")  # not the necktie "tie" names
+    assert "hairdryer" in first("Model a hair dryer")  # not the washing machine that "dryer" names
+    assert "spice rack" in first("a spice rack with jars")  # a pair that joins to no kind word is left as it was
+    assert first("Create a pizza slice") == ""  # and a modifier still modifies: no whole pizza for a slice
