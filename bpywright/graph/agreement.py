@@ -26,7 +26,7 @@ surface; an answer that is a shown archetype again up to scale (REPEAT_F) is no 
 (bench/results/fidelity/archetypes.md): the shapes' kinds and this rule were chosen knowing the benchmark answers read
 so far, so the loop's runs on prompts nobody here had read are the figures that count (heldout7-b0d4039/ to
 heldout10-38f6d28/: 25 of 120 accepted at 0.84 under the rule before the cover, each run's own rule 22 at 0.77; the
-cover and the 280 shapes were first run on heldout11). A request of a kind neither has gets no verdict (nothing accepted, as with review=none).
+cover and the 280 shapes were first run on heldout11-e0ccbe5/: 3 of 30 accepted, all faithful). A request of a kind neither has gets no verdict (nothing accepted, as with review=none).
 
 An answer that passed the checks and disagreed (a verdict: both neighbours compared) may get fresh answers (heal's
 redraw: under the plan strategy a new plan sampled with seed + k, not a revision of the first), each reviewed the same
