@@ -79,7 +79,7 @@ def add_camera_and_sun(objects):
     direction = Vector((0.55, -1.0, 0.6)).normalized()
     camera.location = centre + direction * distance
     camera.rotation_euler = (-direction).to_track_quat("-Z", "Y").to_euler()
-    lens.clip_start = min(lens.clip_start, distance / 10)  # a 2 cm die sits nearer than the default 0.1 m
+    lens.clip_start = min(lens.clip_start, max(distance - radius * 2, 0.001))  # as the harness frames: a 2 cm die is nearer than 0.1 m
     lens.clip_end = max(100.0, distance * 4)
     scene.camera = camera
     light = bpy.data.lights.new("Sun", type="SUN")
