@@ -29,15 +29,16 @@ heldout10-38f6d28/: 25 of 120 accepted at 0.84 under the rule before the cover, 
 cover and the 280 shapes were first run on heldout11-e0ccbe5/ to heldout13-e0ccbe5/: 20 of 90 accepted at 0.60, where
 the rule before the cover, with the same shapes, accepts 24 at 0.63). A request of a kind neither has gets no verdict (nothing accepted, as with review=none).
 
-An answer that passed the checks and disagreed (a verdict: both neighbours compared) may get fresh answers (heal's
-redraw: under the plan strategy a new plan sampled with seed + k, not a revision of the first), each reviewed the same
-way; of answers that all disagree, the one that beats the cube by most against its least-agreeing neighbour is returned.
-Why: the same prompts' answers from different runs differ far more than a revision moves one (12 of 29 prompts had some
-attempt the rule accepts, where one attempt is accepted 26 % of the time), and a revision moved F by under 0.02 in 20 of
-22 runs (bench/replan_rounds.py). "No verdict" (too few neighbours) draws nothing: no other answer can change it.
-Those attempts were judged before copies of shown part plans were seen. On 25 unseen prompts since, the redraw fired 8
-times and no fresh plan agreed (bench/results/fidelity/heldout2-6984f11/, heldout3-*): it is off by default
-(Settings.redraws, BPYWRIGHT_REDRAWS=1 turns it on), each draw costing a plan call for nothing measured.
+An answer that passed the checks and disagreed (a verdict: both neighbours compared, or the archetype of its kind) gets
+fresh answers (heal's redraw, Settings.redraws, 2 unless BPYWRIGHT_REDRAWS says otherwise: under the plan strategy a new
+plan sampled with seed + k, not a revision of the first), each reviewed the same way; of answers that all disagree, the
+one that beats the cube by most against its least-agreeing neighbour is returned. Why: the same prompts' answers from
+different runs differ far more than a revision moves one (12 of 29 prompts had some attempt the rule accepts, where one
+attempt is accepted 26 % of the time), and a revision moved F by under 0.02 in 20 of 22 runs (bench/replan_rounds.py).
+"No verdict" (too few neighbours and no archetype) draws nothing: no other answer can change it. Against two verified
+neighbours, on 25 unseen prompts the redraw fired 8 times and no fresh plan agreed (heldout2-6984f11/, heldout3-*); it
+was off by default then, and an archetype's verdict drew nothing. Since the 280 shapes most requests get an archetype's
+verdict, and a fresh plan is drawn against it: chosen before heldout14 (bench/results/fidelity/heldout14-*/) was run.
 """
 
 from __future__ import annotations
@@ -217,9 +218,12 @@ def agree(prompt: str, script: str, version: str, store: Any, measure: Measure, 
 
 
 def disagreed(critique: Any) -> bool:
-    """The answer passed the checks and was compared with enough neighbours, and its shape did not agree: a verdict
-    against it (not "no verdict", which a store without two of the kind gives, and which another answer cannot change)."""
-    return bool(critique.objective_ok and not critique.accepted and len(critique.agreement) >= AGREE_WITH)
+    """The answer passed the checks and was compared with enough neighbours, or with the archetype of its kind, and its
+    shape did not agree: a verdict against it (not "no verdict", which a store without two of the kind and without an
+    archetype of it gives, and which another answer cannot change)."""
+    compared = critique.agreement
+    verdict = len(compared) >= AGREE_WITH or (bool(compared) and compared_with(compared) == "archetype")
+    return bool(critique.objective_ok and not critique.accepted and verdict)
 
 
 def closeness(critique: Any) -> float:

@@ -190,15 +190,31 @@ def test_a_fresh_answer_that_agrees_is_accepted(settings, fake: FakeLLM, render_
         assert first.critique is not None and not first.critique.accepted and first.critique.agreement
 
 
-def test_no_fresh_answer_is_drawn_when_the_store_gives_no_verdict(settings, fake: FakeLLM, render_pool, tmp_path: Path) -> None:
+def test_an_archetypes_verdict_draws_a_fresh_answer_too(settings, fake: FakeLLM, render_pool, tmp_path: Path) -> None:
     neighbours = dataclasses.replace(settings, review="neighbours", max_critic_rounds=0, redraws=1)
     fake.script("generate", fenced(SKEWER), fenced(BURGER_PARTS))
     with store_with(tmp_path / "store", dict(list(NEIGHBOURS.items())[:1])) as store:
         result = generate(BURGER, settings=neighbours, pool=render_pool, store=store)
-    assert result.outcome == "best_attempt" and fake.roles_asked() == ["generate"], result.message
-    # one verified burger is too few: the skewer is held against the plan library's burger instead, and one archetype's
-    # verdict draws nothing either (a redraw needs two neighbours that disagree); the verdict is said once, in the stop
-    assert result.message.count("does not agree with the plan library's archetype of its kind") == 1, result.message
+    # one verified burger is too few: the skewer is held against the plan library's burger instead, which is a verdict
+    # another answer can change, so a fresh one is drawn, and the stack agrees
+    assert result.outcome == "accepted" and fake.roles_asked() == ["generate", "generate"], result.message
+    assert result.script is not None and "radius=r * 0.05" not in result.script
+    first, second = attempts_of(neighbours, result.thread_id)
+    assert first.critique is not None and not first.critique.accepted
+    assert [n.get("archetype") for n in first.critique.agreement] == [True]
+    assert second.note.startswith("redrawn: #0 its shape did not agree with the archetype of its kind"), second.note
+
+
+def test_no_fresh_answer_is_drawn_when_there_is_no_verdict(settings, fake: FakeLLM, render_pool, tmp_path: Path) -> None:
+    """A kind with neither two verified exemplars nor an archetype gives no verdict: no other answer can change that,
+    so nothing is drawn, however many redraws are allowed."""
+    neighbours = dataclasses.replace(settings, review="neighbours", max_critic_rounds=0, redraws=2)
+    coral = CLEAR + "bpy.ops.mesh.primitive_uv_sphere_add(radius=0.3)\nbpy.context.active_object.scale.z = 0.6\n"
+    fake.script("generate", fenced(coral), fenced(coral), fenced(coral))
+    with store_with(tmp_path / "store", {}) as store:
+        result = generate(CORAL, settings=neighbours, pool=render_pool, store=store)
+    assert result.outcome == "best_attempt" and fake.roles_asked() == ["generate"] and result.attempts == 1, result.message
+    assert "no archetype of its kind" in result.message
 
 
 # A request whose kind the plan library has no archetype of.
@@ -311,16 +327,24 @@ def test_under_the_plan_strategy_the_fresh_answer_is_a_plan_sampled_afresh(setti
     assert second.note.startswith("redrawn: #0") and "a fresh plan, sampled" in second.note
 
 
-def test_no_fresh_answer_is_drawn_by_default(settings, fake: FakeLLM, render_pool, tmp_path: Path) -> None:
-    """Redraws are off unless asked for (Settings.redraws, BPYWRIGHT_REDRAWS): on 25 unseen prompts none of the 8 drawn
-    agreed. A disagreeing answer is returned as the best attempt, saying why it was not accepted."""
-    assert settings.redraws == 0
-    neighbours = dataclasses.replace(settings, review="neighbours", max_critic_rounds=0)
-    fake.script("generate", fenced(SKEWER), fenced(BURGER_PARTS))
+def test_by_default_two_fresh_answers_are_drawn_and_no_more(settings, fake: FakeLLM, render_pool, tmp_path: Path) -> None:
+    """Settings.redraws is 2 unless set (BPYWRIGHT_REDRAWS): an answer that keeps disagreeing gets two fresh draws, then
+    the closest of the three is returned as the best attempt, saying why it was not accepted."""
+    assert settings.redraws == 2
+    neighbours = dataclasses.replace(settings, review="neighbours", max_critic_rounds=0, max_heal_rounds=3)
+    fake.script(
+        "generate",
+        fenced(SKEWER),
+        fenced(SKEWER.replace("r * 0.05", "r * 0.06")),
+        fenced(SKEWER.replace("r * 0.05", "r * 0.07")),
+        fenced(BURGER_PARTS),
+    )
     with store_with(tmp_path / "store", NEIGHBOURS) as store:
         result = generate(BURGER, settings=neighbours, pool=render_pool, store=store)
-    assert result.outcome == "best_attempt" and fake.roles_asked() == ["generate"] and result.attempts == 1, result.message
-    assert result.message.count("does not agree with the 2 nearest verified exemplars") == 1
+    assert result.outcome == "best_attempt" and fake.roles_asked() == ["generate"] * 3 and result.attempts == 3, result.message
+    assert fake.queues["generate"]  # the fourth answer, which would agree, is never asked for
+    notes = [a.note for a in attempts_of(neighbours, result.thread_id)]
+    assert [n.startswith("redrawn:") for n in notes] == [False, True, True], notes
 
 
 def test_an_archetypes_wrong_object_floor_is_a_second_floor_beside_the_cube() -> None:

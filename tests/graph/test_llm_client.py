@@ -177,10 +177,12 @@ def test_sampling_from_the_environment_is_parsed_and_a_bad_pair_says_how(monkeyp
             Settings.from_env()
 
 
-def test_redraws_are_off_unless_the_environment_asks(monkeypatch: pytest.MonkeyPatch) -> None:
-    from bpywright.config import Settings
+def test_redraws_default_to_two_and_the_environment_sets_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bpywright.config import DEFAULT_REDRAWS, Settings
 
     monkeypatch.delenv("BPYWRIGHT_REDRAWS", raising=False)
+    assert Settings.from_env().redraws == DEFAULT_REDRAWS == Settings().redraws == 2
+    monkeypatch.setenv("BPYWRIGHT_REDRAWS", "0")
     assert Settings.from_env().redraws == 0
     monkeypatch.setenv("BPYWRIGHT_REDRAWS", "1")
     assert Settings.from_env().redraws == 1

@@ -45,8 +45,9 @@ def empty_store(path: Path) -> ExemplarStore:
 
 
 def planned(settings, witnesses: int):
+    """Witnesses on, redraws off: the witnesses' verdict on the one answer is what these tests read."""
     return dataclasses.replace(
-        settings, review="neighbours", strategy="plan", max_critic_rounds=0, witnesses=witnesses, llm_sampling=(("seed", 7.0),)
+        settings, review="neighbours", strategy="plan", max_critic_rounds=0, witnesses=witnesses, redraws=0, llm_sampling=(("seed", 7.0),)
     )
 
 

@@ -9,6 +9,7 @@ from functools import cached_property
 from typing import Any
 
 from ...rules.healer import heal_once
+from ..agreement import compared_with
 from ..borrow import borrow_helpers, code_blocks
 from ..builders import call_builders, uncalled_builders
 from ..context import RunContext
@@ -249,10 +250,12 @@ def _replan(turn: Turn) -> Update:
 
 def _redraw(turn: Turn) -> Update:
     """A fresh answer for a request whose answer passed the checks and whose shape disagreed with its verified
-    neighbours: a new sample, not a revision (revising a plan moved its F by under 0.02 in 20 of 22 runs,
+    neighbours or the archetype of its kind: a new sample, not a revision (revising a plan moved its F by under 0.02 in 20 of 22 runs,
     bench/replan_rounds.py), so a plan is drawn afresh at the sampling temperature with seed + k."""
     state, ctx, a = turn.state, turn.ctx, turn.attempt
-    earlier = "its shape did not agree with the verified exemplars of its kind"
+    held = a.critique.agreement if a.critique is not None else []
+    against = "the archetype" if compared_with(held) == "archetype" else "the verified exemplars"
+    earlier = f"its shape did not agree with {against} of its kind"
     if state.strategy == "plan":
         new = [new_plan(state, ctx, len(state.attempts), turn.round, a.index, "", None, variant=state.n + state.redraws)]
         how = f"redrawn: #{a.index} {earlier}; a fresh plan, sampled"
