@@ -25,6 +25,7 @@ import re
 import sqlite3
 import statistics
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -118,31 +119,45 @@ def verdict_now(prompt: str, a: Any, threshold: float) -> bool:
     return overruled(reasons, prompt, a.run.scene)[0]
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def arguments(doc: str) -> argparse.Namespace:
+    """The command line of the scripts that read a fidelity run's checkpoints (this one, bench/redraws.py)."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--out", type=Path, required=True, help="bench/fidelity.py's --out folder of the run")
     parser.add_argument("--mode", default="loop")
     parser.add_argument("--model", default="qwen2.5-coder-1.5b")
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data" / "blendnet" / "BlendNetHuman.dev.jsonl")
-    args = parser.parse_args()
+    return parser.parse_args()
 
-    settings = Settings.from_env()
+
+def runs(args: argparse.Namespace, settings: Settings, cache: Any) -> Iterator[tuple[dict[str, Any], Path, Any, Any, dict[str, Any]]]:
+    """Each row of the run's MODEL/MODE folder with (row, run folder, last GenState, the reference's measured geometry,
+    its floors entry); a row whose run is not checkpointed here is said on stderr and skipped."""
     references = {r["id"]: r["script"] for r in load_rows(args.data)}
     entries = {e["id"]: e for e in json.loads((args.out / "floors.json").read_text(encoding="utf-8"))}
+    for path in row_files(args.out / args.model / args.mode):
+        row = json.loads(path.read_text(encoding="utf-8"))
+        found = run_of(settings, row, args.model, args.mode)
+        if found is None:
+            print(f"{row['id'][:8]}: no checkpoint of the run that returned its answer", file=sys.stderr)
+            continue
+        reference = geometry(cache.get(f"references/{row['id']}", references[row["id"]]))
+        assert reference is not None
+        yield row, *found, reference, entries[row["id"]]
+
+
+def cost_of(run: Path) -> dict[str, Any]:
+    """The run's cost.json ({} where it has none)."""
+    return json.loads((run / "cost.json").read_text(encoding="utf-8")) if (run / "cost.json").is_file() else {}
+
+
+def main() -> int:
+    args = arguments(__doc__)
+    settings = Settings.from_env()
     cache = measure_cache(args.out, settings)
     rows_out = []
     try:
-        for path in row_files(args.out / args.model / args.mode):
-            row = json.loads(path.read_text(encoding="utf-8"))
-            found = run_of(settings, row, args.model, args.mode)
-            if found is None:
-                print(f"{row['id'][:8]}: no checkpoint of the run that returned its answer", file=sys.stderr)
-                continue
-            run, state = found
-            cost = json.loads((run / "cost.json").read_text(encoding="utf-8")) if (run / "cost.json").is_file() else {}
-            reference = geometry(cache.get(f"references/{row['id']}", references[row["id"]]))
-            assert reference is not None
-            entry = entries[row["id"]]
+        for row, run, state, reference, entry in runs(args, settings, cache):
+            cost = cost_of(run)
             judged: list[dict[str, Any] | None] = []
             for a in state.attempts:
                 fid = attempt_fidelity(cache, f"{args.model}/{args.mode}-attempts/{row['id']}.{a.index}.measure", a, reference)

@@ -15,8 +15,6 @@ calls after it are, in cost.json).
 
 from __future__ import annotations
 
-import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -25,9 +23,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from fidelity import faithful, geometry, load_rows, measure_cache  # noqa: E402
-from fidelity_attempts import attempt_fidelity, run_of  # noqa: E402
-from generation import row_files  # noqa: E402
+from fidelity import faithful, measure_cache  # noqa: E402
+from fidelity_attempts import arguments, attempt_fidelity, cost_of, runs  # noqa: E402
 
 from bpywright.config import Settings  # noqa: E402
 from bpywright.graph.copies import copies_of, shown_sources  # noqa: E402
@@ -36,9 +33,14 @@ from bpywright.graph.nodes.ranking import best_of  # noqa: E402
 REDRAWN = "redrawn:"
 
 
+def redrawn(attempts: list[Any]) -> list[int]:
+    """The indices of the redrawn attempts, in order."""
+    return [a.index for a in attempts if (a.note or "").startswith(REDRAWN)]
+
+
 def first_redraw(attempts: list[Any]) -> int | None:
     """The index of the first redrawn attempt (None: no redraw fired)."""
-    return next((a.index for a in attempts if (a.note or "").startswith(REDRAWN)), None)
+    return next(iter(redrawn(attempts)), None)
 
 
 def without_redraws(state: Any) -> int | None:
@@ -75,31 +77,14 @@ class Judge:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, required=True, help="bench/fidelity.py's --out folder of the run")
-    parser.add_argument("--mode", default="loop")
-    parser.add_argument("--model", default="qwen2.5-coder-1.5b")
-    parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data" / "blendnet" / "BlendNetHuman.dev.jsonl")
-    args = parser.parse_args()
-
+    args = arguments(__doc__)
     settings = Settings.from_env()
-    references = {r["id"]: r["script"] for r in load_rows(args.data)}
-    entries = {e["id"]: e for e in json.loads((args.out / "floors.json").read_text(encoding="utf-8"))}
     cache = measure_cache(args.out, settings)
     rows: list[dict[str, Any]] = []
     try:
-        for path in row_files(args.out / args.model / args.mode):
-            row = json.loads(path.read_text(encoding="utf-8"))
-            found = run_of(settings, row, args.model, args.mode)
-            if found is None:
-                print(f"{row['id'][:8]}: no checkpoint of the run that returned its answer", file=sys.stderr)
-                continue
-            run, state = found
-            reference = geometry(cache.get(f"references/{row['id']}", references[row["id"]]))
-            assert reference is not None
-            judged = Judge(cache, f"{args.model}/{args.mode}-attempts/{row['id']}", state, reference, entries[row["id"]])
-            draws = [a.index for a in state.attempts if (a.note or "").startswith(REDRAWN)]
-            cost = json.loads((run / "cost.json").read_text(encoding="utf-8")) if (run / "cost.json").is_file() else {}
+        for row, run, state, reference, entry in runs(args, settings, cache):
+            judged = Judge(cache, f"{args.model}/{args.mode}-attempts/{row['id']}", state, reference, entry)
+            draws = redrawn(state.attempts)
             rows.append(
                 {
                     "name": row.get("name"),
@@ -108,7 +93,7 @@ def main() -> int:
                     "with": judged(state.best),
                     "without": judged(without_redraws(state)),
                     "seconds": row.get("seconds"),
-                    "redraw_llm_s": redraw_llm_seconds(cost, len(draws)),
+                    "redraw_llm_s": redraw_llm_seconds(cost_of(run), len(draws)),
                 }
             )
             print(f"{row.get('name')}: {len(draws)} redraw(s); with {rows[-1]['with']}; without {rows[-1]['without']}", flush=True)

@@ -224,7 +224,7 @@ def disagreed(critique: Any) -> bool:
     shape did not agree: a verdict against it (not "no verdict", which a store without two of the kind and without an
     archetype of it gives, and which another answer cannot change)."""
     compared = critique.agreement
-    verdict = len(compared) >= AGREE_WITH or (bool(compared) and compared_with(compared) == "archetype")
+    verdict = len(compared) >= AGREE_WITH or compared_with(compared) == "archetype"
     return bool(critique.objective_ok and not critique.accepted and verdict)
 
 
