@@ -60,17 +60,21 @@ def redraw_llm_seconds(cost: dict[str, Any], draws: int) -> float:
 
 
 class Judge:
-    """One row's attempts against its reference: # index → F, faithful (both floors), accepted in the run."""
+    """One row's attempts against its reference: # index → F, faithful (both floors), accepted in the run. A copy of
+    what the prompt showed counts as F 0 and not faithful, as in bench/fidelity.py."""
 
     def __init__(self, cache: Any, key: str, state: Any, reference: Any, entry: dict[str, Any]):
         self.cache, self.key, self.state, self.reference, self.entry = cache, key, state, reference, entry
+        self.copies = copies_of(state.attempts, shown_sources(state.version, state.exemplars))
 
     def __call__(self, index: int | None) -> dict[str, Any] | None:
         if index is None:
             return None
         a = self.state.attempts[index]
-        fid = attempt_fidelity(self.cache, f"{self.key}.{index}.measure", a, self.reference)
         accepted = bool(a.critique and a.critique.accepted)
+        if index in self.copies:
+            return {"index": index, "fscore": 0.0, "faithful": False, "accepted": accepted, "copy": True}
+        fid = attempt_fidelity(self.cache, f"{self.key}.{index}.measure", a, self.reference)
         if fid is None:
             return {"index": index, "fscore": 0.0, "faithful": False, "accepted": accepted}
         return {"index": index, "fscore": round(fid.fscore, 3), "faithful": bool(faithful(fid, self.entry)), "accepted": accepted}
@@ -119,7 +123,8 @@ def markdown(rows: list[dict[str, Any]], model: str, mode: str) -> str:
     def cell(j: dict[str, Any] | None) -> str:
         if j is None:
             return "–"
-        return f"#{j['index']} F {j['fscore']:.2f}{' faithful' if j['faithful'] else ''}{' **accepted**' if j['accepted'] else ''}"
+        what = "copy" if j.get("copy") else f"F {j['fscore']:.2f}{' faithful' if j['faithful'] else ''}"
+        return f"#{j['index']} {what}{' **accepted**' if j['accepted'] else ''}"
 
     lines = [
         f"# The redraws of {model}'s {mode} rows: the answer returned with them and without (the run cut at its first redraw)",

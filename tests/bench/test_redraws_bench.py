@@ -8,8 +8,9 @@ from types import SimpleNamespace
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))  # bench/ is scripts, not a package
 
-from redraws import first_redraw, markdown, tally, without_redraws  # noqa: E402
+from redraws import Judge, first_redraw, markdown, tally, without_redraws  # noqa: E402
 
+from bpywright.graph.copies import system_example  # noqa: E402
 from bpywright.graph.state import Attempt, Critique  # noqa: E402
 
 
@@ -78,3 +79,17 @@ def test_the_table_counts_accepts_and_their_precision_both_ways() -> None:
     assert "with redraws: faithful 2 of 3 (66.7%), accepted 3 (100.0%), 2 faithful among them (precision 0.67)" in text
     assert "without (cut at the first redraw): faithful 2 of 3 (66.7%), accepted 1 (33.3%), 1 faithful among them (precision 1.00)" in text
     assert "| Lamp (`aaaaaaaa`) | #2 F 0.60 faithful **accepted** |" in text
+
+
+def test_a_returned_copy_counts_as_f_0_and_not_faithful_as_in_the_fidelity_table() -> None:
+    """heldout16's burger: the loop returned the shown burger recipe's script, which bench/fidelity.py counts as a failure;
+    the redraws table once measured it (F 0.76, "faithful") and so counted one more faithful answer than the benchmark."""
+    copied = attempt(0, "sample 1/1").model_copy(update={"script": system_example("4.5").script})
+    state = SimpleNamespace(attempts=[copied], best=0, version="4.5", exemplars=[])
+    judged = Judge(cache=None, key="k", state=state, reference=None, entry={})  # a copy is never measured
+    got = judged(0)
+    assert got is not None and got["copy"] and not got["faithful"] and got["fscore"] == 0.0
+    row = {"name": "Burger", "id": "d" * 8, "draws": [], "with": got, "without": got, "seconds": 366, "redraw_llm_s": 0.0}
+    text = markdown([row], "m", "loop")
+    assert "| Burger (`dddddddd`) | – | #0 copy | #0 copy |" in text
+    assert "with redraws: faithful 0 of 1 (0.0%)" in text
