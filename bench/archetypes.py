@@ -34,8 +34,10 @@ from bpywright.graph.agreement import (  # noqa: E402
     ARCHETYPE_MARGIN,
     COVER,
     FLOORS,
+    PROPORTION,
     WRONG_QUANTILE,
     Neighbour,
+    flatness,
     kind_archetypes,
     known_archetypes,
     shipped_floors,
@@ -121,6 +123,7 @@ def judge(folders: list[Path], references: dict[str, str], cache: Any) -> list[d
                             "shown": a.shown,
                             "fscore": (against := compare(answer, arch[a.id])).fscore,
                             "cover": against.recall,
+                            "proportion": flatness(answer) / flatness(arch[a.id]),
                             "cube": cube_against[a.id],
                             "wrong": floors[a.digest].fscore if a.digest in floors else None,
                         }
@@ -141,12 +144,16 @@ def agrees(a: dict[str, Any], margin: float) -> bool:
     )
 
 
-def agrees_as_the_loop(a: dict[str, Any], cover: bool = True) -> bool:
+def agrees_as_the_loop(a: dict[str, Any], cover: bool = True, proportion: bool = True) -> bool:
     """The loop's rule (agreement.Neighbour.agrees): closer than other objects (the shipped wrong-object floor, where the
     archetype has one) and, where the answer's cover of the archetype was measured, covering COVER of it and beating a
-    cube by ARCHETYPE_MARGIN, else by MARGIN (cover=False: the rule before the cover, b0d4039 to 6498e85)."""
+    cube by ARCHETYPE_MARGIN, else by MARGIN (cover=False: the rule before the cover, b0d4039 to 6498e85), in the
+    archetype's proportions within PROPORTION (proportion=False: the rule before them, e0ccbe5 to 1834cc3)."""
     c = a.get("cover") if cover else None
-    return Neighbour("", "", a["fscore"], a["cube"], archetype=True, shown=a.get("shown", True), wrong=a.get("wrong"), cover=c).agrees
+    ratio = a.get("proportion") if proportion else None
+    return Neighbour(
+        "", "", a["fscore"], a["cube"], archetype=True, shown=a.get("shown", True), wrong=a.get("wrong"), cover=c, proportion=ratio
+    ).agrees
 
 
 def first(row: dict[str, Any], shown: bool | None = None) -> dict[str, Any] | None:
@@ -172,7 +179,11 @@ RULES: list[tuple[str, Any]] = [
         lambda r: (a := first(r, False) or first(r, True)) is not None and agrees_as_the_loop(a, cover=False),
     ),
     (
-        f"the same, margin {ARCHETYPE_MARGIN}, covering {COVER:.0%} of the archetype (the loop's rule)",
+        f"the same, margin {ARCHETYPE_MARGIN}, covering {COVER:.0%} of the archetype (the rule of e0ccbe5)",
+        lambda r: (a := first(r, False) or first(r, True)) is not None and agrees_as_the_loop(a, proportion=False),
+    ),
+    (
+        f"the same, in the archetype's proportions within a factor of {PROPORTION:g} (the loop's rule)",
         lambda r: (a := first(r, False) or first(r, True)) is not None and agrees_as_the_loop(a),
     ),
 ]

@@ -55,7 +55,10 @@ def test_each_rule_is_rated_against_the_reference_verdict() -> None:
     before = "the first shape, else the library's first, margin 0.2 and closer than 80% of other objects (the rule of 6498e85)"
     assert row(lines, before)[1:] == ["1 of 5 (20%)", "1", "1", "1.00"]
     # rows measured without a cover are held to the rule before it
-    assert row(lines, "the same, margin 0.1, covering 50% of the archetype (the loop's rule)")[1:] == ["1 of 5 (20%)", "1", "1", "1.00"]
+    assert row(lines, "the same, margin 0.1, covering 50% of the archetype (the rule of e0ccbe5)")[1:] == ["1 of 5 (20%)", "1", "1", "1.00"]
+    # and rows measured without proportions to the rule before them
+    loop = "the same, in the archetype's proportions within a factor of 3 (the loop's rule)"
+    assert row(lines, loop)[1:] == ["1 of 5 (20%)", "1", "1", "1.00"]
     assert row(lines, "the critic's shapes only, the first, margin 0.2")[1:] == ["1 of 5 (20%)", "1", "1", "1.00"]
     assert row(lines, "an archetype of its kind at all (no shape test)")[1:] == ["4 of 5 (80%)", "3", "2", "0.50"]
     assert first(judged[2], False) == judged[2]["archetypes"][1] and first(judged[4]) is None  # type: ignore[index]
@@ -72,9 +75,22 @@ def test_the_loops_rule_asks_an_answer_to_cover_half_the_archetype_and_beat_a_cu
             "archetypes": [{"id": "x", "request": "a", "shown": False, "fscore": f, "cube": cube, "wrong": 0.3, "cover": cover}],
         }
 
-    loop = "the same, margin 0.1, covering 50% of the archetype (the loop's rule)"
+    loop = "the same, margin 0.1, covering 50% of the archetype (the rule of e0ccbe5)"
     before = "the first shape, else the library's first, margin 0.2 and closer than 80% of other objects (the rule of 6498e85)"
     lines = table([judged(0.45, 0.3, 0.6)])  # beats the cube by 0.15: within 0.2, past 0.1, and covers 60 %
     assert row(lines, loop)[1] == "1 of 1 (100%)" and row(lines, before)[1] == "0 of 1 (0%)"
     lines = table([judged(0.7, 0.3, 0.4)])  # beats the cube by 0.4, but covers only 40 % of the archetype
     assert row(lines, loop)[1] == "0 of 1 (0%)" and row(lines, before)[1] == "1 of 1 (100%)"
+
+
+def test_the_loops_rule_asks_an_answer_for_the_archetypes_proportions_within_a_factor_of_3() -> None:
+    def judged(proportion: float) -> dict[str, object]:
+        archetype = {"id": "x", "request": "a pizza", "shown": False, "fscore": 0.7, "cube": 0.2, "wrong": 0.3, "cover": 0.9}
+        return {"id": "p", "faithful": True, "archetypes": [archetype | {"proportion": proportion}]}
+
+    loop = "the same, in the archetype's proportions within a factor of 3 (the loop's rule)"
+    before = "the same, margin 0.1, covering 50% of the archetype (the rule of e0ccbe5)"
+    for proportion, accepted in ((1.0, True), (2.9, True), (0.35, True), (3.2, False), (0.3, False)):  # a cake for a pizza: 3.2
+        lines = table([judged(proportion)])
+        assert row(lines, loop)[1] == ("1 of 1 (100%)" if accepted else "0 of 1 (0%)"), proportion
+        assert row(lines, before)[1] == "1 of 1 (100%)"

@@ -14,6 +14,7 @@ from bpywright.fidelity.compare import compare
 from bpywright.graph.agreement import (
     AGREE_WITH,
     MARGIN,
+    PROPORTION,
     REPEAT_F,
     Agreement,
     Floor,
@@ -361,6 +362,41 @@ def test_an_archetypes_wrong_object_floor_is_a_second_floor_beside_the_cube() ->
     assert not Neighbour("e", "", 0.55, 0.40, cover=0.9).agrees  # an exemplar keeps MARGIN
     # the shown library repeated up to scale is no agreement, floor or not
     assert not Neighbour("p", "", 0.995, 0.40, archetype=True, shown=True, wrong=0.5).agrees
+
+    # against an archetype whose proportions were measured: within a factor of PROPORTION of its flatness, either way
+    def shaped(proportion: float) -> Neighbour:
+        return Neighbour("a", "", 0.8, 0.4, archetype=True, shown=False, wrong=0.50, cover=0.9, proportion=proportion)
+
+    assert shaped(PROPORTION * 0.99).agrees and shaped(1.01 / PROPORTION).agrees
+    assert not shaped(PROPORTION * 1.01).agrees and not shaped(0.99 / PROPORTION).agrees
+
+
+def taller(script: str, k: float) -> str:
+    """A plan-built script with every part k times as tall and k times as high off the ground."""
+    stretched = script.replace(
+        "PARTS = [", f"PARTS = [(n, s, (z[0], z[1], {k} * z[2]), (c[0], c[1], {k} * c[2]), r, k) for n, s, z, c, r, k in [", 1
+    )
+    return stretched.replace("\n]\n", "\n]]\n", 1)
+
+
+def test_a_pizza_drawn_as_a_tall_cake_is_no_pizza_however_close_its_f_score(tmp_path: Path, measure) -> None:
+    """heldout14-16: pizzas drawn as tall cylinders with toppings on top beat the pizza archetype by F (normalised by the
+    bounding-box diagonal) and were accepted. The critic's pizza, 4 times as tall, still passes every other bar; its
+    proportions do not."""
+    cache, none = GeometryCache(tmp_path / "measures"), Agreement(False, "not accepted: too few", too_few=True)
+    pizza = "a pizza with pepperoni slices and melted cheese"
+    found = archetype_of(pizza, "4.5")
+    assert found is not None and not found.shown and "pizza" in found.request
+    itself = against_archetype(pizza, found.script, "4.5", measure, cache, none)
+    assert itself.agreed and abs(itself.neighbours[0].proportion - 1.0) < 1e-6, itself.why  # type: ignore[operator]
+    assert "height to width" in itself.why
+    twice = against_archetype(pizza, taller(found.script, 2), "4.5", measure, cache, none)
+    assert twice.agreed and abs(twice.neighbours[0].proportion - 2.0) < 0.01, twice.why  # type: ignore[operator]
+    cake = against_archetype(pizza, taller(found.script, 4), "4.5", measure, cache, none)
+    (n,) = cake.neighbours
+    assert not cake.agreed and abs(n.proportion - 4.0) < 0.01 and not n.proportioned, cake.why  # type: ignore[operator]
+    assert dataclasses.replace(n, proportion=None).agrees  # by F, the wrong-object floor and the cover alone it would agree
+    assert "in its proportions" in cake.why
 
 
 def test_every_archetype_has_a_shipped_wrong_object_floor_of_another_kind() -> None:
