@@ -22,7 +22,8 @@ armchair, a pizza, a screwdriver, never shown to the model, so an answer that ag
 the plan library's (graph/plan_library.py: 10 broad kinds, shown to the model). Accepted when its F-score against it is
 above the archetype's wrong-object floor (what 80 % of the other kinds' archetypes score against it at most, shipped in
 data/archetype_floors.json), beats a unit cube's by ARCHETYPE_MARGIN, the answer covers COVER of the archetype's
-surface, and its height over the larger of its width and depth is the archetype's within a factor of PROPORTION; an answer that is a shown archetype again up to scale (REPEAT_F) is no agreement. Why and how well
+surface, and its height over the larger of its width and depth is the archetype's within a factor of PROPORTION; an
+answer that is a shown archetype again up to scale (REPEAT_F) is no agreement. Why and how well
 (bench/results/fidelity/archetypes.md): the shapes' kinds and this rule were chosen knowing the benchmark answers read
 so far, so the loop's runs on prompts nobody here had read are the figures that count (heldout7-b0d4039/ to
 heldout10-38f6d28/: 25 of 120 accepted at 0.84 under the rule before the cover, each run's own rule 22 at 0.77; the
@@ -373,6 +374,7 @@ def against_archetype(prompt: str, script: str, version: str, measure: Measure, 
         return Agreement(False, f"not accepted: {whose} {found.request!r} could not be measured to compare with")
     floor = shipped_floors().get(found.digest)
     against = compare(answer, reference)
+    tall, archetype_tall = flatness(answer), flatness(reference)
     n = Neighbour(
         found.id,
         found.request,
@@ -382,15 +384,13 @@ def against_archetype(prompt: str, script: str, version: str, measure: Measure, 
         shown=found.shown,
         wrong=floor.fscore if floor else None,
         cover=against.recall,
-        proportion=flatness(answer) / flatness(reference),
+        proportion=tall / archetype_tall,
     )
     where = f"the store holds no 2 verified exemplars of its kind; F {n.fscore:.2f} against {whose} {found.request!r}, a cube {n.cube:.2f}"
     if floor is not None:
         where += f", other objects {floor.fscore:.2f} ({WRONG_QUANTILE:.0%} of other kinds' archetypes score no more, e.g. {floor.at!r})"
     where += f"; it covers {against.recall:.0%} of the archetype's surface ({COVER:.0%} needed)"
-    where += (
-        f"; height to width {flatness(answer):.2f}, the archetype's {flatness(reference):.2f} (within a factor of {PROPORTION:g} needed)"
-    )
+    where += f"; height to width {tall:.2f}, the archetype's {archetype_tall:.2f} (within a factor of {PROPORTION:g} needed)"
     if n.repeats:
         return Agreement(
             False, f"not accepted: its shape is {whose} of its kind again, up to scale ({where}): no sign it was drawn for the request", [n]
