@@ -30,11 +30,14 @@ sys.path.insert(0, str(ROOT / "bench"))
 from fidelity import UNIT_CUBE, compare, faithful, floor, geometry, load_rows, measure_cache  # noqa: E402
 
 from bpywright.config import Settings  # noqa: E402
+from bpywright.fidelity.plain import plainness  # noqa: E402
 from bpywright.graph.agreement import (  # noqa: E402
     ARCHETYPE_MARGIN,
     COVER,
     FLOORS,
+    PLAIN,
     PROPORTION,
+    STRUCTURED,
     WRONG_QUANTILE,
     Neighbour,
     flatness,
@@ -89,6 +92,7 @@ def judge(folders: list[Path], references: dict[str, str], cache: Any) -> list[d
     cube = measured(cache, "cube", UNIT_CUBE)
     arch = archetype_geometries(cache)
     cube_against = {ident: compare(cube, g).fscore for ident, g in arch.items() if g is not None}
+    plain_of = {ident: plainness(g)[0] for ident, g in arch.items() if g is not None}
     floors = shipped_floors()
     out: list[dict[str, Any]] = []
     seen: set[tuple[str, str]] = set()
@@ -124,6 +128,8 @@ def judge(folders: list[Path], references: dict[str, str], cache: Any) -> list[d
                             "fscore": (against := compare(answer, arch[a.id])).fscore,
                             "cover": against.recall,
                             "proportion": flatness(answer) / flatness(arch[a.id]),
+                            "plain": plainness(answer)[0],
+                            "archetype_plain": plain_of[a.id],
                             "cube": cube_against[a.id],
                             "wrong": floors[a.digest].fscore if a.digest in floors else None,
                         }
@@ -144,15 +150,27 @@ def agrees(a: dict[str, Any], margin: float) -> bool:
     )
 
 
-def agrees_as_the_loop(a: dict[str, Any], cover: bool = True, proportion: bool = True) -> bool:
+def agrees_as_the_loop(a: dict[str, Any], cover: bool = True, proportion: bool = True, plain: bool = True) -> bool:
     """The loop's rule (agreement.Neighbour.agrees): closer than other objects (the shipped wrong-object floor, where the
     archetype has one) and, where the answer's cover of the archetype was measured, covering COVER of it and beating a
     cube by ARCHETYPE_MARGIN, else by MARGIN (cover=False: the rule before the cover, b0d4039 to 6498e85), in the
-    archetype's proportions within PROPORTION (proportion=False: the rule before them, e0ccbe5 to 1834cc3)."""
+    archetype's proportions within PROPORTION (proportion=False: the rule before them, e0ccbe5 to 1834cc3), and not one
+    plain solid where the archetype is more (plain=False: the rule before it, d5fcd38)."""
     c = a.get("cover") if cover else None
     ratio = a.get("proportion") if proportion else None
+    plains = (a.get("plain"), a.get("archetype_plain")) if plain else (None, None)
     return Neighbour(
-        "", "", a["fscore"], a["cube"], archetype=True, shown=a.get("shown", True), wrong=a.get("wrong"), cover=c, proportion=ratio
+        "",
+        "",
+        a["fscore"],
+        a["cube"],
+        archetype=True,
+        shown=a.get("shown", True),
+        wrong=a.get("wrong"),
+        cover=c,
+        proportion=ratio,
+        plain=plains[0],
+        archetype_plain=plains[1],
     ).agrees
 
 
@@ -183,7 +201,11 @@ RULES: list[tuple[str, Any]] = [
         lambda r: (a := first(r, False) or first(r, True)) is not None and agrees_as_the_loop(a, proportion=False),
     ),
     (
-        f"the same, in the archetype's proportions within a factor of {PROPORTION:g} (the loop's rule)",
+        f"the same, in the archetype's proportions within a factor of {PROPORTION:g} (the rule of d5fcd38)",
+        lambda r: (a := first(r, False) or first(r, True)) is not None and agrees_as_the_loop(a, plain=False),
+    ),
+    (
+        f"the same, not one plain solid ({PLAIN:g}) where the archetype is not near one ({STRUCTURED:g}) (the loop's rule)",
         lambda r: (a := first(r, False) or first(r, True)) is not None and agrees_as_the_loop(a),
     ),
 ]

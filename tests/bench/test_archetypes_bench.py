@@ -24,6 +24,9 @@ def answer(
     }
 
 
+PLAIN_RULE = "the same, not one plain solid (0.85) where the archetype is not near one (0.75) (the loop's rule)"
+
+
 def row(lines: list[str], label: str) -> list[str]:
     line = next(line for line in lines if line.startswith(f"| {label} |"))
     return [cell.strip() for cell in line.strip("|").split("|")]
@@ -57,8 +60,10 @@ def test_each_rule_is_rated_against_the_reference_verdict() -> None:
     # rows measured without a cover are held to the rule before it
     assert row(lines, "the same, margin 0.1, covering 50% of the archetype (the rule of e0ccbe5)")[1:] == ["1 of 5 (20%)", "1", "1", "1.00"]
     # and rows measured without proportions to the rule before them
-    loop = "the same, in the archetype's proportions within a factor of 3 (the loop's rule)"
-    assert row(lines, loop)[1:] == ["1 of 5 (20%)", "1", "1", "1.00"]
+    proportions = "the same, in the archetype's proportions within a factor of 3 (the rule of d5fcd38)"
+    assert row(lines, proportions)[1:] == ["1 of 5 (20%)", "1", "1", "1.00"]
+    # and rows measured without plainness to the rule before it
+    assert row(lines, PLAIN_RULE)[1:] == ["1 of 5 (20%)", "1", "1", "1.00"]
     assert row(lines, "the critic's shapes only, the first, margin 0.2")[1:] == ["1 of 5 (20%)", "1", "1", "1.00"]
     assert row(lines, "an archetype of its kind at all (no shape test)")[1:] == ["4 of 5 (80%)", "3", "2", "0.50"]
     assert first(judged[2], False) == judged[2]["archetypes"][1] and first(judged[4]) is None  # type: ignore[index]
@@ -88,9 +93,27 @@ def test_the_loops_rule_asks_an_answer_for_the_archetypes_proportions_within_a_f
         archetype = {"id": "x", "request": "a pizza", "shown": False, "fscore": 0.7, "cube": 0.2, "wrong": 0.3, "cover": 0.9}
         return {"id": "p", "faithful": True, "archetypes": [archetype | {"proportion": proportion}]}
 
-    loop = "the same, in the archetype's proportions within a factor of 3 (the loop's rule)"
+    loop = "the same, in the archetype's proportions within a factor of 3 (the rule of d5fcd38)"
     before = "the same, margin 0.1, covering 50% of the archetype (the rule of e0ccbe5)"
     for proportion, accepted in ((1.0, True), (2.9, True), (0.35, True), (3.2, False), (0.3, False)):  # a cake for a pizza: 3.2
         lines = table([judged(proportion)])
         assert row(lines, loop)[1] == ("1 of 1 (100%)" if accepted else "0 of 1 (0%)"), proportion
+        assert row(lines, before)[1] == "1 of 1 (100%)"
+
+
+def test_the_loops_rule_refuses_one_plain_solid_for_a_kind_whose_archetype_is_more() -> None:
+    def judged(plain: float, archetype_plain: float) -> dict[str, object]:
+        archetype = {"id": "x", "request": "a microscope", "shown": False, "fscore": 0.7, "cube": 0.2, "wrong": 0.3, "cover": 0.9}
+        return {
+            "id": "p",
+            "faithful": True,
+            "archetypes": [archetype | {"proportion": 1.0, "plain": plain, "archetype_plain": archetype_plain}],
+        }
+
+    before = "the same, in the archetype's proportions within a factor of 3 (the rule of d5fcd38)"
+    # a cube for a microscope; a box for a sponge; a structured answer; either side of each threshold
+    cases = ((1.0, 0.42, False), (1.0, 0.86, True), (0.6, 0.42, True), (0.84, 0.42, True), (0.85, 0.74, False), (0.85, 0.75, True))
+    for plain, archetype_plain, accepted in cases:
+        lines = table([judged(plain, archetype_plain)])
+        assert row(lines, PLAIN_RULE)[1] == ("1 of 1 (100%)" if accepted else "0 of 1 (0%)"), (plain, archetype_plain)
         assert row(lines, before)[1] == "1 of 1 (100%)"

@@ -14,8 +14,10 @@ from bpywright.fidelity.compare import compare
 from bpywright.graph.agreement import (
     AGREE_WITH,
     MARGIN,
+    PLAIN,
     PROPORTION,
     REPEAT_F,
+    STRUCTURED,
     Agreement,
     Floor,
     GeometryCache,
@@ -370,6 +372,16 @@ def test_an_archetypes_wrong_object_floor_is_a_second_floor_beside_the_cube() ->
     assert shaped(PROPORTION * 0.99).agrees and shaped(1.01 / PROPORTION).agrees
     assert not shaped(PROPORTION * 1.01).agrees and not shaped(0.99 / PROPORTION).agrees
 
+    # against an archetype whose plainness was measured: no plain solid (PLAIN) where the archetype is not near one
+    def plain(answer: float | None, archetype: float | None) -> Neighbour:
+        return dataclasses.replace(shaped(1.0), plain=answer, archetype_plain=archetype)
+
+    assert plain(1.0, 0.86).agrees  # a plain answer for a kind near a plain solid (a box for a sponge)
+    assert plain(PLAIN - 0.01, 0.3).agrees  # more than a plain solid, however structured the archetype
+    assert not plain(PLAIN, STRUCTURED - 0.01).agrees and plain(PLAIN, STRUCTURED).agrees
+    assert not plain(1.0, 0.42).agrees and plain(1.0, 0.42).too_plain  # a cube for a microscope
+    assert plain(1.0, None).agrees and plain(None, 0.42).agrees  # not measured (an exemplar): no such bar
+
 
 def taller(script: str, k: float) -> str:
     """A plan-built script with every part k times as tall and k times as high off the ground."""
@@ -397,6 +409,31 @@ def test_a_pizza_drawn_as_a_tall_cake_is_no_pizza_however_close_its_f_score(tmp_
     assert not cake.agreed and abs(n.proportion - 4.0) < 0.01 and not n.proportioned, cake.why  # type: ignore[operator]
     assert dataclasses.replace(n, proportion=None).agrees  # by F, the wrong-object floor and the cover alone it would agree
     assert "in its proportions" in cake.why
+
+
+POLE = CLEAR + "bpy.ops.mesh.primitive_cylinder_add(radius=0.12, depth=1.8, location=(0, 0, 0.9))\n"
+
+
+def test_a_coat_rack_drawn_as_one_pole_is_no_coat_rack_however_close_its_f_score(tmp_path: Path, measure) -> None:
+    """heldout7 and heldout13: a coat rack and a floor lamp drawn as one pole passed every other bar against their
+    archetypes (a base, a pole, hooks or a shade), as did a cube for a microscope. A plain solid filling the answer's
+    bounds is the answer; it is not the archetype, and the critic's own coat rack is not a plain solid."""
+    cache, none = GeometryCache(tmp_path / "measures"), Agreement(False, "not accepted: too few", too_few=True)
+    rack = "a wooden coat rack with hooks"
+    found = archetype_of(rack, "4.5")
+    assert found is not None and not found.shown and "coat rack" in found.request
+    itself = against_archetype(rack, found.script, "4.5", measure, cache, none)
+    (n,) = itself.neighbours
+    assert itself.agreed and n.plain == n.archetype_plain and n.archetype_plain < STRUCTURED, itself.why  # type: ignore[operator]
+    pole = against_archetype(rack, POLE, "4.5", measure, cache, none)
+    (n,) = pole.neighbours
+    assert not pole.agreed and n.too_plain and n.plain >= PLAIN, pole.why  # type: ignore[operator]
+    assert dataclasses.replace(n, plain=None).agrees  # by every other bar it would agree
+    assert "filling its bounds scores 1.00 against it" in pole.why and "more than one plain solid" in pole.why, pole.why
+    # a box for a kind whose archetype is near a box is held to the other bars alone: a sponge
+    box = against_archetype("a kitchen sponge", BOX, "4.5", measure, cache, none)
+    (n,) = box.neighbours
+    assert n.plain is not None and n.plain > 0.95 and n.archetype_plain >= STRUCTURED and not n.too_plain, box.why  # type: ignore[operator]
 
 
 def test_every_archetype_has_a_shipped_wrong_object_floor_of_another_kind() -> None:
