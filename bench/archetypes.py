@@ -194,11 +194,11 @@ RULES: list[tuple[str, Any]] = [
     ("the critic's shapes only, the first, margin 0.2", agrees_with(lambda r: first(r, False), 0.2)),
     (
         f"the first shape, else the library's first, margin 0.2 and closer than {WRONG_QUANTILE:.0%} of other objects (the rule of 6498e85)",
-        lambda r: (a := first(r, False) or first(r, True)) is not None and agrees_as_the_loop(a, cover=False),
+        lambda r: (a := first(r, False) or first(r, True)) is not None and agrees_as_the_loop(a, cover=False, proportion=False, plain=False),
     ),
     (
         f"the same, margin {ARCHETYPE_MARGIN}, covering {COVER:.0%} of the archetype (the rule of e0ccbe5)",
-        lambda r: (a := first(r, False) or first(r, True)) is not None and agrees_as_the_loop(a, proportion=False),
+        lambda r: (a := first(r, False) or first(r, True)) is not None and agrees_as_the_loop(a, proportion=False, plain=False),
     ),
     (
         f"the same, in the archetype's proportions within a factor of {PROPORTION:g} (the rule of d5fcd38)",

@@ -24,6 +24,7 @@ def answer(
     }
 
 
+RULE_6498E85 = "the first shape, else the library's first, margin 0.2 and closer than 80% of other objects (the rule of 6498e85)"
 PLAIN_RULE = "the same, not one plain solid (0.85) where the archetype is not near one (0.75) (the loop's rule)"
 
 
@@ -98,7 +99,7 @@ def test_the_loops_rule_asks_an_answer_for_the_archetypes_proportions_within_a_f
     for proportion, accepted in ((1.0, True), (2.9, True), (0.35, True), (3.2, False), (0.3, False)):  # a cake for a pizza: 3.2
         lines = table([judged(proportion)])
         assert row(lines, loop)[1] == ("1 of 1 (100%)" if accepted else "0 of 1 (0%)"), proportion
-        assert row(lines, before)[1] == "1 of 1 (100%)"
+        assert row(lines, before)[1] == "1 of 1 (100%)" and row(lines, RULE_6498E85)[1] == "1 of 1 (100%)"  # rules before it
 
 
 def test_the_loops_rule_refuses_one_plain_solid_for_a_kind_whose_archetype_is_more() -> None:
@@ -116,4 +117,4 @@ def test_the_loops_rule_refuses_one_plain_solid_for_a_kind_whose_archetype_is_mo
     for plain, archetype_plain, accepted in cases:
         lines = table([judged(plain, archetype_plain)])
         assert row(lines, PLAIN_RULE)[1] == ("1 of 1 (100%)" if accepted else "0 of 1 (0%)"), (plain, archetype_plain)
-        assert row(lines, before)[1] == "1 of 1 (100%)"
+        assert row(lines, before)[1] == "1 of 1 (100%)" and row(lines, RULE_6498E85)[1] == "1 of 1 (100%)"  # rules before it
