@@ -446,6 +446,35 @@ def compared_with(agreement: list[dict[str, Any]]) -> str:
     return "exemplars"
 
 
+def redraw_hint(agreement: list[dict[str, Any]]) -> str:
+    """What a fresh plan of the request is told of an earlier answer held against the archetype of its kind (summary's
+    form), where the answer failed a bar a plan can be asked to meet: its proportions (how many times too tall or too
+    flat for its width, not the archetype's own figures) or one plain solid for a kind with parts; "" otherwise. Its F,
+    cover and wrong-object floor are never told: those stay a verdict the model was not led to.
+
+    Why: under the plan strategy a redraw is a fresh sample, not a revision, and the 1.5B draws the same mistake again
+    when told nothing; on heldout14-17 (prompts nobody had read) proportions alone refused 8 answers faithful by the
+    reference, 6 of them pizzas drawn as tall cakes on every draw."""
+    if compared_with(agreement) != "archetype":
+        return ""
+    hints = []
+    for n in agreement:
+        ratio = n.get("proportion")
+        if ratio is not None and not 1 / PROPORTION <= ratio <= PROPORTION:
+            how, fix = (f"{ratio:.1f} times as tall", "much flatter") if ratio > 1 else (f"{1 / ratio:.1f} times as flat", "much taller")
+            hints.append(
+                f"An earlier plan for this request drew the object {how}, for its width, as such an object is. "
+                f"Plan it afresh {fix}: its height a {'smaller' if ratio > 1 else 'larger'} share of its width and depth."
+            )
+        plain, archetype_plain = n.get("plain"), n.get("archetype_plain")
+        if plain is not None and archetype_plain is not None and plain >= PLAIN and archetype_plain < STRUCTURED:
+            hints.append(
+                "An earlier plan for this request drew the object as one plain block or cylinder. Such an object has distinct "
+                "parts of different sizes: plan each of them."
+            )
+    return " ".join(hints)
+
+
 def summary(agreement: Agreement) -> list[dict[str, Any]]:
     """The neighbours compared, as the critique keeps them (JSON-safe)."""
     return [

@@ -28,6 +28,7 @@ from bpywright.graph.agreement import (
     known_archetypes,
     neighbours_of,
     pool_measure,
+    redraw_hint,
     shipped_floors,
 )
 from bpywright.graph.build import build_graph, checkpoint_db, sqlite_checkpointer
@@ -434,6 +435,46 @@ def test_a_coat_rack_drawn_as_one_pole_is_no_coat_rack_however_close_its_f_score
     box = against_archetype("a kitchen sponge", BOX, "4.5", measure, cache, none)
     (n,) = box.neighbours
     assert n.plain is not None and n.plain > 0.95 and n.archetype_plain >= STRUCTURED and not n.too_plain, box.why  # type: ignore[operator]
+
+
+def test_a_redraw_is_told_only_what_a_plan_can_meet_of_the_archetype(settings, fake: FakeLLM, render_pool, tmp_path: Path) -> None:
+    """heldout14-17: pizzas drawn as tall cakes were refused for their proportions alone, and each fresh plan, told
+    nothing, was a cake again. The fresh plan is told how many times too tall the earlier one was (not the archetype's
+    figures, its F, cover or floor), and a flat pizza is accepted."""
+    pizza = "a pizza with pepperoni slices and melted cheese"
+    found = archetype_of(pizza, "4.5")
+    assert found is not None
+    cake = json.loads(found.plan)
+    for part in cake["parts"]:  # every part 4 times as thick: a cake with toppings
+        part["size"][2] *= 4
+    neighbours = dataclasses.replace(
+        settings, review="neighbours", max_critic_rounds=0, redraws=1, strategy="plan", llm_sampling=(("seed", 7.0),)
+    )
+    fake.script("plan", json.dumps(cake), found.plan)
+    with store_with(tmp_path / "store", {}) as store:
+        result = generate(pizza, settings=neighbours, pool=render_pool, store=store)
+    assert result.outcome == "accepted", result.message
+    asked = [body for body in fake.chat_requests if body.get("response_format")]
+    assert len(asked) == 2
+    assert "drew the object" not in asked[0]["messages"][-1]["content"]
+    told = asked[1]["messages"][-1]["content"].split("It was rejected:")[1]  # after the request and the related plans
+    assert "drew the object 4.0 times as tall, for its width, as such an object is" in told and "much flatter" in told, told
+    assert "F " not in told and "cover" not in told and found.request not in told and "0.0" not in told
+    first, second = attempts_of(neighbours, result.thread_id)
+    assert first.critique is not None and not first.critique.accepted
+    assert "told its proportions or plainness" in second.note, second.note
+
+
+def test_the_redraw_hint_names_the_bar_that_failed_and_nothing_else() -> None:
+    archetype = {"id": "shape:1", "fscore": 0.7, "cube": 0.2, "archetype": True, "cover": 0.9, "proportion": 1.0}
+    assert redraw_hint([archetype]) == ""  # refused for another bar (F, cover, floor): nothing a plan is told
+    flat = redraw_hint([archetype | {"proportion": 0.2}])
+    assert "5.0 times as flat" in flat and "much taller" in flat and "larger share" in flat
+    plain = redraw_hint([archetype | {"plain": 0.97, "archetype_plain": 0.42}])
+    assert "one plain block or cylinder" in plain and "times as" not in plain
+    assert redraw_hint([archetype | {"plain": 0.97, "archetype_plain": 0.86}]) == ""  # a box for a sponge is no fault
+    # verified exemplars, or fresh plans of the request, are no archetype: no proportions of theirs are told
+    assert redraw_hint([{"id": "e1", "fscore": 0.3, "cube": 0.2, "proportion": 9.0}] * 2) == ""
 
 
 def test_every_archetype_has_a_shipped_wrong_object_floor_of_another_kind() -> None:

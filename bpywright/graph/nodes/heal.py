@@ -9,7 +9,7 @@ from functools import cached_property
 from typing import Any
 
 from ...rules.healer import heal_once
-from ..agreement import compared_with
+from ..agreement import compared_with, redraw_hint
 from ..borrow import borrow_helpers, code_blocks
 from ..builders import call_builders, uncalled_builders
 from ..context import RunContext
@@ -251,16 +251,18 @@ def _replan(turn: Turn) -> Update:
 def _redraw(turn: Turn) -> Update:
     """A fresh answer for a request whose answer passed the checks and whose shape disagreed with its verified
     neighbours or the archetype of its kind: a new sample, not a revision (revising a plan moved its F by under 0.02 in 20 of 22 runs,
-    bench/replan_rounds.py), so a plan is drawn afresh at the sampling temperature with seed + k."""
+    bench/replan_rounds.py), so a plan is drawn afresh at the sampling temperature with seed + k. It is told only what
+    agreement.redraw_hint says of the earlier answer (too tall or flat for its kind, or one plain solid)."""
     state, ctx, a = turn.state, turn.ctx, turn.attempt
     held = a.critique.agreement if a.critique is not None else []
     against = "the archetype" if compared_with(held) == "archetype" else "the verified exemplars"
     earlier = f"its shape did not agree with {against} of its kind"
+    hint = redraw_hint(held)  # its proportions or its plainness, where those failed: never its F, cover or floor
     if state.strategy == "plan":
-        new = [new_plan(state, ctx, len(state.attempts), turn.round, a.index, "", None, variant=state.n + state.redraws)]
-        how = f"redrawn: #{a.index} {earlier}; a fresh plan, sampled"
+        new = [new_plan(state, ctx, len(state.attempts), turn.round, a.index, hint, None, variant=state.n + state.redraws)]
+        how = f"redrawn: #{a.index} {earlier}; a fresh plan, sampled" + (", told its proportions or plainness" if hint else "")
     else:
-        new = new_attempts(state, ctx, round_=turn.round, parent=a.index, earlier=f"it ran, but {earlier}")
+        new = new_attempts(state, ctx, round_=turn.round, parent=a.index, earlier=f"it ran, but {earlier}. {hint}".strip())
         how = f"redrawn: #{a.index} {earlier}; a fresh script"
     new = [x.model_copy(update={"note": f"{how}; {x.note}"}) for x in new]
     return turn.added(new, how, {"rounds": turn.round, "rule_steps": 0, "redraws": state.redraws + 1})
