@@ -150,6 +150,18 @@ def part_name(raw: Any, fallback: str) -> str:
     return name or fallback
 
 
+SHEET = 0.01  # a box or a cylinder planned with one extent 0 is a sheet or a disc this share of its larger extent thick
+
+
+def sheet(size: tuple[float, ...], axis: int) -> tuple[float, float, float]:
+    """A box (or a cylinder's height) planned 0 along one axis, given a thickness: SHEET of its larger other extent.
+    Why: heldout16's chessboard gave its squares a height of 0 on each of 4 plans, each refused, and the request ended
+    with no script; a zero height with a width and a depth is a flat tile, as the plan says."""
+    thick = SHEET * max(v for i, v in enumerate(size) if i != axis)
+    x, y, z = (thick if i == axis else v for i, v in enumerate(size))
+    return (x, y, z)
+
+
 def _part(raw: Any, index: int) -> Part:
     if not isinstance(raw, dict):
         raise PlanError(f"part {index + 1} is not an object with name, shape, size, on, side, at, rotation and color")
@@ -177,6 +189,9 @@ def _part(raw: Any, index: int) -> Part:
             )
     axes = "xy" if shape == "plane" else "xyz"  # a plane is flat by nature
     thin = [axis for axis, v in zip("xyz", size, strict=True) if axis in axes and v < MIN_EXTENT]
+    if len(thin) == 1 and (shape == "box" or (shape == "cylinder" and thin == ["z"])):
+        size = sheet(size, "xyz".index(thin[0]))
+        thin = []
     if thin:
         raise PlanError(f"part {name!r} has size 0 along {', '.join(thin)}: give every part a width, depth and height in metres")
     if shape == "plane":

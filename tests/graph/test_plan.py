@@ -71,7 +71,8 @@ def test_parse_plan_takes_the_json_of_a_fenced_reply_and_repairs_what_is_harmles
         ('{"object": "chair", "parts": []}', "no parts"),
         ('{"object": "chair"}', "no parts"),
         ("[1, 2]", "no JSON object"),
-        (plan_text("c", ("seat", "box", [0.4, 0, 0.05], ZERO, ZERO, "red")), "size 0 along y"),
+        (plan_text("c", ("seat", "box", [0.4, 0, 0], ZERO, ZERO, "red")), "size 0 along y, z"),  # a line, not a sheet
+        (plan_text("c", ("leg", "cylinder", [0, 0.04, 0.5], ZERO, ZERO, "red")), "size 0 along x"),  # no radius
         ('{"object": "c", "parts": [{"name": "seat", "shape": "box", "size": [NaN, 1, 1]}]}', "not a number"),
         (plan_text("c", ("seat", "box", [4500, 450, 50], ZERO, ZERO, "red")), "in metres"),
         (plan_text("c", ("seat", "pyramid", [1, 1, 1], ZERO, ZERO, "red")), "use one of box, cylinder"),
@@ -81,6 +82,22 @@ def test_parse_plan_takes_the_json_of_a_fenced_reply_and_repairs_what_is_harmles
 def test_parse_plan_refuses_what_cannot_be_built_and_says_what_to_change(reply: str, says: str) -> None:
     with pytest.raises(PlanError, match=says):
         parse_plan(reply)
+
+
+def test_a_box_or_disc_planned_0_thick_is_a_sheet_not_a_refusal() -> None:
+    """heldout16's chessboard: each of its 4 plans gave the squares a height of 0, each was refused, and the request
+    ended with no script. A box with a width and a depth is a tile; 1 % of its larger extent thick."""
+    board = parse_plan(
+        plan_text(
+            "chessboard",
+            ("square", "box", [0.05, 0.05, 0], ZERO, ZERO, "white"),
+            ("panel", "box", [0.4, 0, 0.3], ZERO, ZERO, "black"),
+            ("coaster", "cylinder", [0.1, 0.1, 0], ZERO, ZERO, "tan"),
+        )
+    )
+    square, panel, coaster = board.parts
+    assert square.size == pytest.approx((0.05, 0.05, 0.0005)) and panel.size == pytest.approx((0.4, 0.004, 0.3))
+    assert coaster.size == pytest.approx((0.1, 0.1, 0.001))
 
 
 def test_a_reply_cut_off_at_the_token_limit_keeps_its_whole_parts() -> None:
