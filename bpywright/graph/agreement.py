@@ -459,16 +459,26 @@ def redraw_hint(agreement: list[dict[str, Any]]) -> str:
     if compared_with(agreement) != "archetype":
         return ""
     hints = []
-    for n in agreement:
-        ratio = n.get("proportion")
-        if ratio is not None and not 1 / PROPORTION <= ratio <= PROPORTION:
-            how, fix = (f"{ratio:.1f} times as tall", "much flatter") if ratio > 1 else (f"{1 / ratio:.1f} times as flat", "much taller")
+    for d in agreement:
+        n = Neighbour(
+            str(d.get("id", "")),
+            "",
+            float(d.get("fscore", 0.0)),
+            float(d.get("cube", 0.0)),
+            archetype=True,
+            proportion=d.get("proportion"),
+            plain=d.get("plain"),
+            archetype_plain=d.get("archetype_plain"),
+        )
+        if n.proportion is not None and not n.proportioned:
+            taller = n.proportion > 1
+            how = f"{n.proportion:.1f} times as tall" if taller else f"{1 / n.proportion:.1f} times as flat"
             hints.append(
                 f"An earlier plan for this request drew the object {how}, for its width, as such an object is. "
-                f"Plan it afresh {fix}: its height a {'smaller' if ratio > 1 else 'larger'} share of its width and depth."
+                f"Plan it afresh {'much flatter' if taller else 'much taller'}: its height a "
+                f"{'smaller' if taller else 'larger'} share of its width and depth."
             )
-        plain, archetype_plain = n.get("plain"), n.get("archetype_plain")
-        if plain is not None and archetype_plain is not None and plain >= PLAIN and archetype_plain < STRUCTURED:
+        if n.too_plain:
             hints.append(
                 "An earlier plan for this request drew the object as one plain block or cylinder. Such an object has distinct "
                 "parts of different sizes: plan each of them."
