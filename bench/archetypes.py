@@ -110,6 +110,7 @@ def judge(folders: list[Path], references: dict[str, str], cache: Any) -> list[d
             if reference is None or answer is None:
                 continue
             near = kind_archetypes(r["prompt"], VERSION)  # the first is the one the loop holds the answer against
+            tall, plain = flatness(answer), plainness(answer)[0]  # the answer's, the same against every archetype
             out.append(
                 {
                     "folder": folder.name,
@@ -127,8 +128,8 @@ def judge(folders: list[Path], references: dict[str, str], cache: Any) -> list[d
                             "shown": a.shown,
                             "fscore": (against := compare(answer, arch[a.id])).fscore,
                             "cover": against.recall,
-                            "proportion": flatness(answer) / flatness(arch[a.id]),
-                            "plain": plainness(answer)[0],
+                            "proportion": tall / flatness(arch[a.id]),
+                            "plain": plain,
                             "archetype_plain": plain_of[a.id],
                             "cube": cube_against[a.id],
                             "wrong": floors[a.digest].fscore if a.digest in floors else None,
@@ -156,22 +157,14 @@ def agrees_as_the_loop(a: dict[str, Any], cover: bool = True, proportion: bool =
     cube by ARCHETYPE_MARGIN, else by MARGIN (cover=False: the rule before the cover, b0d4039 to 6498e85), in the
     archetype's proportions within PROPORTION (proportion=False: the rule before them, e0ccbe5 to 1834cc3), and not one
     plain solid where the archetype is more (plain=False: the rule before it, d5fcd38)."""
-    c = a.get("cover") if cover else None
-    ratio = a.get("proportion") if proportion else None
-    plains = (a.get("plain"), a.get("archetype_plain")) if plain else (None, None)
-    return Neighbour(
-        "",
-        "",
-        a["fscore"],
-        a["cube"],
-        archetype=True,
-        shown=a.get("shown", True),
-        wrong=a.get("wrong"),
-        cover=c,
-        proportion=ratio,
-        plain=plains[0],
-        archetype_plain=plains[1],
-    ).agrees
+    bars: dict[str, Any] = {"archetype": True}  # a bar not measured is no bar (Neighbour.agrees)
+    if not cover:
+        bars["cover"] = None
+    if not proportion:
+        bars["proportion"] = None
+    if not plain:
+        bars |= {"plain": None, "archetype_plain": None}
+    return Neighbour.from_summary(a | bars).agrees
 
 
 def first(row: dict[str, Any], shown: bool | None = None) -> dict[str, Any] | None:
@@ -194,7 +187,9 @@ RULES: list[tuple[str, Any]] = [
     ("the critic's shapes only, the first, margin 0.2", agrees_with(lambda r: first(r, False), 0.2)),
     (
         f"the first shape, else the library's first, margin 0.2 and closer than {WRONG_QUANTILE:.0%} of other objects (the rule of 6498e85)",
-        lambda r: (a := first(r, False) or first(r, True)) is not None and agrees_as_the_loop(a, cover=False, proportion=False, plain=False),
+        lambda r: (
+            (a := first(r, False) or first(r, True)) is not None and agrees_as_the_loop(a, cover=False, proportion=False, plain=False)
+        ),
     ),
     (
         f"the same, margin {ARCHETYPE_MARGIN}, covering {COVER:.0%} of the archetype (the rule of e0ccbe5)",

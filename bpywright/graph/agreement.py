@@ -140,6 +140,24 @@ class Neighbour:
     plain: float | None = None  # the answer's plainness (fidelity/plain.py: a plain solid fitted to its bounds against it)
     archetype_plain: float | None = None  # the archetype's plainness; None (either): not measured
 
+    @classmethod
+    def from_summary(cls, d: dict[str, Any]) -> Neighbour:
+        """One neighbour as summary() keeps it (or as bench/archetypes.py judges one): its bars, without its prompt."""
+        return cls(
+            str(d.get("id", "")),
+            "",
+            float(d["fscore"]),
+            float(d["cube"]),
+            witness=bool(d.get("witness")),
+            archetype=bool(d.get("archetype")),
+            shown=bool(d.get("shown", True)),
+            wrong=d.get("wrong"),
+            cover=d.get("cover"),
+            proportion=d.get("proportion"),
+            plain=d.get("plain"),
+            archetype_plain=d.get("archetype_plain"),
+        )
+
     @property
     def repeats(self) -> bool:
         """A shown archetype the answer repeats up to scale (F >= REPEAT_F): no agreement."""
@@ -459,17 +477,7 @@ def redraw_hint(agreement: list[dict[str, Any]]) -> str:
     if compared_with(agreement) != "archetype":
         return ""
     hints = []
-    for d in agreement:
-        n = Neighbour(
-            str(d.get("id", "")),
-            "",
-            float(d.get("fscore", 0.0)),
-            float(d.get("cube", 0.0)),
-            archetype=True,
-            proportion=d.get("proportion"),
-            plain=d.get("plain"),
-            archetype_plain=d.get("archetype_plain"),
-        )
+    for n in map(Neighbour.from_summary, agreement):
         if n.proportion is not None and not n.proportioned:
             taller = n.proportion > 1
             how = f"{n.proportion:.1f} times as tall" if taller else f"{1 / n.proportion:.1f} times as flat"

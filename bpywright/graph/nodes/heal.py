@@ -262,7 +262,7 @@ def _redraw(turn: Turn) -> Update:
         new = [new_plan(state, ctx, len(state.attempts), turn.round, a.index, hint, None, variant=state.n + state.redraws)]
         how = f"redrawn: #{a.index} {earlier}; a fresh plan, sampled" + (", told its proportions or plainness" if hint else "")
     else:
-        new = new_attempts(state, ctx, round_=turn.round, parent=a.index, earlier=f"it ran, but {earlier}. {hint}".strip())
+        new = new_attempts(state, ctx, round_=turn.round, parent=a.index, earlier=f"it ran, but {earlier}" + (f". {hint}" if hint else ""))
         how = f"redrawn: #{a.index} {earlier}; a fresh script"
     new = [x.model_copy(update={"note": f"{how}; {x.note}"}) for x in new]
     return turn.added(new, how, {"rounds": turn.round, "rule_steps": 0, "redraws": state.redraws + 1})
