@@ -331,11 +331,30 @@ def test_under_the_plan_strategy_the_fresh_answer_is_a_plan_sampled_afresh(setti
     assert second.note.startswith("redrawn: #0") and "a fresh plan, sampled" in second.note
 
 
-def test_by_default_two_fresh_answers_are_drawn_and_no_more(settings, fake: FakeLLM, render_pool, tmp_path: Path) -> None:
-    """Settings.redraws is 2 unless set (BPYWRIGHT_REDRAWS): an answer that keeps disagreeing gets two fresh draws, then
-    the closest of the three is returned as the best attempt, saying why it was not accepted."""
-    assert settings.redraws == 2
+def test_by_default_three_fresh_answers_are_drawn_and_no_more(settings, fake: FakeLLM, render_pool, tmp_path: Path) -> None:
+    """Settings.redraws is 3 unless set (BPYWRIGHT_REDRAWS): an answer that keeps disagreeing gets three fresh draws, then
+    the closest of the four is returned as the best attempt, saying why it was not accepted."""
+    assert settings.redraws == 3
     neighbours = dataclasses.replace(settings, review="neighbours", max_critic_rounds=0, max_heal_rounds=3)
+    fake.script(
+        "generate",
+        fenced(SKEWER),
+        fenced(SKEWER.replace("r * 0.05", "r * 0.06")),
+        fenced(SKEWER.replace("r * 0.05", "r * 0.07")),
+        fenced(SKEWER.replace("r * 0.05", "r * 0.08")),
+        fenced(BURGER_PARTS),
+    )
+    with store_with(tmp_path / "store", NEIGHBOURS) as store:
+        result = generate(BURGER, settings=neighbours, pool=render_pool, store=store)
+    assert result.outcome == "best_attempt" and fake.roles_asked() == ["generate"] * 4 and result.attempts == 4, result.message
+    assert fake.queues["generate"]  # the fifth answer, which would agree, is never asked for
+    notes = [a.note for a in attempts_of(neighbours, result.thread_id)]
+    assert [n.startswith("redrawn:") for n in notes] == [False, True, True, True], notes
+
+
+def test_redraws_are_bounded_by_the_heal_rounds_too(settings, fake: FakeLLM, render_pool, tmp_path: Path) -> None:
+    """Each redraw takes a heal round: with 3 redraws allowed and 2 rounds, the third is not drawn."""
+    neighbours = dataclasses.replace(settings, review="neighbours", max_critic_rounds=0, max_heal_rounds=2, redraws=3)
     fake.script(
         "generate",
         fenced(SKEWER),
@@ -346,9 +365,7 @@ def test_by_default_two_fresh_answers_are_drawn_and_no_more(settings, fake: Fake
     with store_with(tmp_path / "store", NEIGHBOURS) as store:
         result = generate(BURGER, settings=neighbours, pool=render_pool, store=store)
     assert result.outcome == "best_attempt" and fake.roles_asked() == ["generate"] * 3 and result.attempts == 3, result.message
-    assert fake.queues["generate"]  # the fourth answer, which would agree, is never asked for
-    notes = [a.note for a in attempts_of(neighbours, result.thread_id)]
-    assert [n.startswith("redrawn:") for n in notes] == [False, True, True], notes
+    assert len(fake.queues["generate"]) == 1  # the third redraw, which would agree, is never asked for
 
 
 def test_an_archetypes_wrong_object_floor_is_a_second_floor_beside_the_cube() -> None:
