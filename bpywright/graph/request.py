@@ -256,8 +256,24 @@ def counted_parts(prompt: str) -> dict[str, int]:
 
 
 def head(prompt: str) -> str:
-    """The request's first clause, before with, that, a comma …: what it asks for, without its parts."""
-    return re.split(r"\b(?:with|having|featuring|that|which|where)\b|[,.;:]", prompt.lower())[0]
+    """The request's first clause, before with, that, a comma …: what it asks for, without its parts. A greeting or
+    interjection before it ("Hi, can you create a circuit breaker", "Alright, let's create a hat", "Hey there, …") is
+    not the clause: as the first clause it named no kind, and the request got no archetype and no shown plan."""
+    return re.split(r"\b(?:with|having|featuring|that|which|where)\b|[,.;:]", without_opener(prompt.lower()))[0]
+
+
+# Greetings and interjections that open a conversational request, each ended by a mark ("hi,", "hello!", "okay so,").
+_OPENER = re.compile(
+    r"^\s*(?:(?:hi|hello|hey|hiya|howdy|greetings|alright|all right|okay|ok|so|well|sure|yes|yeah|um|hmm|thanks|"
+    r"thank you|good (?:morning|afternoon|evening|day))(?:\s+(?:there|again|so|team|everyone))*\s*[,.!;:]+\s*)+",
+    re.IGNORECASE,
+)
+
+
+def without_opener(prompt: str) -> str:
+    """The request without the greetings and interjections it opens with (nothing when it is nothing else)."""
+    rest = _OPENER.sub("", prompt, count=1)
+    return rest if rest.strip() else prompt
 
 
 def one_object(prompt: str) -> bool:

@@ -273,7 +273,10 @@ def kind_heads(prompt: str, joined: frozenset[str] = frozenset()) -> set[str]:
     What the critic holds an answer against a shape of its kind by (agreement.kind_archetypes): a slice is not the
     whole pizza, a drum set not one drum."""
     prompt = _LISTED_ADJECTIVE.sub(r"\1 ", prompt.lower())  # "a simple, round feeding bowl": the comma ends no clause
-    words = re.split(r"[?!]", head(prompt))[0].split()  # "can you create a travel wallet? it should …"
+    # "can you create a travel wallet? it should …": the first sentence; "what is this? picture a syringe …": the
+    # first that names anything
+    sentences = [s.split() for s in re.split(r"[?!]", head(prompt))]
+    words = next((s for s in sentences if any(_WORD.fullmatch(t) and _names_kind(t) for w in s for t in _TOKEN.findall(w))), sentences[0])
     words = [t for w in words for t in _TOKEN.findall(w)]  # "wallet," → wallet and a mark, which joins no compound
     kinds = {w for w in words if _WORD.fullmatch(w) and _names_kind(w)}
     pairs = list(zip(words, words[1:], strict=False))

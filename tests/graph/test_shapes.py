@@ -76,6 +76,29 @@ def test_a_compound_is_held_against_the_shape_of_its_head_not_of_its_modifier() 
     assert ids("Model a simple ball, a desk lamp stands beside it") == ["a ball"]  # a comma after a noun still ends it
 
 
+def test_a_greeting_or_a_question_before_the_request_is_not_its_first_clause() -> None:
+    """Conversational openers named no kind (BlendNet: "Hi, can you create a 3D model of a circuit breaker", "Alright,
+    let's create a hat", "What is this? Picture a small, cylindrical syringe"): the request got no archetype, so no
+    verdict, no redraw and no acceptance; nor a shown plan of its kind."""
+    from bpywright.graph.request import head, without_opener
+
+    def ids(prompt: str) -> list[str]:
+        return [k.request for k in kind_archetypes(prompt, "4.5")]
+
+    assert "circuit breaker" in ids("Hi, can you create a 3D model of a circuit breaker for me? It should be compact.")[0]
+    assert "hat" in ids("Alright, let's create a hat. It should have a cylindrical crown.")[0]
+    assert "drum" in ids("Hey there, can you describe a drum for me? Start with the body.")[0]
+    assert "chair" in ids("Hello! I need a wooden chair.")[0] and "chair" in ids("Okay so, make me a chair")[0]
+    assert "syringe" in ids("What is this? Picture a small, cylindrical syringe with a plunger.")[0]
+    assert head("Hi, can you create a lamp with a shade") == "can you create a lamp "
+    # an opener is only one when a mark ends it, and a request that is nothing else is left as it is
+    assert without_opener("so many books on a shelf") == "so many books on a shelf"
+    assert without_opener("well pump with a handle") == "well pump with a handle"
+    assert without_opener("Hi!") == "Hi!" and ids("Hi") == []
+    # the first clause that names a kind is still the first clause: no later one is read when it names something
+    assert ids("Create a 3D model of a drum set. Include a stool.") == []
+
+
 def test_two_words_that_a_shape_writes_as_one_name_its_kind_together() -> None:
     def first(prompt: str) -> str:
         found = archetype_of(prompt, "4.5")
