@@ -38,6 +38,7 @@ from bpywright.graph.agreement import (  # noqa: E402
     PLAIN,
     PROPORTION,
     STRUCTURED,
+    WRONG_MARGIN,
     WRONG_QUANTILE,
     Neighbour,
     flatness,
@@ -151,13 +152,18 @@ def agrees(a: dict[str, Any], margin: float) -> bool:
     )
 
 
-def agrees_as_the_loop(a: dict[str, Any], cover: bool = True, proportion: bool = True, plain: bool = True) -> bool:
-    """The loop's rule (agreement.Neighbour.agrees): closer than other objects (the shipped wrong-object floor, where the
-    archetype has one) and, where the answer's cover of the archetype was measured, covering COVER of it and beating a
-    cube by ARCHETYPE_MARGIN, else by MARGIN (cover=False: the rule before the cover, b0d4039 to 6498e85), in the
-    archetype's proportions within PROPORTION (proportion=False: the rule before them, e0ccbe5 to 1834cc3), and not one
-    plain solid where the archetype is more (plain=False: the rule before it, d5fcd38)."""
+def agrees_as_the_loop(
+    a: dict[str, Any], cover: bool = True, proportion: bool = True, plain: bool = True, wrong_margin: bool = True
+) -> bool:
+    """The loop's rule (agreement.Neighbour.agrees): closer than other objects by WRONG_MARGIN (the shipped wrong-object
+    floor, where the archetype has one; wrong_margin=False: closer at all, the rule before stop 55) and, where the
+    answer's cover of the archetype was measured, covering COVER of it and beating a cube by ARCHETYPE_MARGIN, else by
+    MARGIN (cover=False: the rule before the cover, b0d4039 to 6498e85), in the archetype's proportions within
+    PROPORTION (proportion=False: the rule before them, e0ccbe5 to 1834cc3), and not one plain solid where the archetype
+    is more (plain=False: the rule before it, d5fcd38)."""
     bars: dict[str, Any] = {"archetype": True}  # a bar not measured is no bar (Neighbour.agrees)
+    if not wrong_margin and a.get("wrong") is not None:
+        bars["wrong"] = a["wrong"] - WRONG_MARGIN  # closer at all: the floor, less the margin the loop now adds to it
     if not cover:
         bars["cover"] = None
     if not proportion:
@@ -188,19 +194,27 @@ RULES: list[tuple[str, Any]] = [
     (
         f"the first shape, else the library's first, margin 0.2 and closer than {WRONG_QUANTILE:.0%} of other objects (the rule of 6498e85)",
         lambda r: (
-            (a := first(r, False) or first(r, True)) is not None and agrees_as_the_loop(a, cover=False, proportion=False, plain=False)
+            (a := first(r, False) or first(r, True)) is not None
+            and agrees_as_the_loop(a, cover=False, proportion=False, plain=False, wrong_margin=False)
         ),
     ),
     (
         f"the same, margin {ARCHETYPE_MARGIN}, covering {COVER:.0%} of the archetype (the rule of e0ccbe5)",
-        lambda r: (a := first(r, False) or first(r, True)) is not None and agrees_as_the_loop(a, proportion=False, plain=False),
+        lambda r: (
+            (a := first(r, False) or first(r, True)) is not None
+            and agrees_as_the_loop(a, proportion=False, plain=False, wrong_margin=False)
+        ),
     ),
     (
         f"the same, in the archetype's proportions within a factor of {PROPORTION:g} (the rule of d5fcd38)",
-        lambda r: (a := first(r, False) or first(r, True)) is not None and agrees_as_the_loop(a, plain=False),
+        lambda r: (a := first(r, False) or first(r, True)) is not None and agrees_as_the_loop(a, plain=False, wrong_margin=False),
     ),
     (
-        f"the same, not one plain solid ({PLAIN:g}) where the archetype is not near one ({STRUCTURED:g}) (the loop's rule)",
+        f"the same, not one plain solid ({PLAIN:g}) where the archetype is not near one ({STRUCTURED:g}) (the rule of 17705b0)",
+        lambda r: (a := first(r, False) or first(r, True)) is not None and agrees_as_the_loop(a, wrong_margin=False),
+    ),
+    (
+        f"the same, closer than other objects by {WRONG_MARGIN:g} (the loop's rule)",
         lambda r: (a := first(r, False) or first(r, True)) is not None and agrees_as_the_loop(a),
     ),
 ]

@@ -21,7 +21,7 @@ writes as one name it together: "a coat rack"): first the critic's own shapes (g
 armchair, a pizza, a screwdriver, never shown to the model, so an answer that agrees with one was not led to it), else
 the plan library's (graph/plan_library.py: 10 broad kinds, shown to the model). Accepted when its F-score against it is
 above the archetype's wrong-object floor (what 80 % of the other kinds' archetypes score against it at most, shipped in
-data/archetype_floors.json), beats a unit cube's by ARCHETYPE_MARGIN, the answer covers COVER of the archetype's
+data/archetype_floors.json) by WRONG_MARGIN, beats a unit cube's by ARCHETYPE_MARGIN, the answer covers COVER of the archetype's
 surface, its height over the larger of its width and depth is the archetype's within a factor of PROPORTION, and it is
 not one plain box or cylinder where the archetype is more (PLAIN); an answer that is a shown archetype again up to scale
 (REPEAT_F) is no agreement. Why and how well
@@ -83,6 +83,13 @@ REPEAT_F = 0.99
 # apple and two cylinders for a suitcase: the margin stays MARGIN.
 WRONG_QUANTILE = 0.8
 FLOORS = Path(__file__).parent / "data" / "archetype_floors.json"
+# And it must beat that floor by WRONG_MARGIN, as it beats a cube by a margin: closer than other objects by a clear step,
+# not by a hair. Why (decided after reading heldout7-20, bench/results/fidelity/wrong-margin.md): of the 83 read answers
+# the loop's rule accepted (66 faithful by the reference, 0.80), 16 beat the floor by 0.1 or less, 8 of them faithful: a
+# coin toss. By eye they are a tall black box for a blood pressure monitor, a slab on a peg for a hammer, a box with a
+# cap for a desktop computer, an apple under a log (twice; faithful by the reference) and a dark rod for a screwdriver.
+# Without them 67 are accepted at 0.87. heldout21, run before this was decided, is its first read on unseen prompts.
+WRONG_MARGIN = 0.1
 # Against an archetype, the answer must also cover at least COVER of its surface (the F-score's recall: archetype points
 # within tau of the answer), and then beat a cube by ARCHETYPE_MARGIN rather than MARGIN. A wrong answer that agrees
 # by F is mostly one that lies on part of the archetype and lacks the rest (a box where a juicer has a jug and a reamer);
@@ -171,10 +178,11 @@ class Neighbour:
 
     @property
     def agrees(self) -> bool:
-        """Beats the cube by its margin and, against an archetype, its wrong-object floor and COVER where measured."""
+        """Beats the cube by its margin and, against an archetype, its wrong-object floor by WRONG_MARGIN and COVER where
+        measured."""
         return (
             self.fscore > self.cube + self.margin
-            and (self.wrong is None or self.fscore > self.wrong)
+            and (self.wrong is None or self.fscore > self.wrong + WRONG_MARGIN)
             and (self.cover is None or self.cover >= COVER)
             and self.proportioned
             and not self.too_plain
@@ -447,7 +455,7 @@ def against_archetype(prompt: str, script: str, version: str, measure: Measure, 
         )
     if n.agrees:
         return Agreement(True, f"accepted: its shape agrees with {whose} of its kind ({where})", [n])
-    bar = f"by the margin of {n.margin} over a cube" + (" and closer than other objects" if floor is not None else "")
+    bar = f"by the margin of {n.margin} over a cube" + (f" and of {WRONG_MARGIN} over other objects" if floor is not None else "")
     bar += f", covering {COVER:.0%} of it, in its proportions, and more than one plain solid where the archetype is more"
     return Agreement(False, f"not accepted: its shape does not agree with {whose} of its kind {bar} ({where})", [n])
 

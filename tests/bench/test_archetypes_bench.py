@@ -25,7 +25,8 @@ def answer(
 
 
 RULE_6498E85 = "the first shape, else the library's first, margin 0.2 and closer than 80% of other objects (the rule of 6498e85)"
-PLAIN_RULE = "the same, not one plain solid (0.85) where the archetype is not near one (0.75) (the loop's rule)"
+PLAIN_RULE = "the same, not one plain solid (0.85) where the archetype is not near one (0.75) (the rule of 17705b0)"
+LOOP_RULE = "the same, closer than other objects by 0.1 (the loop's rule)"
 
 
 def row(lines: list[str], label: str) -> list[str]:
@@ -118,3 +119,17 @@ def test_the_loops_rule_refuses_one_plain_solid_for_a_kind_whose_archetype_is_mo
         lines = table([judged(plain, archetype_plain)])
         assert row(lines, PLAIN_RULE)[1] == ("1 of 1 (100%)" if accepted else "0 of 1 (0%)"), (plain, archetype_plain)
         assert row(lines, before)[1] == "1 of 1 (100%)" and row(lines, RULE_6498E85)[1] == "1 of 1 (100%)"  # rules before it
+
+
+def test_the_loops_rule_asks_an_answer_to_beat_other_objects_by_a_margin_too() -> None:
+    """Closer than the wrong-object floor by WRONG_MARGIN (0.1), not by a hair; the rules before it read the floor alone."""
+
+    def judged(f: float, wrong: float) -> dict[str, object]:
+        archetype = {"id": "x", "request": "a hammer", "shown": False, "fscore": f, "cube": 0.04, "wrong": wrong, "cover": 0.6}
+        return {"id": "p", "faithful": False, "archetypes": [archetype | {"proportion": 1.0, "plain": 0.6, "archetype_plain": 0.6}]}
+
+    # a slab on a peg for a hammer: 0.33 against a floor of 0.32; an answer 0.15 past it; one just past the margin
+    for f, wrong, accepted in ((0.33, 0.32, False), (0.47, 0.32, True), (0.43, 0.32, True), (0.41, 0.32, False)):
+        lines = table([judged(f, wrong)])
+        assert row(lines, LOOP_RULE)[1] == ("1 of 1 (100%)" if accepted else "0 of 1 (0%)"), (f, wrong)
+        assert row(lines, PLAIN_RULE)[1] == "1 of 1 (100%)"  # the rule before it: past the floor at all

@@ -18,6 +18,7 @@ from bpywright.graph.agreement import (
     PROPORTION,
     REPEAT_F,
     STRUCTURED,
+    WRONG_MARGIN,
     Agreement,
     Floor,
     GeometryCache,
@@ -369,15 +370,17 @@ def test_redraws_are_bounded_by_the_heal_rounds_too(settings, fake: FakeLLM, ren
 
 
 def test_an_archetypes_wrong_object_floor_is_a_second_floor_beside_the_cube() -> None:
-    # against an archetype with a floor: MARGIN over a cube and closer than other objects
+    # against an archetype with a floor: MARGIN over a cube and WRONG_MARGIN over other objects
     assert Neighbour("a", "", 0.65, 0.40, archetype=True, shown=False, wrong=0.50).agrees
     assert not Neighbour("a", "", 0.65, 0.40, archetype=True, shown=False, wrong=0.70).agrees  # other objects score more
+    assert not Neighbour("a", "", 0.65, 0.40, archetype=True, shown=False, wrong=0.60).agrees  # closer by a hair only
+    assert WRONG_MARGIN == 0.1
     assert not Neighbour("a", "", 0.55, 0.40, archetype=True, shown=False, wrong=0.30).agrees  # within the margin of a cube
     # without one (an exemplar, or an archetype changed since the floors were measured): MARGIN over a cube alone
     assert not Neighbour("e", "", 0.55, 0.40).agrees and Neighbour("e", "", 0.61, 0.40).agrees
     # an archetype whose cover was measured: ARCHETYPE_MARGIN over a cube, and COVER of its surface
-    assert Neighbour("a", "", 0.55, 0.40, archetype=True, shown=False, wrong=0.50, cover=0.6).agrees
-    assert not Neighbour("a", "", 0.55, 0.40, archetype=True, shown=False, wrong=0.50, cover=0.45).agrees  # half uncovered
+    assert Neighbour("a", "", 0.55, 0.40, archetype=True, shown=False, wrong=0.40, cover=0.6).agrees
+    assert not Neighbour("a", "", 0.55, 0.40, archetype=True, shown=False, wrong=0.40, cover=0.45).agrees  # half uncovered
     assert not Neighbour("a", "", 0.48, 0.40, archetype=True, shown=False, wrong=0.30, cover=0.9).agrees  # within 0.1 of a cube
     assert not Neighbour("e", "", 0.55, 0.40, cover=0.9).agrees  # an exemplar keeps MARGIN
     # the shown library repeated up to scale is no agreement, floor or not
@@ -522,8 +525,8 @@ def test_an_answer_no_closer_to_the_archetype_than_other_objects_is_not_accepted
     stack = against_archetype(BURGER, BURGER_PARTS, "4.5", measure, cache, none)
     assert stack.agreed and stack.neighbours[0].wrong == shipped_floors()[found.digest].fscore, stack.why
     assert "other objects" in stack.why
-    # the same answer, where other kinds' shapes came as close to the burger as it does
-    raised = {found.digest: Floor(stack.neighbours[0].fscore + 0.01, "a calculator lying flat")}
+    # the same answer, where other kinds' shapes come within WRONG_MARGIN of it: closer than they are, not by a clear step
+    raised = {found.digest: Floor(stack.neighbours[0].fscore - WRONG_MARGIN / 2, "a calculator lying flat")}
     monkeypatch.setattr("bpywright.graph.agreement.shipped_floors", lambda: raised)
     again = against_archetype(BURGER, BURGER_PARTS, "4.5", measure, cache, none)
-    assert not again.agreed and "and closer than other objects" in again.why and "a calculator lying flat" in again.why
+    assert not again.agreed and "and of 0.1 over other objects" in again.why and "a calculator lying flat" in again.why
