@@ -32,7 +32,7 @@ cover and the 280 shapes were first run on heldout11-e0ccbe5/ to heldout13-e0ccb
 the rule before the cover, with the same shapes, accepts 24 at 0.63). A request of a kind neither has gets no verdict (nothing accepted, as with review=none).
 
 An answer that passed the checks and disagreed (a verdict: both neighbours compared, or the archetype of its kind) gets
-fresh answers (heal's redraw, Settings.redraws, 3 unless BPYWRIGHT_REDRAWS says otherwise: under the plan strategy a new
+fresh answers (heal's redraw, Settings.redraws, 2 unless BPYWRIGHT_REDRAWS says otherwise: under the plan strategy a new
 plan sampled with seed + k, not a revision of the first), each reviewed the same way; of answers that all disagree, the
 one that beats the cube by most against its least-agreeing neighbour is returned. Why: the same prompts' answers from
 different runs differ far more than a revision moves one (12 of 29 prompts had some attempt the rule accepts, where one

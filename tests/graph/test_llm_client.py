@@ -177,11 +177,11 @@ def test_sampling_from_the_environment_is_parsed_and_a_bad_pair_says_how(monkeyp
             Settings.from_env()
 
 
-def test_redraws_default_to_three_and_the_environment_sets_them(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_redraws_default_to_two_and_the_environment_sets_them(monkeypatch: pytest.MonkeyPatch) -> None:
     from bpywright.config import DEFAULT_REDRAWS, Settings
 
     monkeypatch.delenv("BPYWRIGHT_REDRAWS", raising=False)
-    assert Settings.from_env().redraws == DEFAULT_REDRAWS == Settings().redraws == 3
+    assert Settings.from_env().redraws == DEFAULT_REDRAWS == Settings().redraws == 2
     monkeypatch.setenv("BPYWRIGHT_REDRAWS", "0")
     assert Settings.from_env().redraws == 0
     monkeypatch.setenv("BPYWRIGHT_REDRAWS", "1")
