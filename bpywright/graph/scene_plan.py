@@ -274,11 +274,14 @@ def kind_heads(prompt: str, joined: frozenset[str] = frozenset()) -> set[str]:
     whole pizza, a drum set not one drum."""
     prompt = _LISTED_ADJECTIVE.sub(r"\1 ", prompt.lower())  # "a simple, round feeding bowl": the comma ends no clause
     # "can you create a travel wallet? it should …": the first sentence; "what is this? picture a syringe …": the
-    # first that names anything
-    sentences = [s.split() for s in re.split(r"[?!]", head(prompt))]
-    words = next((s for s in sentences if any(_WORD.fullmatch(t) and _names_kind(t) for w in s for t in _TOKEN.findall(w))), sentences[0])
-    words = [t for w in words for t in _TOKEN.findall(w)]  # "wallet," → wallet and a mark, which joins no compound
-    kinds = {w for w in words if _WORD.fullmatch(w) and _names_kind(w)}
+    # first that names anything; "wallet," is wallet and a mark, which joins no compound
+    sentences = [[t for w in s.split() for t in _TOKEN.findall(w)] for s in re.split(r"[?!]", head(prompt))]
+
+    def names(word: str) -> bool:
+        return bool(_WORD.fullmatch(word)) and _names_kind(word)
+
+    words = next((s for s in sentences if any(map(names, s))), sentences[0])
+    kinds = set(filter(names, words))
     pairs = list(zip(words, words[1:], strict=False))
     compounds = {(w, after) for w, after in pairs if singular(w + after) in joined}  # "coat rack": the coatrack
     classes = {after for w, after in pairs if w in kinds and after in CLASS_WORDS}  # "laptop computer": not the class

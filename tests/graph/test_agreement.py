@@ -33,6 +33,7 @@ from bpywright.graph.agreement import (
     shipped_floors,
 )
 from bpywright.graph.build import build_graph, checkpoint_db, sqlite_checkpointer
+from bpywright.graph.events import GenerationResult
 from bpywright.graph.fake_llm import FakeLLM
 from bpywright.graph.llm import VARIANT_TEMPERATURE
 from bpywright.graph.run import generate
@@ -332,39 +333,38 @@ def test_under_the_plan_strategy_the_fresh_answer_is_a_plan_sampled_afresh(setti
     assert second.note.startswith("redrawn: #0") and "a fresh plan, sampled" in second.note
 
 
-def test_three_fresh_answers_are_drawn_when_asked_and_no_more(settings, fake: FakeLLM, render_pool, tmp_path: Path) -> None:
-    """With Settings.redraws 3 (BPYWRIGHT_REDRAWS=3; 2 by default) an answer that keeps disagreeing gets three fresh
-    draws, then the closest of the four is returned as the best attempt, saying why it was not accepted."""
-    assert settings.redraws == 2
-    neighbours = dataclasses.replace(settings, review="neighbours", max_critic_rounds=0, max_heal_rounds=3, redraws=3)
-    fake.script(
-        "generate",
-        fenced(SKEWER),
-        fenced(SKEWER.replace("r * 0.05", "r * 0.06")),
-        fenced(SKEWER.replace("r * 0.05", "r * 0.07")),
-        fenced(SKEWER.replace("r * 0.05", "r * 0.08")),
-        fenced(BURGER_PARTS),
-    )
+def skewers_then_the_burger(settings, fake: FakeLLM, render_pool, tmp_path: Path, skewers: int) -> GenerationResult:
+    """The burger request, answered first by `skewers` skewers (each a little thicker, none agreeing with the verified
+    burgers), then by the burger's parts, which agree."""
+    thicker = [SKEWER.replace("r * 0.05", f"r * {0.05 + 0.01 * k:.2f}") for k in range(skewers)]
+    fake.script("generate", *map(fenced, thicker), fenced(BURGER_PARTS))
     with store_with(tmp_path / "store", NEIGHBOURS) as store:
-        result = generate(BURGER, settings=neighbours, pool=render_pool, store=store)
-    assert result.outcome == "best_attempt" and fake.roles_asked() == ["generate"] * 4 and result.attempts == 4, result.message
-    assert fake.queues["generate"]  # the fifth answer, which would agree, is never asked for
+        return generate(BURGER, settings=settings, pool=render_pool, store=store)
+
+
+@pytest.mark.parametrize("redraws", [None, 3])
+def test_the_fresh_answers_asked_for_are_drawn_and_no_more(
+    settings, fake: FakeLLM, render_pool, tmp_path: Path, redraws: int | None
+) -> None:
+    """Settings.redraws is 2 unless set (BPYWRIGHT_REDRAWS): an answer that keeps disagreeing gets two fresh draws (three
+    with BPYWRIGHT_REDRAWS=3), then the closest of them all is returned as the best attempt, saying why it was not
+    accepted."""
+    assert settings.redraws == 2
+    neighbours = dataclasses.replace(settings, review="neighbours", max_critic_rounds=0, max_heal_rounds=3)
+    if redraws is not None:
+        neighbours = dataclasses.replace(neighbours, redraws=redraws)
+    drawn = 1 + neighbours.redraws
+    result = skewers_then_the_burger(neighbours, fake, render_pool, tmp_path, drawn)
+    assert result.outcome == "best_attempt" and fake.roles_asked() == ["generate"] * drawn and result.attempts == drawn, result.message
+    assert fake.queues["generate"]  # the next answer, which would agree, is never asked for
     notes = [a.note for a in attempts_of(neighbours, result.thread_id)]
-    assert [n.startswith("redrawn:") for n in notes] == [False, True, True, True], notes
+    assert [n.startswith("redrawn:") for n in notes] == [False] + [True] * neighbours.redraws, notes
 
 
 def test_redraws_are_bounded_by_the_heal_rounds_too(settings, fake: FakeLLM, render_pool, tmp_path: Path) -> None:
     """Each redraw takes a heal round: with 3 redraws allowed and 2 rounds, the third is not drawn."""
     neighbours = dataclasses.replace(settings, review="neighbours", max_critic_rounds=0, max_heal_rounds=2, redraws=3)
-    fake.script(
-        "generate",
-        fenced(SKEWER),
-        fenced(SKEWER.replace("r * 0.05", "r * 0.06")),
-        fenced(SKEWER.replace("r * 0.05", "r * 0.07")),
-        fenced(BURGER_PARTS),
-    )
-    with store_with(tmp_path / "store", NEIGHBOURS) as store:
-        result = generate(BURGER, settings=neighbours, pool=render_pool, store=store)
+    result = skewers_then_the_burger(neighbours, fake, render_pool, tmp_path, 3)
     assert result.outcome == "best_attempt" and fake.roles_asked() == ["generate"] * 3 and result.attempts == 3, result.message
     assert len(fake.queues["generate"]) == 1  # the third redraw, which would agree, is never asked for
 
