@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, TextIO, get_args
 from pydantic import BaseModel
 
 from ..harness.report import RunReport
+from ..sqlite_setup import set_up
 from . import features, ranking
 from .clip import ClipSlot
 from .files import ContentFiles
@@ -69,13 +70,17 @@ class ExemplarStore:
         self._lock = threading.RLock()
         self._db = sqlite3.connect(self.db_path, isolation_level=None, check_same_thread=False, timeout=30)
         self._db.row_factory = sqlite3.Row
-        self._db.execute("PRAGMA journal_mode = WAL")
         self._db.execute("PRAGMA foreign_keys = ON")
         self._db.execute("PRAGMA busy_timeout = 30000")
-        migrate(self._db)
+        set_up(self._db, self._set_up)  # one opener at a time: two that set up a fresh database deadlock
         self.clip = clip if isinstance(clip, ClipSlot) else ClipSlot(encoder=clip)
         self._index: ClipIndex | None = None
         self._dirty_index = False
+
+    def _set_up(self) -> None:
+        """WAL mode for other processes, and the schema's migrations."""
+        self._db.execute("PRAGMA journal_mode = WAL")
+        migrate(self._db)
 
     @classmethod
     def open(cls, settings: Settings, *, clip: bool = True) -> ExemplarStore:

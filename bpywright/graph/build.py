@@ -13,6 +13,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 
 from ..config import Settings
+from ..sqlite_setup import set_up
 from . import routing
 from .context import RunContext
 from .nodes import NodeFn, timed
@@ -89,7 +90,9 @@ def sqlite_checkpointer(path: Path) -> Iterator[Any]:
     path.parent.mkdir(parents=True, exist_ok=True)
     conn = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
     try:
-        yield SqliteSaver(conn, serde=JsonPlusSerializer(allowed_msgpack_modules=list(CHECKPOINT_TYPES)))
+        saver = SqliteSaver(conn, serde=JsonPlusSerializer(allowed_msgpack_modules=list(CHECKPOINT_TYPES)))
+        set_up(conn, saver.setup)  # now, and one opener at a time: see sqlite_setup
+        yield saver
     finally:
         conn.close()
 
