@@ -77,6 +77,13 @@ _LISTED_ADJECTIVE = re.compile(r"\b(" + "|".join(sorted(ADJECTIVES)) + r"),\s")
 COLLECTIVE = frozenset("set sets kit kits collection bundle pack assortment".split())  # "a drum set" is not a drum
 # words for a class of things that the word before them narrows to a kind: "a laptop computer" is the laptop, "an
 # espresso machine" the espresso maker, where "a desk lamp" is the lamp
+# -ing words that take an object ("a chair featuring armrests", "icons representing tools") or are prepositions
+# ("a phone during lunch"): a kind word before one of them is the thing asked for, not a modifier (kind_heads)
+PARTICIPLES = frozenset(
+    "featuring having including containing holding showing depicting representing displaying resembling consisting "
+    "comprising using during combining incorporating showcasing measuring standing sitting hanging lying resting "
+    "sporting bearing carrying wearing".split()
+)
 CLASS_WORDS = frozenset("computer computers machine machines device devices appliance appliances gadget gadgets".split())
 GENERIC = frozenset(
     "create make build design generate model render scene let please object thing shape imagine describe craft construct "
@@ -184,6 +191,11 @@ def relation(part: Box, parent: Box) -> tuple[str, str]:
     return side, at
 
 
+def _gerund(word: str) -> bool:
+    """An -ing word that names what a thing is for ("cooling", "scratching", "drying"): not a participle with an object."""
+    return word.endswith("ing") and len(word) > 5 and word not in PARTICIPLES and not _names_kind(word)
+
+
 def _names_kind(word: str) -> bool:
     """A content word that is neither the asking ('imagine', 'create') nor a function word."""
     return content(word) and word not in GENERIC and word not in FUNCTION
@@ -266,7 +278,8 @@ def kind_words(prompt: str) -> set[str]:
 def kind_heads(prompt: str, joined: frozenset[str] = frozenset()) -> set[str]:
     """The kind words that name what is asked for, not what it is for: a kind word written straight before another
     ("a pizza slice", "a bird feeder", "a desk lamp") modifies it, and so does one before a word for a group of things
-    ("a drum set", "a tool kit"); either is left out. A word for a class of things (CLASS_WORDS: computer, machine,
+    ("a drum set", "a tool kit"), or before what a thing does and the thing ("a cat scratching post", "a laptop cooling
+    pad": a post, a pad); each is left out. A word for a class of things (CLASS_WORDS: computer, machine,
     device …) is narrowed by the kind word before it, which names the kind instead: "a laptop computer" is a laptop,
     "an espresso machine" an espresso maker. Two words that `joined` holds written as one name the kind together: with
     "coatrack" in joined, "a coat rack" is the coat rack, not a rack ("a power bank" the powerbank, not a piggy bank).
@@ -286,5 +299,7 @@ def kind_heads(prompt: str, joined: frozenset[str] = frozenset()) -> set[str]:
     compounds = {(w, after) for w, after in pairs if singular(w + after) in joined}  # "coat rack": the coatrack
     classes = {after for w, after in pairs if w in kinds and after in CLASS_WORDS}  # "laptop computer": not the class
     modifiers = {w for w, after in pairs if w in kinds and after not in CLASS_WORDS and (after in kinds or after in COLLECTIVE)}
+    # "a cat scratching post", "a laptop cooling pad": a kind word, what is done, then the kind that does it
+    modifiers |= {w for w, done, what in zip(words, words[1:], words[2:], strict=False) if w in kinds and _gerund(done) and what in kinds}
     parts = {w for pair in compounds for w in pair}
     return {singular(w) for w in kinds - modifiers - classes - parts} | {singular(w + after) for w, after in compounds}
