@@ -35,6 +35,7 @@ from bpywright.graph.agreement import (  # noqa: E402
     ARCHETYPE_MARGIN,
     COVER,
     FLOORS,
+    PATTERN_PARTS,
     PLAIN,
     PROPORTION,
     STRUCTURED,
@@ -48,6 +49,7 @@ from bpywright.graph.agreement import (  # noqa: E402
     wrong_objects,
 )
 from bpywright.graph.copies import copied_exemplar, shown_sources  # noqa: E402
+from bpywright.graph.request import asks_for_a_pattern  # noqa: E402
 from bpywright.graph.state import ExemplarBrief  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "blendnet" / "BlendNetHuman.dev.jsonl"
@@ -112,6 +114,7 @@ def judge(folders: list[Path], references: dict[str, str], cache: Any) -> list[d
                 continue
             near = kind_archetypes(r["prompt"], VERSION)  # the first is the one the loop holds the answer against
             tall, plain = flatness(answer), plainness(answer)[0]  # the answer's, the same against every archetype
+            pattern_parts = answer.parts if asks_for_a_pattern(r["prompt"]) else None
             out.append(
                 {
                     "folder": folder.name,
@@ -134,6 +137,7 @@ def judge(folders: list[Path], references: dict[str, str], cache: Any) -> list[d
                             "archetype_plain": plain_of[a.id],
                             "cube": cube_against[a.id],
                             "wrong": floors[a.digest].fscore if a.digest in floors else None,
+                            "pattern_parts": pattern_parts,
                         }
                         for a in near
                         if arch[a.id] is not None
@@ -153,14 +157,15 @@ def agrees(a: dict[str, Any], margin: float) -> bool:
 
 
 def agrees_as_the_loop(
-    a: dict[str, Any], cover: bool = True, proportion: bool = True, plain: bool = True, wrong_margin: bool = True
+    a: dict[str, Any], cover: bool = True, proportion: bool = True, plain: bool = True, wrong_margin: bool = True, pattern: bool = True
 ) -> bool:
     """The loop's rule (agreement.Neighbour.agrees): closer than other objects by WRONG_MARGIN (the shipped wrong-object
     floor, where the archetype has one; wrong_margin=False: closer at all, the rule before stop 55) and, where the
     answer's cover of the archetype was measured, covering COVER of it and beating a cube by ARCHETYPE_MARGIN, else by
     MARGIN (cover=False: the rule before the cover, b0d4039 to 6498e85), in the archetype's proportions within
     PROPORTION (proportion=False: the rule before them, e0ccbe5 to 1834cc3), and not one plain solid where the archetype
-    is more (plain=False: the rule before it, d5fcd38)."""
+    is more (plain=False: the rule before it, d5fcd38), and of PATTERN_PARTS parts or more where the request asks for a
+    pattern (pattern=False: the rule before it, stop 55)."""
     bars: dict[str, Any] = {"archetype": True}  # a bar not measured is no bar (Neighbour.agrees)
     if not wrong_margin and a.get("wrong") is not None:
         bars["wrong"] = a["wrong"] - WRONG_MARGIN  # closer at all: the floor, less the margin the loop now adds to it
@@ -170,6 +175,8 @@ def agrees_as_the_loop(
         bars["proportion"] = None
     if not plain:
         bars |= {"plain": None, "archetype_plain": None}
+    if not pattern:
+        bars["pattern_parts"] = None
     return Neighbour.from_summary(a | bars).agrees
 
 
@@ -195,26 +202,32 @@ RULES: list[tuple[str, Any]] = [
         f"the first shape, else the library's first, margin 0.2 and closer than {WRONG_QUANTILE:.0%} of other objects (the rule of 6498e85)",
         lambda r: (
             (a := first(r, False) or first(r, True)) is not None
-            and agrees_as_the_loop(a, cover=False, proportion=False, plain=False, wrong_margin=False)
+            and agrees_as_the_loop(a, cover=False, proportion=False, plain=False, wrong_margin=False, pattern=False)
         ),
     ),
     (
         f"the same, margin {ARCHETYPE_MARGIN}, covering {COVER:.0%} of the archetype (the rule of e0ccbe5)",
         lambda r: (
             (a := first(r, False) or first(r, True)) is not None
-            and agrees_as_the_loop(a, proportion=False, plain=False, wrong_margin=False)
+            and agrees_as_the_loop(a, proportion=False, plain=False, wrong_margin=False, pattern=False)
         ),
     ),
     (
         f"the same, in the archetype's proportions within a factor of {PROPORTION:g} (the rule of d5fcd38)",
-        lambda r: (a := first(r, False) or first(r, True)) is not None and agrees_as_the_loop(a, plain=False, wrong_margin=False),
+        lambda r: (
+            (a := first(r, False) or first(r, True)) is not None and agrees_as_the_loop(a, plain=False, wrong_margin=False, pattern=False)
+        ),
     ),
     (
         f"the same, not one plain solid ({PLAIN:g}) where the archetype is not near one ({STRUCTURED:g}) (the rule of 17705b0)",
-        lambda r: (a := first(r, False) or first(r, True)) is not None and agrees_as_the_loop(a, wrong_margin=False),
+        lambda r: (a := first(r, False) or first(r, True)) is not None and agrees_as_the_loop(a, wrong_margin=False, pattern=False),
     ),
     (
-        f"the same, closer than other objects by {WRONG_MARGIN:g} (the loop's rule)",
+        f"the same, closer than other objects by {WRONG_MARGIN:g} (the rule of 87a98a9)",
+        lambda r: (a := first(r, False) or first(r, True)) is not None and agrees_as_the_loop(a, pattern=False),
+    ),
+    (
+        f"the same, a pattern of {PATTERN_PARTS} parts or more where the request asks for one (the loop's rule)",
         lambda r: (a := first(r, False) or first(r, True)) is not None and agrees_as_the_loop(a),
     ),
 ]

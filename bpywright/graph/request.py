@@ -262,6 +262,18 @@ def head(prompt: str) -> str:
     return re.split(r"\b(?:with|having|featuring|that|which|where)\b|[,.;:]", without_opener(prompt.lower()))[0]
 
 
+# What a request that asks for a repetition says in its first clause: a pattern, tiles, a mosaic, a chessboard.
+_PATTERN = re.compile(
+    r"\b(?:patterns?|patterned|repeating|repeated|tiled|tiles|mosaic|checker(?:board|ed)?|chess ?board|grid|tessellat\w*)\b"
+)
+
+
+def asks_for_a_pattern(prompt: str) -> bool:
+    """The request asks, in its first clause, for something made of one shape repeated ("a wallpaper pattern", "a
+    chessboard", "a mosaic"): one or two shapes are no pattern, whatever their outline."""
+    return bool(_PATTERN.search(head(prompt)))
+
+
 # Greetings and interjections that open a conversational request, each ended by a mark ("hi,", "hello!", "okay so,").
 _OPENER = re.compile(
     r"^\s*(?:(?:hi|hello|hey|hiya|howdy|greetings|alright|all right|okay|ok|so|well|sure|yes|yeah|um|hmm|thanks|"

@@ -26,7 +26,8 @@ def answer(
 
 RULE_6498E85 = "the first shape, else the library's first, margin 0.2 and closer than 80% of other objects (the rule of 6498e85)"
 PLAIN_RULE = "the same, not one plain solid (0.85) where the archetype is not near one (0.75) (the rule of 17705b0)"
-LOOP_RULE = "the same, closer than other objects by 0.1 (the loop's rule)"
+MARGIN_RULE = "the same, closer than other objects by 0.1 (the rule of 87a98a9)"
+LOOP_RULE = "the same, a pattern of 4 parts or more where the request asks for one (the loop's rule)"
 
 
 def row(lines: list[str], label: str) -> list[str]:
@@ -131,5 +132,21 @@ def test_the_loops_rule_asks_an_answer_to_beat_other_objects_by_a_margin_too() -
     # a slab on a peg for a hammer: 0.33 against a floor of 0.32; an answer 0.15 past it; one just past the margin
     for f, wrong, accepted in ((0.33, 0.32, False), (0.47, 0.32, True), (0.43, 0.32, True), (0.41, 0.32, False)):
         lines = table([judged(f, wrong)])
-        assert row(lines, LOOP_RULE)[1] == ("1 of 1 (100%)" if accepted else "0 of 1 (0%)"), (f, wrong)
+        assert row(lines, MARGIN_RULE)[1] == ("1 of 1 (100%)" if accepted else "0 of 1 (0%)"), (f, wrong)
+        assert row(lines, LOOP_RULE)[1] == row(lines, MARGIN_RULE)[1]  # no pattern asked for: the same verdict
         assert row(lines, PLAIN_RULE)[1] == "1 of 1 (100%)"  # the rule before it: past the floor at all
+
+
+def test_the_loops_rule_asks_a_pattern_for_four_parts_or_more() -> None:
+    """A sheet has the F-score of a sheet of tiles: where the request asks for a pattern, one or two parts agree with
+    nothing; where it does not (pattern_parts None), the part count is no bar."""
+
+    def judged(parts: int | None) -> dict[str, object]:
+        archetype = {"id": "x", "request": "a chessboard", "shown": False, "fscore": 0.8, "cube": 0.2, "wrong": 0.4, "cover": 0.9}
+        bars = {"proportion": 1.0, "plain": 0.95, "archetype_plain": 0.9, "pattern_parts": parts}
+        return {"id": "p", "faithful": True, "archetypes": [archetype | bars]}
+
+    for parts, accepted in ((1, False), (2, False), (3, False), (4, True), (64, True), (None, True)):
+        lines = table([judged(parts)])
+        assert row(lines, LOOP_RULE)[1] == ("1 of 1 (100%)" if accepted else "0 of 1 (0%)"), parts
+        assert row(lines, MARGIN_RULE)[1] == "1 of 1 (100%)"  # the rule before it counts no parts

@@ -257,10 +257,12 @@ def _redraw(turn: Turn) -> Update:
     held = a.critique.agreement if a.critique is not None else []
     against = "the archetype" if compared_with(held) == "archetype" else "the verified exemplars"
     earlier = f"its shape did not agree with {against} of its kind"
-    hint = redraw_hint(held)  # its proportions or its plainness, where those failed: never its F, cover or floor
+    hint = redraw_hint(held)  # its proportions, plainness or pattern, where those failed: never its F, cover or floor
     if state.strategy == "plan":
         new = [new_plan(state, ctx, len(state.attempts), turn.round, a.index, hint, None, variant=state.n + state.redraws)]
-        how = f"redrawn: #{a.index} {earlier}; a fresh plan, sampled" + (", told its proportions or plainness" if hint else "")
+        how = f"redrawn: #{a.index} {earlier}; a fresh plan, sampled" + (
+            ", told what the earlier plan lacked (proportions, parts, a pattern)" if hint else ""
+        )
     else:
         new = new_attempts(state, ctx, round_=turn.round, parent=a.index, earlier=f"it ran, but {earlier}" + (f". {hint}" if hint else ""))
         how = f"redrawn: #{a.index} {earlier}; a fresh script"
