@@ -133,7 +133,9 @@ STRUCTURED = 0.75
 # heldout7-23, bench/results/fidelity/pattern.md): 9 returned answers to pattern requests were held against an archetype;
 # the rule before accepted 3, each one or two parts: a white sheet with one tiny cube for a chessboard (heldout12), a grey
 # square for a chessboard pattern (heldout21) and two squares side by side for a wallpaper pattern (heldout23). All three
-# are faithful by the reference, which cannot tell a sheet from tiles either; by eye none is a pattern.
+# are faithful by the reference, which cannot tell a sheet from tiles either; by eye none is a pattern. Parts are the
+# visible objects with faces (fidelity/blender/measure.py): a plan builds one object a part, but a script that repeats
+# one tile with an Array modifier builds one object, and such an answer is not accepted (it is still returned).
 PATTERN_PARTS = 4
 
 Measure = Callable[[str], SceneGeometry | None]  # a script → its measured geometry (None: it did not run or measure)
@@ -497,8 +499,8 @@ def redraw_hint(agreement: list[dict[str, Any]]) -> str:
     """What a fresh plan of the request is told of an earlier answer held against the archetype of its kind (summary's
     form), where the answer failed a bar a plan can be asked to meet: its proportions (how many times too tall or too
     flat for its width, not the archetype's own figures), one plain solid for a kind with parts, or too few parts for a
-    pattern; "" otherwise. Its F,
-    cover and wrong-object floor are never told: those stay a verdict the model was not led to.
+    pattern; "" otherwise. Its F, cover and wrong-object floor are never told: those stay a verdict the model was not
+    led to.
 
     Why: under the plan strategy a redraw is a fresh sample, not a revision, and the 1.5B draws the same mistake again
     when told nothing: on heldout17 (prompts nobody had read) three pizzas were drawn too tall on all 9 of their draws,

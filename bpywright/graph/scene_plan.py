@@ -75,8 +75,6 @@ _TOKEN = re.compile(r"[a-z]+(?:-[a-z]+)*|[^a-z\s]")
 # A comma after an adjective lists the next one ("a simple, round coaster"); it does not end the request's first clause.
 _LISTED_ADJECTIVE = re.compile(r"\b(" + "|".join(sorted(ADJECTIVES)) + r"),\s")
 COLLECTIVE = frozenset("set sets kit kits collection bundle pack assortment".split())  # "a drum set" is not a drum
-# words for a class of things that the word before them narrows to a kind: "a laptop computer" is the laptop, "an
-# espresso machine" the espresso maker, where "a desk lamp" is the lamp
 # -ing words that take an object ("a chair featuring armrests", "icons representing tools") or are prepositions
 # ("a phone during lunch"): a kind word before one of them is the thing asked for, not a modifier (kind_heads)
 PARTICIPLES = frozenset(
@@ -84,6 +82,8 @@ PARTICIPLES = frozenset(
     "comprising using during combining incorporating showcasing measuring standing sitting hanging lying resting "
     "sporting bearing carrying wearing".split()
 )
+# words for a class of things that the word before them narrows to a kind: "a laptop computer" is the laptop, "an
+# espresso machine" the espresso maker, where "a desk lamp" is the lamp
 CLASS_WORDS = frozenset("computer computers machine machines device devices appliance appliances gadget gadgets".split())
 GENERIC = frozenset(
     "create make build design generate model render scene let please object thing shape imagine describe craft construct "
