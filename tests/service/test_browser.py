@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from selenium import webdriver
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
@@ -35,8 +35,10 @@ def browser() -> Iterator[webdriver.Chrome]:
 
 def waiter(driver: webdriver.Chrome, seconds: float) -> WebDriverWait:
     """A wait that reads through page loads: a form submit or a link replaces the document, so an element read while the
-    old page goes away is stale (or not there yet), which means "not yet", not a failure (seen in CI: the search)."""
-    return WebDriverWait(driver, seconds, ignored_exceptions=(StaleElementReferenceException, NoSuchElementException))
+    old page goes away is stale (or not there yet), which means "not yet", not a failure (seen in CI: the search).
+    Chrome can also answer such a read with "unknown error: unhandled inspector error" (seen here, stop 56, the same
+    search): a driver error is "not yet" too, and one that lasts still fails the test when the wait times out."""
+    return WebDriverWait(driver, seconds, ignored_exceptions=(StaleElementReferenceException, NoSuchElementException, WebDriverException))
 
 
 def loaded(driver: webdriver.Chrome, element) -> bool:
