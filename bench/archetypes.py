@@ -45,11 +45,11 @@ from bpywright.graph.agreement import (  # noqa: E402
     flatness,
     kind_archetypes,
     known_archetypes,
+    pattern_parts,
     shipped_floors,
     wrong_objects,
 )
 from bpywright.graph.copies import copied_exemplar, shown_sources  # noqa: E402
-from bpywright.graph.request import asks_for_a_pattern  # noqa: E402
 from bpywright.graph.state import ExemplarBrief  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "blendnet" / "BlendNetHuman.dev.jsonl"
@@ -114,7 +114,7 @@ def judge(folders: list[Path], references: dict[str, str], cache: Any) -> list[d
                 continue
             near = kind_archetypes(r["prompt"], VERSION)  # the first is the one the loop holds the answer against
             tall, plain = flatness(answer), plainness(answer)[0]  # the answer's, the same against every archetype
-            pattern_parts = answer.parts if asks_for_a_pattern(r["prompt"]) else None
+            parts = pattern_parts(r["prompt"], answer)  # None where the request asks for no pattern
             out.append(
                 {
                     "folder": folder.name,
@@ -137,7 +137,7 @@ def judge(folders: list[Path], references: dict[str, str], cache: Any) -> list[d
                             "archetype_plain": plain_of[a.id],
                             "cube": cube_against[a.id],
                             "wrong": floors[a.digest].fscore if a.digest in floors else None,
-                            "pattern_parts": pattern_parts,
+                            "pattern_parts": parts,
                         }
                         for a in near
                         if arch[a.id] is not None
@@ -154,6 +154,10 @@ def agrees(a: dict[str, Any], margin: float) -> bool:
         a["fscore"] > a["cube"] + margin
         and not Neighbour("", "", a["fscore"], a["cube"], archetype=True, shown=a.get("shown", True)).repeats
     )
+
+
+# The loop's bars beyond 6498e85's rule, in the order it took them up: each rule of RULES below turns on one more.
+BARS = ("cover", "proportion", "plain", "wrong_margin", "pattern")
 
 
 def agrees_as_the_loop(
@@ -180,6 +184,16 @@ def agrees_as_the_loop(
     return Neighbour.from_summary(a | bars).agrees
 
 
+def with_bars(taken: int) -> Any:
+    """The rule: the answer agrees with the archetype the loop holds it against, by the first `taken` of BARS only."""
+
+    def test(r: dict[str, Any]) -> bool:
+        a = first(r, False) or first(r, True)
+        return a is not None and agrees_as_the_loop(a, **{bar: i < taken for i, bar in enumerate(BARS)})
+
+    return test
+
+
 def first(row: dict[str, Any], shown: bool | None = None) -> dict[str, Any] | None:
     """The archetype the loop holds the answer against (shown: only the plan library's, or only the critic's shapes)."""
     return next((a for a in row["archetypes"] if shown is None or a["shown"] == shown), None)
@@ -200,36 +214,16 @@ RULES: list[tuple[str, Any]] = [
     ("the critic's shapes only, the first, margin 0.2", agrees_with(lambda r: first(r, False), 0.2)),
     (
         f"the first shape, else the library's first, margin 0.2 and closer than {WRONG_QUANTILE:.0%} of other objects (the rule of 6498e85)",
-        lambda r: (
-            (a := first(r, False) or first(r, True)) is not None
-            and agrees_as_the_loop(a, cover=False, proportion=False, plain=False, wrong_margin=False, pattern=False)
-        ),
+        with_bars(0),
     ),
-    (
-        f"the same, margin {ARCHETYPE_MARGIN}, covering {COVER:.0%} of the archetype (the rule of e0ccbe5)",
-        lambda r: (
-            (a := first(r, False) or first(r, True)) is not None
-            and agrees_as_the_loop(a, proportion=False, plain=False, wrong_margin=False, pattern=False)
-        ),
-    ),
-    (
-        f"the same, in the archetype's proportions within a factor of {PROPORTION:g} (the rule of d5fcd38)",
-        lambda r: (
-            (a := first(r, False) or first(r, True)) is not None and agrees_as_the_loop(a, plain=False, wrong_margin=False, pattern=False)
-        ),
-    ),
+    (f"the same, margin {ARCHETYPE_MARGIN}, covering {COVER:.0%} of the archetype (the rule of e0ccbe5)", with_bars(1)),
+    (f"the same, in the archetype's proportions within a factor of {PROPORTION:g} (the rule of d5fcd38)", with_bars(2)),
     (
         f"the same, not one plain solid ({PLAIN:g}) where the archetype is not near one ({STRUCTURED:g}) (the rule of 17705b0)",
-        lambda r: (a := first(r, False) or first(r, True)) is not None and agrees_as_the_loop(a, wrong_margin=False, pattern=False),
+        with_bars(3),
     ),
-    (
-        f"the same, closer than other objects by {WRONG_MARGIN:g} (the rule of 87a98a9)",
-        lambda r: (a := first(r, False) or first(r, True)) is not None and agrees_as_the_loop(a, pattern=False),
-    ),
-    (
-        f"the same, a pattern of {PATTERN_PARTS} parts or more where the request asks for one (the loop's rule)",
-        lambda r: (a := first(r, False) or first(r, True)) is not None and agrees_as_the_loop(a),
-    ),
+    (f"the same, closer than other objects by {WRONG_MARGIN:g} (the rule of 87a98a9)", with_bars(4)),
+    (f"the same, a pattern of {PATTERN_PARTS} parts or more where the request asks for one (the loop's rule)", with_bars(len(BARS))),
 ]
 
 

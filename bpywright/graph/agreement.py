@@ -221,6 +221,11 @@ class Neighbour:
         return self.plain >= PLAIN and self.archetype_plain < STRUCTURED
 
 
+def pattern_parts(prompt: str, geometry: SceneGeometry) -> int | None:
+    """The answer's visible parts where the request asks for a pattern (request.asks_for_a_pattern); None where not."""
+    return geometry.parts if asks_for_a_pattern(prompt) else None
+
+
 def flatness(geometry: SceneGeometry) -> float:
     """Height over the larger of width and depth (FLAT_FLOOR at least: a sheet and a tile are equally flat)."""
     assert geometry.bbox is not None
@@ -458,7 +463,7 @@ def against_archetype(prompt: str, script: str, version: str, measure: Measure, 
         proportion=tall / archetype_tall,
         plain=plain,
         archetype_plain=archetype_plain,
-        pattern_parts=answer.parts if asks_for_a_pattern(prompt) else None,
+        pattern_parts=pattern_parts(prompt, answer),
     )
     where = f"the store holds no 2 verified exemplars of its kind; F {n.fscore:.2f} against {whose} {found.request!r}, a cube {n.cube:.2f}"
     if floor is not None:
