@@ -113,6 +113,7 @@ def judge(folders: list[Path], references: dict[str, str], cache: Any) -> list[d
             if reference is None or answer is None:
                 continue
             near = kind_archetypes(r["prompt"], VERSION)  # the first is the one the loop holds the answer against
+            shown_ids = {e.get("id") for e in r.get("shown") or [] if isinstance(e, dict)}
             tall, plain = flatness(answer), plainness(answer)[0]  # the answer's, the same against every archetype
             parts = pattern_parts(r["prompt"], answer)  # None where the request asks for no pattern
             out.append(
@@ -129,7 +130,7 @@ def judge(folders: list[Path], references: dict[str, str], cache: Any) -> list[d
                         {
                             "id": a.id,
                             "request": a.request,
-                            "shown": a.shown,
+                            "shown": a.shown or a.id in shown_ids,  # a critic's shape the row showed (Settings.plan_shapes)
                             "fscore": (against := compare(answer, arch[a.id])).fscore,
                             "cover": against.recall,
                             "proportion": tall / flatness(arch[a.id]),

@@ -173,6 +173,10 @@ class Settings:
     witnesses: int = 0
     # plans of related everyday objects (graph/plan_library.py) shown with a plan request, to adapt: 0 shows none
     plan_examples: int = 2
+    # show the critic's own shape of the request's kind (graph/shapes.py) as the first plan example, to adapt; the critic
+    # then holds the answer against a shape the model was shown (agreement.REPEAT_F refuses it repeated up to scale) and
+    # the copy test counts it as shown (BPYWRIGHT_PLAN_SHAPES)
+    plan_shapes: bool = False
     # wall-clock budget of one generate request; None: DEFAULT_BUDGET_S for an endpoint, LOCAL_BUDGET_S for the local CPU model
     budget_s: float | None = None
     clip_model: str = "ViT-B-32"  # open_clip architecture
@@ -230,6 +234,7 @@ class Settings:
             redraws=max(0, int(os.environ.get("BPYWRIGHT_REDRAWS") or DEFAULT_REDRAWS)),
             witnesses=max(0, int(os.environ.get("BPYWRIGHT_WITNESSES") or 0)),
             plan_examples=max(0, int(os.environ.get("BPYWRIGHT_PLAN_EXAMPLES") or 2)),
+            plan_shapes=_env_bool("BPYWRIGHT_PLAN_SHAPES", False),
             budget_s=float(os.environ["BPYWRIGHT_BUDGET_S"]) if os.environ.get("BPYWRIGHT_BUDGET_S") else None,
             clip_model=os.environ.get("BPYWRIGHT_CLIP_MODEL") or "ViT-B-32",
             clip_pretrained=os.environ.get("BPYWRIGHT_CLIP_PRETRAINED") or None,

@@ -51,7 +51,7 @@ import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -432,14 +432,24 @@ def archetype_of(prompt: str, version: str) -> Known | None:
     return near[0] if near else None
 
 
-def against_archetype(prompt: str, script: str, version: str, measure: Measure, cache: GeometryCache, no_verdict: Agreement) -> Agreement:
+def against_archetype(
+    prompt: str,
+    script: str,
+    version: str,
+    measure: Measure,
+    cache: GeometryCache,
+    no_verdict: Agreement,
+    shown_ids: Collection[str] = (),
+) -> Agreement:
     """Where the store holds too few verified exemplars of the kind (no_verdict): does the answer's shape agree with the
     archetype of its kind (archetype_of: a critic's shape, else the plan library's)? no_verdict, its reason extended,
-    where there is none."""
+    where there is none. shown_ids: what the request showed the model; a critic's shape among them was shown
+    (Settings.plan_shapes), and an answer that repeats it up to scale is no agreement, as with the plan library's."""
     found = archetype_of(prompt, version)
     if found is None:
         return Agreement(False, f"{no_verdict.why}; no archetype of its kind to compare with either", too_few=True)
-    whose = "the plan library's archetype" if found.shown else "the critic's archetype"
+    shown = found.shown or found.id in shown_ids
+    whose = "the plan library's archetype" if found.shown else ("the critic's shape, shown" if shown else "the critic's archetype")
     measured = answer_and_cube(script, measure, cache, f"{whose} {found.request!r}")
     if isinstance(measured, Agreement):
         return measured
@@ -457,7 +467,7 @@ def against_archetype(prompt: str, script: str, version: str, measure: Measure, 
         against.fscore,
         compare(cube, reference).fscore,
         archetype=True,
-        shown=found.shown,
+        shown=shown,
         wrong=floor.fscore if floor else None,
         cover=against.recall,
         proportion=tall / archetype_tall,

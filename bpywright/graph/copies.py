@@ -101,6 +101,9 @@ def copied_exemplar(script: str | None, sources: Iterable[ExemplarBrief]) -> Exe
     return best[1] if best else None
 
 
+SHAPE_SOURCE = "shape"  # an ExemplarBrief that is the critic's shape of the request's kind, shown (Settings.plan_shapes)
+
+
 @cache
 def system_example(version: str) -> ExemplarBrief:
     """The system prompt's API example (its ```python block) as a source an answer may copy."""
@@ -166,7 +169,7 @@ def describe(source: ExemplarBrief) -> str:
     """How a message names what was copied."""
     if source.id == SYSTEM_EXAMPLE_ID:
         return "a copy of the system prompt's API example"
-    kind = {"recipe": "recipe", "plan library": "library plan"}.get(source.source, "exemplar")
+    kind = {"recipe": "recipe", "plan library": "library plan", SHAPE_SOURCE: "critic's shape"}.get(source.source, "exemplar")
     return f'a copy of the {kind} written for "{source.prompt[:80]}"'
 
 

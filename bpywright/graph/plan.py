@@ -271,15 +271,19 @@ def archetype_script(archetype: Archetype, version: str) -> str:
     return build_script(grounded(parse_plan(archetype.plan), archetype.request), version)
 
 
-def related_plans(prompt: str, examples: int, stored: Sequence[tuple[str, str]] = ()) -> list[tuple[str, str]]:
-    """Up to `examples` (request, plan JSON) pairs to show with the request: first the plans of verified exemplars it
-    names the kind of (stored: their requests and plans, scene_plan.plan_of_scene), then the library's archetypes
-    (plan_library.similar)."""
+def related_plans(
+    prompt: str, examples: int, stored: Sequence[tuple[str, str]] = (), shape: tuple[str, str] | None = None
+) -> list[tuple[str, str]]:
+    """Up to `examples` (request, plan JSON) pairs to show with the request: first the critic's shape of its kind where
+    it is shown (shape: Settings.plan_shapes), then the plans of verified exemplars it names the kind of (stored: their
+    requests and plans, scene_plan.plan_of_scene), then the library's archetypes (plan_library.similar)."""
     if examples <= 0:
         return []
     kinds = kind_words(prompt)
+    first = [shape] if shape is not None else []
     # a one-part plan (a ground plane under a curve, a lone cushion) shows no sizes or placement to learn from
-    shown = [(r, plan) for r, plan in stored if plan.count('"name"') > 1 and kinds & kind_words(r)][:examples]
+    shown = first + [(r, plan) for r, plan in stored if plan.count('"name"') > 1 and kinds & kind_words(r) and (r, plan) != shape]
+    shown = shown[:examples]
     return shown + [(a.request, a.plan) for a in similar(prompt, examples - len(shown))]
 
 
@@ -291,13 +295,15 @@ def plan_messages(
     previous: Plan | None = None,
     examples: int = 0,
     stored: Sequence[tuple[str, str]] = (),
+    shape: tuple[str, str] | None = None,
 ) -> Messages:
     """The plan request: a system prompt that never changes (the server reuses its cached prefix) and the request, with
-    up to `examples` plans of related things (related_plans: verified exemplars' scenes, then the plan library), why
+    up to `examples` plans of related things (related_plans: the shape of its kind where shown, verified exemplars'
+    scenes, then the plan library), why
     the last plan was rejected (feedback) and that plan (previous) when asking for a revision. version is the target
     Blender's, for the builder; a plan does not depend on it."""
     del version  # the same plan builds on every supported version
-    related = related_plans(prompt, examples, stored)
+    related = related_plans(prompt, examples, stored, shape)
     user = render("plan_user", prompt=prompt, feedback=feedback.strip(), previous=plan_json(previous) if previous else "", related=related)
     return [{"role": "system", "content": render("plan_system", colours=list(PALETTE))}, {"role": "user", "content": user}]
 
@@ -366,14 +372,16 @@ def _same_parts(plan: Plan, shown: Plan) -> bool:
     return sum((p.shape, p.size, p.location) in same for p in plan.parts) >= max(2, 0.5 * len(plan.parts))
 
 
-def copied_plan(plan: Plan, prompt: str, examples: int = 0, stored: Sequence[tuple[str, str]] = ()) -> str | None:
+def copied_plan(
+    plan: Plan, prompt: str, examples: int = 0, stored: Sequence[tuple[str, str]] = (), shape: tuple[str, str] | None = None
+) -> str | None:
     """The object of a shown plan that most parts repeat (same shape, size and place), or None: the system prompt's
     example (unless the request is for that object) or a plan shown with the request (related_plans). A small model that
     repeats an example has planned nothing of its own."""
     example = example_plan()
     if example.object not in prompt.lower() and _same_parts(plan, example):
         return example.object
-    for request, text in related_plans(prompt, examples, stored):
+    for request, text in related_plans(prompt, examples, stored, shape):
         try:
             shown = grounded(parse_plan(text), request)
         except PlanError:
@@ -383,9 +391,11 @@ def copied_plan(plan: Plan, prompt: str, examples: int = 0, stored: Sequence[tup
     return None
 
 
-def plan_findings(plan: Plan, prompt: str, examples: int = 0, stored: Sequence[tuple[str, str]] = ()) -> list[str]:
+def plan_findings(
+    plan: Plan, prompt: str, examples: int = 0, stored: Sequence[tuple[str, str]] = (), shape: tuple[str, str] | None = None
+) -> list[str]:
     """What is wrong with the plan before anything runs (a copy of a shown plan, floating or zero-size parts, counts and
     parts the request names that the plan lacks), each a sentence the model can act on (see plan_checks)."""
-    if (copied := copied_plan(plan, prompt, examples, stored)) is not None:
+    if (copied := copied_plan(plan, prompt, examples, stored, shape)) is not None:
         return [f"the plan copies the example ({copied}): plan the requested object's own parts instead"]
     return _checks(plan, prompt)

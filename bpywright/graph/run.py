@@ -111,6 +111,7 @@ def generate(
                     repair=settings.repair,
                     strategy=strategy_for(settings.strategy, prompt),
                     plan_examples=settings.plan_examples,
+                    plan_shapes=settings.plan_shapes,
                     budget_s=settings.budget_s or DEFAULT_BUDGET_S,
                     llm=llm is not None,
                     started_at=time.time(),

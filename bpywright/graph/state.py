@@ -89,6 +89,7 @@ class GenState(BaseModel):
     repair: str = "auto"  # a failing script's heal round: patch | regenerate | auto (Settings.repair)
     strategy: str = "code"  # how scripts are written: code | plan (Settings.strategy; auto resolved to one of them)
     plan_examples: int = 0  # library plans of related objects a plan request shows (Settings.plan_examples)
+    plan_shapes: bool = False  # the critic's shape of the kind is shown as a plan example (Settings.plan_shapes)
     budget_s: float = 300.0
     llm: bool = True  # False: no endpoint configured, return the nearest verified exemplar
     model: str | None = None  # the model that wrote the attempts (None: no LLM answered)

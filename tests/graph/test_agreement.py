@@ -604,3 +604,17 @@ def test_an_answer_no_closer_to_the_archetype_than_other_objects_is_not_accepted
     monkeypatch.setattr("bpywright.graph.agreement.shipped_floors", lambda: raised)
     again = against_archetype(BURGER, BURGER_PARTS, "4.5", measure, cache, none)
     assert not again.agreed and "and of 0.1 over other objects" in again.why and "a calculator lying flat" in again.why
+
+
+def test_a_critics_shape_that_was_shown_and_is_repeated_is_no_agreement(tmp_path: Path, measure) -> None:
+    """Settings.plan_shapes: once the model was shown the shape, an answer that is that shape again up to scale was led
+    to it, as with the plan library's archetypes (REPEAT_F); an answer drawn near it still agrees."""
+    cache, none = GeometryCache(tmp_path / "measures"), Agreement(False, "not accepted: too few", too_few=True)
+    ball = "a tennis ball with a felt cover"
+    found = archetype_of(ball, "4.5")
+    assert found is not None and not found.shown
+    again = against_archetype(ball, found.script, "4.5", measure, cache, none, frozenset({found.id}))
+    assert not again.agreed and again.neighbours[0].repeats and again.neighbours[0].shown, again.why
+    assert "the critic's shape, shown" in again.why
+    elsewhere = against_archetype(ball, found.script, "4.5", measure, cache, none, frozenset({"shape:0"} - {found.id}))
+    assert elsewhere.agreed, elsewhere.why  # another shape shown: this one was not

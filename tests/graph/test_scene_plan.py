@@ -210,3 +210,61 @@ def test_the_plan_strategy_shows_the_stores_scene_as_a_plan(settings, fake: Fake
     assert "a bar stool with a round seat" in asked[2] and shown not in asked[2]  # told what it copied, not shown it
     assert result.script is not None and "'leg_front_left', 'cylinder', (0.03, 0.03, 0.7)" in result.script, result.message
     assert "copy" not in result.message
+
+
+CHAIR_REQUEST = "a wooden dining chair with four legs and a backrest"
+
+
+def test_the_critics_shape_of_the_kind_is_shown_first_and_repeating_it_is_a_copy() -> None:
+    """Settings.plan_shapes: the critic's shape of the request's kind leads the plan examples; a plan that repeats it is
+    asked again, and a script that is it again counts as a copy of what was shown (never of what was not)."""
+    from bpywright.graph.copies import SHAPE_SOURCE, copied_exemplar, describe, shown_sources
+    from bpywright.graph.nodes.retrieve import kind_shape
+
+    shape = kind_shape(CHAIR_REQUEST, "4.5")
+    assert shape is not None and shape.source == SHAPE_SOURCE and shape.id.startswith("shape:")
+    assert shape.prompt == "a dining chair with four legs and a backrest" and '"name": "backrest"' in shape.plan
+    assert kind_shape("a brain coral on the sea floor", "4.5") is None  # no shape of its kind: nothing extra is shown
+    pair = (shape.prompt, shape.plan)
+    shown = related_plans(CHAIR_REQUEST, 2, [], pair)
+    assert shown[0] == pair and len(shown) == 2 and shown[1][0] != pair[0]  # then the library's nearest
+    assert related_plans(CHAIR_REQUEST, 1, [("a bar stool with a round seat", STOOL_PLAN)], pair) == [pair]
+    user = plan_messages(CHAIR_REQUEST, "4.5", examples=2, shape=pair)[1]["content"]
+    assert user.index("Request: a dining chair with four legs and a backrest") < user.index(f"Request: {CHAIR_REQUEST}")
+    repeat = parse_plan(shape.plan)
+    assert plan_findings(repeat, CHAIR_REQUEST, 2, [], pair)[0].startswith("the plan copies the example (chair)")
+    assert copied_plan(repeat, CHAIR_REQUEST, 2) is None  # not shown: not a copy
+    found = copied_exemplar(shape.script, shown_sources("4.5", [shape]))
+    assert (
+        found is not None and describe(found) == 'a copy of the critic\'s shape written for "a dining chair with four legs and a backrest"'
+    )
+    assert copied_exemplar(shape.script, shown_sources("4.5")) is None
+
+
+def test_the_loop_shows_the_critics_shape_only_where_asked(settings, fake: FakeLLM, render_pool) -> None:
+    """With plan_shapes the plan request carries the chair's shape and the run records it among what it showed; by
+    default (and for a kind with no shape) it does not."""
+    import dataclasses
+
+    from bpywright.graph.nodes.retrieve import kind_shape
+    from bpywright.graph.run import generate
+
+    shape = kind_shape(CHAIR_REQUEST, "4.5")
+    assert shape is not None
+    own = json.loads(shape.plan)
+    for p in own["parts"]:
+        p["color"] = "red"
+        p["size"] = [round(v * 1.3, 3) for v in p["size"]]
+    base = dataclasses.replace(settings, strategy="plan", max_heal_rounds=0, review="none", prompt_exemplars=0)
+    asked: dict[bool, str] = {}
+    for on in (True, False):
+        before = len(fake.chat_requests)
+        fake.script("plan", json.dumps(own))
+        result = generate(CHAIR_REQUEST, settings=dataclasses.replace(base, plan_shapes=on), pool=render_pool)
+        assert result.script is not None and "'backrest', 'box'" in result.script, result.message
+        plans = [r["messages"][-1]["content"] for r in fake.chat_requests[before:] if "plan" in json.dumps(r.get("response_format") or {})]
+        assert len(plans) == 1
+        asked[on] = plans[0]
+        assert ("copy" in result.message) is False
+    assert f"Request: {shape.prompt}" in asked[True] and shape.plan in asked[True]
+    assert f"Request: {shape.prompt}" not in asked[False]

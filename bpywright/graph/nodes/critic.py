@@ -177,7 +177,8 @@ def archetype_review(state: GenState, ctx: RunContext, a: Attempt, no_verdict: A
     """No verified neighbours of the kind (no_verdict): compare the scene with the archetype of its kind (a critic's
     shape, else the plan library's: graph/agreement.against_archetype). Called only after neighbour_review reached the store, so the pool is a local one."""
     assert a.script is not None
-    return against_archetype(state.prompt, a.script, state.version, *measuring(ctx), no_verdict)
+    shown = frozenset(e.id for e in state.exemplars)  # the critic's shape, where it was shown (Settings.plan_shapes)
+    return against_archetype(state.prompt, a.script, state.version, *measuring(ctx), no_verdict, shown)
 
 
 def witness_review(state: GenState, ctx: RunContext, a: Attempt, no_verdict: Agreement) -> tuple[Agreement, list[str]]:

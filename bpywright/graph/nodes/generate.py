@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from ..context import RunContext
-from ..copies import copies_of, shown_sources
+from ..copies import SHAPE_SOURCE, copies_of, shown_sources
 from ..extract import extract_script
 from ..llm import HOW_TO_CONFIGURE, VARIANT_TEMPERATURE, LLMError, OutOfTime
 from ..prompting import generator_messages
@@ -105,10 +105,12 @@ def planned_attempt(
     plan = None
     # verified exemplars' scenes, as plans; an exemplar an earlier attempt copied is left out, as from a code prompt
     taken = {e.id for e in copies_of(state.attempts, shown_sources(state.version, state.exemplars)).values()}
-    stored = [(e.prompt, e.plan) for e in state.exemplars if e.plan and e.id not in taken]
+    stored = [(e.prompt, e.plan) for e in state.exemplars if e.plan and e.id not in taken and e.source != SHAPE_SOURCE]
+    # the critic's shape of the kind (Settings.plan_shapes), shown first; left out like an exemplar once an attempt copied it
+    shape = next(((e.prompt, e.plan) for e in state.exemplars if e.source == SHAPE_SOURCE and e.id not in taken), None)
     for revision in range(MAX_PLAN_REVISIONS + 1):
         messages = plan_messages(
-            state.prompt, state.version, feedback=feedback, previous=previous, examples=state.plan_examples, stored=stored
+            state.prompt, state.version, feedback=feedback, previous=previous, examples=state.plan_examples, stored=stored, shape=shape
         )
         try:
             text = ctx.llm.structured(messages, "plan", PLAN_SCHEMA, generator=True, variant=variant)
@@ -123,7 +125,7 @@ def planned_attempt(
             feedback, plan = f"the last plan was unusable: {exc}", None
             notes.append(f"plan {revision + 1} unusable ({exc})")
             continue
-        findings = plan_findings(plan, state.prompt, state.plan_examples, stored)
+        findings = plan_findings(plan, state.prompt, state.plan_examples, stored, shape)
         notes.append(f"plan {revision + 1}: {len(plan.parts)} part(s)" + (f"; {'; '.join(findings[:3])}" if findings else ""))
         if not findings:
             break

@@ -57,6 +57,19 @@ def nearest_exemplars(ctx: RunContext, prompt: str, version: str, k: int) -> tup
     return [ExemplarBrief(id=e.id, prompt=e.prompt, script=e.script, source=e.source, plan=scene_plan(e)) for e in found[:k]], note
 
 
+def kind_shape(prompt: str, version: str) -> ExemplarBrief | None:
+    """The critic's shape of the request's kind (graph/shapes.py, the one the critic holds an answer against), as an
+    exemplar to show (Settings.plan_shapes): its plan, and the script it builds for the copy test; None where the
+    request's kind has no shape (the plan library's broad kinds are shown anyway)."""
+    from ..agreement import archetype_of
+    from ..copies import SHAPE_SOURCE
+
+    found = archetype_of(prompt, version)
+    if found is None or found.shown:
+        return None
+    return ExemplarBrief(id=found.id, prompt=found.request, script=found.script, source=SHAPE_SOURCE, plan=found.plan)
+
+
 def scene_plan(exemplar: Any) -> str:
     """The exemplar's recorded scene as a plan's JSON (what the plan strategy shows), '' when it recorded none."""
     from ..plan import plan_json
@@ -78,6 +91,8 @@ def retrieve_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
     else:
         note = f"no symbols: {problem}"
     exemplars, left_out = nearest_exemplars(ctx, state.prompt, state.version, max(0, min(EXEMPLARS_K, ctx.settings.prompt_exemplars)))
+    if state.plan_shapes and state.llm and state.strategy == "plan" and (shape := kind_shape(state.prompt, state.version)) is not None:
+        exemplars.append(shape)
     detail = f"{note}; exemplars: {', '.join(f'{e.source}:{e.id}' for e in exemplars) or left_out or 'none'}"
     ctx.emit("retrieve", status=f"{len(symbols)} symbols, {len(exemplars)} exemplars", seconds=time.monotonic() - start, detail=detail)
     return {"symbols": symbols, "symbols_note": note, "exemplars": exemplars}
