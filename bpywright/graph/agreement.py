@@ -18,8 +18,8 @@ A store without two same-kind verified exemplars (a fresh `make run`'s, for near
 the archetype of its kind instead, built by the plan builder (kind_archetypes: a kind word of the request's first clause
 must name it, and not as the modifier of the next word: a pizza slice is held against no whole pizza; two words a shape
 writes as one name it together: "a coat rack"): first the critic's own shapes (graph/shapes.py: 280 narrow kinds, an
-armchair, a pizza, a screwdriver, never shown to the model, so an answer that agrees with one was not led to it), else
-the plan library's (graph/plan_library.py: 10 broad kinds, shown to the model). Accepted when its F-score against it is
+armchair, a pizza, a screwdriver; since stop 57 the one of the request's kind is shown to the model as its first plan
+example, Settings.plan_shapes, and against_archetype is told so), else the plan library's (graph/plan_library.py: 10 broad kinds, shown to the model). Accepted when its F-score against it is
 above the archetype's wrong-object floor (what 80 % of the other kinds' archetypes score against it at most, shipped in
 data/archetype_floors.json) by WRONG_MARGIN, beats a unit cube's by ARCHETYPE_MARGIN, the answer covers COVER of the archetype's
 surface, its height over the larger of its width and depth is the archetype's within a factor of PROPORTION, and it is
@@ -70,9 +70,10 @@ AGREE_WITH = 2  # nearest same-kind verified exemplars the answer must agree wit
 MARGIN = 0.2  # the answer's F-score against a neighbour must beat the unit cube's against it by this much
 # An answer this close to the plan library's archetype (F-score, after normalising for size) is the shown plan repeated
 # up to scale, not a shape drawn for the request: a sandwich that is the library's burger with one more layer scored 0.997
-# against it and is not faithful to its reference. It is no agreement. A critic's shape (graph/shapes.py) is never shown:
-# an answer that is it again up to scale was not led to it (a ball for a tennis ball, a flat tile for a wallpaper
-# pattern, both faithful in bench/results/fidelity/heldout6-shapes/), and agrees.
+# against it and is not faithful to its reference. It is no agreement. A critic's shape (graph/shapes.py) that was not
+# shown (BPYWRIGHT_PLAN_SHAPES=0, or another kind's) does not lead to it: an answer that is it again up to scale agrees
+# (a ball for a tennis ball, a flat tile for a wallpaper pattern, both faithful in bench/results/fidelity/heldout6-shapes/);
+# one that was shown (Settings.plan_shapes, the default) is held to REPEAT_F like the library's.
 REPEAT_F = 0.99
 # Against an archetype of its kind, a box is a weak floor where the kind is boxy (two stacked boxes beat a cube by 0.37
 # against the sofa). The wrong-object floor, as the fidelity benchmark has one: the answer must also be closer to the

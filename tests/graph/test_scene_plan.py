@@ -241,9 +241,22 @@ def test_the_critics_shape_of_the_kind_is_shown_first_and_repeating_it_is_a_copy
     assert copied_exemplar(shape.script, shown_sources("4.5")) is None
 
 
+def test_bpywright_plan_shapes_turns_the_shown_shape_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bpywright.config import Settings
+
+    monkeypatch.delenv("BPYWRIGHT_PLAN_SHAPES", raising=False)
+    assert Settings.from_env().plan_shapes
+    for off in ("0", "false", "off"):
+        monkeypatch.setenv("BPYWRIGHT_PLAN_SHAPES", off)
+        assert not Settings.from_env().plan_shapes
+
+
 def test_the_loop_shows_the_critics_shape_only_where_asked(settings, fake: FakeLLM, render_pool) -> None:
-    """With plan_shapes the plan request carries the chair's shape and the run records it among what it showed; by
-    default (and for a kind with no shape) it does not."""
+    """With plan_shapes (the default; BPYWRIGHT_PLAN_SHAPES=0 turns it off) the plan request carries the chair's shape
+    first; without, it does not."""
+    from bpywright.config import Settings
+
+    assert Settings().plan_shapes
     import dataclasses
 
     from bpywright.graph.nodes.retrieve import kind_shape
