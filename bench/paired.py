@@ -5,7 +5,9 @@
 Each folder is one bench/fidelity.py run (--out) on the same prompts (the same --start, --n and --seed): its floors.json
 and MODEL/MODE/ID.json rows. Both are judged as bench/fidelity.py judges them (copies are failures; faithful: F beats
 both floors), from each folder's own measurement cache. Prints per prompt the two verdicts (F, faithful, accepted) and
-in all: faithful, accepted, precision, copies, and the prompts where the two disagree; the sheet is reference | first
+in all: faithful, accepted, precision, copies, answers that are a shown archetype again up to scale (the run's own
+critique: F >= agreement.REPEAT_F against an archetype the row showed; not copies by their code lines, and never
+accepted), and the prompts where the two disagree; the sheet is reference | first
 run | second run, a row a prompt.
 """
 
@@ -24,6 +26,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from fidelity import acceptance, answers, load_rows, measure_cache  # noqa: E402
 
 from bpywright.config import Settings  # noqa: E402
+from bpywright.graph.agreement import REPEAT_F  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "blendnet" / "BlendNetHuman.dev.jsonl"
 
@@ -49,12 +52,25 @@ def judged_rows(folder: Path, mode: str, references: dict[str, str], settings: S
     return out
 
 
+def repeats(r: dict[str, Any]) -> bool:
+    """The run's critic found the answer to be an archetype the row showed, again up to scale (F >= REPEAT_F against
+    it): a plan-library archetype, or the critic's shape where it was shown (Settings.plan_shapes). Not a copy by its
+    code lines (sizes and colours changed), but the shape the model was shown."""
+    shown = {e.get("id") for e in r.get("shown") or [] if isinstance(e, dict)}
+    return any(
+        a.get("archetype") and (a.get("id") in shown or str(a.get("id", "")).startswith("plan:")) and a.get("fscore", 0.0) >= REPEAT_F
+        for a in r.get("agreement") or []
+        if isinstance(a, dict)
+    )
+
+
 def cell(r: dict[str, Any] | None) -> str:
     if r is None:
         return "–"
     if r.get("copy_of"):
         return "copy"
     f = f"F {r['fidelity']['fscore']:.2f}" if r.get("fidelity") else "did not run"
+    f += " (the shown shape again)" if r["generated"] and repeats(r) else ""
     return f + (" faithful" if r["faithful"] else "") + (" **accepted**" if r.get("accepted") and r["generated"] else "")
 
 
@@ -66,6 +82,8 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "copies": sum(bool(r.get("copy_of")) for r in rows),
         "accepted": a["accepted"],
         "accepted_faithful": sum(r["faithful"] for r in rows if r.get("accepted") and r["generated"]),
+        "repeats": sum(r["generated"] and repeats(r) for r in rows),
+        "repeats_faithful": sum(r["generated"] and repeats(r) and r["faithful"] for r in rows),
     }
 
 
@@ -74,13 +92,18 @@ def markdown(base: dict[str, dict[str, Any]], other: dict[str, dict[str, Any]], 
     ids = [i for i in base if i in other]
     lines = [f"| prompt | {labels[0]} | {labels[1]} |", "|---|---|---|"]
     lines += [f"| {base[i].get('name', '')} (`{i[:8]}`) | {cell(base[i])} | {cell(other[i])} |" for i in ids]
-    lines += ["", "| run | n | faithful | copies | accepted | faithful among them |", "|---|---|---|---|---|---|"]
+    lines += [
+        "",
+        "| run | n | faithful | copies | accepted | faithful among them | the shown shape again (faithful) |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for label, rows in zip(labels, (base, other), strict=True):
         s = summary([rows[i] for i in ids])
         precision = f"{s['accepted_faithful'] / s['accepted']:.2f}" if s["accepted"] else "–"
         lines.append(
             f"| {label} | {s['n']} | {s['faithful']} ({100 * s['faithful'] / max(1, s['n']):.1f} %) | {s['copies']} "
-            f"| {s['accepted']} ({100 * s['accepted'] / max(1, s['n']):.1f} %) | {s['accepted_faithful']} ({precision}) |"
+            f"| {s['accepted']} ({100 * s['accepted'] / max(1, s['n']):.1f} %) | {s['accepted_faithful']} ({precision}) "
+            f"| {s['repeats']} ({s['repeats_faithful']}) |"
         )
     gained = [i for i in ids if other[i]["faithful"] and not base[i]["faithful"]]
     lost = [i for i in ids if base[i]["faithful"] and not other[i]["faithful"]]

@@ -450,7 +450,7 @@ def against_archetype(
     if found is None:
         return Agreement(False, f"{no_verdict.why}; no archetype of its kind to compare with either", too_few=True)
     shown = found.shown or found.id in shown_ids
-    whose = "the plan library's archetype" if found.shown else ("the critic's shape, shown" if shown else "the critic's archetype")
+    whose = "the plan library's archetype" if found.shown else ("the critic's shown archetype" if shown else "the critic's archetype")
     measured = answer_and_cube(script, measure, cache, f"{whose} {found.request!r}")
     if isinstance(measured, Agreement):
         return measured

@@ -615,6 +615,6 @@ def test_a_critics_shape_that_was_shown_and_is_repeated_is_no_agreement(tmp_path
     assert found is not None and not found.shown
     again = against_archetype(ball, found.script, "4.5", measure, cache, none, frozenset({found.id}))
     assert not again.agreed and again.neighbours[0].repeats and again.neighbours[0].shown, again.why
-    assert "the critic's shape, shown" in again.why
+    assert "its shape is the critic's shown archetype of its kind again, up to scale" in again.why
     elsewhere = against_archetype(ball, found.script, "4.5", measure, cache, none, frozenset({"shape:0"} - {found.id}))
     assert elsewhere.agreed, elsewhere.why  # another shape shown: this one was not
