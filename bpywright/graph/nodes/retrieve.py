@@ -93,6 +93,7 @@ def retrieve_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
     exemplars, left_out = nearest_exemplars(ctx, state.prompt, state.version, max(0, min(EXEMPLARS_K, ctx.settings.prompt_exemplars)))
     if state.plan_shapes and state.llm and state.strategy == "plan" and (shape := kind_shape(state.prompt, state.version)) is not None:
         exemplars.append(shape)
-    detail = f"{note}; exemplars: {', '.join(f'{e.source}:{e.id}' for e in exemplars) or left_out or 'none'}"
+    named = (e.id if e.id.startswith(f"{e.source}:") else f"{e.source}:{e.id}" for e in exemplars)  # "shape:2", not "shape:shape:2"
+    detail = f"{note}; exemplars: {', '.join(named) or left_out or 'none'}"
     ctx.emit("retrieve", status=f"{len(symbols)} symbols, {len(exemplars)} exemplars", seconds=time.monotonic() - start, detail=detail)
     return {"symbols": symbols, "symbols_note": note, "exemplars": exemplars}
