@@ -175,10 +175,11 @@ class Settings:
     plan_examples: int = 2
     # show the critic's own shape of the request's kind (graph/shapes.py) as the first plan example, to adapt; the critic
     # then holds the answer against a shape the model was shown (agreement.REPEAT_F refuses it repeated up to scale) and
-    # the copy test counts it as shown (BPYWRIGHT_PLAN_SHAPES=0 hides it). On, since stop 57: on 30 prompts nobody had
-    # read, run twice from one store (heldout25), 20 answers were faithful against 17 and about 10 right by eye against 2;
-    # built as answers, the shapes are faithful to 74.6 % of the 496 read references that have one, the loop's own
-    # answers to 58.9 % (bench/results/fidelity/heldout25-shapes-4591ad4/, shapes-as-answers.md)
+    # the copy test counts it as shown (BPYWRIGHT_PLAN_SHAPES=0 hides it). On since stop 57: on 30 prompts nobody had
+    # read, run both ways from fresh stores (heldout25), 20 answers were faithful against 17 and about 10 recognisable by
+    # eye against 3, 9 of them the shown shape again up to scale (never accepted); built as answers, the shapes are
+    # faithful to 74.4 % of the 519 read references that have one, the loop's own answers to 58.8 %
+    # (bench/results/fidelity/heldout25-shapes-4591ad4/, shapes-as-answers.md)
     plan_shapes: bool = True
     # wall-clock budget of one generate request; None: DEFAULT_BUDGET_S for an endpoint, LOCAL_BUDGET_S for the local CPU model
     budget_s: float | None = None

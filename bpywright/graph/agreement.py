@@ -19,9 +19,9 @@ the archetype of its kind instead, built by the plan builder (kind_archetypes: a
 must name it, and not as the modifier of the next word: a pizza slice is held against no whole pizza; two words a shape
 writes as one name it together: "a coat rack"): first the critic's own shapes (graph/shapes.py: 280 narrow kinds, an
 armchair, a pizza, a screwdriver; since stop 57 the one of the request's kind is shown to the model as its first plan
-example, Settings.plan_shapes, and against_archetype is told so), else the plan library's (graph/plan_library.py: 10 broad kinds, shown to the model). Accepted when its F-score against it is
-above the archetype's wrong-object floor (what 80 % of the other kinds' archetypes score against it at most, shipped in
-data/archetype_floors.json) by WRONG_MARGIN, beats a unit cube's by ARCHETYPE_MARGIN, the answer covers COVER of the archetype's
+example, Settings.plan_shapes, and against_archetype is told so), else the plan library's (graph/plan_library.py: 10
+broad kinds, shown to the model). Accepted when its F-score against it is above the archetype's wrong-object floor
+(what 80 % of the other kinds' archetypes score against it at most, shipped in data/archetype_floors.json) by WRONG_MARGIN, beats a unit cube's by ARCHETYPE_MARGIN, the answer covers COVER of the archetype's
 surface, its height over the larger of its width and depth is the archetype's within a factor of PROPORTION, and it is
 not one plain box or cylinder where the archetype is more (PLAIN); an answer that is a shown archetype again up to scale
 (REPEAT_F) is no agreement. Why and how well

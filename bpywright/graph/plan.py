@@ -299,9 +299,8 @@ def plan_messages(
 ) -> Messages:
     """The plan request: a system prompt that never changes (the server reuses its cached prefix) and the request, with
     up to `examples` plans of related things (related_plans: the shape of its kind where shown, verified exemplars'
-    scenes, then the plan library), why
-    the last plan was rejected (feedback) and that plan (previous) when asking for a revision. version is the target
-    Blender's, for the builder; a plan does not depend on it."""
+    scenes, then the plan library), why the last plan was rejected (feedback) and that plan (previous) when asking for a
+    revision. version is the target Blender's, for the builder; a plan does not depend on it."""
     del version  # the same plan builds on every supported version
     related = related_plans(prompt, examples, stored, shape)
     user = render("plan_user", prompt=prompt, feedback=feedback.strip(), previous=plan_json(previous) if previous else "", related=related)

@@ -7,7 +7,7 @@ before any library archetype. Until stop 57 they were kept out of every prompt, 
 not led to it. Since then the one of the request's kind is shown as the first plan example (Settings.plan_shapes;
 BPYWRIGHT_PLAN_SHAPES=0 hides it again). Built as answers, they are faithful to three in four BlendNet references that
 have one, where the 1.5B's own plans are faithful to three in five; shown, on the same 30 unread prompts, the loop's
-faithful answers went from 17 to 20 and those a person recognises from about 2 to 10
+faithful answers went from 17 to 20 and those a person recognises from about 3 to 10
 (bench/results/fidelity/heldout25-shapes-4591ad4/). The price: the critic now compares an answer with a shape the model
 saw. A plan that repeats it is asked again and a script that is it again is a copy (graph/copies.py). An answer that is
 it again up to scale is no agreement (agreement.REPEAT_F). Adapted answers agree about as often as the shape is right,
