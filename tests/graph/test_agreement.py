@@ -500,8 +500,10 @@ def test_a_redraw_is_told_only_what_a_plan_can_meet_of_the_archetype(settings, f
     cake = json.loads(found.plan)
     for part in cake["parts"]:  # every part 4 times as thick: a cake with toppings
         part["size"][2] *= 4
+    # the fake's flat pizza is the critic's own shape: shown (plan_shapes), it would be the shown shape again, refused as
+    # such (test_a_critics_shape_that_was_shown_and_is_repeated_is_no_agreement); here the hint is under test
     neighbours = dataclasses.replace(
-        settings, review="neighbours", max_critic_rounds=0, redraws=1, strategy="plan", llm_sampling=(("seed", 7.0),)
+        settings, review="neighbours", max_critic_rounds=0, redraws=1, strategy="plan", llm_sampling=(("seed", 7.0),), plan_shapes=False
     )
     fake.script("plan", json.dumps(cake), found.plan)
     with store_with(tmp_path / "store", {}) as store:
@@ -618,3 +620,15 @@ def test_a_critics_shape_that_was_shown_and_is_repeated_is_no_agreement(tmp_path
     assert "its shape is the critic's shown archetype of its kind again, up to scale" in again.why
     elsewhere = against_archetype(ball, found.script, "4.5", measure, cache, none, frozenset({"shape:0"} - {found.id}))
     assert elsewhere.agreed, elsewhere.why  # another shape shown: this one was not
+    # a surface the shape's again, whatever parts it hides: two balls in one place are the shown ball again
+    twice = CLEAR + "for _ in range(2):\n    bpy.ops.mesh.primitive_uv_sphere_add(radius=0.5, location=(0, 0, 0.5))\n"
+    hidden = against_archetype(ball, twice, "4.5", measure, cache, none, frozenset({found.id}))
+    assert not hidden.agreed and hidden.neighbours[0].repeats, hidden.why
+    # where the request asks for a pattern, F cannot tell tiles from one sheet: 64 tiles on the shown chessboard (a board
+    # and its border) are a board drawn for the request, not the board again
+    board = "a chessboard with alternating black and white squares"
+    shape = archetype_of(board, "4.5")
+    assert shape is not None and not shape.shown
+    tiles = against_archetype(board, SQUARES, "4.5", measure, cache, none, frozenset({shape.id}))
+    assert tiles.agreed and not tiles.neighbours[0].repeats and tiles.neighbours[0].fscore >= REPEAT_F, tiles.why
+    assert "the critic's shown archetype" in tiles.why
