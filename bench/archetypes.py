@@ -130,7 +130,9 @@ def judge(folders: list[Path], references: dict[str, str], cache: Any) -> list[d
                         {
                             "id": a.id,
                             "request": a.request,
-                            "shown": a.shown or a.id in shown_ids,  # a critic's shape the row showed (Settings.plan_shapes)
+                            # a critic's shape the row showed (Settings.plan_shapes), as against_archetype reads it: for
+                            # a pattern request, repeated only by as many parts
+                            "shown": a.shown or (a.id in shown_ids and (parts is None or answer.parts == arch[a.id].parts)),
                             "fscore": (against := compare(answer, arch[a.id])).fscore,
                             "cover": against.recall,
                             "proportion": tall / flatness(arch[a.id]),
