@@ -45,6 +45,7 @@ from bpywright.graph.agreement import (  # noqa: E402
     flatness,
     kind_archetypes,
     known_archetypes,
+    led_to,
     pattern_parts,
     shipped_floors,
     wrong_objects,
@@ -113,7 +114,7 @@ def judge(folders: list[Path], references: dict[str, str], cache: Any) -> list[d
             if reference is None or answer is None:
                 continue
             near = kind_archetypes(r["prompt"], VERSION)  # the first is the one the loop holds the answer against
-            shown_ids = {e.get("id") for e in r.get("shown") or [] if isinstance(e, dict)}
+            shown_ids = {str(e.get("id")) for e in r.get("shown") or [] if isinstance(e, dict)}
             tall, plain = flatness(answer), plainness(answer)[0]  # the answer's, the same against every archetype
             parts = pattern_parts(r["prompt"], answer)  # None where the request asks for no pattern
             out.append(
@@ -130,9 +131,7 @@ def judge(folders: list[Path], references: dict[str, str], cache: Any) -> list[d
                         {
                             "id": a.id,
                             "request": a.request,
-                            # a critic's shape the row showed (Settings.plan_shapes), as against_archetype reads it: for
-                            # a pattern request, repeated only by as many parts
-                            "shown": a.shown or (a.id in shown_ids and (parts is None or answer.parts == arch[a.id].parts)),
+                            "shown": led_to(a, shown_ids, r["prompt"], answer, arch[a.id]),  # as against_archetype reads it
                             "fscore": (against := compare(answer, arch[a.id])).fscore,
                             "cover": against.recall,
                             "proportion": tall / flatness(arch[a.id]),

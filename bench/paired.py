@@ -23,12 +23,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from fidelity import acceptance, answers, load_rows, measure_cache  # noqa: E402
+from fidelity import DATA, acceptance, answers, load_rows, measure_cache  # noqa: E402
 
 from bpywright.config import Settings  # noqa: E402
 from bpywright.graph.agreement import REPEAT_F  # noqa: E402
-
-DATA = ROOT.parent / "shared" / "data" / "blendnet" / "BlendNetHuman.dev.jsonl"
 
 
 def judged_rows(folder: Path, mode: str, references: dict[str, str], settings: Settings) -> dict[str, dict[str, Any]]:

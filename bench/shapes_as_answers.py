@@ -16,7 +16,6 @@ loop's precision the shapes allow.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import sys
 from pathlib import Path
@@ -26,17 +25,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from archetypes import DATA, VERSION, digest  # noqa: E402  (its measurement cache keys, so one cache serves both)
 from fidelity import compare, faithful, geometry, load_rows, measure_cache  # noqa: E402
 
 from bpywright.config import Settings  # noqa: E402
 from bpywright.graph.agreement import archetype_of  # noqa: E402
-
-DATA = ROOT.parent / "shared" / "data" / "blendnet" / "BlendNetHuman.dev.jsonl"
-VERSION = "4.5"
-
-
-def digest(script: str) -> str:
-    return hashlib.sha256(script.encode("utf-8")).hexdigest()[:16]
 
 
 def judge(folders: list[Path], references: dict[str, dict[str, Any]], cache: Any, mode: str = "loop") -> list[dict[str, Any]]:

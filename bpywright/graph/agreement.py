@@ -433,6 +433,19 @@ def archetype_of(prompt: str, version: str) -> Known | None:
     return near[0] if near else None
 
 
+def led_to(found: Known, shown_ids: Collection[str], prompt: str, answer: SceneGeometry, archetype: SceneGeometry) -> bool:
+    """Whether the model was shown the archetype in a way that an answer repeating it up to scale (REPEAT_F) owes its
+    shape to the showing: always for the plan library's; for a critic's shape, where the request showed it (shown_ids,
+    Settings.plan_shapes). Where the request asks for a pattern, F cannot tell a sheet of tiles from one sheet
+    (PATTERN_PARTS), nor so from the shown shape again: a board of 64 tiles scores 1.00 against the shown chessboard (a
+    board and its border) and is a board drawn for the request. There an answer repeats a shown critic's shape only with
+    as many parts. Elsewhere F alone decides: an answer at 0.99 or more is the shape's surface again, whatever parts it
+    hides inside or drops (heldout25: a sofa of 11 parts at 0.999 against the shown sofa of 5)."""
+    if found.shown:
+        return True
+    return found.id in shown_ids and (not asks_for_a_pattern(prompt) or answer.parts == archetype.parts)
+
+
 def against_archetype(
     prompt: str,
     script: str,
@@ -462,19 +475,13 @@ def against_archetype(
     against = compare(answer, reference)
     tall, archetype_tall = flatness(answer), flatness(reference)
     (plain, solid), (archetype_plain, _) = plainness(answer), plainness(reference)
-    # Where the request asks for a pattern, F cannot tell a sheet of tiles from one sheet (PATTERN_PARTS), nor so from
-    # the shown shape again: a board of 64 tiles scores 1.00 against the shown chessboard (a board and its border) and
-    # is a board drawn for the request. There an answer repeats a shown critic's shape only with as many parts. Elsewhere
-    # F alone decides: an answer at 0.99 or more is the shape's surface again, whatever parts it hides inside or drops
-    # (heldout25: a sofa of 11 parts at 0.999 against the shown sofa of 5)
-    led = found.shown or (shown and (not asks_for_a_pattern(prompt) or answer.parts == reference.parts))
     n = Neighbour(
         found.id,
         found.request,
         against.fscore,
         compare(cube, reference).fscore,
         archetype=True,
-        shown=led,
+        shown=led_to(found, shown_ids, prompt, answer, reference),
         wrong=floor.fscore if floor else None,
         cover=against.recall,
         proportion=tall / archetype_tall,
