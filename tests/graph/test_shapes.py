@@ -52,7 +52,8 @@ def test_a_compound_is_held_against_the_shape_of_its_head_not_of_its_modifier() 
     def ids(prompt: str) -> list[str]:
         return [k.request for k in kind_archetypes(prompt, "4.5")]
 
-    assert not any("pizza" in r for r in ids("Create a pizza slice with melted cheese"))  # a slice is not the pizza
+    slice_ = ids("Create a pizza slice with melted cheese")  # a slice is not the pizza: the wedge (stop 58)
+    assert slice_ and "slice" in slice_[0] and not any("a pizza with a crust" in r for r in slice_)
     assert not any("pet bowl" in r for r in ids("Design a bird feeder."))
     assert ids("Create a 3D model of a drum set") == []  # a set of drums is no one drum
     assert ids("a tennis ball")[0] == "a ball"
@@ -108,7 +109,9 @@ def test_a_kind_word_before_what_a_thing_does_names_no_kind() -> None:
         return [k.request for k in kind_archetypes(prompt, "4.5")]
 
     assert ids("Could you model a laptop cooling pad?") == []
-    assert ids("Can you create a cat scratching post? It should be about 2 feet tall.") == []
+    # not a post of anything else: since stop 58 the scratching post, written as one name ("scratchingpost")
+    post = ids("Can you create a cat scratching post? It should be about 2 feet tall.")
+    assert len(post) == 1 and "cat scratching post" in post[0]
     assert (
         all("bowl" not in r for r in ids("Create a dish drying mat with a rectangular shape."))
         and "rug" in ids("Create a dish drying mat with a rectangular shape.")[0]
@@ -131,4 +134,7 @@ def test_two_words_that_a_shape_writes_as_one_name_its_kind_together() -> None:
     assert "bowtie" in first("a red bow tie")  # not the necktie "tie" names
     assert "hairdryer" in first("Model a hair dryer")  # not the washing machine that "dryer" names
     assert "spice rack" in first("a spice rack with jars")  # a pair that joins to no kind word is left as it was
-    assert first("Create a pizza slice") == ""  # and a modifier still modifies: no whole pizza for a slice
+    assert "slice" in first("Create a pizza slice") and "tomato sauce" not in first("Create a pizza slice")  # a modifier still modifies: no whole pizza for a slice
+    assert "chess set" in first("Design a chess set with 32 pieces")  # not one chessboard, nor nothing (stop 58)
+    assert "cat tree" in first("Create a cat tree with multiple levels")  # not the library's small tree
+    assert "blood pressure" in first("Create a blood pressure monitor with a cuff")  # not the flat-screen monitor
