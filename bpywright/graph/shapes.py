@@ -3310,7 +3310,7 @@ SHAPES: tuple[Archetype, ...] = (
     ),
     Archetype(
         "a circuit breaker panel: a wall box with a door and two rows of switches",
-        kinds_of("breakerpanel circuitbreaker fusebox"),
+        kinds_of("breakerpanel fusebox"),
         plan_of(
             "circuit breaker panel",
             part("box", "box", [0.35, 0.1, 0.5], "ground", "top", "center", "light_grey"),

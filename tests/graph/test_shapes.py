@@ -139,3 +139,5 @@ def test_two_words_that_a_shape_writes_as_one_name_its_kind_together() -> None:
     assert "chess set" in first("Design a chess set with 32 pieces")  # not one chessboard, nor nothing (stop 58)
     assert "cat tree" in first("Create a cat tree with multiple levels")  # not the library's small tree
     assert "blood pressure" in first("Create a blood pressure monitor with a cuff")  # not the flat-screen monitor
+    assert "circuit breaker panel" in first("Design a circuit breaker panel with two rows of switches")
+    assert "toggle" in first("Could you model a circuit breaker?")  # one breaker, not the panel of them
