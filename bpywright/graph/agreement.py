@@ -17,7 +17,7 @@ next one. Measurements of neighbours and of the cube are cached under the artifa
 A store without two same-kind verified exemplars (a fresh `make run`'s, for nearly every request) compares the answer with
 the archetype of its kind instead, built by the plan builder (kind_archetypes: a kind word of the request's first clause
 must name it, and not as the modifier of the next word: a pizza slice is held against no whole pizza; two words a shape
-writes as one name it together: "a coat rack"): first the critic's own shapes (graph/shapes.py: 280 narrow kinds, an
+writes as one name it together: "a coat rack"): first the critic's own shapes (graph/shapes.py: 303 narrow kinds, an
 armchair, a pizza, a screwdriver; since stop 57 the one of the request's kind is shown to the model as its first plan
 example, Settings.plan_shapes, and against_archetype is told so), else the plan library's (graph/plan_library.py: 10
 broad kinds, shown to the model). Accepted when its F-score against it is above the archetype's wrong-object floor

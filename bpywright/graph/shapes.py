@@ -2,16 +2,18 @@
 
 The plan library (graph/plan_library.py) is shown to the model, ten broad kinds, so that it adapts a table's legs for a
 desk. These are narrower kinds, written here at real sizes from what the objects are, with nothing from a benchmark's
-data. Where a kind word of a request's first clause names one of these, graph/agreement.py compares the answer with it
-before any library archetype. Until stop 57 they were kept out of every prompt, so that an answer agreeing with one was
-not led to it. Since then the one of the request's kind is shown as the first plan example (Settings.plan_shapes;
-BPYWRIGHT_PLAN_SHAPES=0 hides it again). Built as answers, they are faithful to three in four BlendNet references that
-have one, where the 1.5B's own plans are faithful to three in five; shown, on the same 30 unread prompts, the loop's
-faithful answers went from 17 to 20 and those a person recognises from about 3 to 10
-(bench/results/fidelity/heldout25-shapes-4591ad4/). The price: the critic now compares an answer with a shape the model
-saw. A plan that repeats it is asked again and a script that is it again is a copy (graph/copies.py). An answer that is
-it again up to scale is no agreement (agreement.REPEAT_F). Adapted answers agree about as often as the shape is right,
-which bounds the critic's precision (bench/results/fidelity/shapes-as-answers.md).
+data; which kinds to write was chosen from what read prompts ask for (the last 23, at stop 58, from the kinds read
+prompts named most often and that had none: a pizza slice, a chess set, a cat tree …). Where a kind word of a request's
+first clause names one of these, graph/agreement.py compares the answer with it before any library archetype. Until stop
+57 they were kept out of every prompt, so that an answer agreeing with one was not led to it. Since then the one of the
+request's kind is shown as the first plan example (Settings.plan_shapes; BPYWRIGHT_PLAN_SHAPES=0 hides it again). Built
+as answers, they are faithful to three in four BlendNet references that have one, where the 1.5B's own plans are
+faithful to three in five; shown, on the same 30 unread prompts, the loop's faithful answers went from 17 to 20 and
+those a person recognises from about 3 to 10 (bench/results/fidelity/heldout25-shapes-4591ad4/). The price: the critic
+now compares an answer with a shape the model saw. A plan that repeats it is asked again and a script that is it again
+is a copy (graph/copies.py). An answer that is it again up to scale is no agreement (agreement.REPEAT_F). Adapted
+answers agree about as often as the shape is right, which bounds the critic's precision
+(bench/results/fidelity/shapes-as-answers.md).
 
 Each is a part plan in the model's own terms (plan_parts: on / side / at, named colours), built by the plan builder and
 measured in Blender like any answer. Kind words are as scene_plan.kind_words gives them (singular; no colour,
