@@ -3237,13 +3237,13 @@ SHAPES: tuple[Archetype, ...] = (
     # the small tree, a blood pressure monitor against the flat-screen monitor, a water pitcher against the mug).
     # Written from what the objects are, at real sizes, before any was measured against a reference.
     Archetype(
-        "a slice of pizza: a flat wedge with a raised crust",
+        "a slice of pizza: a flat piece with a raised crust at its back",
         kinds_of("slice"),
         plan_of(
             "pizza slice",
-            part("wedge", "cone", [0.3, 0.3, 0.015], "ground", "top", "center", "yellow", [0, 0, 0]),
-            part("crust", "cylinder", [0.03, 0.03, 0.16], "wedge", "top", "back", "tan", [0, 90, 0]),
-            part("pepperoni", "cylinder", [0.04, 0.04, 0.006], "wedge", "top", "center", "dark_red"),
+            part("wedge", "cone", [0.16, 0.012, 0.22], "ground", "top", "center", "yellow", [90, 0, 0]),
+            part("crust", "cylinder", [0.025, 0.025, 0.14], "wedge", "back", "center", "tan", [0, 90, 0]),
+            part("pepperoni", "cylinder", [0.035, 0.035, 0.005], "wedge", "top", "center", "dark_red"),
         ),
     ),
     Archetype(
