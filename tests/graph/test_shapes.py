@@ -52,7 +52,7 @@ def test_a_compound_is_held_against_the_shape_of_its_head_not_of_its_modifier() 
     def ids(prompt: str) -> list[str]:
         return [k.request for k in kind_archetypes(prompt, "4.5")]
 
-    slice_ = ids("Create a pizza slice with melted cheese")  # a slice is not the pizza: the wedge (stop 58)
+    slice_ = ids("Create a pizza slice with melted cheese")  # a slice is not the pizza: the slice's own shape (stop 58)
     assert slice_ and "slice" in slice_[0] and not any("a pizza with a crust" in r for r in slice_)
     assert not any("pet bowl" in r for r in ids("Design a bird feeder."))
     assert ids("Create a 3D model of a drum set") == []  # a set of drums is no one drum
