@@ -1,4 +1,5 @@
-"""graph/shapes.py: the critic's archetypes, never shown to the model, each a plan that builds in Blender."""
+"""graph/shapes.py: the critic's archetypes, each a plan that builds in Blender; shown to the model only as the
+request's own kind (retrieve.kind_shape, Settings.plan_shapes), never among the plan library's examples."""
 
 from __future__ import annotations
 
@@ -21,13 +22,13 @@ def test_each_kind_word_names_one_shape_and_a_request_of_it_is_held_against_that
             assert found is not None and found.id == f"shape:{i}" and not found.shown, (word, shape.request, found)
 
 
-def test_no_shape_is_ever_shown_to_the_model() -> None:
+def test_no_shape_is_shown_among_the_plan_librarys_examples() -> None:
     plans = {a.plan for a in SHAPES}
     for shape in SHAPES:
         assert not plans & {plan for _, plan in related_plans(shape.request, 4)}, shape.request
         text = "\n".join(str(m["content"]) for m in plan_messages(shape.request, "4.5", examples=4))
         assert shape.plan not in text, shape.request
-    # nor counted as something shown, which an answer that agrees with one would be a copy of
+    # nor counted among the library's shown sources: a shape counts as shown only where retrieve showed it for its kind
     assert not {s.prompt for s in shown_sources("4.5")} & {a.request for a in SHAPES}
 
 
