@@ -283,8 +283,9 @@ def kind_heads(prompt: str, joined: frozenset[str] = frozenset()) -> set[str]:
     device …) is narrowed by the kind word before it, which names the kind instead: "a laptop computer" is a laptop,
     "an espresso machine" an espresso maker. Two words that `joined` holds written as one name the kind together: with
     "coatrack" in joined, "a coat rack" is the coat rack, not a rack ("a power bank" the powerbank, not a piggy bank).
-    What the critic holds an answer against a shape of its kind by (agreement.kind_archetypes): a slice is not the
-    whole pizza, a drum set not one drum."""
+    What follows "for" is what the thing is for, where a kind word came before it: "a drumstick for playing drums" is a
+    drumstick. What the critic holds an answer against a shape of its kind by (agreement.kind_archetypes): a slice is
+    not the whole pizza, a drum set not one drum."""
     prompt = _LISTED_ADJECTIVE.sub(r"\1 ", prompt.lower())  # "a simple, round feeding bowl": the comma ends no clause
     # "can you create a travel wallet? it should …": the first sentence; "what is this? picture a syringe …": the
     # first that names anything; "wallet," is wallet and a mark, which joins no compound
@@ -294,6 +295,10 @@ def kind_heads(prompt: str, joined: frozenset[str] = frozenset()) -> set[str]:
         return bool(_WORD.fullmatch(word)) and _names_kind(word)
 
     words = next((s for s in sentences if any(map(names, s))), sentences[0])
+    # "a drumstick for playing drums", "a logo for a tech company": what follows "for" is what the thing is for or whom,
+    # not what it is, where a kind word came before it ("i'm looking for a wind turbine" names its kind after it)
+    purpose = next((i for i, w in enumerate(words) if w == "for" and any(map(names, words[:i]))), len(words))
+    words = words[:purpose]
     kinds = set(filter(names, words))
     pairs = list(zip(words, words[1:], strict=False))
     compounds = {(w, after) for w, after in pairs if singular(w + after) in joined}  # "coat rack": the coatrack
