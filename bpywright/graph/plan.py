@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from functools import cache
 from typing import Any
 
@@ -272,11 +272,16 @@ def archetype_script(archetype: Archetype, version: str) -> str:
 
 
 def related_plans(
-    prompt: str, examples: int, stored: Sequence[tuple[str, str]] = (), shape: tuple[str, str] | None = None
+    prompt: str,
+    examples: int,
+    stored: Sequence[tuple[str, str]] = (),
+    shape: tuple[str, str] | None = None,
+    left_out: Collection[str] = (),
 ) -> list[tuple[str, str]]:
     """Up to `examples` (request, plan JSON) pairs to show with the request: first the critic's shape of its kind where
     it is shown (shape: Settings.plan_shapes), then the plans of verified exemplars it names the kind of (stored: their
-    requests and plans, scene_plan.plan_of_scene), then the library's archetypes (plan_library.similar)."""
+    requests and plans, scene_plan.plan_of_scene), then the library's archetypes (plan_library.similar) but those whose
+    requests left_out names: the library plans an earlier attempt copied, which shown again are copied again."""
     if examples <= 0:
         return []
     kinds = kind_words(prompt)
@@ -284,7 +289,8 @@ def related_plans(
     # a one-part plan (a ground plane under a curve, a lone cushion) shows no sizes or placement to learn from
     shown = first + [(r, plan) for r, plan in stored if plan.count('"name"') > 1 and kinds & kind_words(r) and (r, plan) != shape]
     shown = shown[:examples]
-    return shown + [(a.request, a.plan) for a in similar(prompt, examples - len(shown))]
+    library = [(a.request, a.plan) for a in similar(prompt, examples - len(shown) + len(left_out)) if a.request not in left_out]
+    return shown + library[: examples - len(shown)]
 
 
 def plan_messages(
@@ -296,13 +302,15 @@ def plan_messages(
     examples: int = 0,
     stored: Sequence[tuple[str, str]] = (),
     shape: tuple[str, str] | None = None,
+    left_out: Collection[str] = (),
 ) -> Messages:
     """The plan request: a system prompt that never changes (the server reuses its cached prefix) and the request, with
     up to `examples` plans of related things (related_plans: the shape of its kind where shown, verified exemplars'
     scenes, then the plan library), why the last plan was rejected (feedback) and that plan (previous) when asking for a
-    revision. version is the target Blender's, for the builder; a plan does not depend on it."""
+    revision; left_out: the library plans not to show again (related_plans). version is the target Blender's, for the
+    builder; a plan does not depend on it."""
     del version  # the same plan builds on every supported version
-    related = related_plans(prompt, examples, stored, shape)
+    related = related_plans(prompt, examples, stored, shape, left_out)
     user = render("plan_user", prompt=prompt, feedback=feedback.strip(), previous=plan_json(previous) if previous else "", related=related)
     return [{"role": "system", "content": render("plan_system", colours=list(PALETTE))}, {"role": "user", "content": user}]
 

@@ -212,6 +212,40 @@ def test_the_plan_strategy_shows_the_stores_scene_as_a_plan(settings, fake: Fake
     assert "copy" not in result.message
 
 
+def test_a_library_plan_an_attempt_copied_is_not_shown_to_the_fresh_plan(settings, fake: FakeLLM, render_pool) -> None:
+    """heldout28's "Make a toy car.": the 1.5B drew the plan library's toy car, was caught, and drew it again three
+    times, shown it with each fresh plan (634 s, and a copy returned). Like an exemplar it copied, a library plan an
+    attempt copied is left out of the fresh plan's examples: told what it copied, not shown it."""
+    import dataclasses
+
+    from bpywright.graph.plan_library import LIBRARY
+    from bpywright.graph.run import generate
+
+    toy = next(a for a in LIBRARY if a.request == "a toy car with four wheels")
+
+    def part(name: str, shape: str, size: list[float], on: str, side: str, at: str, color: str, turn: list[int]) -> dict:
+        return {"name": name, "shape": shape, "size": size, "on": on, "side": side, "at": at, "rotation": turn, "color": color}
+
+    wheels = [part(f"wheel_{c}", "cylinder", [0.07, 0.07, 0.04], "body", "bottom", c, "black", [90, 0, 0]) for c in CORNERS]
+    body = part("body", "box", [0.5, 0.25, 0.12], "ground", "top", "center", "red", [0, 0, 0])
+    own = {
+        "object": "toy car",
+        "parts": [body, part("cabin", "box", [0.25, 0.22, 0.1], "body", "top", "center", "blue", [0, 0, 0]), *wheels],
+    }
+    fake.script("plan", toy.plan, toy.plan, json.dumps(own))
+    copying = dataclasses.replace(settings, strategy="plan", max_heal_rounds=1, max_critic_rounds=0, review="none")
+    result = generate("Make a toy car.", settings=copying, pool=render_pool)
+    asked = [r["messages"][-1]["content"] for r in fake.chat_requests if "plan" in json.dumps(r.get("response_format") or {})]
+    assert len(asked) == 3 and "Request: a toy car with four wheels" in asked[0] and "copies the example" in asked[1]
+    assert "a toy car with four wheels" in asked[2] and "Request: a toy car with four wheels" not in asked[2]  # told, not shown
+    assert toy.plan not in asked[2] and "Request: a car: a body, a cabin and four wheels" in asked[2]  # the shape still is
+    assert result.script is not None and "'cabin', 'box', (0.25, 0.22, 0.1)" in result.script, result.message
+    assert "copy" not in result.message
+
+
+CORNERS = ("front_left", "front_right", "back_left", "back_right")
+
+
 CHAIR_REQUEST = "a wooden dining chair with four legs and a backrest"
 
 

@@ -103,14 +103,24 @@ def planned_attempt(
     assert ctx.llm is not None
     notes: list[str] = []
     plan = None
-    # verified exemplars' scenes, as plans; an exemplar an earlier attempt copied is left out, as from a code prompt
-    taken = {e.id for e in copies_of(state.attempts, shown_sources(state.version, state.exemplars)).values()}
+    # verified exemplars' scenes, as plans; an exemplar an earlier attempt copied is left out, as from a code prompt, and
+    # so is a library plan it copied (heldout28's "Make a toy car." drew the library's toy car four times, shown each time)
+    copied = copies_of(state.attempts, shown_sources(state.version, state.exemplars)).values()
+    taken = {e.id for e in copied}
+    left_out = {e.prompt for e in copied if e.source == "plan library"}
     stored = [(e.prompt, e.plan) for e in state.exemplars if e.plan and e.id not in taken and e.source != SHAPE_SOURCE]
     # the critic's shape of the kind (Settings.plan_shapes), shown first; left out like an exemplar once an attempt copied it
     shape = next(((e.prompt, e.plan) for e in state.exemplars if e.source == SHAPE_SOURCE and e.id not in taken), None)
     for revision in range(MAX_PLAN_REVISIONS + 1):
         messages = plan_messages(
-            state.prompt, state.version, feedback=feedback, previous=previous, examples=state.plan_examples, stored=stored, shape=shape
+            state.prompt,
+            state.version,
+            feedback=feedback,
+            previous=previous,
+            examples=state.plan_examples,
+            stored=stored,
+            shape=shape,
+            left_out=left_out,
         )
         try:
             text = ctx.llm.structured(messages, "plan", PLAN_SCHEMA, generator=True, variant=variant)
