@@ -102,6 +102,7 @@ def copied_exemplar(script: str | None, sources: Iterable[ExemplarBrief]) -> Exe
 
 
 SHAPE_SOURCE = "shape"  # an ExemplarBrief that is the critic's shape of the request's kind, shown (Settings.plan_shapes)
+LIBRARY_SOURCE = "plan library"  # an ExemplarBrief that is a plan of the plan library, as the script it builds
 
 
 @cache
@@ -128,7 +129,7 @@ def library_scripts(version: str) -> tuple[ExemplarBrief, ...]:
     from .plan_library import LIBRARY
 
     return tuple(
-        ExemplarBrief(id=f"plan:{i}", prompt=a.request, script=archetype_script(a, version), source="plan library")
+        ExemplarBrief(id=f"plan:{i}", prompt=a.request, script=archetype_script(a, version), source=LIBRARY_SOURCE)
         for i, a in enumerate(LIBRARY)
     )
 
@@ -169,7 +170,7 @@ def describe(source: ExemplarBrief) -> str:
     """How a message names what was copied."""
     if source.id == SYSTEM_EXAMPLE_ID:
         return "a copy of the system prompt's API example"
-    kind = {"recipe": "recipe", "plan library": "library plan", SHAPE_SOURCE: "critic's shape"}.get(source.source, "exemplar")
+    kind = {"recipe": "recipe", LIBRARY_SOURCE: "library plan", SHAPE_SOURCE: "critic's shape"}.get(source.source, "exemplar")
     return f'a copy of the {kind} written for "{source.prompt[:80]}"'
 
 

@@ -222,11 +222,12 @@ def test_a_library_plan_an_attempt_copied_is_not_shown_to_the_fresh_plan(setting
     from bpywright.graph.run import generate
 
     toy = next(a for a in LIBRARY if a.request == "a toy car with four wheels")
+    corners = ("front_left", "front_right", "back_left", "back_right")
 
     def part(name: str, shape: str, size: list[float], on: str, side: str, at: str, color: str, turn: list[int]) -> dict:
         return {"name": name, "shape": shape, "size": size, "on": on, "side": side, "at": at, "rotation": turn, "color": color}
 
-    wheels = [part(f"wheel_{c}", "cylinder", [0.07, 0.07, 0.04], "body", "bottom", c, "black", [90, 0, 0]) for c in CORNERS]
+    wheels = [part(f"wheel_{c}", "cylinder", [0.07, 0.07, 0.04], "body", "bottom", c, "black", [90, 0, 0]) for c in corners]
     body = part("body", "box", [0.5, 0.25, 0.12], "ground", "top", "center", "red", [0, 0, 0])
     own = {
         "object": "toy car",
@@ -241,9 +242,6 @@ def test_a_library_plan_an_attempt_copied_is_not_shown_to_the_fresh_plan(setting
     assert toy.plan not in asked[2] and "Request: a car: a body, a cabin and four wheels" in asked[2]  # the shape still is
     assert result.script is not None and "'cabin', 'box', (0.25, 0.22, 0.1)" in result.script, result.message
     assert "copy" not in result.message
-
-
-CORNERS = ("front_left", "front_right", "back_left", "back_right")
 
 
 CHAIR_REQUEST = "a wooden dining chair with four legs and a backrest"

@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from ..context import RunContext
-from ..copies import SHAPE_SOURCE, copies_of, shown_sources
+from ..copies import LIBRARY_SOURCE, SHAPE_SOURCE, copies_of, shown_sources
 from ..extract import extract_script
 from ..llm import HOW_TO_CONFIGURE, VARIANT_TEMPERATURE, LLMError, OutOfTime
 from ..prompting import generator_messages
@@ -107,7 +107,7 @@ def planned_attempt(
     # so is a library plan it copied (heldout28's "Make a toy car." drew the library's toy car four times, shown each time)
     copied = copies_of(state.attempts, shown_sources(state.version, state.exemplars)).values()
     taken = {e.id for e in copied}
-    left_out = {e.prompt for e in copied if e.source == "plan library"}
+    left_out = {e.prompt for e in copied if e.source == LIBRARY_SOURCE}
     stored = [(e.prompt, e.plan) for e in state.exemplars if e.plan and e.id not in taken and e.source != SHAPE_SOURCE]
     # the critic's shape of the kind (Settings.plan_shapes), shown first; left out like an exemplar once an attempt copied it
     shape = next(((e.prompt, e.plan) for e in state.exemplars if e.source == SHAPE_SOURCE and e.id not in taken), None)
