@@ -1,3 +1,3 @@
 """bpywright: Blender Python scripts that are known to work (linted, run headless, rendered, healed)."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
