@@ -133,10 +133,17 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+VERIFIED = {
+    "person": "by a person",
+    "machine": "accepted by the machine's checks alone; `bpywright exemplars trust ID` once a person has looked at it",
+}
+
+
 def _one_line(exemplar) -> str:
     group = f" (+{exemplar.group_size - 1} near-duplicates)" if exemplar.group_size > 1 else ""
     prompt = exemplar.prompt.splitlines()[0][:90] if exemplar.prompt else ""
-    return f"{exemplar.id}  {exemplar.status:<7} {exemplar.blender_version:<5} {exemplar.source:<9} {prompt}{group}"
+    machine = " [accepted by the machine]" if exemplar.verified_by == "machine" else ""
+    return f"{exemplar.id}  {exemplar.status:<7} {exemplar.blender_version:<5} {exemplar.source:<9} {prompt}{group}{machine}"
 
 
 def _details(exemplar, members, store) -> str:
@@ -144,6 +151,7 @@ def _details(exemplar, members, store) -> str:
         f"id:       {exemplar.id}",
         f"prompt:   {exemplar.prompt}",
         f"status:   {exemplar.status} (Blender {exemplar.blender_version}, source {exemplar.source}, {exemplar.created_at:%Y-%m-%d %H:%M})",
+        f"verified: {VERIFIED.get(exemplar.verified_by or '', 'not yet: a user submission no one has trusted (exemplars trust ID)')}",
         f"render:   {store.file(exemplar.render_path) if exemplar.render_path else '-'}",
         f"hashes:   {exemplar.hashes or '-'}   clip: {'yes' if exemplar.clip else 'no'}",
         f"symbols:  {', '.join(exemplar.symbols) or '-'}",

@@ -13,6 +13,15 @@ from ..harness.report import RunReport
 SCHEMA_VERSION = 1
 
 Source = Literal["recipe", "generated", "imported", "user"]
+VerifiedBy = Literal["person", "machine"]
+
+
+def verified_by(source: str, trusted: bool) -> VerifiedBy | None:
+    """Who vouches for an exemplar of a source: the machine for a generated answer the loop accepted, a person for a
+    recipe, an imported pair or a user script an operator trusted, nobody for an untrusted user submission."""
+    if source == "generated":
+        return "machine"
+    return "person" if source != "user" or trusted else None
 
 
 def exemplar_id(script_sha256: str, blender_version: str) -> str:
@@ -41,6 +50,7 @@ class Exemplar(BaseModel):
     group_size: int = 1  # exemplars in its near-duplicate group (1: none; see ExemplarStore.members)
     created_at: datetime
     trusted: bool = False  # reviewed: generation may learn from it, MCP serves it (user submissions start untrusted)
+    verified_by: VerifiedBy | None = None  # "machine": accepted by the loop's checks alone; ranks below a person's
 
 
 class ExemplarHit(BaseModel):

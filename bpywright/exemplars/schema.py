@@ -66,7 +66,17 @@ def _m3_trusted(db: sqlite3.Connection) -> None:
     db.execute("UPDATE exemplars SET trusted = (source != 'user')")
 
 
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_m1_tables, _m2_search, _m3_trusted]
+def _m4_verified_by(db: sqlite3.Connection) -> None:
+    """Who vouches for an exemplar: a person (recipes, imported pairs, user scripts an operator trusted) or the machine (a
+    generated answer the loop accepted), so that a machine's acceptance never outranks a person's."""
+    db.execute("ALTER TABLE exemplars ADD COLUMN verified_by TEXT")
+    db.execute(f"UPDATE exemplars SET verified_by = {VERIFIED_BY_SQL}")
+
+
+# verified_by of a new or migrated row, from its source and trust (exemplars.models.verified_by says the same in Python)
+VERIFIED_BY_SQL = "CASE WHEN source = 'generated' THEN 'machine' WHEN source != 'user' OR trusted THEN 'person' END"
+
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_m1_tables, _m2_search, _m3_trusted, _m4_verified_by]
 
 
 def migrate(db: sqlite3.Connection, migrations: list[Callable[[sqlite3.Connection], None]] = MIGRATIONS) -> int:
@@ -89,7 +99,7 @@ def migrate(db: sqlite3.Connection, migrations: list[Callable[[sqlite3.Connectio
 
 # Columns every query selects: the row plus its group size, symbols and whether a vector of `?` (model key) exists.
 SELECT_COLUMNS = """e.seq, e.id, e.prompt, e.script, e.script_sha256, e.blender_version, e.status, e.report, e.render_path,
-    e.thumbnail_path, e.phash, e.dhash, e.colour, e.source, e.group_id, e.created_at, e.trusted,
+    e.thumbnail_path, e.phash, e.dhash, e.colour, e.source, e.group_id, e.created_at, e.trusted, e.verified_by,
     (SELECT COUNT(*) FROM exemplars g WHERE g.group_id = e.group_id) AS group_size,
     (SELECT group_concat(s.symbol, char(10)) FROM exemplar_symbols s WHERE s.exemplar_id = e.id) AS symbols,
     EXISTS (SELECT 1 FROM clip_vectors v WHERE v.seq = e.seq AND v.model = :clip_key) AS has_clip"""
@@ -116,4 +126,5 @@ def exemplar_of(row: sqlite3.Row) -> Exemplar:
         group_size=row["group_size"],
         created_at=datetime.fromisoformat(row["created_at"]),
         trusted=bool(row["trusted"]),
+        verified_by=row["verified_by"],
     )

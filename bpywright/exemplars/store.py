@@ -18,7 +18,7 @@ from ..sqlite_setup import set_up
 from . import features, ranking
 from .clip import ClipSlot
 from .files import ContentFiles
-from .models import Exemplar, ExemplarHit, Source, exemplar_id
+from .models import Exemplar, ExemplarHit, Source, exemplar_id, verified_by
 from .query import Filters, fts_query, where_clause
 from .schema import SELECT_COLUMNS, exemplar_of, migrate
 
@@ -193,7 +193,8 @@ class ExemplarStore:
     ) -> int:
         cursor = self._db.execute(
             """INSERT INTO exemplars (id, prompt, script, script_sha256, blender_version, status, report, render_path, thumbnail_path,
-               phash, dhash, colour, source, group_id, created_at, trusted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+               phash, dhash, colour, source, group_id, created_at, trusted, verified_by)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
             (
                 eid,
                 prompt,
@@ -211,6 +212,7 @@ class ExemplarStore:
                 group,
                 datetime.now(UTC).isoformat(),
                 int(source != "user"),
+                verified_by(source, source != "user"),
             ),
         )
         seq = int(cursor.lastrowid or 0)
@@ -300,10 +302,15 @@ class ExemplarStore:
         return [hit.exemplar for hit in self.search(prompt, filters=filters, k=k)]
 
     def set_trusted(self, exemplar_id: str, trusted: bool = True) -> bool:
-        """Let an operator mark an exemplar as one generation may learn from (or not); False when there is no such id."""
+        """Let an operator mark an exemplar as one generation may learn from (or not); False when there is no such id.
+        Trusting is a person's verification, a machine-accepted answer's included; revoking takes it back."""
         with self._lock:
-            cursor = self._db.execute("UPDATE exemplars SET trusted = ? WHERE id = ?", (int(trusted), exemplar_id))
-            return cursor.rowcount > 0
+            row = self._db.execute("SELECT source FROM exemplars WHERE id = ?", (exemplar_id,)).fetchone()
+            if row is None:
+                return False
+            by = "person" if trusted else verified_by(row["source"], False)
+            self._db.execute("UPDATE exemplars SET trusted = ?, verified_by = ? WHERE id = ?", (int(trusted), by, exemplar_id))
+            return True
 
     def file(self, relpath: str) -> Path:
         """The absolute path of a stored render/thumbnail; ValueError for anything outside the files directory."""

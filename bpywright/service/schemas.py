@@ -6,7 +6,7 @@ from datetime import datetime
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator
 
-from ..exemplars.models import Exemplar, ExemplarHit
+from ..exemplars.models import Exemplar, ExemplarHit, VerifiedBy
 from ..graph.events import GenerationResult, ProgressEvent
 from ..harness.diagnostics import LintReport
 from ..harness.options import Engine
@@ -141,6 +141,9 @@ class ExemplarCard(BaseModel):
     status: str
     blender_version: str
     source: str
+    verified_by: VerifiedBy | None = Field(
+        None, description="'person': a person vouches for it; 'machine': accepted by the loop's checks alone (ranked below)."
+    )
     group_id: str | None = None
     thumbnail_url: str | None = None
     render_url: str | None = None
@@ -199,6 +202,7 @@ def card(exemplar: Exemplar, hit: ExemplarHit | None = None) -> ExemplarCard:
         status=exemplar.status,
         blender_version=exemplar.blender_version,
         source=exemplar.source,
+        verified_by=exemplar.verified_by,
         group_id=exemplar.group_id,
         thumbnail_url=file_url(exemplar.thumbnail_path or exemplar.render_path),
         render_url=file_url(exemplar.render_path),

@@ -47,3 +47,21 @@ def test_existing_database_is_upgraded_and_keeps_its_rows(tmp_path: Path) -> Non
         assert store.list(filters=Filters(symbol="primitive_cylinder_add")).total == 1
     db = sqlite3.connect(path)
     assert db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+
+
+def test_an_older_database_learns_who_vouches_for_each_row(tmp_path: Path) -> None:
+    """Rows stored before verified_by existed: generated answers become the machine's, recipes, imported pairs and trusted
+    user scripts a person's, untrusted user scripts nobody's."""
+    path = tmp_path / "v3.sqlite"
+    db = sqlite3.connect(path, isolation_level=None)
+    assert migrate(db, MIGRATIONS[:3]) == 3
+    for eid, source, trusted in (("g", "generated", 1), ("r", "recipe", 1), ("i", "imported", 1), ("u", "user", 0), ("t", "user", 1)):
+        db.execute(
+            """INSERT INTO exemplars (id, prompt, script, script_sha256, blender_version, status, source, group_id, created_at,
+               trusted) VALUES (?, 'p', 'import bpy', ?, '4.5', 'ok', ?, ?, '2026-01-01T00:00:00+00:00', ?)""",
+            (eid, eid, source, eid, trusted),
+        )
+    db.close()
+    with ExemplarStore(path, tmp_path / "files") as store:
+        got = {eid: store.get(eid).verified_by for eid in "griut"}  # type: ignore[union-attr]
+    assert got == {"g": "machine", "r": "person", "i": "person", "u": None, "t": "person"}

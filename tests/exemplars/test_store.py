@@ -175,3 +175,35 @@ def test_temp_files_of_dead_writers_are_removed_at_open(tmp_path) -> None:
     live.write_bytes(b"being written")
     assert files.remove_orphans() == 1
     assert not dead.exists() and live.exists()
+
+
+def test_an_answer_the_machine_accepted_never_outranks_what_a_person_verified(store: ExemplarStore) -> None:
+    """The loop's own acceptances are marked as the machine's; search and the examples shown to the next request put
+    every exemplar a person vouches for first, however much closer a machine-accepted one matches; trusting one makes it
+    a person's."""
+    person = store.add(
+        script="import bpy\nbpy.ops.mesh.primitive_torus_add()\n",
+        prompt="a ring",
+        report=ok_report(),
+        render=None,
+        source="recipe",
+        blender_version="4.5",
+    ).exemplar
+    machine = store.add(
+        script="import bpy\nbpy.ops.mesh.primitive_torus_add(major_radius=2)\n",
+        prompt="a gold torus, a gold torus, a shiny gold torus",
+        report=ok_report(),
+        render=None,
+        source="generated",
+        blender_version="4.5",
+    ).exemplar
+    assert machine.verified_by == "machine" and person.verified_by == "person"
+    hits = store.search("gold torus")
+    assert [h.exemplar.id for h in hits] == [person.id, machine.id]  # the machine's matches better, and still comes second
+    assert hits[1].score > hits[0].score
+    assert [e.id for e in store.nearest("a shiny gold torus", "4.5")] == [person.id, machine.id]
+    assert store.set_trusted(machine.id)
+    assert store.get(machine.id).verified_by == "person"  # type: ignore[union-attr]
+    assert [h.exemplar.id for h in store.search("gold torus")] == [machine.id, person.id]
+    assert store.set_trusted(machine.id, False) and store.get(machine.id).verified_by == "machine"  # type: ignore[union-attr]
+    assert not store.set_trusted("0000000000000000")

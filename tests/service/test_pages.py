@@ -83,3 +83,32 @@ def test_pagination_over_thousands_of_exemplars(settings, service_pool, tmp_path
             assert len(cards(filtered)) == PER_PAGE and 'href="/?source=generated&amp;page=3"' in filtered
             hits = client.get("/api/v1/exemplars", params={"q": "number 1234", "limit": 5}).json()
             assert hits["items"][0]["prompt"] == "cube number 1234"
+
+
+def test_answers_the_machine_accepted_are_marked_in_the_gallery_and_the_api(settings, service_pool, tmp_path: Path) -> None:
+    """A generated exemplar says it was accepted by the machine (card, detail page, JSON); a recipe that a person verified."""
+    own = replace(settings, artifacts=tmp_path)
+    report = RunReport(status="ok", backend="bpy-module", sandbox="bwrap", blender_version="4.5.0")
+    with ExemplarStore.open(own, clip=False) as store:
+        ids = {
+            source: store.add(
+                script=f"import bpy\n# {source}\nbpy.ops.mesh.primitive_torus_add()\n",
+                prompt=f"a torus ({source})",
+                report=report,
+                render=None,
+                source=source,
+                blender_version="4.5",
+            ).exemplar.id
+            for source in ("generated", "recipe")
+        }
+        with TestClient(create_app(own, pool=service_pool, store=store), base_url="http://localhost") as client:
+            items = {i["id"]: i for i in client.get("/api/v1/exemplars").json()["items"]}
+            assert items[ids["generated"]]["verified_by"] == "machine" and items[ids["recipe"]]["verified_by"] == "person"
+            assert [i["id"] for i in client.get("/api/v1/exemplars", params={"q": "torus"}).json()["items"]] == [
+                ids["recipe"],
+                ids["generated"],
+            ]
+            html = client.get("/").text
+            assert html.count("accepted by the machine") == 1 and html.count("verified by a person") == 1
+            assert "accepted by the machine" in client.get(f"/exemplars/{ids['generated']}").text
+            assert client.get(f"/api/v1/exemplars/{ids['generated']}").json()["exemplar"]["verified_by"] == "machine"
