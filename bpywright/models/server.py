@@ -54,6 +54,8 @@ def free_port() -> int:
 def listening_socket(port: int = 0) -> socket.socket:
     """A loopback TCP socket bound and listening here, so that no other process can take its port while the model loads."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    # past an earlier server's TIME_WAIT connections; on Linux no other socket may bind a port one listens on, reuse or not
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind(("127.0.0.1", port))
         sock.listen(64)
