@@ -165,6 +165,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     """`bpywright heal`: rules first, round by round, never leaving the project worse; exit 0 only if it passes."""
     from ..harness.job import RootError, check_root, project_root
     from ..harness.options import RunOptions
+    from ..harness.summary import escape_controls
 
     if not args.script.is_file():
         raise UsageError(f"no such script: {args.script}")
@@ -197,10 +198,10 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     if args.json:
         print(outcome.model_dump_json(indent=2))
     elif args.dry_run:
-        print(render_diffs(outcome), end="")
-        print(render_outcome(outcome).rsplit("\n", 1)[-1].strip(), file=sys.stderr)
+        print(escape_controls(render_diffs(outcome)), end="")
+        print(escape_controls(render_outcome(outcome).rsplit("\n", 1)[-1].strip()), file=sys.stderr)
     else:
-        print(render_outcome(outcome))
+        print(escape_controls(render_outcome(outcome)))  # the failure and the diffs are the script's own text
     if not args.dry_run:
         code = write_outcome(outcome, args.script, root, output, args.write)
         if code:
