@@ -166,6 +166,7 @@ def _limits(settings: Settings, config) -> dict:
     The timeout here is the operator's ceiling; CheckPlan.timeout_for applies the config's timeouts below it.
     """
     from ..config import LIMITS
+    from ..harness.summary import escape_controls
 
     limits: dict = {}
     for name, (default, variable) in LIMITS.items():
@@ -179,8 +180,10 @@ def _limits(settings: Settings, config) -> dict:
             continue
         if claimed > ceiling:
             print(
-                f"note: {where}: {name} = {claimed} is above the operator's {ceiling} ({variable} or the default): "
-                f"using {ceiling} (the checked repository can lower limits, not raise them; set {variable} to raise it)",
+                escape_controls(
+                    f"note: {where}: {name} = {claimed} is above the operator's {ceiling} ({variable} or the default): "
+                    f"using {ceiling} (the checked repository can lower limits, not raise them; set {variable} to raise it)"
+                ),
                 file=sys.stderr,
             )
         limits[name] = min(claimed, ceiling)
@@ -192,10 +195,10 @@ def _fail_on(args: argparse.Namespace, config) -> FailOn:
     if args.fail_on:
         return args.fail_on
     if config.fail_on == "never":
-        print(
-            f"note: {config.path}: fail-on = 'never' ignored (the checked repository cannot loosen the gate; pass --fail-on never)",
-            file=sys.stderr,
-        )
+        from ..harness.summary import escape_controls
+
+        note = f"note: {config.path}: fail-on = 'never' ignored (the checked repository cannot loosen the gate; pass --fail-on never)"
+        print(escape_controls(note), file=sys.stderr)
     return config.fail_on if config.fail_on == "advisory" else "blocking"
 
 

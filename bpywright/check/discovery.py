@@ -22,6 +22,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..harness.summary import escape_controls
 from ..untrusted_files import UntrustedFileError, read_head, regular_size
 from .project_config import CheckConfig, glob_match
 
@@ -83,7 +84,7 @@ def _walk(folder: Path) -> list[Path]:
             if why is None:
                 found.append(path)
             else:
-                print(f"note: skipped {path}: {why}", file=sys.stderr)
+                print(escape_controls(f"note: skipped {path}: {why}"), file=sys.stderr)  # a file name may hold escapes
     return found
 
 
