@@ -220,13 +220,20 @@ def refuse_special(path: Path) -> None:
         )
 
 
+def refuse_specials(root: Path, skip: set[Path]) -> None:
+    """refuse_special for every entry that a copy of root would take (symlinked folders are not entered): nothing is copied yet."""
+    for here, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if d not in SKIPPED and (Path(here) / d).resolve() not in skip]
+        for name in (*dirs, *files):
+            if name not in SKIPPED:
+                refuse_special(Path(here) / name)
+
+
 def _ignore(skip: set[Path], budget: list[int] | None = None) -> Callable[[str, list[str]], set[str]]:
     """copytree's filter: version-control and cache folders, the skipped paths, and (with a budget) big data files."""
 
     def ignore(folder: str, names: list[str]) -> set[str]:
         left = {n for n in names if n in SKIPPED or (Path(folder) / n).resolve() in skip}
-        for n in sorted(set(names) - left):
-            refuse_special(Path(folder) / n)
         if budget is not None:
             for n in sorted(set(names) - left):
                 path = Path(folder) / n
@@ -248,7 +255,9 @@ STAGE_BYTES = 512 << 20  # … and data files beyond this much in all (Python fi
 
 def mirror(root: Path, destination: Path, texts: dict[str, str], skip: tuple[Path, ...] = (), budget: int | None = None) -> None:
     """Copy the project under destination (version-control and cache folders left out), `texts` in place of its files."""
-    ignore = _ignore({p.resolve() for p in (*skip, destination)}, [budget] if budget is not None else None)
+    skipped = {p.resolve() for p in (*skip, destination)}
+    refuse_specials(root, skipped)
+    ignore = _ignore(skipped, [budget] if budget is not None else None)
     shutil.copytree(root, destination, symlinks=True, ignore=ignore, dirs_exist_ok=True)
     for rel, text in texts.items():
         write_inside(destination, rel, text, replace_link=True)
