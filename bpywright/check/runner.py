@@ -184,6 +184,8 @@ def run_check(plan: CheckPlan) -> list[CaseResult]:
     """Lint (in the background) and run every script on every target; one CaseResult per pair, targets first."""
     from tqdm import tqdm
 
+    from ..harness.summary import escape_controls
+
     total = len(plan.scripts) * len(plan.targets)
     with ThreadPoolExecutor(1) as background:
         versions = sorted({lint_version(t) for t in plan.targets})
@@ -194,7 +196,7 @@ def run_check(plan: CheckPlan) -> list[CaseResult]:
     first = next(iter(by_version.values()), {})
     for status in next(iter(first.values())).tools if first else []:
         if status.status == "failed":  # the check goes on; the findings of that checker are missing
-            print(f"warning: lint: {status.tool} failed: {status.detail}", file=sys.stderr)
+            print(escape_controls(f"warning: lint: {status.tool} failed: {status.detail}"), file=sys.stderr)
     cases = []
     for target in plan.targets:
         for script, report in zip(plan.scripts, runs[target.label]):
