@@ -53,11 +53,13 @@ def _project_table(start: Path | None = None) -> tuple[dict, Path] | None:
     """[tool.bpywright] of the nearest pyproject.toml / bpywright.toml from the working directory up (to the git root)."""
     import tomllib
 
+    from .untrusted_files import UntrustedFileError, read_capped
+
     for folder in (start or Path.cwd(), *(start or Path.cwd()).parents):
         for name in ("bpywright.toml", "pyproject.toml"):
-            try:
-                data = tomllib.loads((folder / name).read_text(encoding="utf-8"))
-            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            try:  # a regular file of at most 1 MB: the checkout may link it to /dev/zero or a FIFO
+                data = tomllib.loads(read_capped(folder / name, 1 << 20).decode("utf-8"))
+            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, UntrustedFileError):
                 continue
             table = data.get("tool", {}).get("bpywright", data if name == "bpywright.toml" else None)
             if isinstance(table, dict):

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..cliargs import UsageError, add_cluster_flag, add_sandbox_flag, add_version, cluster_spec, positive_float, positive_int
 from ..config import Settings
+
+if TYPE_CHECKING:
+    from .models import FailOn
 
 USAGE = 2
 
@@ -52,6 +57,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "unexpected passes; never: always exit 0",
     )
     gate.add_argument(
+        "--allow-expected-failures",
+        action="store_true",
+        help="accept the config's expected-failures (the checked repository's own claim) as xfail; without it a "
+        "claimed failure still fails the check (reported as xfail, refused)",
+    )
+    gate.add_argument(
         "--baseline", type=Path, metavar="DIR", help="compare renders with this baseline (an earlier run's artifacts folder works)"
     )
     gate.add_argument("--update-baseline", action="store_true", help="write this run's renders into --baseline DIR afterwards")
@@ -72,6 +83,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--config", type=Path, metavar="FILE", help="a bpywright.toml or pyproject.toml (default: found from the first PATH upward)"
     )
     cfg.add_argument("--no-config", action="store_true", help="ignore config files")
+    # The config file is the checked repository's word: its limits only lower the operator's (BPYWRIGHT_* variables,
+    # these flags, bpywright's defaults), its fail-on only tightens the gate, its expected failures need the flag above.
 
 
 def _usage(message: str) -> int:
@@ -110,6 +123,7 @@ def _plan(args: argparse.Namespace, settings: Settings):
         print(f"note: baseline folder {args.baseline} does not exist yet (write one with --update-baseline)", file=sys.stderr)
     if args.hash_threshold is not None and not 0 <= args.hash_threshold <= 64:
         raise ValueError("--hash-threshold must be between 0 and 64")
+    _refuse_output_links(args)
     scripts, root = discover(args.paths, config)
     versions = args.blender_version or ([] if args.blender or args.version_matrix else config.blender_versions)
     if versions:
@@ -128,12 +142,13 @@ def _plan(args: argparse.Namespace, settings: Settings):
         root=root,
         targets=targets,
         config=config,
-        artifacts=args.artifacts.resolve(),
+        artifacts=Path(os.path.abspath(args.artifacts)),  # not resolved: the path checked for links is the one written
         lint=args.lint,
         jobs=args.jobs or (None if cluster else settings.workers),
         cluster=cluster,
         index_root=settings.index_dir,
         limits=tuple(_limits(settings, config).items()),
+        allow_expected_failures=args.allow_expected_failures,
         sandbox=settings.sandbox and not args.no_sandbox,
         engine=args.engine or config.engine or "workbench",
         resolution=resolution,
@@ -144,16 +159,69 @@ def _plan(args: argparse.Namespace, settings: Settings):
 
 
 def _limits(settings: Settings, config) -> dict:
-    """The sandbox limits of a check: a BPYWRIGHT_* variable, else the checked project's config file, else Settings'."""
-    limits = settings.run_limits()
-    for name in ("memory_mb", "disk_mb", "tmp_mb", "max_processes", "max_file_mb"):
-        value = getattr(config, name, None)
-        if value is not None and not settings.limit_source(name).startswith("BPYWRIGHT_"):
-            limits[name] = value
+    """The sandbox limits of a check: the operator's are ceilings that the checked repository's config may only lower.
+
+    The operator's: a BPYWRIGHT_* variable, else bpywright's default. A value from a config file (the check's config,
+    or the one Settings found from the working directory, both in the checked tree) above it is capped, with a note.
+    The timeout here is the operator's ceiling; CheckPlan.timeout_for applies the config's timeouts below it.
+    """
+    from ..config import LIMITS
+    from ..harness.summary import escape_controls
+
+    limits: dict = {}
+    for name, (default, variable) in LIMITS.items():
+        source = settings.limit_source(name)
+        ceiling = getattr(settings, name) if source == variable else default
+        claimed, where = getattr(config, name, None), str(config.path)
+        if claimed is None and source not in (variable, "default"):
+            claimed, where = getattr(settings, name), source
+        if name == "timeout" or claimed is None:
+            limits[name] = ceiling
+            continue
+        if claimed > ceiling:
+            print(
+                escape_controls(
+                    f"note: {where}: {name} = {claimed} is above the operator's {ceiling} ({variable} or the default): "
+                    f"using {ceiling} (the checked repository can lower limits, not raise them; set {variable} to raise it)"
+                ),
+                file=sys.stderr,
+            )
+        limits[name] = min(claimed, ceiling)
     return limits
 
 
+def _fail_on(args: argparse.Namespace, config) -> FailOn:
+    """--fail-on, else the config's when it is at least as strict as blocking (the repository may tighten the gate only)."""
+    if args.fail_on:
+        return args.fail_on
+    if config.fail_on == "never":
+        from ..harness.summary import escape_controls
+
+        note = f"note: {config.path}: fail-on = 'never' ignored (the checked repository cannot loosen the gate; pass --fail-on never)"
+        print(escape_controls(note), file=sys.stderr)
+    return config.fail_on if config.fail_on == "advisory" else "blocking"
+
+
+def _refuse_output_links(args: argparse.Namespace) -> None:
+    """UntrustedFileError when an output path is, or passes through, a symbolic link (a checkout can commit one)."""
+    from ..untrusted_files import links_inside, refuse_links
+
+    refuse_links(args.artifacts, "--artifacts folder")
+    for link in links_inside(args.artifacts) if args.artifacts.is_dir() else []:
+        refuse_links(link, "the --artifacts folder's entry")
+    for flag, path in (("--junit file", args.junit), ("--json file", args.json)):
+        if path is not None:
+            refuse_links(path, flag)
+    if args.update_baseline and args.baseline is not None:
+        refuse_links(args.baseline, "--baseline folder")
+        for link in links_inside(args.baseline) if args.baseline.is_dir() else []:
+            refuse_links(link, "the --baseline folder's entry")
+
+
 def _print_summary(summary) -> None:
+    from ..harness.summary import escape_controls
+    from .junit import xfail_note
+
     c = summary.counts
     parts = [f"{c.passed} passed", f"{c.failed} failed", f"{c.error} errors"]
     parts += [
@@ -167,12 +235,15 @@ def _print_summary(summary) -> None:
         if n
     ]
     for case in summary.cases:
-        if case.outcome in ("failed", "error") or case.advisory:
+        if case.outcome in ("failed", "error", "xfail") or case.advisory:
             where = f" (line {case.line})" if case.line else ""
             label = "ADVISORY" if case.outcome == "passed" else case.outcome.upper()
-            print(f"  {label:<8} {case.script} [{case.target}]{where}: {case.message or case.advisory[0]}")
+            text = case.message or (case.advisory[0] if case.advisory else "")
+            if case.outcome == "xfail":
+                text += f" [{xfail_note(case, summary.config)}]"
+            print(escape_controls(f"  {label:<8} {case.script} [{case.target}]{where}: {text}"))
             if case.heal:
-                print(f"           {case.heal}")
+                print(escape_controls(f"           {case.heal}"))
     versions = ", ".join(t.label for t in summary.targets)
     print(
         f"{', '.join(parts)} — {c.total} runs on {versions} in {summary.seconds:.1f}s; exit {summary.exit_code} (--fail-on {summary.fail_on})"
@@ -185,6 +256,7 @@ def _print_summary(summary) -> None:
 def run(args: argparse.Namespace, settings: Settings) -> int:
     """Run the subcommand; return the exit code."""
     from ..harness.backend import BackendError
+    from ..harness.summary import escape_controls
     from .discovery import DiscoveryError
     from .project_config import ConfigError
     from .targets import TargetError
@@ -193,21 +265,31 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     try:
         config, plan = _plan(args, settings)
     except (ConfigError, DiscoveryError, TargetError, UsageError, ValueError) as exc:
-        return _usage(str(exc))
+        return _usage(escape_controls(str(exc)))
 
+    from ..untrusted_files import UntrustedFileError
+
+    fail_on = _fail_on(args, config)
+    try:
+        return _check(args, config, plan, fail_on, started)
+    except BackendError as exc:
+        print(escape_controls(f"bpywright check: error: Blender did not start: {exc} (try `bpywright doctor`)"), file=sys.stderr)
+        return 1
+    except UntrustedFileError as exc:  # an output path became a link while the scripts ran
+        return _usage(escape_controls(str(exc)))
+
+
+def _check(args: argparse.Namespace, config, plan, fail_on: FailOn, started: float) -> int:
+    """Run the plan, write the summary, JUnit and contact sheet (never through a link), print the summary; the exit code."""
+    from ..untrusted_files import write_nofollow
     from .baseline import update_baseline
     from .contact_sheet import write_contact_sheet
     from .junit import write_junit
-    from .models import CheckSummary, Counts, FailOn
+    from .models import CheckSummary, Counts
     from .runner import lint_version, run_check
     from .verdict import exit_code
 
-    fail_on: FailOn = args.fail_on or config.fail_on or "blocking"
-    try:
-        cases = run_check(plan)
-    except BackendError as exc:
-        print(f"bpywright check: error: Blender did not start: {exc} (try `bpywright doctor`)", file=sys.stderr)
-        return 1
+    cases = run_check(plan)
     summary = CheckSummary(
         root=str(plan.root),
         fail_on=fail_on,
@@ -218,20 +300,23 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         cases=cases,
         artifacts=str(plan.artifacts),
         baseline=str(plan.baseline) if plan.baseline else None,
+        config=str(config.path) if config.path else None,
+        expected_failures="allowed" if plan.allow_expected_failures else "refused",
+        limits=dict(plan.limits),
     )
     summary.counts = summary.count()
     summary.contact_sheet = str(write_contact_sheet(cases, plan.artifacts / "contact-sheet.png", [t.label for t in plan.targets]))
     if args.update_baseline:
+        _refuse_output_links(args)
         written = update_baseline(plan.baseline, cases, {s.rel: s.path for s in plan.scripts})
         summary.baseline_updated = True
         print(f"baseline: wrote {written} render(s) to {plan.baseline}")
     summary.seconds = time.perf_counter() - started
     if args.junit is not None:
         summary.junit = str(write_junit(summary, args.junit))
-    text = summary.model_dump_json(indent=2)
-    (plan.artifacts / "summary.json").write_text(text, encoding="utf-8")
+    text = summary.model_dump_json(indent=2).encode()
+    write_nofollow(plan.artifacts / "summary.json", text, "summary")
     if args.json is not None:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(text, encoding="utf-8")
+        write_nofollow(args.json, text, "--json file")
     _print_summary(summary)
     return summary.exit_code

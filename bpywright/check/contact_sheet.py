@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import io
 import math
 from pathlib import Path
 
+from ..untrusted_files import write_nofollow
 from .models import CaseResult
 
 THUMB = 160  # px, square cell for each render
@@ -91,6 +93,6 @@ def write_contact_sheet(cases: list[CaseResult], path: Path, versions: list[str]
             draw.rectangle([x - 2, y - 2, x + THUMB + 1, y + THUMB + CAPTION - 1], outline=ADVISORY, width=2)
         draw.text((x + 2, y + THUMB + 5), _fit(draw, case.script, font, THUMB - 4), fill=(230, 230, 230), font=font)
         draw.text((x + 2, y + THUMB + 19), _fit(draw, f"{case.target} · {case.outcome}", font, THUMB - 4), fill=colour, font=font)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    sheet.save(path)
-    return path
+    data = io.BytesIO()
+    sheet.save(data, format="PNG")
+    return write_nofollow(path, data.getvalue(), "contact sheet")

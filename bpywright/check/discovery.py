@@ -6,19 +6,30 @@ environments (a pyvenv.cfg inside, or named venv/env/site-packages/node_modules)
 skipped; a candidate must match the config's include globs (when there are any), must not match its
 exclude globs, and must import bpy (or bmesh/mathutils/gpu): `import bpy` or `from bpy… import` at the
 start of a line. The test is textual so that a script with a syntax error is still found (and fails).
+
+The tree may be a pull request's: a link to a file outside the folder searched is skipped (said on stderr), as is
+anything that is not a regular file (a FIFO, a device: reading it would block or never end); a symlinked folder is
+never entered. Only the first SCAN_BYTES of a candidate are read to tell whether it imports bpy, and a script over
+MAX_SCRIPT_BYTES is a clear error naming it. A path named on the command line must not link out of the working
+directory (or, outside it, out of its own folder).
 """
 
 from __future__ import annotations
 
 import os
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..harness.summary import escape_controls
+from ..untrusted_files import UntrustedFileError, read_head, regular_size
 from .project_config import CheckConfig, glob_match
 
 SKIPPED_DIRS = frozenset({"__pycache__", "venv", "env", "site-packages", "node_modules", "build", "dist"})
 IMPORTS_BPY = re.compile(rb"^[ \t]*(?:import|from)[ \t]+(?:bpy|bmesh|mathutils|gpu)\b", re.M)
+SCAN_BYTES = 1 << 20  # read of a candidate to find its bpy import
+MAX_SCRIPT_BYTES = 2 << 20  # a checked script (a scene script with its data inline stays far below)
 
 
 class DiscoveryError(ValueError):
@@ -35,11 +46,24 @@ class Script:
 
 
 def imports_bpy(path: Path) -> bool:
-    """True when the file imports a Blender module at the start of some line."""
+    """True when the file imports a Blender module at the start of a line in its first SCAN_BYTES (regular files only)."""
+    return IMPORTS_BPY.search(read_head(path, SCAN_BYTES)) is not None
+
+
+def _inside(path: Path, tree: Path) -> bool:
+    real = Path(os.path.realpath(path))
+    return real == tree or tree in real.parents
+
+
+def _candidate(path: Path, tree: Path) -> str | None:
+    """Why a file found in a folder is not a candidate (None: it is): a link out of the tree, or not a regular file."""
+    if path.is_symlink() and not _inside(path, tree):
+        return f"links out of {tree} (to {os.path.realpath(path)})"
     try:
-        return IMPORTS_BPY.search(path.read_bytes()) is not None
-    except OSError:
-        return False
+        regular_size(path)
+    except UntrustedFileError as exc:
+        return str(exc).removeprefix(f"{path}: ")
+    return None
 
 
 def _skip_dir(folder: Path) -> bool:
@@ -47,11 +71,51 @@ def _skip_dir(folder: Path) -> bool:
 
 
 def _walk(folder: Path) -> list[Path]:
+    """The candidate *.py files below folder; symlinked folders are not entered (os.walk's default), skipped files said."""
     found: list[Path] = []
+    tree = Path(os.path.realpath(folder))
     for here, dirs, files in os.walk(folder):
         dirs[:] = sorted(d for d in dirs if not _skip_dir(Path(here) / d))
-        found.extend(Path(here) / f for f in sorted(files) if f.endswith(".py") and not f.startswith("."))
+        for name in sorted(files):
+            if not name.endswith(".py") or name.startswith("."):
+                continue
+            path = Path(here) / name
+            why = _candidate(path, tree)
+            if why is None:
+                found.append(path)
+            else:
+                print(escape_controls(f"note: skipped {path}: {why}"), file=sys.stderr)  # a file name may hold escapes
     return found
+
+
+def _named_tree(path: Path) -> Path:
+    """What a path named on the command line may link into: the working directory holding it, else its own folder."""
+    cwd = Path(os.getcwd())
+    absolute = Path(os.path.abspath(path))
+    return Path(os.path.realpath(cwd if cwd in absolute.parents or cwd == absolute else absolute.parent))
+
+
+def _refuse_named(path: Path) -> None:
+    """DiscoveryError for a named path that links out of its tree, or a named file that is not a regular file."""
+    tree = _named_tree(path)
+    if not _inside(path, tree):
+        raise DiscoveryError(f"{path} links out of {tree} (to {os.path.realpath(path)}): refused; name the real path")
+    if not path.is_dir():
+        try:
+            regular_size(path)
+        except UntrustedFileError as exc:
+            raise DiscoveryError(str(exc)) from None
+
+
+def _refuse_oversized(scripts: list[Script]) -> None:
+    """DiscoveryError naming every script over MAX_SCRIPT_BYTES."""
+    big = [(s.rel, regular_size(s.path)) for s in scripts]
+    over = [f"{rel} ({size / (1 << 20):.1f} MB)" for rel, size in big if size > MAX_SCRIPT_BYTES]
+    if over:
+        raise DiscoveryError(
+            f"over the {MAX_SCRIPT_BYTES >> 20} MB cap of a checked script: {', '.join(over)} "
+            "(exclude it in the config, or keep data out of the script)"
+        )
 
 
 def check_root(paths: list[Path], config: CheckConfig) -> Path:
@@ -75,6 +139,8 @@ def discover(paths: list[Path], config: CheckConfig) -> tuple[list[Script], Path
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
         raise DiscoveryError(f"no such file or folder: {', '.join(missing)}")
+    for path in paths:
+        _refuse_named(path)
     root = check_root(paths, config)
     glob_base = config.root or root
     chosen: dict[Path, Script] = {}
@@ -98,4 +164,6 @@ def discover(paths: list[Path], config: CheckConfig) -> tuple[list[Script], Path
         raise DiscoveryError(
             f"no bpy scripts found in {', '.join(map(str, paths))} (a folder's *.py files must `import bpy`; see include/exclude in the config)"
         )
-    return sorted(chosen.values(), key=lambda s: s.rel), root
+    scripts = sorted(chosen.values(), key=lambda s: s.rel)
+    _refuse_oversized(scripts)
+    return scripts, root

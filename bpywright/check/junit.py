@@ -1,18 +1,33 @@
 """JUnit XML of a check: a testsuite per Blender version, a testcase per script on it.
 
 Script faults (an exception, a rejected script, blocking lint) are <failure>; a timeout or crash is
-<error>; an expected failure is <skipped type="xfail">. Advisory problems (advisory lint, a moved
-render, an unexpected pass) are <failure> only under --fail-on advisory, else properties and system-out.
+<error>. An expected failure is the checked repository's own claim (its config's expected-failures): accepted by
+the operator (--allow-expected-failures) it is <skipped type="xfail">, else <failure type="xfail-refused">; both
+messages say whose claim it is. Advisory problems (advisory lint, a moved render, an unexpected pass) are <failure>
+only under --fail-on advisory, else properties and system-out. Control characters of script output are escaped.
 """
 
 from __future__ import annotations
 
+import io
 import socket
 import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from ..harness.summary import escape_controls
+from ..untrusted_files import write_nofollow
 from .models import CaseResult, CheckSummary, FailOn
+
+
+def xfail_note(case: CaseResult, config: str | None) -> str:
+    """Whose claim an expected failure is, and whether the operator accepted it."""
+    claim = f"expected failure claimed by the checked repository's config ({config or 'its config file'})"
+    return claim + (
+        ", accepted (--allow-expected-failures)"
+        if case.expected_failure_allowed
+        else ", refused: still a failure (accept with --allow-expected-failures)"
+    )
 
 
 def _properties(parent: ET.Element, values: dict[str, object]) -> None:
@@ -58,11 +73,11 @@ def _outcome_element(case: CaseResult, fail_on: FailOn) -> str | None:
     if case.outcome == "error":
         return "error"
     if case.outcome == "xfail":
-        return "skipped"
+        return "skipped" if case.expected_failure_allowed or fail_on == "never" else "failure"
     return "failure" if fail_on == "advisory" and case.advisory else None
 
 
-def _testcase(suite: ET.Element, case: CaseResult, fail_on: FailOn) -> str | None:
+def _testcase(suite: ET.Element, case: CaseResult, fail_on: FailOn, config: str | None = None) -> str | None:
     element = ET.SubElement(
         suite, "testcase", classname=case.target, name=f"{case.script} [{case.target}]", file=case.script, time=f"{case.seconds:.3f}"
     )
@@ -71,17 +86,23 @@ def _testcase(suite: ET.Element, case: CaseResult, fail_on: FailOn) -> str | Non
     _properties(element, _case_properties(case))
     kind = _outcome_element(case, fail_on)
     if kind == "skipped":
-        ET.SubElement(element, "skipped", type="xfail", message=f"expected failure: {_message(case)}")
+        ET.SubElement(element, "skipped", type="xfail", message=escape_controls(f"{xfail_note(case, config)}: {_message(case)}"))
     elif kind is not None:
-        if case.outcome in ("failed", "error"):
+        if case.outcome == "xfail":
+            body = "\n".join([xfail_note(case, config), *case.reasons, "", case.traceback]).strip()
+            message = f"{xfail_note(case, config)}: {_message(case)}"
+            ET.SubElement(element, kind, type="xfail-refused", message=escape_controls(message)).text = escape_controls(body)
+        elif case.outcome in ("failed", "error"):
             kind_type = case.message.split(":", 1)[0] if case.message else case.status
             body = "\n".join([*case.reasons, "", case.traceback]).strip()
-            ET.SubElement(element, kind, type=kind_type, message=_message(case)).text = body
+            ET.SubElement(element, kind, type=escape_controls(kind_type), message=escape_controls(_message(case))).text = escape_controls(
+                body
+            )
         else:
             ET.SubElement(
-                element, kind, type=case.outcome if case.outcome == "xpass" else "advisory", message=case.advisory[0]
-            ).text = "\n".join(case.advisory)
-    ET.SubElement(element, "system-out").text = case.summary
+                element, kind, type=case.outcome if case.outcome == "xpass" else "advisory", message=escape_controls(case.advisory[0])
+            ).text = escape_controls("\n".join(case.advisory))
+    ET.SubElement(element, "system-out").text = escape_controls(case.summary)
     return kind
 
 
@@ -105,7 +126,7 @@ def junit_tree(summary: CheckSummary) -> ET.ElementTree:
         )
         counts = {"tests": len(cases), "failures": 0, "errors": 0, "skipped": 0}
         for case in cases:
-            kind = _testcase(suite, case, summary.fail_on)
+            kind = _testcase(suite, case, summary.fail_on, summary.config)
             if kind is not None:
                 counts[{"failure": "failures", "error": "errors", "skipped": "skipped"}[kind]] += 1
         for key, value in counts.items():
@@ -121,6 +142,6 @@ def junit_tree(summary: CheckSummary) -> ET.ElementTree:
 
 def write_junit(summary: CheckSummary, path: Path) -> Path:
     """Write the JUnit XML file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    junit_tree(summary).write(path, encoding="utf-8", xml_declaration=True)
-    return path
+    data = io.BytesIO()
+    junit_tree(summary).write(data, encoding="utf-8", xml_declaration=True)
+    return write_nofollow(path, data.getvalue(), "--junit file")

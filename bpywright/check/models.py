@@ -65,7 +65,10 @@ class CaseResult(BaseModel):
     traceback: str = Field("", description="The exception's traceback, when the script raised.")
     reasons: list[str] = Field([], description="Everything that made it fail (blocking) or that is advisory.")
     advisory: list[str] = Field([], description="Advisory problems: advisory lint, a moved render, an unexpected pass.")
-    expected_failure: bool = False
+    expected_failure: bool = Field(False, description="On the config's expected-failures: the checked repository's own claim.")
+    expected_failure_allowed: bool = Field(
+        False, description="The operator accepted that claim (--allow-expected-failures): an xfail does not fail the check."
+    )
     lint_applies: bool = Field(False, description="True when this Blender matches the stubs' version, so lint gates the case.")
     lint: list[LintFinding] = []
     seconds: float = 0.0
@@ -109,6 +112,11 @@ class CheckSummary(BaseModel):
     junit: str | None = None
     baseline: str | None = None
     baseline_updated: bool = False
+    config: str | None = Field(None, description="The config file read (the checked repository's: its claims are marked as such).")
+    expected_failures: Literal["allowed", "refused"] = Field(
+        "refused", description="Whether the config's expected failures may pass (--allow-expected-failures) or still fail the check."
+    )
+    limits: dict[str, float] = Field({}, description="The sandbox limits used: the config's, never above the operator's.")
     seconds: float = 0.0
 
     def count(self) -> Counts:

@@ -11,6 +11,9 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, PositiveFloat, ValidationError
 
 from ..harness.options import Engine
+from ..untrusted_files import UntrustedFileError, read_capped
+
+MAX_CONFIG_BYTES = 1 << 20  # a config file is a few lines; a link to /dev/zero or a huge file is refused, not read
 
 
 class ConfigError(ValueError):
@@ -90,7 +93,9 @@ def glob_match(pattern: str, rel: str) -> bool:
 def _table(path: Path) -> dict | None:
     """The check table of a config file, or None when a pyproject.toml has no [tool.bpywright]."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(read_capped(path, MAX_CONFIG_BYTES).decode("utf-8"))
+    except UntrustedFileError as exc:
+        raise ConfigError(str(exc)) from exc
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from exc
     if path.name == "pyproject.toml":

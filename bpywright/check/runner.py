@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..untrusted_files import refuse_links
 from .baseline import compare_to_baseline, render_name
 from .discovery import Script
 from .models import BlenderTarget, CaseResult
@@ -47,14 +48,17 @@ class CheckPlan:
     threshold: int = 10
     cluster: ClusterSpec | None = None  # --cluster / BPYWRIGHT_CLUSTER: run on Ray instead of this machine
     index_root: Path | None = None  # settings.index_dir: api-check joins the lint for each version indexed there
-    limits: tuple[tuple[str, Any], ...] = ()  # settings.run_limits() as pairs: the operator's sandbox limits and timeout
+    limits: tuple[tuple[str, Any], ...] = ()  # the sandbox limits (the config's, capped by the operator's) and the operator's timeout
+    allow_expected_failures: bool = False  # --allow-expected-failures: the config's expected failures pass as xfail
 
     def timeout_for(self, script: Script) -> float:
-        """--timeout, else the config's per-script glob, else its timeout, else the operator's (60 s)."""
+        """--timeout, else the config's per-script glob or its timeout capped by the operator's, else the operator's (60 s)."""
         if self.timeout is not None:
             return self.timeout
+        ceiling = dict(self.limits).get("timeout", DEFAULT_TIMEOUT)
         per_script = self.config.timeout_for(script.config_rel) if script.config_rel is not None else None
-        return per_script or self.config.timeout or dict(self.limits).get("timeout", DEFAULT_TIMEOUT)
+        claimed = per_script or self.config.timeout
+        return min(claimed, ceiling) if claimed else ceiling
 
     def args_for(self, script: Script) -> list[str]:
         """The config's arguments for this script (after '--' in its sys.argv)."""
@@ -108,7 +112,7 @@ def _run_target(plan: CheckPlan, target: BlenderTarget, bar) -> list[RunReport]:
             python=python,
             args=plan.args_for(script),
         )
-        render_to = plan.artifact(target, script, ".png")
+        render_to = refuse_links(plan.artifact(target, script, ".png"), "render")
         render_to.unlink(missing_ok=True)  # never leave an earlier run's render beside a failed run
         report = pool.run(script.path, options, render_to=render_to)
         bar.write(one_line(report, f"{script.rel} [{target.label}]"), file=sys.stdout)
@@ -139,8 +143,9 @@ def _case(plan: CheckPlan, target: BlenderTarget, script: Script, report: RunRep
     hint = _heal_hint(report, script, target) if outcome in ("failed", "error") else None
     if hint:
         text.append(hint)
-    report_path = plan.artifact(target, script, ".json")
+    report_path = refuse_links(plan.artifact(target, script, ".json"), "report")
     report_path.parent.mkdir(parents=True, exist_ok=True)
+    refuse_links(report_path, "report")  # the folder just made, or found
     report.write(report_path)
     return CaseResult(
         script=script.rel,
@@ -154,6 +159,7 @@ def _case(plan: CheckPlan, target: BlenderTarget, script: Script, report: RunRep
         reasons=reasons,
         advisory=advisory,
         expected_failure=expected,
+        expected_failure_allowed=expected and plan.allow_expected_failures,
         lint_applies=applies,
         lint=lint_findings(lint),
         seconds=report.timings.total,
@@ -178,6 +184,8 @@ def run_check(plan: CheckPlan) -> list[CaseResult]:
     """Lint (in the background) and run every script on every target; one CaseResult per pair, targets first."""
     from tqdm import tqdm
 
+    from ..harness.summary import escape_controls
+
     total = len(plan.scripts) * len(plan.targets)
     with ThreadPoolExecutor(1) as background:
         versions = sorted({lint_version(t) for t in plan.targets})
@@ -188,7 +196,7 @@ def run_check(plan: CheckPlan) -> list[CaseResult]:
     first = next(iter(by_version.values()), {})
     for status in next(iter(first.values())).tools if first else []:
         if status.status == "failed":  # the check goes on; the findings of that checker are missing
-            print(f"warning: lint: {status.tool} failed: {status.detail}", file=sys.stderr)
+            print(escape_controls(f"warning: lint: {status.tool} failed: {status.detail}"), file=sys.stderr)
     cases = []
     for target in plan.targets:
         for script, report in zip(plan.scripts, runs[target.label]):

@@ -140,13 +140,19 @@ VERIFIED = {
 
 
 def _one_line(exemplar) -> str:
+    from ..harness.summary import escape_controls
+
     group = f" (+{exemplar.group_size - 1} near-duplicates)" if exemplar.group_size > 1 else ""
     prompt = exemplar.prompt.splitlines()[0][:90] if exemplar.prompt else ""
     machine = " [accepted by the machine]" if exemplar.verified_by == "machine" else ""
-    return f"{exemplar.id}  {exemplar.status:<7} {exemplar.blender_version:<5} {exemplar.source:<9} {prompt}{group}{machine}"
+    return escape_controls(
+        f"{exemplar.id}  {exemplar.status:<7} {exemplar.blender_version:<5} {exemplar.source:<9} {prompt}{group}{machine}"
+    )
 
 
 def _details(exemplar, members, store) -> str:
+    from ..harness.summary import escape_controls
+
     lines = [
         f"id:       {exemplar.id}",
         f"prompt:   {exemplar.prompt}",
@@ -160,7 +166,7 @@ def _details(exemplar, members, store) -> str:
         lines.append(f"group:    {', '.join(m.id for m in members)} (near-duplicate renders)")
     lines.append("script:")
     lines.extend(f"  {line}" for line in exemplar.script.splitlines())
-    return "\n".join(lines)
+    return escape_controls("\n".join(lines))  # prompts and scripts come from imports and users
 
 
 def read_pairs(path: Path, limit: int | None) -> tuple[list[tuple[str, str]], list[str]]:
@@ -206,6 +212,8 @@ def _read_jsonl(path: Path, limit: int | None) -> tuple[list[tuple[str, str]], i
 
 def _validate_action(args: argparse.Namespace, settings: Settings) -> int:
     """add / seed / import: validate through the pool, store what runs ok, report what did not."""
+    from ..harness.summary import escape_controls
+
     if not 16 <= args.resolution <= 1024:
         return _usage("--resolution must be between 16 and 1024")
     try:
@@ -229,7 +237,7 @@ def _validate_action(args: argparse.Namespace, settings: Settings) -> int:
             return _usage("--limit must be >= 1")
         items, problems = read_pairs(args.file, args.limit)
         for problem in problems[:20]:
-            print(f"skipped {args.file.name} {problem}", file=sys.stderr)
+            print(escape_controls(f"skipped {args.file.name} {problem}"), file=sys.stderr)
         if len(problems) > 20:
             print(f"… and {len(problems) - 20} more rows skipped", file=sys.stderr)
         skipped = len(problems)

@@ -211,13 +211,13 @@ def lint_command(args: argparse.Namespace, settings: Settings) -> int:
         print(json.dumps(dumped[0] if len(dumped) == 1 else dumped, indent=2))
     else:
         for path, report in reports.items():
-            print(f"== {path}: {len(report.blocking)} blocking, {len(report.diagnostics) - len(report.blocking)} advisory")
+            print(escape_controls(f"== {path}: {len(report.blocking)} blocking, {len(report.diagnostics) - len(report.blocking)} advisory"))
             if report.diagnostics:
                 block = render_fix_block(path.read_text(encoding="utf-8", errors="replace"), report, include_advisory=args.advisory)
                 print(escape_controls(block))
             for status in report.tools:
                 if status.status != "ok" or status.detail:
-                    print(f"  {status.tool}: {status.status} {status.detail}")
+                    print(escape_controls(f"  {status.tool}: {status.status} {status.detail}"))
     return 1 if any(not r.ok for r in reports.values()) else 0
 
 

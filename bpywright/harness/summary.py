@@ -12,9 +12,10 @@ MARK = {"ok": "✔", "error": "✘", "timeout": "⏱", "crash": "💥", "rejecte
 
 
 def escape_controls(text: str) -> str:
-    """text safe to print on a terminal: control and format characters (ESC, OSC, bidi overrides) escaped, newlines kept."""
+    """text safe to print on a terminal: control and format characters (ESC, OSC, bidi overrides) escaped, newlines and tabs kept."""
     return "\n".join(
-        "".join(ch if not unicodedata.category(ch).startswith("C") else ascii(ch)[1:-1] for ch in line) for line in text.split("\n")
+        "".join(ch if ch == "\t" or not unicodedata.category(ch).startswith("C") else ascii(ch)[1:-1] for ch in line)
+        for line in text.split("\n")
     )
 
 

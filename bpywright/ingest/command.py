@@ -64,6 +64,7 @@ def ingest_command(args: argparse.Namespace, settings: Settings) -> int:
 
 def search_command(args: argparse.Namespace, settings: Settings) -> int:
     """`bpywright search`: hybrid search over one version's symbols."""
+    from ..harness.summary import escape_controls
     from .search import IndexMissing, SymbolIndex
 
     try:
@@ -76,13 +77,14 @@ def search_command(args: argparse.Namespace, settings: Settings) -> int:
         print(json.dumps([json.loads(h.model_dump_json()) for h in hits], indent=2))
     else:
         for n, hit in enumerate(hits, 1):
-            print(hit.render(n))
+            print(escape_controls(hit.render(n)))
     return 0
 
 
 def api_check_command(args: argparse.Namespace, settings: Settings) -> int:
     """`bpywright api-check`: unknown bpy/bmesh/mathutils names with did-you-mean suggestions."""
     from ..harness.lint import render_fix_block
+    from ..harness.summary import escape_controls
     from .apicheck import api_check
     from .search import IndexMissing
 
@@ -97,5 +99,5 @@ def api_check_command(args: argparse.Namespace, settings: Settings) -> int:
     if args.json:
         print(report.model_dump_json(indent=2))
     else:
-        print(render_fix_block(source, report, include_advisory=True))
+        print(escape_controls(render_fix_block(source, report, include_advisory=True)))
     return 1 if report.blocking else 0

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import importlib.util
+import json
 import os
 import secrets
 import signal
@@ -19,7 +22,7 @@ from typing import IO
 
 from ..harness.sandbox import signal_name
 from ..spawner import die_with_parent, on_spawner_thread
-from .llama_serve import KEY_ENV
+from .llama_serve import FD_FLAG, KEY_ENV, PROOF_PATH
 
 START_TIMEOUT_S = 180.0  # loading a 1.1 GB GGUF from a cold disk on 2 cores
 MAX_RESTARTS = 3  # within RESTART_WINDOW_S; past that the server is left down and the error says why
@@ -48,6 +51,27 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def listening_socket(port: int = 0) -> socket.socket:
+    """A loopback TCP socket bound and listening here, so that no other process can take its port while the model loads."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    # past an earlier server's TIME_WAIT connections; on Linux no other socket may bind a port one listens on, reuse or not
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(("127.0.0.1", port))
+        sock.listen(64)
+    except OSError as exc:
+        sock.close()
+        raise LocalServerError(
+            f"cannot listen on 127.0.0.1:{port}: {exc.strerror} (another process holds it; pick another --port)"
+        ) from exc
+    return sock
+
+
+def proof(key: str, nonce: str) -> str:
+    """What a server holding `key` answers to `nonce`: HMAC-SHA256, hex."""
+    return hmac.new(key.encode(), nonce.encode(), hashlib.sha256).hexdigest()
+
+
 class LocalServer:
     """One `python -m llama_cpp.server` child serving model_path as `alias` on 127.0.0.1; restarted by a watchdog when it dies."""
 
@@ -68,7 +92,8 @@ class LocalServer:
         self.model_path, self.alias, self.log_path = model_path, alias, log_path
         self.options = options  # more llama_cpp.server arguments (SERVER_OPTIONS: measured on this project's prompts)
         self.n_ctx, self.threads = n_ctx, threads or max(1, os.cpu_count() or 1)
-        self.port = port or free_port()
+        self.port = port or 0  # the listening socket's port once start() has bound it
+        self._listener: socket.socket | None = None
         self.start_timeout_s = start_timeout_s
         self.check_model = check_model  # verifies the weights before every (re)start; raises to refuse them
         # Only bpywright knows it: another local user (or a web page) cannot use the server or read its answers.
@@ -106,6 +131,8 @@ class LocalServer:
             "127.0.0.1",
             "--port",
             str(self.port),
+            FD_FLAG,  # the socket bpywright bound (the child inherits it): serve there, never bind the port itself
+            str(self._listener.fileno() if self._listener is not None else -1),
             "--n_ctx",
             str(self.n_ctx),
             "--n_threads",
@@ -131,9 +158,12 @@ class LocalServer:
         env = {**os.environ, "OMP_WAIT_POLICY": "PASSIVE", KEY_ENV: self.api_key}
         log = self._log
         # From the process-lifetime spawner thread: PR_SET_PDEATHSIG follows the forking thread, not the process.
+        listener = self._listener
+        assert listener is not None, "start() binds the listening socket first"
         self._proc = on_spawner_thread(
             lambda: subprocess.Popen(
                 self.command(),
+                pass_fds=(listener.fileno(),),
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=subprocess.STDOUT,
@@ -144,8 +174,21 @@ class LocalServer:
             )
         )
 
+    def proves_key(self, timeout: float = 2.0) -> bool:
+        """True when whatever answers on the port proves it holds our key (HMAC of a fresh nonce); the key is never sent."""
+        nonce = secrets.token_hex(16)
+        url = f"http://127.0.0.1:{self.port}{PROOF_PATH}?nonce={nonce}"
+        try:
+            with urllib.request.urlopen(url, timeout=timeout) as resp:  # noqa: S310 - loopback URL we built
+                answer = json.loads(resp.read(4096)).get("proof", "")
+        except (urllib.error.URLError, OSError, ValueError, AttributeError):
+            return False
+        return isinstance(answer, str) and hmac.compare_digest(answer, proof(self.api_key, nonce))
+
     def healthy(self, timeout: float = 2.0) -> bool:
-        """True when the server answers GET /v1/models with 200."""
+        """True when the server proves it holds the key, then answers GET /v1/models (with the key) with 200."""
+        if not self.proves_key(timeout):
+            return False
         request = urllib.request.Request(f"{self.base_url}/models", headers={"Authorization": f"Bearer {self.api_key}"})
         try:
             with urllib.request.urlopen(request, timeout=timeout) as resp:  # noqa: S310 - loopback URL we built
@@ -179,8 +222,15 @@ class LocalServer:
             self._stopping.clear()
             if self.check_model is not None:
                 self.check_model()
+            if self._listener is None:
+                self._listener = listening_socket(self.port)
+                self.port = int(self._listener.getsockname()[1])
             self._spawn()
-            self._wait_healthy()
+            try:
+                self._wait_healthy()
+            except BaseException:
+                self._close_listener()
+                raise
         self._watchdog = threading.Thread(target=self._watch, name=f"llama-watchdog-{self.port}", daemon=True)
         self._watchdog.start()
         return self
@@ -230,11 +280,17 @@ class LocalServer:
         except ProcessLookupError:
             pass
 
+    def _close_listener(self) -> None:
+        if self._listener is not None:
+            self._listener.close()
+            self._listener = None
+
     def stop(self) -> None:
         """Stop watching and end the server's process group."""
         self._stopping.set()
         with self._lock:
             self._kill()
+            self._close_listener()
             if self._log is not None:
                 self._log.close()
         if self._watchdog is not None and self._watchdog is not threading.current_thread():

@@ -135,7 +135,8 @@ def render_diffs(outcome: HealOutcome) -> str:
 
 def write_outcome(outcome: HealOutcome, script: Path, root: Path, output: Path | None, in_place: bool) -> int:
     """Write the healed files (in place, or a mirror of the project under output); 0, or 2 when output cannot hold them."""
-    from .project import mirror
+    from ..untrusted_files import links_inside, refuse_links, write_nofollow
+    from .project import mirror, write_inside
 
     texts = outcome.texts
     if output is not None and output.suffix == ".py" and not output.is_dir():
@@ -145,18 +146,23 @@ def write_outcome(outcome: HealOutcome, script: Path, root: Path, output: Path |
                 file=sys.stderr,
             )
             return 2
-        output.write_text(outcome.script, encoding="utf-8")
+        write_nofollow(output, outcome.script.encode("utf-8"), "-o file")
         print(f"wrote {output}", file=sys.stderr)
         return 0
     if output is not None:
+        refuse_links(output, "-o folder")
+        for link in links_inside(output) if output.is_dir() else []:  # copying into it would follow them
+            refuse_links(link, "-o folder's entry")
         mirror(root, output, texts)
         entry = output / (outcome.entry or script.name)
         changed = ", ".join(sorted(texts)) or "none"
         print(f"wrote the healed project to {output} (healed files: {changed}); run it: bpywright run {entry}", file=sys.stderr)
         return 0
     if in_place and texts:
+        for rel in sorted(texts):  # every file first: a link refuses the write before any file is changed
+            refuse_links(root / rel, "healed file", trusted=root)
         for rel, text in sorted(texts.items()):
-            (root / rel).write_text(text, encoding="utf-8")
+            write_inside(root, rel, text, replace_link=False)
             print(f"wrote {root / rel}", file=sys.stderr)
     return 0
 
@@ -165,6 +171,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     """`bpywright heal`: rules first, round by round, never leaving the project worse; exit 0 only if it passes."""
     from ..harness.job import RootError, check_root, project_root
     from ..harness.options import RunOptions
+    from ..harness.summary import escape_controls
+    from ..untrusted_files import UntrustedFileError
 
     if not args.script.is_file():
         raise UsageError(f"no such script: {args.script}")
@@ -193,16 +201,23 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         args=getattr(args, "script_args", []),
     )
     skip = (output,) if output is not None else ()
-    outcome = heal_project_of(args.script, root, target=target, max_rounds=args.max_rounds, options=options, cluster=cluster, skip=skip)
+    try:
+        outcome = heal_project_of(args.script, root, target=target, max_rounds=args.max_rounds, options=options, cluster=cluster, skip=skip)
+    except UntrustedFileError as exc:  # a special file, a huge file or a link in the way: refused before anything is copied
+        raise UsageError(escape_controls(str(exc))) from None
     if args.json:
         print(outcome.model_dump_json(indent=2))
     elif args.dry_run:
-        print(render_diffs(outcome), end="")
-        print(render_outcome(outcome).rsplit("\n", 1)[-1].strip(), file=sys.stderr)
+        print(escape_controls(render_diffs(outcome)), end="")
+        print(escape_controls(render_outcome(outcome).rsplit("\n", 1)[-1].strip()), file=sys.stderr)
     else:
-        print(render_outcome(outcome))
+        print(escape_controls(render_outcome(outcome)))  # the failure and the diffs are the script's own text
     if not args.dry_run:
-        code = write_outcome(outcome, args.script, root, output, args.write)
+        try:
+            code = write_outcome(outcome, args.script, root, output, args.write)
+        except UntrustedFileError as exc:
+            print(escape_controls(f"bpywright heal: not written: {exc}"), file=sys.stderr)
+            return 2
         if code:
             return code
     return 0 if outcome.healed else 1

@@ -13,6 +13,7 @@ import ast
 import os
 import re
 import shutil
+import stat
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -21,6 +22,7 @@ from pathlib import Path
 
 from .. import pyast
 from ..harness.report import RunReport
+from ..untrusted_files import UntrustedFileError, write_nofollow
 from .families.imports.renamed import missing_name
 from .healer import _RANK, FileChange, HealOutcome, HealRound, fix_file, run_error, unified_diff
 from .pack import line_map, map_line
@@ -187,11 +189,44 @@ class Stage:
             shutil.copyfile(self.source / rel, self.root / rel)
         for rel, text in texts.items():
             if self.current.get(rel) != text:
-                path = self.root / rel
-                if path.is_symlink():
-                    path.unlink()  # never write through a link (it may point into the original project)
-                path.write_text(text, encoding="utf-8")
+                write_inside(self.root, rel, text, replace_link=True)  # a link may point into the original project
         self.current = dict(texts)
+
+
+MAX_PY_BYTES = 2 << 20  # a Python file of the project bigger than this is refused, not copied (a sparse file would become real)
+
+
+def write_inside(base: Path, rel: str, text: str, *, replace_link: bool) -> Path:
+    """Write text to base/rel, never through a symbolic link below base (UntrustedFileError); a link at the file itself is
+    replaced with the file when replace_link (a copy of the project), else refused (the project itself: --write)."""
+    path = base / rel
+    if replace_link and path.is_symlink():
+        path.unlink()
+    return write_nofollow(path, text.encode("utf-8"), "healed file", trusted=base)
+
+
+def refuse_special(path: Path) -> None:
+    """UntrustedFileError for a FIFO, device or socket, or a Python file over MAX_PY_BYTES: said before anything is copied."""
+    info = path.lstat()
+    if stat.S_ISLNK(info.st_mode) or stat.S_ISDIR(info.st_mode):
+        return  # copied as a link, never read through
+    if not stat.S_ISREG(info.st_mode):
+        raise UntrustedFileError(
+            f"{path} is a FIFO, device or socket: bpywright heal copies the project and refuses it (remove it, or pass --root)"
+        )
+    if path.suffix == ".py" and info.st_size > MAX_PY_BYTES:
+        raise UntrustedFileError(
+            f"{path}: {info.st_size / (1 << 20):.1f} MB, over the {MAX_PY_BYTES >> 20} MB a project's Python file may have: refused"
+        )
+
+
+def refuse_specials(root: Path, skip: set[Path]) -> None:
+    """refuse_special for every entry that a copy of root would take (symlinked folders are not entered): nothing is copied yet."""
+    for here, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if d not in SKIPPED and (Path(here) / d).resolve() not in skip]
+        for name in (*dirs, *files):
+            if name not in SKIPPED:
+                refuse_special(Path(here) / name)
 
 
 def _ignore(skip: set[Path], budget: list[int] | None = None) -> Callable[[str, list[str]], set[str]]:
@@ -220,13 +255,12 @@ STAGE_BYTES = 512 << 20  # … and data files beyond this much in all (Python fi
 
 def mirror(root: Path, destination: Path, texts: dict[str, str], skip: tuple[Path, ...] = (), budget: int | None = None) -> None:
     """Copy the project under destination (version-control and cache folders left out), `texts` in place of its files."""
-    ignore = _ignore({p.resolve() for p in (*skip, destination)}, [budget] if budget is not None else None)
+    skipped = {p.resolve() for p in (*skip, destination)}
+    refuse_specials(root, skipped)
+    ignore = _ignore(skipped, [budget] if budget is not None else None)
     shutil.copytree(root, destination, symlinks=True, ignore=ignore, dirs_exist_ok=True)
     for rel, text in texts.items():
-        target = destination / rel
-        if target.is_symlink():
-            target.unlink()
-        target.write_text(text, encoding="utf-8")
+        write_inside(destination, rel, text, replace_link=True)
 
 
 @contextmanager

@@ -61,7 +61,7 @@ def test_action_check_step_builds_a_working_command_line(tmp_path: Path) -> None
     env = {"GITHUB_OUTPUT": str(outputs), "GITHUB_STEP_SUMMARY": str(summary)}
     proc = _run_step("check", inputs, tmp_path, env)
     assert proc.returncode == 0, proc.stderr  # the step records the exit code; a later step fails the job
-    assert outputs.read_text().strip() == "exit-code=1"
+    assert outputs.read_text().split() == ["exit-code=1", "outputs-safe=true"]
     junit = tmp_path / inputs["junit"]
     assert junit.is_file() and 'tests="2"' in junit.read_text() and 'failures="1"' in junit.read_text()
     assert (tmp_path / inputs["artifacts"] / "contact-sheet.png").is_file()
@@ -75,7 +75,7 @@ def test_action_check_step_builds_a_working_command_line(tmp_path: Path) -> None
 def test_action_uploads_the_artifacts_and_fails_the_job_on_the_exit_code() -> None:
     assert ACTION["runs"]["using"] == "composite"
     upload = next(s for s in ACTION["runs"]["steps"] if s.get("uses", "").startswith("actions/upload-artifact@"))
-    assert upload["if"] == "always()"
+    assert upload["if"] == "always() && steps.check.outputs.outputs-safe == 'true'"
     assert "${{ inputs.artifacts }}" in upload["with"]["path"] and "${{ inputs.junit }}" in upload["with"]["path"]
     fail = _step("Fail when")
     assert fail["if"] == "steps.check.outputs.exit-code != '0'"
@@ -129,3 +129,20 @@ def test_dockerfile_steps_are_make_setup() -> None:
     args = build_parser().parse_args(yaml.safe_load(cmd))
     assert (args.command, args.host) == ("serve", "0.0.0.0")
     assert re.search(r'^ENTRYPOINT \["bpywright"\]', text, re.M)
+
+
+def test_a_committed_artifacts_link_fails_the_check_and_is_never_uploaded(tmp_path: Path) -> None:
+    write_tree(tmp_path / "scenes", {"bad.py": "import bpy\nraise RuntimeError('broken')\n"})
+    (tmp_path / "pyproject.toml").write_text('[tool.bpywright]\nexpected-failures = ["bad.py"]\n')
+    secrets = tmp_path.parent / f"{tmp_path.name}-secrets"
+    secrets.mkdir()
+    (secrets / "id_rsa").write_text("not for the artifact")
+    (tmp_path / "bpywright-check").symlink_to(secrets)  # the pull request committed the default output folder as a link
+    inputs = {name: str(spec.get("default", "")) for name, spec in ACTION["inputs"].items()} | {"paths": "scenes"}
+    assert inputs["allow-expected-failures"] == "false" and "--allow-expected-failures" in _step("check")["run"]
+    outputs = tmp_path / "github_output"
+    proc = _run_step("check", inputs, tmp_path, {"GITHUB_OUTPUT": str(outputs)})
+    assert proc.returncode == 0, proc.stderr
+    assert outputs.read_text().split() == ["exit-code=2", "outputs-safe=false"]
+    assert "passes through the symbolic link" in proc.stderr and sorted(p.name for p in secrets.iterdir()) == ["id_rsa"]
+    assert "outputs-safe == 'true'" in _step("Job summary")["if"]

@@ -38,8 +38,8 @@ PROJECT = {
 
 def test_config_drives_the_run(check, tmp_path: Path) -> None:
     project = write_tree(tmp_path / "project", PROJECT)
-    run = check(str(project), "--no-lint", "--jobs", "1", "--junit", str(tmp_path / "out.xml"))
-    assert run.rc == 1  # the slow scene timed out (an error); the expected failure does not fail the check
+    run = check(str(project), "--no-lint", "--jobs", "1", "--junit", str(tmp_path / "out.xml"), "--allow-expected-failures")
+    assert run.rc == 1  # the slow scene timed out (an error); the accepted expected failure does not fail the check
     assert sorted(c["script"] for c in run.summary["cases"]) == [
         "scenes/known_broken.py",
         "scenes/nested/fixed.py",
@@ -54,6 +54,7 @@ def test_config_drives_the_run(check, tmp_path: Path) -> None:
         assert image.size == (48, 48)
     broken = run.case("known_broken.py")
     assert broken["outcome"] == "xfail" and broken["expected_failure"] and broken["status"] == "error"
+    assert broken["expected_failure_allowed"] and run.summary["expected_failures"] == "allowed"
     fixed = run.case("fixed.py")
     assert fixed["outcome"] == "xpass" and "take it off the list" in fixed["advisory"][0]
     slow = run.case("slow_loop.py")
@@ -61,7 +62,8 @@ def test_config_drives_the_run(check, tmp_path: Path) -> None:
     counts = run.summary["counts"]
     assert (counts["xfail"], counts["xpass"], counts["error"]) == (1, 1, 1)
     cases = junit_cases(tmp_path / "out.xml")
-    assert cases[f"scenes/known_broken.py [{broken['target']}]"].find("skipped").get("type") == "xfail"
+    skipped = cases[f"scenes/known_broken.py [{broken['target']}]"].find("skipped")
+    assert skipped.get("type") == "xfail" and "claimed by the checked repository's config" in skipped.get("message")
     assert ET.parse(tmp_path / "out.xml").getroot().get("skipped") == "1"
 
 

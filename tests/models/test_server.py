@@ -188,3 +188,82 @@ def test_the_servers_prompt_cache_gives_the_same_greedy_answers_across_conversat
         assert first.strip() and again == first
     finally:
         server.stop()
+
+
+class _Squatter:
+    """Another local user's HTTP server on a loopback port: answers 200 to everything and records the headers it is sent."""
+
+    def __init__(self, port: int = 0) -> None:
+        import http.server
+        import threading
+
+        seen: list[dict[str, str]] = []
+        self.seen = seen
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self) -> None:  # noqa: N802 - http.server's name
+                seen.append(dict(self.headers))
+                body = b'{"proof": "0000", "data": [{"id": "smollm2-135m"}]}'
+                self.send_response(200)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.httpd = http.server.HTTPServer(("127.0.0.1", port), Handler)
+        self.port = self.httpd.server_address[1]
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+def test_a_squatter_on_the_port_is_never_called_healthy_and_never_sent_the_key(tmp_path: Path) -> None:
+    squatter = _Squatter()
+    try:
+        server = LocalServer(tmp_path / "m.gguf", "m", log_path=tmp_path / "log", port=squatter.port)
+        assert not server.healthy()  # it answers 200 everywhere, but cannot prove it holds the key
+        assert squatter.seen, "the health check did reach the squatter"
+        assert all(server.api_key not in " ".join(h.values()) for h in squatter.seen)
+    finally:
+        squatter.close()
+
+
+def test_a_port_another_process_holds_is_a_clear_error_before_the_model_loads(tmp_path: Path, smollm2) -> None:
+    squatter = _Squatter()
+    try:
+        server = LocalServer(smollm2.model_path, "m", log_path=tmp_path / "log", port=squatter.port)
+        with pytest.raises(LocalServerError, match="another process holds it"):
+            server.start()
+        assert server.pid is None and squatter.seen == []
+    finally:
+        squatter.close()
+
+
+def test_bpywright_holds_the_port_while_the_model_loads_so_a_squatter_cannot_bind_it(smollm2, tmp_path: Path) -> None:
+    import socket
+    import threading
+
+    server = LocalServer(smollm2.model_path, smollm2.alias, log_path=tmp_path / "server.log", n_ctx=2048)
+    started = threading.Thread(target=server.start)
+    started.start()
+    try:
+        assert wait_for(lambda: server.pid is not None, 30), "the server process did not start"
+        assert server.port
+        with socket.socket() as squatter, pytest.raises(OSError):
+            squatter.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            squatter.bind(("127.0.0.1", server.port))
+            squatter.listen()
+        started.join(120)
+        assert server.healthy() and server.proves_key()
+        impostor = LocalServer(smollm2.model_path, "m", log_path=tmp_path / "other.log", port=server.port)
+        assert not impostor.proves_key()  # a different key: the real server's answer does not match it
+    finally:
+        started.join(120)
+        server.stop()
+    with socket.socket() as after:  # stop() let the port go (SO_REUSEADDR: past the closed connections' TIME_WAIT)
+        after.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        after.bind(("127.0.0.1", server.port))
