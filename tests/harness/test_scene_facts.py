@@ -180,7 +180,10 @@ def objs_light(scene: SceneSummary):
 
 
 def test_frame_set_and_a_location_are_no_keyframes(pool: WorkerPool) -> None:
-    scene = run(pool, "import bpy\nball = bpy.data.objects['Cube']\nfor f in range(1, 49):\n    bpy.context.scene.frame_set(f)\n    ball.location.z = f / 10\n")
+    scene = run(
+        pool,
+        "import bpy\nball = bpy.data.objects['Cube']\nfor f in range(1, 49):\n    bpy.context.scene.frame_set(f)\n    ball.location.z = f / 10\n",
+    )
     assert objects(scene)["Cube"].fcurves == [] and objects(scene)["Cube"].location == (0.0, 0.0, 4.8)
 
 

@@ -20,7 +20,7 @@ def fcurves_of(owners, limit=MAX_FCURVES):
         for fcurve in _action_fcurves(anim):
             if len(found) >= limit:
                 return found
-            summary = safe(lambda f=fcurve: fcurve_summary(owner, f))
+            summary = safe(lambda o=owner, f=fcurve: fcurve_summary(o, f))
             if summary is not None:
                 found.append(summary)
     return found
@@ -57,15 +57,22 @@ def fcurve_summary(owner, fcurve):
     co = array.array("f", bytes(4 * 2 * count))
     if count:
         points.foreach_get("co", co)
-    frames = [f for f in co[0::2] if math.isfinite(f)]
-    values = [v for v in co[1::2] if math.isfinite(v)]
+    frame_min, frame_max = _range(co[0::2])
+    value_min, value_max = _range(co[1::2])
     return {
         "owner": cut(owner),
         "data_path": cut(fcurve.data_path),
         "index": int(fcurve.array_index),
         "keyframes": count,
-        "frame_min": number(min(frames)) if frames else None,
-        "frame_max": number(max(frames)) if frames else None,
-        "value_min": number(min(values)) if values else None,
-        "value_max": number(max(values)) if values else None,
+        "frame_min": frame_min,
+        "frame_max": frame_max,
+        "value_min": value_min,
+        "value_max": value_max,
     }
+
+
+def _range(values):
+    """(min, max) of the finite values, or (None, None) when there is none."""
+    if not math.isfinite(sum(values)):  # one NaN would make min and max depend on the order
+        values = [v for v in values if math.isfinite(v)]
+    return (number(min(values)), number(max(values))) if len(values) else (None, None)

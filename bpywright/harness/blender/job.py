@@ -66,7 +66,9 @@ def run_job(job, timings):
         report["scene"] = scene_summary()
         trimmed = fit_summary(report["scene"])
         if trimmed:
-            report["stderr"] += f"bpywright: the scene summary left out the modifier settings and F-curves of {trimmed} objects to fit the report\n"
+            report["stderr"] += (
+                f"bpywright: the scene summary left out the modifier settings and F-curves of {trimmed} objects to fit the report\n"
+            )
     except Exception as err:  # the script may leave the scene in a state we cannot walk
         report["stderr"] += f"bpywright: scene summary failed: {err}\n"
     if exc is None and job.get("render_path"):

@@ -95,7 +95,8 @@ def _surface_nodes(nodes, output_type):
     surface = safe(lambda: output.inputs.get("Surface")) if output is not None else None
     found, sockets = [], [surface] if surface is not None else []
     while sockets and len(found) < MAX_SURFACE_NODES:
-        for link in safe(lambda s=sockets.pop(0): list(s.links), []):
+        socket = sockets.pop(0)
+        for link in safe(lambda s=socket: list(s.links), []):
             node = safe(lambda lk=link: lk.from_node)
             if node is None or any(node == seen for seen in found):
                 continue

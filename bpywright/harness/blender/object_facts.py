@@ -50,7 +50,10 @@ def modifier_summary(mod):
         return None
     settings = {}
     for identifier, prop_type, length in _simple_properties(mod):
-        value = _setting(safe(lambda i=identifier: getattr(mod, i)), prop_type, length)
+        try:  # one try per property, no lambda: a modifier stack of 32 has a thousand of them
+            value = _setting(getattr(mod, identifier), prop_type, length)
+        except Exception:
+            continue
         if value is not None:
             settings[identifier] = value
     return {"name": cut(name), "type": cut(kind), "settings": settings}
@@ -81,16 +84,16 @@ def _simple_properties(mod):
 
 
 def _setting(value, prop_type, length):
-    """A property's value as the report holds it: bool, int, finite float, string (cut), or a list of floats."""
+    """A property's value as the report holds it: bool, int, finite float, string (cut), or a list of floats (may raise)."""
     if value is None:
         return None
     if length:
-        items = [number(v) for v in safe(lambda: list(value), [])]
+        items = [number(v) for v in value]
         return None if not items or None in items else items
     if prop_type == "BOOLEAN":
         return bool(value)
     if prop_type == "INT":
-        return safe(lambda: int(value))
+        return int(value)
     if prop_type == "FLOAT":
         return number(value)
     if prop_type == "ENUM_FLAG":
