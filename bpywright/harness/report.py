@@ -159,7 +159,9 @@ class SceneSummary(BaseModel):
     light: bool
     frame_range: tuple[int, int] | None = None
     materials: list[MaterialSummary] = Field([], description="Every material a scene object uses (64 at most).")
-    material_fcurves: list[FCurveSummary] = Field([], description="Keyframes on materials and their node trees, the world and the scene.")
+    material_fcurves: list[FCurveSummary] = Field(
+        [], description="Keyframes on materials and their node trees, the world and the scene (256 at most)."
+    )
     instance_count: int = Field(0, description="Instances in the evaluated scene, counted up to 100000.")
     active_camera: str | None = None
     world_color: tuple[float, float, float] | None = Field(None, description="The world's Background colour (or world.color).")

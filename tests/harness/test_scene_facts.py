@@ -3,6 +3,7 @@ and where it does not (keyframes vs a frame_set, gold vs a default material, a m
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
@@ -185,6 +186,21 @@ def test_frame_set_and_a_location_are_no_keyframes(pool: WorkerPool) -> None:
         "import bpy\nball = bpy.data.objects['Cube']\nfor f in range(1, 49):\n    bpy.context.scene.frame_set(f)\n    ball.location.z = f / 10\n",
     )
     assert objects(scene)["Cube"].fcurves == [] and objects(scene)["Cube"].location == (0.0, 0.0, 4.8)
+
+
+def test_rotation_reads_as_euler_xyz_whatever_the_rotation_mode(pool: WorkerPool) -> None:
+    source = """
+import math, bpy
+cube = bpy.data.objects["Cube"]
+cube.rotation_mode = "QUATERNION"
+cube.rotation_quaternion = (math.cos(math.pi / 4), 0.0, 0.0, math.sin(math.pi / 4))
+cube.scale = (2.0, 2.0, 2.0)
+bpy.data.objects["Camera"].rotation_euler = (0.5, 0.0, 0.25)
+"""
+    objs = objects(run(pool, source))
+    rotation = objs["Cube"].rotation
+    assert rotation is not None and rotation[:2] == pytest.approx((0.0, 0.0), abs=1e-6) and rotation[2] == pytest.approx(math.pi / 2)
+    assert objs["Camera"].rotation == (0.5, 0.0, 0.25) and objs["Cube"].scale == (2.0, 2.0, 2.0)
 
 
 def test_a_light_and_a_material_keyframed_read_as_data_and_material_curves(pool: WorkerPool) -> None:

@@ -5,10 +5,11 @@ in 4.0), so each value is looked up under every name it has had, newest first.
 """
 
 from .animation import MAX_FCURVES, fcurves_of
-from .readings import cut, number, safe, socket_value, vector
+from .readings import cut, first, number, safe, socket_value, vector
 
 MAX_MATERIALS = 64
 MAX_LISTED = 64  # node types and linked inputs named per material
+MAX_NODES = 1000  # nodes read per tree
 MAX_MATERIAL_FCURVES = 256  # over all materials, the world and the scene
 MAX_SURFACE_NODES = 16  # nodes followed back from the output's Surface
 PASS_THROUGH = {"MIX_SHADER", "ADD_SHADER", "REROUTE"}  # nodes whose inputs still feed the output's Surface
@@ -45,7 +46,7 @@ def material_summary(material, users):
     """One material's MaterialSummary dict."""
     use_nodes = bool(safe(lambda: material.use_nodes, True))
     tree = safe(lambda: material.node_tree) if use_nodes else None
-    nodes = safe(lambda: list(tree.nodes), []) if tree is not None else []
+    nodes = first(safe(lambda: tree.nodes, ()), MAX_NODES) if tree is not None else []
     surface = _surface_nodes(nodes, "OUTPUT_MATERIAL")
     principled = _first_of_type(surface, "BSDF_PRINCIPLED") or _first_of_type(nodes, "BSDF_PRINCIPLED")
     summary = {"name": cut(material.name), "use_nodes": use_nodes, "users": users}
@@ -112,7 +113,7 @@ def world_facts(scene):
     if world is None:
         return None, None
     tree = safe(lambda: world.node_tree) if safe(lambda: world.use_nodes, True) else None
-    nodes = safe(lambda: list(tree.nodes), []) if tree is not None else []
+    nodes = first(safe(lambda: tree.nodes, ()), MAX_NODES) if tree is not None else []
     background = _first_of_type(_surface_nodes(nodes, "OUTPUT_WORLD"), "BACKGROUND") or _first_of_type(nodes, "BACKGROUND")
     if background is None:
         return vector(safe(lambda: world.color), 3), None

@@ -2,7 +2,7 @@
 
 import bpy
 
-from .readings import cut, number, safe, vector
+from .readings import cut, first, number, safe, vector
 
 MAX_MODIFIERS = 32
 MAX_SPLINES = 10_000  # points are counted over this many splines at most
@@ -16,10 +16,11 @@ def object_facts(obj):
     data = safe(lambda: obj.data)
     kind = safe(lambda: obj.type)
     parent = safe(lambda: obj.parent)
+    modifiers = [modifier_summary(mod) for mod in first(safe(lambda: obj.modifiers, ()), MAX_MODIFIERS)]
     return {
-        "modifier_settings": [m for m in (modifier_summary(mod) for mod in _first(safe(lambda: obj.modifiers, ()), MAX_MODIFIERS)) if m],
+        "modifier_settings": [m for m in modifiers if m is not None],
         "location": vector(safe(lambda: obj.location), 3),
-        "rotation": vector(safe(lambda: obj.rotation_euler), 3),
+        "rotation": safe(lambda: _rotation(obj)),
         "scale": vector(safe(lambda: obj.scale), 3),
         "parent": cut(safe(lambda: parent.name)) if parent is not None else None,
         "text": cut(safe(lambda: data.body)) if kind == "FONT" else None,
@@ -30,17 +31,11 @@ def object_facts(obj):
     }
 
 
-def _first(collection, limit):
-    """Up to limit items of a bpy collection (those read before a failure, or none)."""
-    items = []
-    try:
-        for item in collection:
-            if len(items) >= limit:
-                break
-            items.append(item)
-    except Exception:
-        pass
-    return items
+def _rotation(obj):
+    """Euler XYZ rotation in radians, whatever the object's rotation mode (quaternion, axis-angle, another order)."""
+    if obj.rotation_mode == "XYZ":
+        return vector(obj.rotation_euler, 3)
+    return vector(obj.matrix_basis.to_quaternion().to_euler("XYZ"), 3)
 
 
 def modifier_summary(mod):
@@ -105,7 +100,7 @@ def curve_summary(curve):
     """Dimensions, spline and control point counts, bevel and extrude of a curve's data."""
     splines = curve.splines
     points, cyclic = 0, False
-    for spline in _first(splines, MAX_SPLINES):
+    for spline in first(splines, MAX_SPLINES):
         points += len(spline.bezier_points) if spline.type == "BEZIER" else len(spline.points)
         cyclic = cyclic or bool(spline.use_cyclic_u)
     return {

@@ -53,3 +53,16 @@ def socket_value(node, names, size=None):
             value = safe(lambda s=socket: s.default_value)
             return number(value) if size is None else vector(value, size)
     return None
+
+
+def first(collection, limit):
+    """Up to limit items of a bpy collection (those read before a failure, or none)."""
+    items = []
+    try:
+        for item in collection:
+            if len(items) >= limit:
+                break
+            items.append(item)
+    except Exception:
+        pass
+    return items
