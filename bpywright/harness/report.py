@@ -56,6 +56,74 @@ class BoundingBox(BaseModel):
     max: tuple[float, float, float]
 
 
+class ModifierSummary(BaseModel):
+    """One modifier and its settings: every int, float, bool, enum and string property (short arrays as lists)."""
+
+    name: str
+    type: str = Field(description="Blender's modifier type: SUBSURF, ARRAY, BEVEL, SOLIDIFY, MIRROR, SCREW, NODES ...")
+    settings: dict[str, float | int | bool | str | list[float]] = Field(
+        {}, description='By identifier, e.g. {"levels": 2, "render_levels": 2}; enum flags as "A,B"; bool arrays as 0/1.'
+    )
+
+
+class FCurveSummary(BaseModel):
+    """One keyframed channel: what it animates and the range of its keyframes."""
+
+    owner: str = Field(description='"object", "data", "shape_keys", "material:<name>", "world" or "scene".')
+    data_path: str
+    index: int = Field(description="Array index (0 = x).")
+    keyframes: int
+    frame_min: float | None = None
+    frame_max: float | None = None
+    value_min: float | None = Field(None, description="Over the keyframe points' values.")
+    value_max: float | None = None
+
+
+class MaterialSummary(BaseModel):
+    """A material as it renders: the Principled BSDF on its output (else the first), or an Emission / Glass BSDF there."""
+
+    name: str
+    use_nodes: bool
+    users: int = Field(description="Material slots of scene objects that hold it.")
+    base_color: tuple[float, float, float, float] | None = Field(None, description="Linear RGBA; diffuse_color without a Principled BSDF.")
+    metallic: float | None = None
+    roughness: float | None = None
+    transmission: float | None = Field(None, description="Transmission (Weight); 1.0 for a Glass BSDF on the output.")
+    emission_color: tuple[float, float, float, float] | None = None
+    emission_strength: float | None = None
+    alpha: float | None = None
+    ior: float | None = None
+    linked: list[str] = Field([], description="Principled inputs fed by a link (a texture or node drives them).")
+    node_types: list[str] = Field([], description="The distinct node types of its tree, e.g. BSDF_PRINCIPLED, EMISSION, TEX_NOISE.")
+
+
+class LightSummary(BaseModel):
+    """A light's type, power (W; W/m² for a sun) and colour."""
+
+    type: str
+    energy: float
+    color: tuple[float, float, float]
+
+
+class CameraSummary(BaseModel):
+    """A camera's projection and focal length."""
+
+    type: str = Field(description="PERSP, ORTHO or PANO.")
+    lens: float = Field(description="Focal length, mm.")
+
+
+class CurveSummary(BaseModel):
+    """A curve object's data: splines, control points, and the bevel or extrusion that gives it a surface."""
+
+    dimensions: str
+    splines: int
+    points: int = Field(description="Control points over all splines.")
+    bevel_depth: float
+    extrude: float
+    bevel_object: bool
+    cyclic: bool = Field(description="Any spline is cyclic.")
+
+
 class ObjectSummary(BaseModel):
     """One object of the scene after the script ran (counts are of the evaluated geometry)."""
 
@@ -67,6 +135,18 @@ class ObjectSummary(BaseModel):
     modifiers: list[str] = []
     visible: bool | None = None  # geometry only: shown in the viewport and in renders
     bbox: BoundingBox | None = None  # geometry only: world-space bounds of the evaluated object
+    modifier_settings: list[ModifierSummary] = []  # the first 32 modifiers; `modifiers` holds every type
+    location: tuple[float, float, float] | None = None
+    rotation: tuple[float, float, float] | None = Field(None, description="Euler XYZ, radians.")
+    scale: tuple[float, float, float] | None = None
+    parent: str | None = None
+    text: str | None = Field(None, description="A text object's body.")
+    text_extrude: float | None = None
+    curve: CurveSummary | None = None
+    light: LightSummary | None = None
+    camera: CameraSummary | None = None
+    fcurves: list[FCurveSummary] = Field([], description="Its own action's, its data's and its shape keys' (64 at most).")
+    instances: int = Field(0, description="Instances it emits into the evaluated scene (particles, geometry nodes, instancing).")
 
 
 class SceneSummary(BaseModel):
@@ -78,6 +158,15 @@ class SceneSummary(BaseModel):
     camera: bool
     light: bool
     frame_range: tuple[int, int] | None = None
+    materials: list[MaterialSummary] = Field([], description="Every material a scene object uses (64 at most).")
+    material_fcurves: list[FCurveSummary] = Field(
+        [], description="Keyframes on materials and their node trees, the world and the scene (256 at most)."
+    )
+    instance_count: int = Field(0, description="Instances in the evaluated scene, counted up to 100000.")
+    active_camera: str | None = None
+    world_color: tuple[float, float, float] | None = Field(None, description="The world's Background colour (or world.color).")
+    world_strength: float | None = None
+    fps: int | None = None
 
 
 class RenderInfo(BaseModel):

@@ -14,8 +14,9 @@ writes "done" (with the child's exit status) on the control fd, which no child h
 job does (threads, monkeypatches, daemons, files in /tmp) reaches the next job.
 
 The work lives in the modules beside this file, one concern each: capture (the script's output), execute (the
-script itself), summary (the scene), render, job (one job in the forked child), zygote (the serve loop), processes
-(waiting and reaping), private_dirs (wiping /tmp and /dev/shm), shader_cache, libc, schema (the report's version).
+script itself), summary (the scene; its readers object_facts, animation and materials share readings), render, job
+(one job in the forked child), zygote (the serve loop), processes (waiting and reaping), private_dirs (wiping /tmp
+and /dev/shm), shader_cache, libc, schema (the report's version).
 They are loaded by this file's path as one private package, before any user code runs: neither `-I` nor Blender
 puts this folder on sys.path, and the user's script, which gets its own folder there, can neither shadow nor
 import them by a plain name.

@@ -13,7 +13,7 @@ from .execute import exception_info, exec_script
 from .libc import LIBC, PR_SET_PDEATHSIG
 from .render import ensure_camera_and_light, render_scene
 from .schema import SCHEMA_VERSION
-from .summary import scene_summary
+from .summary import fit_summary, scene_summary
 
 JOB_PID = [os.getpid()]  # the process allowed to write the report (the job's child, once forked)
 
@@ -64,6 +64,11 @@ def run_job(job, timings):
         report["exception"] = exc
     try:
         report["scene"] = scene_summary()
+        trimmed = fit_summary(report["scene"])
+        if trimmed:
+            report["stderr"] += (
+                f"bpywright: the scene summary left out the modifier settings and F-curves of {trimmed} objects to fit the report\n"
+            )
     except Exception as err:  # the script may leave the scene in a state we cannot walk
         report["stderr"] += f"bpywright: scene summary failed: {err}\n"
     if exc is None and job.get("render_path"):

@@ -1,9 +1,19 @@
-"""The scene summary: objects (type, evaluated vertex/face counts, materials, modifiers), bounding box, camera/light."""
+"""The scene summary: objects (type, evaluated vertex/face counts, materials, modifiers, transform, animation...),
+bounding box, materials, instances, camera, lights and world: the facts a check reads of the scene a script built."""
 
 import array
+import json
 import math
 
 import bpy
+
+from .animation import object_fcurves
+from .materials import material_fcurves, scene_materials, world_facts
+from .object_facts import object_facts
+from .readings import cut, safe
+
+MAX_INSTANCES = 100_000  # the depsgraph's instances are counted up to this many (a scatter can emit millions)
+MAX_SUMMARY_BYTES = 12 * 1024 * 1024  # the host reads reports up to 16 MiB (harness/job.py): room for the rest
 
 GEOMETRY_TYPES = {"MESH", "CURVE", "SURFACE", "META", "FONT", "CURVES", "POINTCLOUD", "VOLUME", "GPENCIL", "GREASEPENCIL"}
 
@@ -43,10 +53,34 @@ def _world_corners(matrix, corners):
     return [matrix @ Vector(p) for p in product(*zip(lo, hi))]
 
 
+def _own_geometry(inst):
+    """True for a piece of the instancer's own evaluated geometry (a curve's or a text's mesh), not an instance of it."""
+    top_level = inst.persistent_id[1] == 2**31 - 1  # one level deep: emitted by the object itself, not by an instance
+    return top_level and inst.object.original == inst.parent.original
+
+
+def count_instances(depsgraph, limit=MAX_INSTANCES):
+    """(total, {instancer name: count}) of the instances in the evaluated depsgraph, counting stops at limit."""
+    total, by_instancer = 0, {}
+    try:
+        for inst in depsgraph.object_instances:
+            if not inst.is_instance or safe(lambda i=inst: _own_geometry(i), False):
+                continue
+            name = safe(lambda i=inst: i.parent.original.name)
+            by_instancer[name] = by_instancer.get(name, 0) + 1
+            total += 1
+            if total >= limit:
+                break
+    except Exception:
+        pass
+    return total, by_instancer
+
+
 def scene_summary(max_objects=200):
-    """Objects (type, vertex/face counts, materials, modifiers), bounding box, camera/light presence."""
+    """Objects (type, counts, materials, modifiers, transform, animation...), bounding box, materials, instances, world."""
     scene = bpy.context.scene
     depsgraph = bpy.context.evaluated_depsgraph_get()
+    instance_count, instances = count_instances(depsgraph)
     objects, lo, hi = [], [math.inf] * 3, [-math.inf] * 3
     for obj in scene.objects:
         entry = {
@@ -68,8 +102,13 @@ def scene_summary(max_objects=200):
                     for i in range(3):
                         lo[i], hi[i] = min(lo[i], corner[i]), max(hi[i], corner[i])
         if len(objects) < max_objects:
+            entry.update(safe(lambda o=obj: object_facts(o), {}))
+            entry["fcurves"] = safe(lambda o=obj: object_fcurves(o), [])
+            entry["instances"] = instances.get(obj.name, 0)
             objects.append(entry)
     bbox = None if lo[0] == math.inf else {"min": lo, "max": hi}
+    materials, used = safe(lambda: scene_materials(scene.objects), ([], []))
+    world_color, world_strength = safe(lambda: world_facts(scene), (None, None))
     return {
         "object_count": len(scene.objects),
         "objects": objects,
@@ -77,4 +116,27 @@ def scene_summary(max_objects=200):
         "camera": scene.camera is not None or any(o.type == "CAMERA" for o in scene.objects),
         "light": any(o.type == "LIGHT" for o in scene.objects),
         "frame_range": [scene.frame_start, scene.frame_end],
+        "materials": materials,
+        "material_fcurves": safe(lambda: material_fcurves(used, scene), []),
+        "instance_count": instance_count,
+        "active_camera": cut(safe(lambda: scene.camera.name)),
+        "world_color": world_color,
+        "world_strength": world_strength,
+        "fps": safe(lambda: int(scene.render.fps)),
     }
+
+
+def fit_summary(summary, budget=MAX_SUMMARY_BYTES):
+    """Leave out objects' modifier settings and F-curves, last object first, until the summary's JSON fits budget.
+
+    Returns how many objects lost them: at the caps with plain names a summary takes about 11 MB, but names and data
+    paths of escaped characters can take several times that.
+    """
+    size, trimmed = len(json.dumps(summary, default=str)), 0
+    for entry in reversed(summary["objects"]):
+        if size <= budget:
+            break
+        size -= len(json.dumps([entry.get("modifier_settings", []), entry.get("fcurves", [])], default=str)) - len("[[], []]")
+        entry["modifier_settings"], entry["fcurves"] = [], []
+        trimmed += 1
+    return trimmed
