@@ -81,3 +81,16 @@ def test_help_does_not_import_heavy_modules() -> None:
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.stdout.strip() == "[]"
+
+
+def test_generate_progress_escapes_what_a_script_or_model_wrote(capsys) -> None:
+    """A progress line carries text a script raised or a model wrote: OSC 52 (clipboard), a window title and a screen
+    clear reach the terminal escaped, not as control sequences."""
+    from bpywright.graph.command import _show
+    from bpywright.graph.events import ProgressEvent
+
+    hostile = "ValueError: \x1b]52;c;cm0gLXJmIH4=\x07 \x1b]0;owned\x07 \x1b[2J"
+    _show(ProgressEvent(thread_id="t", node="run", attempt=1, status="error", detail=hostile))
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and "\x07" not in err
+    assert "\\x1b]52;c;cm0gLXJmIH4=\\x07" in err and "ValueError" in err

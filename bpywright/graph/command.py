@@ -63,7 +63,9 @@ def _open_store(settings: Settings):
 
 def _show(event) -> None:
     detail = f" — {event.detail}" if event.detail else ""
-    line = f"[{event.elapsed_s:6.1f}s] {event.node:<8} #{event.attempt} {event.status}{detail}"
+    from ..harness.summary import escape_controls
+
+    line = escape_controls(f"[{event.elapsed_s:6.1f}s] {event.node:<8} #{event.attempt} {event.status}{detail}")
     print(line if len(line) <= 200 else line[:199] + "…", file=sys.stderr, flush=True)
 
 
@@ -161,9 +163,11 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     if args.json:
         print(result.model_dump_json(indent=2))
     else:
+        from ..harness.summary import escape_controls
+
         label = {"accepted": "ACCEPTED", "retrieved": "RETRIEVED (not generated)", "best_attempt": "NOT ACCEPTED", "failed": "FAILED"}
         by = f" by {result.model}" if result.model else ""
-        print(f"{label[result.outcome]}{by}: {result.message}")
+        print(escape_controls(f"{label[result.outcome]}{by}: {result.message}"))
         if (c := result.cost) is not None and c.llm_calls:
             print(cost_line(c))
         for name, path, copy in (
