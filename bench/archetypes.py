@@ -158,7 +158,7 @@ def agrees(a: dict[str, Any], margin: float) -> bool:
     )
 
 
-# The loop's bars beyond 6498e85's rule, in the order it took them up: each rule of RULES below turns on one more.
+# The loop's bars beyond the wrong-object floor, in the order it took them up: each rule of RULES below turns on one more.
 BARS = ("cover", "proportion", "plain", "wrong_margin", "pattern")
 
 
@@ -166,12 +166,11 @@ def agrees_as_the_loop(
     a: dict[str, Any], cover: bool = True, proportion: bool = True, plain: bool = True, wrong_margin: bool = True, pattern: bool = True
 ) -> bool:
     """The loop's rule (agreement.Neighbour.agrees): closer than other objects by WRONG_MARGIN (the shipped wrong-object
-    floor, where the archetype has one; wrong_margin=False: closer at all, the rule before stop 55) and, where the
-    answer's cover of the archetype was measured, covering COVER of it and beating a cube by ARCHETYPE_MARGIN, else by
-    MARGIN (cover=False: the rule before the cover, b0d4039 to 6498e85), in the archetype's proportions within
-    PROPORTION (proportion=False: the rule before them, e0ccbe5 to 1834cc3), and not one plain solid where the archetype
-    is more (plain=False: the rule before it, d5fcd38), and of PATTERN_PARTS parts or more where the request asks for a
-    pattern (pattern=False: the rule before it, stop 55)."""
+    floor, where the archetype has one; wrong_margin=False: closer at all) and, where the answer's cover of the archetype
+    was measured, covering COVER of it and beating a cube by ARCHETYPE_MARGIN, else by MARGIN (cover=False: without the
+    cover), in the archetype's proportions within PROPORTION (proportion=False: without them), and not one plain solid
+    where the archetype is more (plain=False: without it), and of PATTERN_PARTS parts or more where the request asks for
+    a pattern (pattern=False: without it). Each switch gives the rule as it stood before that bar was added."""
     bars: dict[str, Any] = {"archetype": True}  # a bar not measured is no bar (Neighbour.agrees)
     if not wrong_margin and a.get("wrong") is not None:
         bars["wrong"] = a["wrong"] - WRONG_MARGIN  # closer at all: the floor, less the margin the loop now adds to it
@@ -207,24 +206,24 @@ def agrees_with(pick: Any, margin: float) -> Any:
 
 
 RULES: list[tuple[str, Any]] = [
-    ("the plan library's first archetype, margin 0.2 (the rule of 454f65a)", agrees_with(lambda r: first(r, True), 0.2)),
+    ("the plan library's first archetype, margin 0.2", agrees_with(lambda r: first(r, True), 0.2)),
     *[(f"shapes and library, the first, margin {m}", agrees_with(first, m)) for m in MARGINS],
     (
-        "the first shape, else the library's first, margin 0.2 (b0134a8's rule, with kind_heads)",
+        "the first shape, else the library's first, margin 0.2 (read by the kind's head)",
         agrees_with(lambda r: first(r, False) or first(r, True), 0.2),
     ),
     ("the critic's shapes only, the first, margin 0.2", agrees_with(lambda r: first(r, False), 0.2)),
     (
-        f"the first shape, else the library's first, margin 0.2 and closer than {WRONG_QUANTILE:.0%} of other objects (the rule of 6498e85)",
+        f"the first shape, else the library's first, margin 0.2 and closer than {WRONG_QUANTILE:.0%} of other objects",
         with_bars(0),
     ),
-    (f"the same, margin {ARCHETYPE_MARGIN}, covering {COVER:.0%} of the archetype (the rule of e0ccbe5)", with_bars(1)),
-    (f"the same, in the archetype's proportions within a factor of {PROPORTION:g} (the rule of d5fcd38)", with_bars(2)),
+    (f"the same, margin {ARCHETYPE_MARGIN}, covering {COVER:.0%} of the archetype", with_bars(1)),
+    (f"the same, in the archetype's proportions within a factor of {PROPORTION:g}", with_bars(2)),
     (
-        f"the same, not one plain solid ({PLAIN:g}) where the archetype is not near one ({STRUCTURED:g}) (the rule of 17705b0)",
+        f"the same, not one plain solid ({PLAIN:g}) where the archetype is not near one ({STRUCTURED:g})",
         with_bars(3),
     ),
-    (f"the same, closer than other objects by {WRONG_MARGIN:g} (the rule of 87a98a9)", with_bars(4)),
+    (f"the same, closer than other objects by {WRONG_MARGIN:g}", with_bars(4)),
     (f"the same, a pattern of {PATTERN_PARTS} parts or more where the request asks for one (the loop's rule)", with_bars(len(BARS))),
 ]
 

@@ -1,7 +1,7 @@
 """Time to a faithful script on this CPU, two code versions side by side: each version's own `bpywright generate`, as a
 user runs it, on the fidelity benchmark's sample (BlendNet dev, seed 26), prompts interleaved, in one run.
 
-    .venv/bin/python bench/cpu_time.py --versions dcfa781,HEAD [--n 8] [--seed 26] [--out bench/results/cpu_time/NAME]
+    .venv/bin/python bench/cpu_time.py --versions BASE,HEAD [--n 8] [--seed 26] [--out bench/results/cpu_time/NAME]
                                        [--report-only]
 
 Each version is checked out in a git worktree (under --work) and run with this venv (PYTHONPATH = the worktree, so its
@@ -170,7 +170,7 @@ def table(versions: list[str], items: list[dict[str, Any]], rows: dict[str, dict
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--versions", default="dcfa781,HEAD", help="two or more git revisions, the baseline first")
+    parser.add_argument("--versions", required=True, help="two or more git revisions, the baseline first (e.g. v0.2.0,HEAD)")
     parser.add_argument("--n", type=int, default=8)
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--floors", type=Path, default=FLOORS, help="bench/fidelity.py's floors.json: the sample, in order")

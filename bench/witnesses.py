@@ -6,7 +6,7 @@ FOLDER is a bench/fidelity.py --out folder whose loop rows were written with BPY
 each row keeps the fresh plans its answer was compared with (`witnesses`, their scripts) and the comparison
 (`agreement`: the answer's F-score against each, a unit cube's). The answers are judged as bench/fidelity.py judges them
 (copies are failures; faithful: F against the reference beats both floors). No model is asked: the loop's recorded
-comparisons decide the rules below, each computed from them as the loop would, since with the 1.5B's catalogue entry
+comparisons decide the rules below, each computed from them as the loop would, since with the local model's catalogue entry
 (critic_rounds=0, no redraws) a verdict ends the request either way and never changes the answer returned.
 
 Rules, each as accepted (of all rows) and precision (faithful among accepted):
