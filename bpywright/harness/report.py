@@ -56,6 +56,72 @@ class BoundingBox(BaseModel):
     max: tuple[float, float, float]
 
 
+class ModifierSummary(BaseModel):
+    """One modifier of an object: its type and its simple settings (by RNA identifier)."""
+
+    name: str
+    type: str  # Blender's enum: "SUBSURF", "ARRAY", "BEVEL", "SOLIDIFY", "MIRROR", "SCREW", "NODES", ...
+    settings: dict[str, float | int | bool | str | list[float]] = {}
+
+
+class FCurveSummary(BaseModel):
+    """One animated channel: what it animates, how many keyframes, over which frames and values."""
+
+    owner: str  # "object", "data", "material:<name>", "shape_keys", "world", "scene"
+    data_path: str  # "location", "rotation_euler", "scale", "energy", ...
+    index: int  # array index (0 = x)
+    keyframes: int
+    frame_min: float | None
+    frame_max: float | None
+    value_min: float | None
+    value_max: float | None
+
+
+class MaterialSummary(BaseModel):
+    """A material a scene object uses, read from the Principled BSDF (or Emission / Glass BSDF) feeding its output."""
+
+    name: str
+    use_nodes: bool
+    users: int  # objects in the scene using it (slots)
+    base_color: tuple[float, float, float, float] | None  # linear RGB
+    metallic: float | None
+    roughness: float | None
+    transmission: float | None
+    emission_color: tuple[float, float, float, float] | None
+    emission_strength: float | None
+    alpha: float | None
+    ior: float | None
+    linked: list[str] = []  # Principled inputs fed by a link (a texture or node drives them, not the default value)
+    node_types: list[str] = []  # the type of every node in its tree, e.g. "BSDF_PRINCIPLED", "EMISSION", "TEX_NOISE"
+
+
+class LightSummary(BaseModel):
+    """A light object's data."""
+
+    type: str  # POINT, SUN, SPOT, AREA
+    energy: float
+    color: tuple[float, float, float]
+
+
+class CameraSummary(BaseModel):
+    """A camera object's data."""
+
+    type: str  # PERSP, ORTHO, PANO
+    lens: float  # focal length, mm
+
+
+class CurveSummary(BaseModel):
+    """A curve object's data."""
+
+    dimensions: str  # "2D" / "3D"
+    splines: int
+    points: int  # control points over all splines
+    bevel_depth: float
+    extrude: float
+    bevel_object: bool
+    cyclic: bool  # any spline cyclic
+
+
 class ObjectSummary(BaseModel):
     """One object of the scene after the script ran (counts are of the evaluated geometry)."""
 
@@ -67,6 +133,18 @@ class ObjectSummary(BaseModel):
     modifiers: list[str] = []
     visible: bool | None = None  # geometry only: shown in the viewport and in renders
     bbox: BoundingBox | None = None  # geometry only: world-space bounds of the evaluated object
+    modifier_settings: list[ModifierSummary] = []  # `modifiers` stays as it is (types), for old readers
+    location: tuple[float, float, float] | None = None
+    rotation: tuple[float, float, float] | None = None  # euler XYZ, radians
+    scale: tuple[float, float, float] | None = None
+    parent: str | None = None
+    text: str | None = None  # FONT objects: the body
+    text_extrude: float | None = None
+    curve: CurveSummary | None = None
+    light: LightSummary | None = None
+    camera: CameraSummary | None = None
+    fcurves: list[FCurveSummary] = []  # the object's own action, its data's, its shape keys'
+    instances: int = 0  # instances this object emits into the depsgraph (particles, geometry nodes, instancing)
 
 
 class SceneSummary(BaseModel):
@@ -78,6 +156,13 @@ class SceneSummary(BaseModel):
     camera: bool
     light: bool
     frame_range: tuple[int, int] | None = None
+    materials: list[MaterialSummary] = []  # every material used by a scene object (cap 64)
+    material_fcurves: list[FCurveSummary] = []  # keyframes on materials' node trees (owner "material:<name>")
+    instance_count: int = 0  # total instances in the evaluated depsgraph
+    active_camera: str | None = None
+    world_color: tuple[float, float, float] | None = None  # Background node colour (or world.color)
+    world_strength: float | None = None
+    fps: int | None = None
 
 
 class RenderInfo(BaseModel):
