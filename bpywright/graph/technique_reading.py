@@ -141,7 +141,8 @@ class Reading:
         if any(start < to and since < end for since, to in self.excluded):
             return False
         before = _WORD.findall(self.text[max(0, start - 40) : start])[-3:]
-        negated = [i for i, w in enumerate(before) if w in self.table.negations]
+        # "non" negates the word it is joined to only: "a non-metallic red chair" is still red
+        negated = [i for i, w in enumerate(before) if w in self.table.negations and (w != "non" or i == len(before) - 1)]
         return not negated or "but" in before[negated[-1] :]
 
     def hits(self, phrases: Iterable[str]) -> list[re.Match[str]]:
@@ -308,12 +309,9 @@ def _keyframes(reading: Reading) -> list[Technique]:
         channels = {}  # "animate the light's energy pulsing": a property of the data or a material, whichever it is
     named = frame_range(text)
     start, end = named if named else ((1, span) if span else (None, None))
-    said = dict.fromkeys([*(m.group(0) for m in triggers), *(w for ws in channels.values() for w in ws)])
-    source = ", ".join(said) or "motion"
-    if span is not None and not named:
-        source += f", over {span} frames"
-    elif seconds is not None and not named:
-        source += f", for {seconds:g} seconds"
+    # the request's own sentences: they name what moves, and a message names it back ("no keyframe on Ball.location")
+    source = " ".join(t.strip() for _, t in sorted(sentences)) if sentences else text.strip()
+    source = source[:117] + "..." if len(source) > 120 else source
     axis_said = next((hit for _, t in sorted(sentences) if (hit := _AXIS.search(t))), None) or _AXIS.search(text)
     found: list[Technique] = []
     moving: list[str | None] = [*channels] or [None]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import colorsys
 import math
+import re
 from collections import defaultdict
 from collections.abc import Callable
 
@@ -226,7 +227,9 @@ def subject(scene: SceneSummary, source: str, keyed_names: list[str]) -> str:
     if keyed_names:
         return keyed_names[0]
     shapes = [o for o in own(scene) if o.type in GEOMETRY]
-    named = [o for o in shapes if any(names_part(o.name, w) for w in source.replace(",", " ").split() if len(w) > 2)]
+    said = [w for w in re.findall(r"[a-z]+", source.lower()) if len(w) > 2]
+    first = {o.name: next((i for i, w in enumerate(said) if names_part(o.name, w)), None) for o in shapes}
+    named = sorted((o for o in shapes if first[o.name] is not None), key=lambda o: first[o.name] or 0)  # first named first
     ground = ("ground", "floor", "plane")
     rest = [o for o in shapes if not any(g in o.name.lower() for g in ground)] or shapes
     size = lambda o: math.dist(o.bbox.min, o.bbox.max) if o.bbox is not None else 0.0  # noqa: E731
