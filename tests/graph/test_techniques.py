@@ -7,7 +7,13 @@ from pathlib import Path
 
 import pytest
 
+from bpywright.config import Settings
+from bpywright.graph.context import RunContext
+from bpywright.graph.nodes.critic import lacks_technique, objective, unbuilt
+from bpywright.graph.nodes.heal import Turn, regenerate_after
 from bpywright.graph.plan_parts import PALETTE
+from bpywright.graph.routing import after_critic
+from bpywright.graph.state import Attempt, Critique, GenState
 from bpywright.graph.technique_words import TechniqueWordsError, load_words, words
 from bpywright.graph.techniques import Technique, check, check_techniques, hsv, techniques, within
 from bpywright.harness.report import (
@@ -19,6 +25,8 @@ from bpywright.harness.report import (
     MaterialSummary,
     ModifierSummary,
     ObjectSummary,
+    RenderInfo,
+    RunReport,
     SceneSummary,
 )
 
@@ -480,3 +488,48 @@ def test_the_shipped_word_table_loads_and_a_bad_one_is_refused_with_where_it_is_
     bad.write_text("negations = [", encoding="utf-8")
     with pytest.raises(TechniqueWordsError, match="cannot read the technique words"):
         load_words(bad)
+
+
+# --- in the critic and the routing ---------------------------------------------------------------------------------------
+
+
+def ran(s: SceneSummary) -> Attempt:
+    """An attempt whose script ran and rendered this scene."""
+    render = RenderInfo(path="r.png", width=64, height=64, engine="BLENDER_WORKBENCH", nonblank_fraction=0.3)
+    report = RunReport(status="ok", backend="bpy-module", sandbox="bwrap", scene=s, render=render)
+    return Attempt(index=0, origin="generate", script="import bpy\n", run=report, checked=True)
+
+
+def critiqued(prompt: str, a: Attempt) -> Attempt:
+    checks, reasons = objective(prompt, a)
+    critique = Critique(score=0.5, reasons=reasons, objective_ok=all(checks.values()), checks=checks)
+    return a.model_copy(update={"critique": critique})
+
+
+def test_a_missing_technique_fails_the_objective_checks_with_its_message_and_gets_repair_rounds() -> None:
+    """A bounce with no keyframe is not accepted, and is repaired even where the critic's findings get no round
+    (max_critic_rounds 0, the 1.5B's catalogue entry): it is a fact of the scene, not the critic model's opinion."""
+    still = critiqued(BOUNCE, ran(scene(mesh("Ball"), mesh("Ground"))))
+    assert still.critique is not None and not still.critique.objective_ok
+    assert still.critique.checks["technique: keyframes location"] is False
+    assert still.critique.reasons[0].startswith("no keyframe on Ball.location[2] (z)")
+    assert lacks_technique(still.critique) and unbuilt(still)
+    state = GenState(prompt=BOUNCE, max_critic_rounds=0, attempts=[still], current=0, reviews=1)
+    assert after_critic(state) == "heal"
+    turn = Turn(state, RunContext(settings=Settings(), thread_id="techniques"), still)
+    assert turn.critic_rounds() == {}  # the repair is not one of the critic's rounds
+    fresh = regenerate_after(state.model_copy(update={"repair": "regenerate"}), still)
+    assert fresh is not None and "no keyframe on Ball.location[2] (z)" in fresh  # a fresh script is told what is missing
+
+    moving = critiqued(BOUNCE, ran(scene(mesh("Ball", fcurves=[key("location", 2)]), mesh("Ground"))))
+    assert moving.critique is not None and moving.critique.checks["technique: keyframes location"] is True
+    assert not lacks_technique(moving.critique) and not unbuilt(moving)
+
+
+def test_a_scene_that_built_nothing_is_told_so_not_every_technique_it_lacks() -> None:
+    factory = scene(
+        mesh("Cube", location=(0.0, 0.0, 0.0)), ObjectSummary(name="Camera", type="CAMERA"), ObjectSummary(name="Light", type="LIGHT")
+    )
+    a = critiqued(BOUNCE, ran(factory))
+    assert a.critique is not None and a.critique.checks["built"] is False
+    assert not any(name.startswith("technique:") for name in a.critique.checks)
