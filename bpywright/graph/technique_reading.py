@@ -73,6 +73,9 @@ class Technique(BaseModel):
 
 # --- reading the request ----------------------------------------------------------------------------------------------
 
+# What a thing is for, not what it is made of: "a stapler used for driving metal staples", "a spout for pouring juice
+# into a glass" (a clause from "used for", "for <doing>", "in order to", "so that" … to its comma or full stop).
+_PURPOSE = re.compile(r"\b(?:used\s+(?:for|to)|for\s+\w+ing|in\s+order\s+to|so\s+that|by\s+\w+ing)\b[^,.;:!?]*")
 _NUMBER_WORDS = {
     **NUMBERS,
     "thirteen": 13,
@@ -120,7 +123,7 @@ class Reading:
         self.original = prompt
         self.text = prompt.lower().replace("\u2019", "'")
         self.table = table
-        self.excluded = [m.span() for m in find(table.not_phrases, self.text)]
+        self.excluded = [m.span() for m in find(table.not_phrases, self.text)] + [m.span() for m in _PURPOSE.finditer(self.text)]
 
     def sentences(self) -> list[tuple[int, str]]:
         """(start, text) of each sentence."""
@@ -349,9 +352,10 @@ def _text(reading: Reading) -> list[Technique]:
         around = (
             _WORD.findall(reading.text[max(0, m.start() - 60) : m.start()])[-6:] + _WORD.findall(reading.text[m.end() : m.end() + 30])[:3]
         )
-        if re.search(r"\w", body) and set(around) & set(table.markers):
+        # a letter or two ("a stylized letter "A"") is a shape to model as often as text to write
+        if len(re.sub(r"\W", "", body)) >= 3 and set(around) & set(table.markers):
             bodies.append(body)
-    bodies += [m.group(1) for m in _CAPS.finditer(reading.original) if len(m.group(1)) >= 2]
+    bodies += [m.group(1) for m in _CAPS.finditer(reading.original) if len(re.sub(r"\W", "", m.group(1))) >= 3]
     extrude = bool(reading.hits(table.extruded))
     if bodies:
         return [Technique(kind="text", object_type="FONT", body=b, extrude=extrude, source=f"text {b!r}") for b in dict.fromkeys(bodies)]
@@ -391,7 +395,8 @@ def _copies(reading: Reading) -> list[Technique]:
             return reading.asked(m.start() + start, m.end() + start)
 
         grid = re.search(rf"\b{NUM}\s*(?:by|x|×|\*)\s*{NUM}\b(?!\s*(?:{units})\b)", sentence)
-        if grid and any(find(table.grid_words, sentence)) and asked(grid):
+        # "a 10 by 10 grid of cubes"; a board or a face divided into a grid may be one textured plane
+        if grid and any(find(table.grid_words, sentence)) and not any(find(table.grid_not, sentence)) and asked(grid):
             cells = int(number(grid.group(1)) * number(grid.group(2)))
             found.append(Technique(kind="array", count=min(cells, MAX_COUNT), source=f"a {grid.group(0)} grid"))
         for m in find(table.array, sentence):

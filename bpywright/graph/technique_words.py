@@ -97,6 +97,7 @@ class CopyWords(Strict):
 
     array: list[str]
     grid_words: list[str]
+    grid_not: list[str] = []
     copy_words: list[str]
     times_words: list[str]
     stair_context: list[str]

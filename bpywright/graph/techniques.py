@@ -158,10 +158,11 @@ def material_shortfalls(t: Technique, m: MaterialSummary) -> list[str]:
     if t.roughness_min is not None and "roughness" not in fed and m.roughness is not None and m.roughness < t.roughness_min:
         found.append(f"roughness {num(m.roughness)}, {asked} (roughness at least {t.roughness_min})")
     if t.transmission_min is not None:
-        see_through = (m.transmission or 0.0) >= t.transmission_min or (m.alpha is not None and m.alpha <= MAX_ALPHA)
+        alpha = m.alpha if m.alpha is not None else (m.base_color[3] if m.base_color is not None else None)  # diffuse_color's
+        see_through = (m.transmission or 0.0) >= t.transmission_min or (alpha is not None and alpha <= MAX_ALPHA)
         if not (see_through or nodes & TRANSPARENT_NODES or {"transmission", "transmission weight", "alpha"} & fed):
             found.append(
-                f"transmission {num(m.transmission)} and alpha {num(m.alpha)}, no Glass BSDF, {asked} "
+                f"transmission {num(m.transmission)} and alpha {num(alpha)}, no Glass BSDF, {asked} "
                 f"(transmission at least {t.transmission_min})"
             )
     if t.emission_min is not None and not {"emission", "emission color", "emission strength"} & fed:
@@ -281,8 +282,12 @@ def _text(t: Technique, scene: SceneSummary) -> str:
         want = _squeezed(t.body)
         joined = want.replace(" ", "")
         reading = [o for o in fonts if want in _squeezed(o.text or "")]
-        # a text converted to a mesh reads nothing: its name is all that says what it was
-        reading += [o for o in objects if o.type == "MESH" and joined and joined in _squeezed(o.name).replace(" ", "")]
+        # a text converted to a mesh reads nothing: its name ("Text", "EXIT_sign") is all that says what it was
+        reading += [
+            o
+            for o in objects
+            if o.type == "MESH" and not fonts and any(w in _squeezed(o.name).replace(" ", "") for w in ("text", joined) if len(w) >= 3)
+        ]
         if not reading:
             said = f"; text objects read: {', '.join(repr(o.text) for o in fonts[:3])}" if fonts else ""
             return f"no text object with {t.body!r}{said}"

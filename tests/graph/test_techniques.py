@@ -84,6 +84,10 @@ READINGS = [
     ("a 2x4 plank", []),
     ("Make a 3x3 Rubik's cube", []),
     ("a chessboard with 64 squares", []),
+    ("Create a chess board with a standard 8x8 grid", []),  # a board may be one plane with a checker texture
+    ("a puzzle cube, each face divided into a 3x3 grid", []),
+    ("a stapler used for joining papers by driving metal staples through them", []),  # what it is for
+    ("a juicer with a spout for pouring the juice into a glass", []),
     ("a vintage camera", []),
     ("a spotlight on a stage", []),
     ("a solar system with the sun", []),
@@ -111,6 +115,7 @@ READINGS = [
     ('a sign that says "HELLO"', ["text body=HELLO"]),
     ("3D text saying HELLO WORLD, extruded", ["text body=HELLO WORLD extrude=True"]),
     ("a logo with the letters ABC", ["text body=ABC"]),
+    ('a logo with a stylized letter "A" and an arrow', []),  # a letter is a shape to model as often as text
     ("a book with no text on the cover", []),
     # modifiers, lights, camera, curves
     ("a cube with a subdivision surface modifier at level 2", ["modifier modifier=SUBSURF settings={'levels': 2}"]),
@@ -231,6 +236,7 @@ def test_colours_are_judged_in_srgb_so_a_scripts_linear_values_and_the_plan_pale
         ("a glass of water", {"transmission": 1.0}, {}, "transmission 0.0 and alpha 1.0, no Glass BSDF, asked for glass"),
         ("a glass of water", {"node_types": ["BSDF_GLASS", "OUTPUT_MATERIAL"], "transmission": None}, {}, "no Glass BSDF"),
         ("a transparent cube", {"alpha": 0.3}, {"alpha": 0.9}, "asked for transparent"),
+        ("a transparent cube", {"alpha": None, "base_color": (0.8, 0.8, 1.0, 0.3)}, {"alpha": None}, "alpha 1.0"),  # diffuse_color's
         ("a glowing orb", {"emission_strength": 5.0}, {}, "emission strength 0.0 (colour #FFFFFF (white)), asked for glowing"),
         (
             "a glowing orb",
@@ -330,7 +336,9 @@ def test_text_needs_a_text_object_that_reads_the_words_asked_and_depth_where_ext
     assert verdict(sign, scene(mesh("Board"), font("Text", "Hello"))) == ""  # case-insensitive
     assert verdict(sign, scene(mesh("Board"))) == "no text object with 'HELLO'"
     assert verdict(sign, scene(font("Text", "HELO"))) == "no text object with 'HELLO'; text objects read: 'HELO'"
-    assert verdict(sign, scene(mesh("HELLO_text", vertices=400, faces=300))) == ""  # converted to a mesh: its name says so
+    assert verdict(sign, scene(mesh("HELLO_sign", vertices=400, faces=300))) == ""  # converted to a mesh: its name says so
+    assert verdict(sign, scene(mesh("Board"), mesh("Text", vertices=400, faces=300))) == ""
+    assert verdict(sign, scene(mesh("Board"), mesh("Text"), font("Other", "BYE"))).startswith("no text object with 'HELLO'")
     deep = "3D text saying HELLO WORLD, extruded"
     assert verdict(deep, scene(font("Title", "hello  world", text_extrude=0.1))) == ""
     assert verdict(deep, scene(font("Title", "hello world", modifiers=["SOLIDIFY"], text_extrude=0.0))) == ""
@@ -459,10 +467,10 @@ def test_an_object_type_and_smooth_shading_checked_directly() -> None:
 
 
 def test_check_techniques_labels_each_check_and_gives_the_messages_of_the_failures() -> None:
-    prompt = "a gold crown and a sign that says 'HI', keyframed rotating"
+    prompt = "a gold crown and a sign that says 'HEY', keyframed rotating"
     checks, reasons = check_techniques(prompt, scene(mesh("Crown")))
-    assert checks == {"technique: material gold": False, "technique: keyframes rotation": False, "technique: text 'HI'": False}
-    assert reasons[0] == "no material on any visible object, asked for gold" and "no text object with 'HI'" in reasons
+    assert checks == {"technique: material gold": False, "technique: keyframes rotation": False, "technique: text 'HEY'": False}
+    assert reasons[0] == "no material on any visible object, asked for gold" and "no text object with 'HEY'" in reasons
     assert check_techniques(prompt, None) == ({}, [])
     assert check_techniques(prompt, scene(mesh("Crown"), fps=None)) == ({}, [])  # an older harness's summary: no facts
     assert check_techniques("a cube", scene(mesh("Cube"))) == ({}, [])
