@@ -541,3 +541,20 @@ def test_a_scene_that_built_nothing_is_told_so_not_every_technique_it_lacks() ->
     a = critiqued(BOUNCE, ran(factory))
     assert a.critique is not None and a.critique.checks["built"] is False
     assert not any(name.startswith("technique:") for name in a.critique.checks)
+
+
+def test_a_missing_technique_is_never_accepted_even_where_the_checks_alone_decide(offline_settings: Settings) -> None:
+    """BPYWRIGHT_REVIEW=checks accepts on the objective checks without a model: a bounce with no keyframe is not
+    accepted, the keyframed one is."""
+    import dataclasses
+
+    from bpywright.graph.nodes.critic import critic_node
+
+    ctx = RunContext(settings=dataclasses.replace(offline_settings, review="checks"), thread_id="techniques")
+    for s, accepted in (
+        (scene(mesh("Ball"), mesh("Ground")), False),
+        (scene(mesh("Ball", fcurves=[key("location", 2)]), mesh("Ground")), True),
+    ):
+        state = GenState(prompt=BOUNCE, attempts=[ran(s)], current=0)
+        judged = critic_node(state, ctx)["attempts"][0].critique
+        assert judged.accepted is accepted and judged.objective_ok is accepted, judged.reasons
