@@ -92,6 +92,7 @@ READINGS = [
     ("a spotlight on a stage", []),
     ("a solar system with the sun", []),
     ('a "modern" chair', []),
+    ("Create a cube and name it 'Base'", []),  # an object's name, not text to write
     ("a vase with elegant curves", []),
     ("a ball falling with rigid body physics animation", []),  # a simulation keys nothing
     # keyframed motion, its property, axis and frames
@@ -109,6 +110,7 @@ READINGS = [
     ("an array of 8 spheres", ["array count=8"]),
     ("a cube with an array modifier with a count of 5", ["array count=5 modifier=ARRAY"]),
     ("a spiral staircase with 20 steps", ["array count=20"]),
+    ("a ramp built in 3 steps: first a box, then a wedge", []),  # steps of the work, no stairs
     ("make 10 copies of the cube", ["array count=10"]),
     ("scatter 50 rocks on a plane", ["scatter count=50"]),
     # text
