@@ -214,6 +214,14 @@ def _materials(reading: Reading) -> list[Technique]:
                 if not after or after in _FUNCTION:
                     continue  # "an orange", "an orange on a plate": the fruit
         kept.append((m, bounds))
+    # "in either bold black or chic white", "red or blue": one of them is asked, not both
+    alternatives = set()
+    for (a, bounds_a), (b, bounds_b) in zip(kept, kept[1:], strict=False):
+        between = reading.text[a.end() : b.start()]
+        if "colour" in bounds_a and "colour" in bounds_b and len(between) < 40 and re.fullmatch(r"[^.;]*\bor\b[^.;]*", between):
+            alternatives |= {a.start(), b.start()}
+    kept = [(m, {k: v for k, v in bounds.items() if k != "colour" or m.start() not in alternatives}) for m, bounds in kept]
+    kept = [(m, bounds) for m, bounds in kept if bounds]
     groups: list[tuple[int, int, dict[str, float | str]]] = []
     for m, bounds in kept:
         if groups and re.fullmatch(r"[\s-]*", reading.text[groups[-1][1] : m.start()]) and _joins(groups[-1][2], bounds):

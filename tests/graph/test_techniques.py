@@ -61,6 +61,8 @@ READINGS = [
     ("an orange cat", ["material colour=orange"]),
     ("a red cube on a white background", ["material colour=red"]),  # the background is the world's, not a material
     ("a chair, not red but blue", ["material colour=blue"]),
+    ("a box in either bold black or chic white", []),  # one of them, not both
+    ("a red and blue ball", ["material colour=red", "material colour=blue"]),
     ("a non-metallic red chair", ["material colour=red"]),
     ("a white wine glass", ["material transmission_min=0.5"]),  # the wine is no colour asked; the glass is glass
     # words that are kinds, styles or sayings, not techniques
