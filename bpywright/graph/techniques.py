@@ -179,7 +179,9 @@ def _material(t: Technique, scene: SceneSummary) -> str:
     shortfalls = [(m, material_shortfalls(t, m)) for m in materials]
     if any(not lacks for _, lacks in shortfalls):
         return ""
-    m, lacks = min(shortfalls, key=lambda x: len(x[1]))
+    said = re.findall(r"[a-z]+", t.source)
+    # the closest material: the fewest shortfalls, then one named for the words asked ("Copper" for copper)
+    m, lacks = min(shortfalls, key=lambda x: (len(x[1]), not any(names_part(x[0].name, w) for w in said)))
     others = f" (and none of the other {len(materials) - 1} material(s) is {t.source})" if len(materials) > 1 else ""
     return f"material {m.name}: {'; '.join(lacks)}{others}"
 

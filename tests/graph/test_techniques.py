@@ -279,6 +279,9 @@ def test_any_visible_material_may_meet_a_technique_and_a_hidden_one_does_not() -
     hidden = scene(mesh("Crown", materials=["Gold"], visible=False), mesh("Pedestal", materials=["Stone"]), materials=[gold, grey])
     assert verdict("a gold crown", hidden).startswith("material Stone: ")
     assert verdict("a gold crown", scene(mesh("Crown"))) == "no material on any visible object, asked for gold"
+    wood, metal = material("Wood", base_color=(0.4, 0.2, 0.1, 1.0)), material("Metal", base_color=(0.5, 0.5, 0.5, 1.0))
+    two = scene(mesh("Handle", materials=["Wood"]), mesh("Head", materials=["Metal"]), materials=[wood, metal])
+    assert verdict("a hammer with a metal head", two).startswith("material Metal: metallic 0.0, asked for metal")  # named for it
 
 
 # --- keyframes ----------------------------------------------------------------------------------------------------------
