@@ -146,3 +146,23 @@ camera.rotation_euler = (1.5708, 0.0, 3.1416)
 bpy.context.scene.camera = camera
 """
 )
+
+# A red ball that should bounce and does not move: it runs, and lacks the keyframes a bounce asks for.
+STILL_BALL = src(
+    CLEAR
+    + """
+bpy.ops.mesh.primitive_uv_sphere_add(radius=0.5, location=(0.0, 0.0, 0.5))
+ball = bpy.context.active_object
+ball.name = "Ball"
+ball.data.materials.append(mat)
+"""
+)
+
+# The same ball keyed up and down over 24 frames.
+BOUNCING_BALL = STILL_BALL + src(
+    """
+for frame, z in ((1, 0.5), (12, 2.0), (24, 0.5)):
+    ball.location.z = z
+    ball.keyframe_insert(data_path="location", index=2, frame=frame)
+"""
+)

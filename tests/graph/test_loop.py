@@ -6,12 +6,15 @@ import dataclasses
 import json
 from pathlib import Path
 
+import pytest
+
 from bpywright.graph.fake_llm import FakeLLM, critic_json
 from bpywright.graph.llm import reply_budget
 from bpywright.graph.run import generate
 from bpywright.rules.healer import unified_diff
 
 from .samples import (
+    BOUNCING_BALL,
     DRIFT_CUBES,
     EARLY_BUG,
     HELPER_BUG,
@@ -21,6 +24,7 @@ from .samples import (
     LOOKING_AWAY,
     PROMPT,
     STACKED_CUBES,
+    STILL_BALL,
     THREE_CUBES,
     TWO_CUBES,
     fenced,
@@ -527,3 +531,20 @@ def test_parts_in_one_place_get_a_repair_round_even_with_no_critic_round(setting
     assert result.attempts == 2 and result.script == THREE_CUBES, result.message
     assert fake.roles_asked() == ["generate", "heal", "critic"], fake.roles_asked()
     assert result.outcome == "accepted"
+
+
+@pytest.mark.blender
+def test_a_bounce_without_keyframes_is_repaired_with_the_exact_message_and_the_keyed_one_returned(
+    settings, fake: FakeLLM, render_pool, events
+) -> None:
+    """A technique the request names is checked in the scene the script built: a ball that never moves is rejected
+    without asking the critic model, the repair is told exactly what is missing, and it gets its round even with no
+    round for the critic's findings (max_critic_rounds 0): a missing technique is a fact, not the model's opinion."""
+    settings = dataclasses.replace(settings, repair="patch", max_critic_rounds=0)
+    fake.script("generate", fenced(STILL_BALL)).script("heal", fenced(BOUNCING_BALL)).script("critic", critic_json(0.9))
+    result = generate("a red ball bouncing up and down over 24 frames", settings=settings, pool=render_pool, on_event=events)
+    first = next(e for e in events if e.node == "critic")
+    assert "rejected" in first.status and "no keyframe on Ball.location[2] (z)" in first.detail, first.detail
+    assert "no keyframe on Ball.location[2] (z)" in fake.chat_requests[1]["messages"][-1]["content"]  # the repair is told
+    assert result.outcome == "accepted" and result.script == BOUNCING_BALL, result.message
+    assert fake.roles_asked() == ["generate", "heal", "critic"]

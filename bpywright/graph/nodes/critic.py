@@ -20,6 +20,8 @@ from ..plan import plan_view
 from ..prompting import critic_messages
 from ..state import Attempt, Critique, ExemplarBrief, GenState
 from ..structure import structure_checks
+from ..techniques import PREFIX as TECHNIQUE
+from ..techniques import check_techniques
 from ..witnesses import corroborate, draw_witnesses
 from .ranking import best_of
 
@@ -73,6 +75,10 @@ def objective(prompt: str, a: Attempt, sources: Sequence[ExemplarBrief] = ()) ->
         if built_nothing(a.run.scene):
             checks["built"] = False
             reasons.append(BUILT_NOTHING)
+        else:  # the techniques the request names (keyframes, a metal, text …), each message saying what is missing
+            technique_checks, technique_reasons = check_techniques(prompt, a.run.scene)
+            checks.update(technique_checks)
+            reasons.extend(technique_reasons)
         scene_checks, scene_reasons = check_scene(prompt, a.run.scene)
         checks.update(scene_checks)
         reasons.extend(scene_reasons)
@@ -90,14 +96,22 @@ def objective(prompt: str, a: Attempt, sources: Sequence[ExemplarBrief] = ()) ->
 # returned with rounds left to ask again. Without "coincident", 4 of 15 answers on unseen prompts (a microphone's grille
 # and electronics in one box, a sandwich's fillings in one slab) were returned after one answer, in under 2 of the 20
 # minutes a request may take.
+# A technique the request names and the scene lacks (no keyframe for a bounce, no metal for a gold crown) is of the same
+# kind: a fact of the scene, not the critic model's opinion, so it gets repair rounds where the critic's findings get
+# none (critic_rounds=0).
 SUBSTANCE = ("built", "geometry", "parts", "original", "coincident")
 
 
+def lacks_technique(c: Critique) -> bool:
+    """A technique the request names is missing from the scene (a failed 'technique: …' check)."""
+    return any(not passed and name.startswith(TECHNIQUE) for name, passed in c.checks.items())
+
+
 def unbuilt(a: Attempt) -> bool:
-    """True for a script that ran but built nothing, or nothing the request asked for: it has failed like one that
-    raised, and gets repair rounds (a fresh script or a patch), not the critic's one round."""
+    """True for a script that ran but built nothing, or nothing the request asked for (a part, a technique): it has
+    failed like one that raised, and gets repair rounds (a fresh script or a patch), not the critic's one round."""
     c = a.critique
-    return a.ran_ok and c is not None and any(c.checks.get(name) is False for name in SUBSTANCE)
+    return a.ran_ok and c is not None and (any(c.checks.get(name) is False for name in SUBSTANCE) or lacks_technique(c))
 
 
 CHECKS_DECIDE = "accepted on the objective and structural checks, without a model's review (BPYWRIGHT_REVIEW=checks)"
