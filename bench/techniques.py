@@ -49,6 +49,7 @@ class RequestsError(ValueError):
 
 def load_requests(path: Path = REQUESTS, which: str = "all") -> list[dict[str, Any]]:
     """The requests of a set (dev, holdout or all), each with its checks as Technique models; validated."""
+    from bpywright.graph.technique_words import words
     from bpywright.graph.techniques import Technique
     from pydantic import ValidationError
 
@@ -71,6 +72,8 @@ def load_requests(path: Path = REQUESTS, which: str = "all") -> list[dict[str, A
             checks = [Technique.model_validate(c | {"source": raw["prompt"]}) for c in raw["checks"]]
         except ValidationError as exc:
             raise RequestsError(f"{path.name}: request {rid}: {exc}") from None
+        if unknown := [t.colour for t in checks if t.colour and t.colour not in words().colours]:
+            raise RequestsError(f"{path.name}: request {rid}: colour(s) {unknown} not in the colour table ({', '.join(words().colours)})")
         if which in ("all", raw["set"]):
             out.append({"id": rid, "set": raw["set"], "area": raw["area"], "prompt": raw["prompt"], "checks": checks})
     return out

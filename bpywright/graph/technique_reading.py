@@ -16,7 +16,7 @@ from pydantic import BaseModel
 from .expectations import NUMBERS
 from .technique_words import TechniqueWords, words
 
-Kind = Literal["material", "modifier", "keyframes", "text", "curve", "array", "scatter", "light", "camera", "object_type", "smooth"]
+Kind = Literal["material", "modifier", "keyframes", "text", "curve", "array", "scatter", "light", "camera", "object_type"]
 PREFIX = "technique:"  # every technique check's label starts so (the critic's unbuilt() finds them by it)
 MAX_COUNT = 10_000
 
@@ -63,10 +63,9 @@ class Technique(BaseModel):
             "array": f"{self.count or 2} copies",
             "scatter": f"{self.count} scattered",
             "light": f"{self.count or 1} {self.light_type or 'any type'}",
-            "camera": str(self.settings.get("type", "own")),
+            "camera": " ".join(str(v) for v in (self.settings.get("type", "own"), self.settings.get("lens")) if v is not None),
             "curve": "curve object",
             "object_type": self.object_type or "",
-            "smooth": "smooth shading",
         }[self.kind]
         return f"{PREFIX} {self.kind} {detail}".rstrip()
 
@@ -458,7 +457,14 @@ def _lights(reading: Reading) -> list[Technique]:
 def _camera(reading: Reading) -> list[Technique]:
     table = reading.table.camera
     said = reading.hits(table.phrases)
-    if not said:
+    lens = _LENS.search(reading.text)
+    if not said and lens is None:
         return []
     settings: dict[str, float | int | str | bool] = {"type": "ORTHO"} if reading.hits(table.orthographic) else {}
-    return [Technique(kind="camera", object_type="CAMERA", settings=settings, source=said[0].group(0))]
+    if lens is not None:  # a focal length named is a camera asked for, with that lens
+        settings["lens"] = float(lens.group(1) or lens.group(2))
+    source = said[0].group(0) if said else lens.group(0) if lens is not None else "camera"
+    return [Technique(kind="camera", object_type="CAMERA", settings=settings, source=source)]
+
+
+_LENS = re.compile(r"\b(\d{1,3}(?:\.\d+)?)\s*mm\b(?:\s+\w+){0,2}?\s+(?:lens|focal)|\bfocal length of (\d{1,3})")

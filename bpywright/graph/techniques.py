@@ -417,6 +417,9 @@ def _light(t: Technique, scene: SceneSummary) -> str:
     return f"{len(fitting)} {kind}(s), asked for {need} ({t.source})"
 
 
+LENS_TOLERANCE = 0.1  # a focal length within 10 % of the one asked for is that lens
+
+
 def _camera(t: Technique, scene: SceneSummary) -> str:
     cameras = [o for o in own(scene) if o.type == "CAMERA"]
     if not cameras:
@@ -430,6 +433,9 @@ def _camera(t: Technique, scene: SceneSummary) -> str:
     want = t.settings.get("type")
     if want is not None and active.camera is not None and active.camera.type != want:
         return f"camera {active.name} is {active.camera.type}, asked for {want} ({t.source})"
+    lens = t.settings.get("lens")
+    if isinstance(lens, int | float) and active.camera is not None and abs(active.camera.lens - lens) > LENS_TOLERANCE * lens:
+        return f"camera {active.name} has a {active.camera.lens:g} mm lens, asked for {lens:g} mm ({t.source})"
     return ""
 
 
@@ -437,10 +443,6 @@ def _object_type(t: Technique, scene: SceneSummary) -> str:
     have = [o for o in own(scene) if o.type == t.object_type]
     need = t.count or 1
     return "" if len(have) >= need else f"{len(have)} {t.object_type} object(s), asked for {need} ({t.source})"
-
-
-def _smooth(t: Technique, scene: SceneSummary) -> str:
-    return ""  # shading is not in the scene summary: the reading never asks for it
 
 
 CHECKS: dict[str, Callable[[Technique, SceneSummary], str]] = {
@@ -454,5 +456,4 @@ CHECKS: dict[str, Callable[[Technique, SceneSummary], str]] = {
     "light": _light,
     "camera": _camera,
     "object_type": _object_type,
-    "smooth": _smooth,
 }

@@ -463,11 +463,10 @@ def test_a_camera_the_script_set_up_and_made_the_scenes() -> None:
     )
 
 
-def test_an_object_type_and_smooth_shading_checked_directly() -> None:
+def test_an_object_type_checked_directly() -> None:
     empty = Technique(kind="object_type", object_type="EMPTY", source="an empty")
     assert check(empty, scene(ObjectSummary(name="Pivot", type="EMPTY"))).ok
     assert check(empty, scene(mesh("Cube"))).message == "0 EMPTY object(s), asked for 1 (an empty)"
-    assert check(Technique(kind="smooth"), scene(mesh("Cube"))).ok  # shading is not in the summary: never failed
 
 
 # --- for the critic -----------------------------------------------------------------------------------------------------
@@ -565,3 +564,13 @@ def test_a_missing_technique_is_never_accepted_even_where_the_checks_alone_decid
         state = GenState(prompt=BOUNCE, attempts=[ran(s)], current=0)
         judged = critic_node(state, ctx)["attempts"][0].critique
         assert judged.accepted is accepted and judged.objective_ok is accepted, judged.reasons
+
+
+def test_a_lens_the_request_names_is_the_camera_s_focal_length() -> None:
+    ask = "a cone with a camera using an 85 mm lens aimed at it"
+    tele = ObjectSummary(name="Tele", type="CAMERA", location=(0.0, -8.0, 3.0), camera=CameraSummary(type="PERSP", lens=85.0))
+    assert verdict(ask, scene(mesh("Cone"), tele, active_camera="Tele")) == ""
+    assert verdict(ask, scene(mesh("Cone"), camera("Cam"), active_camera="Cam")) == (
+        "camera Cam has a 50 mm lens, asked for 85 mm (85 mm lens)"
+    )
+    assert "lens" not in techniques("place a camera looking at the cube")[0].settings
