@@ -168,6 +168,8 @@ def test_any_edit_beyond_the_builders_own_output_is_not_a_plan_script(ext, edit)
 def test_clean_scripts_need_no_confirmation(ext) -> None:
     clean = "import bpy\nimport math\n\nbpy.ops.mesh.primitive_cube_add(size=2.0)\nbpy.context.object.rotation_euler.z = math.radians(30)\n"
     assert ext.screen.screen(clean) == [] and ext.session.vouch(clean).how == "screen"
+    main = "import bpy\nfrom bpy.types import Object\n\n\ndef build() -> Object:\n    return bpy.context.object\n\n\nif __name__ == '__main__':\n    build()\n"
+    assert ext.screen.screen(main) == []
     plan = build_script(PLAN, "4.5")
     assert ext.screen.screen(plan) == []  # even screened, the builder's output is clean
 

@@ -40,7 +40,7 @@ OPS_ALLOWED = frozenset(
     {
         "mesh", "object", "curve", "curves", "transform", "material", "uv", "node", "armature", "pose", "surface", "mball",
         "lattice", "font", "collection", "geometry", "paint", "sculpt", "particle", "rigidbody", "constraint", "texture",
-        "world", "scene", "view3d", "anim", "grease_pencil", "gpencil", "camera", "cloth", "outliner", "ed",
+        "world", "scene", "view3d", "view_layer", "anim", "grease_pencil", "gpencil", "camera", "cloth", "outliner", "ed",
     }
 )  # fmt: skip
 # Attribute names that reach files, run code later or from text, or change Blender, wherever they are reached from
@@ -70,6 +70,8 @@ FORBIDDEN_ATTRIBUTES = {
     "filepath_raw": "a file path",
     "unpack": "writes packed data to files",
     "addons": "the enabled add-ons",
+    "msgbus": "bpy.msgbus: callbacks that run later",
+    "keyconfigs": "key maps: operators bound to keys",
 }
 PATH_KEYWORDS = {"filepath", "directory", "filename", "files", "filter_glob"}
 DUNDER = re.compile(r"__\w+__")
@@ -124,6 +126,8 @@ class _Screen(ast.NodeVisitor):
         names = ", ".join(a.name for a in node.names)
         if node.level or module.split(".")[0] not in ALLOWED_MODULES:
             self.flag(node, f"from {'.' * node.level}{module} import {names}", "a module outside bpy, bmesh, mathutils, math and random")
+        elif module in ("bpy.types", "bpy.props"):
+            pass  # classes and property definitions: registering them needs bpy.utils, which is flagged
         elif module.split(".")[0] == "bpy" and (
             module != "bpy" or any(a.name not in {"data", "context", "types", "props"} for a in node.names)
         ):
@@ -176,7 +180,7 @@ class _Screen(ast.NodeVisitor):
         self.generic_visit(node)
 
     def visit_Constant(self, node: ast.Constant) -> None:
-        if isinstance(node.value, str) and DUNDER.search(node.value):
+        if isinstance(node.value, str) and node.value != "__main__" and DUNDER.search(node.value):
             self.flag(node, repr(node.value)[:60], "a string naming a dunder (str.format and getattr reach attributes through it)")
 
     def visit_MatchClass(self, node: ast.MatchClass) -> None:
