@@ -48,6 +48,7 @@ def serve(op, **kwargs) -> str:
         time.sleep(wait)
         wait = ops.tick()
     result.setdefault("seconds", []).append([op.idname(), round(time.monotonic() - began, 2)])
+    result.setdefault("messages", []).append(dict(addon().session.current().messages))
     return started
 
 
@@ -172,6 +173,7 @@ def check_run() -> None:
     text = bpy.data.texts.new("fine.py")
     text.from_string(ARG)
     result["check"] = serve(bpy.ops.bpywright.check, text_name=text.name)
+    result["message"] = session.messages.get("text", "")
     verdict = session.checks[text.name].verdict
     result["passed"], result["checked"], result["problem"] = verdict.passed, verdict.checked, verdict.problem
     result["panel"] = panel("BPYWRIGHT_PT_text", text)
