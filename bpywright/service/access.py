@@ -158,9 +158,12 @@ class AccessControl:
                 {"www-authenticate": "Bearer"},
                 path,
             )
-        if how == "cookie" and scope.get("method", "GET") not in READ_METHODS and not _same_origin(headers, scope):
-            reason = "a signed-in browser's change must come from this site's own pages (Origin does not match the Host)"
-            return await _deny(send, 403, reason, path=path)
+        if scope.get("method", "GET") not in READ_METHODS and how != "bearer":
+            # A browser's session (or, with no token, its mere reach of loopback) is an ambient credential: a change
+            # must come from this site's own pages. Clients that are not browsers send no Origin and carry the token.
+            if (how == "cookie" and not _same_origin(headers, scope)) or _cross_origin(headers):
+                reason = "a browser's change must come from this site's own pages (Origin does not match the Host)"
+                return await _deny(send, 403, reason, path=path)
         nonce = headers.get("x-bpywright-nonce", "")
         if self.token is not None and NONCE.fullmatch(nonce):
             send = _Signer(send, self.token, nonce, scope.get("method", "GET"), path).send
@@ -210,6 +213,15 @@ def _same_origin(headers: dict[str, str], scope: Scope) -> bool:
         parts = urlsplit(origin)
         return parts.scheme in ("http", "https") and parts.netloc.lower() == headers.get("host", "").strip().lower()
     return headers.get("sec-fetch-site", "") == "same-origin"
+
+
+def _cross_origin(headers: dict[str, str]) -> bool:
+    """True when a browser says the request comes from another site (an Origin that is not the Host, or Sec-Fetch-Site)."""
+    origin = headers.get("origin", "")
+    if origin:
+        parts = urlsplit(origin)
+        return origin == "null" or parts.netloc.lower() != headers.get("host", "").strip().lower()
+    return headers.get("sec-fetch-site", "") in ("cross-site", "same-site")
 
 
 class _Signer:

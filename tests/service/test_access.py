@@ -187,6 +187,16 @@ def test_a_signed_in_browsers_change_must_come_from_this_site(guarded: str) -> N
     assert bearer.status_code == 200  # the token is no ambient credential: no Origin needed
 
 
+def test_without_a_token_a_page_elsewhere_cannot_post_to_the_loopback_service(live_url: str) -> None:
+    for headers in ({"Origin": "http://evil.example"}, {"Origin": "null"}, {"Sec-Fetch-Site": "cross-site"}):
+        plain = httpx.post(
+            f"{live_url}/api/v1/validate", content=json.dumps(RUN), headers={**headers, "Content-Type": "text/plain"}, timeout=30
+        )
+        assert plain.status_code == 403, headers  # refused before the content type is even read
+    assert httpx.post(f"{live_url}/api/v1/validate", json=RUN, headers={"Origin": live_url}, timeout=120).status_code == 200
+    assert httpx.post(f"{live_url}/api/v1/validate", json=RUN, timeout=120).status_code == 200  # a client that is not a browser
+
+
 def test_the_service_proves_it_holds_the_token_and_signs_its_replies(guarded: str, live_url: str) -> None:
     nonce = secrets.token_hex(32)
     port = httpx.URL(guarded).port

@@ -175,7 +175,10 @@ class ServiceClient:
         head = REPLY_CONTEXT + f"{nonce}\n{method} {bare}\n{status}\n".encode()
         expected = hmac.new(self.token.encode(), head + raw, hashlib.sha256).hexdigest()
         if not hmac.compare_digest(signature.encode(), expected.encode()):
-            raise self._refuse(f"its answer to {method} {path} is not signed with your token")
+            raise ServiceError(
+                f"the answer from {self.url} to {method} {path} is not signed with your token, so it is not used: "
+                "something between the add-on and `bpywright serve` answered or changed it"
+            )
         return raw
 
     def get_json(self, path: str) -> dict[str, Any]:
