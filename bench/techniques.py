@@ -49,9 +49,10 @@ class RequestsError(ValueError):
 
 def load_requests(path: Path = REQUESTS, which: str = "all") -> list[dict[str, Any]]:
     """The requests of a set (dev, holdout or all), each with its checks as Technique models; validated."""
+    from pydantic import ValidationError
+
     from bpywright.graph.technique_words import words
     from bpywright.graph.techniques import Technique
-    from pydantic import ValidationError
 
     data = tomllib.loads(path.read_text(encoding="utf-8"))
     seen: set[str] = set()

@@ -17,7 +17,7 @@ from fastapi.templating import Jinja2Templates
 
 from ..config import Settings
 from ..harness.options import RunOptions
-from .access import AccessControl, login_page
+from .access import AccessControl, LoginSessions, login_page
 from .context import ServiceContext, start_local_llm
 from .highlight import highlight
 from .jobs import JobQueue
@@ -103,14 +103,21 @@ def create_app(settings: Settings, *, pool: Any = None, store: Any = None) -> Fa
     templates.env.filters["highlight"] = highlight
     app.state.templates = templates
     app.add_middleware(RequestLimits, max_bytes=settings.max_request_bytes)
-    app.add_middleware(AccessControl, token=settings.api_token, allowed_hosts=settings.allowed_hosts, public_reads=settings.public_gallery)
+    sessions = LoginSessions()
+    app.add_middleware(
+        AccessControl,
+        token=settings.api_token,
+        allowed_hosts=settings.allowed_hosts,
+        public_reads=settings.public_gallery,
+        sessions=sessions,
+    )
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(Exception, _internal_error)
     app.include_router(jobs_api.router)
     app.include_router(browse_api.router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
-    app.add_route("/login", login_page(settings), methods=["GET", "POST"], include_in_schema=False)
+    app.add_route("/login", login_page(settings, sessions), methods=["GET", "POST"], include_in_schema=False)
     # An ASGI app on the exact path (a Mount would redirect /mcp to /mcp/): Starlette's Route runs an endpoint that is not
     # a function as an ASGI app, but its annotation names only request handlers.
     app.add_route("/mcp", mcp, include_in_schema=False)  # type: ignore[arg-type]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import sys
 
 from ..cliargs import positive_int
@@ -28,6 +29,16 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
 
     if args.workers is not None:
         settings = dataclasses.replace(settings, workers=args.workers)
+    if not settings.api_token:
+        from .tokenfile import SecretError, default_path, read_token
+
+        if os.path.lexists(default_path()):
+            try:
+                settings = dataclasses.replace(settings, api_token=read_token(default_path()))
+            except SecretError as exc:
+                print(f"error: {exc}", file=sys.stderr)
+                return 2
+            print(f"token: from {default_path()} (the Blender add-on reads the same file; browsers sign in at /login)", file=sys.stderr)
     from ..config import LOOPBACK_HOSTS
     from .access import is_loopback
 

@@ -2,10 +2,12 @@
 
 Usage: python blender_side.py ZIP URL TOKEN OUT.json SCENARIO [ARG]. Timers never fire in background Blender, so after
 each service call this script calls the add-on's timer callback itself until it is done, as Blender's timer loop does.
+The token goes into a private token file (0600) beside OUT.json, which the add-on's preferences point at.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -46,6 +48,7 @@ def serve(op, **kwargs) -> str:
         time.sleep(wait)
         wait = ops.tick()
     result.setdefault("seconds", []).append([op.idname(), round(time.monotonic() - began, 2)])
+    result.setdefault("messages", []).append(dict(addon().session.current().messages))
     return started
 
 
@@ -92,7 +95,11 @@ def panel(name: str, text=None) -> list:
 def install() -> None:
     result["install"] = call(bpy.ops.extensions.package_install_files, filepath=ZIP, repo="user_default", enable_on_install=True)
     prefs = bpy.context.preferences.addons["bl_ext.user_default.bpywright"].preferences
-    prefs.url, prefs.token = URL, TOKEN
+    token_file = os.path.join(os.path.dirname(OUT), "token")
+    fd = os.open(token_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.write(fd, TOKEN.encode() + b"\n")
+    os.close(fd)
+    prefs.url, prefs.token_file = URL, token_file
     bpy.ops.ed.undo_push(message="start")  # background Blender has an undo stack only once a script pushes to it
     known = set(bpy.types.UILayout.bl_rna.functions["label"].parameters["icon"].enum_items.keys())
     folder = os.path.dirname(addon().__file__)
@@ -166,6 +173,7 @@ def check_run() -> None:
     text = bpy.data.texts.new("fine.py")
     text.from_string(ARG)
     result["check"] = serve(bpy.ops.bpywright.check, text_name=text.name)
+    result["message"] = session.messages.get("text", "")
     verdict = session.checks[text.name].verdict
     result["passed"], result["checked"], result["problem"] = verdict.passed, verdict.checked, verdict.problem
     result["panel"] = panel("BPYWRIGHT_PT_text", text)
@@ -177,10 +185,13 @@ def check_run() -> None:
 
 
 def failures() -> None:
-    """ARG is 'down', 'token' or 'version': the service unreachable, a wrong token, a Blender without a runtime there."""
+    """ARG is 'down', 'token', 'version' or 'loose': the service unreachable (or an impostor), a wrong token, a Blender
+    without a runtime there, a token file others can read."""
     session = addon().session.current()
     if ARG == "version":
         addon().operators.this_version = lambda: "4.2"
+    if ARG == "loose":
+        os.chmod(os.path.join(os.path.dirname(OUT), "token"), 0o644)
     text = bpy.data.texts.new("fine.py")
     text.from_string("import bpy\nbpy.ops.mesh.primitive_cube_add()\n")
     result["online_access"] = bpy.app.online_access
@@ -198,12 +209,49 @@ def failures() -> None:
     bpy.ops.wm.save_as_mainfile(filepath=blend, compress=False)
     with open(blend, "rb") as f:
         result["token_in_blend"] = TOKEN.encode() in f.read()
+    result["save_userpref"] = call(bpy.ops.wm.save_userpref)
+    userpref = os.path.join(os.environ["BLENDER_USER_RESOURCES"], "config", "userpref.blend")
+    with open(userpref, "rb") as f:
+        saved = f.read()
+    result["userpref_saved"] = len(saved)
+    result["token_in_userpref"] = TOKEN.encode() in saved
+    result["token_file_in_userpref"] = b"bpywright" in saved and os.path.join(os.path.dirname(OUT), "token").encode() in saved
+
+
+def vouching() -> None:
+    """ARG is JSON {"hostile": script, "marker": path, "plan": script}: Check both; the hostile one passes the sandbox,
+    then is refused in the scene until the user confirms its flagged code; the plan script runs without a question."""
+    session, given = addon().session.current(), json.loads(ARG)
+    hostile = bpy.data.texts.new("hostile.py")
+    hostile.from_string(given["hostile"])
+    result["check"] = serve(bpy.ops.bpywright.check, text_name=hostile.name)
+    verdict = session.checks[hostile.name].verdict
+    result["check_passed"], result["checked"], result["problem"] = verdict.passed, verdict.checked, verdict.problem
+    result["panel_hostile"] = panel("BPYWRIGHT_PT_text", hostile)
+    result["objects_before"] = objects()
+    result["run_unconfirmed"] = call(bpy.ops.bpywright.run_in_scene, source="TEXT", text_name=hostile.name)
+    result["message_unconfirmed"] = session.messages.get("text", "")
+    result["marker_after_unconfirmed"] = os.path.exists(given["marker"])
+    result["objects_after_unconfirmed"] = objects()
+    wrong = hashlib.sha256(b"another text").hexdigest()
+    result["run_confirmed_other"] = call(bpy.ops.bpywright.run_in_scene, source="TEXT", text_name=hostile.name, confirm_sha=wrong)
+    sha = hashlib.sha256(hostile.as_string().encode()).hexdigest()
+    result["run_confirmed"] = call(bpy.ops.bpywright.run_in_scene, source="TEXT", text_name=hostile.name, confirm_sha=sha)
+    result["marker_after_confirmed"] = os.path.exists(given["marker"])
+    plan = bpy.data.texts.new("plan.py")
+    plan.from_string(given["plan"])
+    result["plan_check"] = serve(bpy.ops.bpywright.check, text_name=plan.name)
+    result["plan_passed"] = session.checks[plan.name].verdict.passed
+    result["panel_plan"] = panel("BPYWRIGHT_PT_text", plan)
+    result["plan_run"] = call(bpy.ops.bpywright.run_in_scene, source="TEXT", text_name=plan.name)
+    result["plan_message"] = session.messages.get("text", "")
+    result["objects_after_plan"] = objects()
 
 
 BEGAN = time.monotonic()
 try:
     install()
-    {"generate": generate, "check_and_heal": check_and_heal, "check_run": check_run, "failures": failures}[SCENARIO]()
+    {"generate": generate, "check_and_heal": check_and_heal, "check_run": check_run, "failures": failures, "vouching": vouching}[SCENARIO]()
 except Exception:
     result["crash"] = traceback.format_exc()
 result["total_seconds"] = round(time.monotonic() - BEGAN, 2)

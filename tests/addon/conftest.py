@@ -80,7 +80,7 @@ def blender_side(addon_zip: Path, tmp_path: Path) -> Scenario:
         )
         assert out.is_file(), f"rc {proc.returncode}\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
         result = json.loads(out.read_text(encoding="utf-8"))
-        assert "crash" not in result, result["crash"]
+        assert "crash" not in result, f"{result['crash']}\nmessages: {result.get('messages')}"
         print(scenario, "seconds:", result.get("seconds"), "total", result.get("total_seconds"))
         return result
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import ast
+import hashlib
+import hmac
 import importlib
 import importlib.util
 import json
@@ -31,7 +33,7 @@ def ext() -> types.ModuleType:
     package = types.ModuleType("bpywright_ext_under_test")
     package.__path__ = [str(SOURCE)]
     sys.modules[package.__name__] = package
-    for name in ("client", "verdict", "tasks", "session"):
+    for name in ("client", "verdict", "tasks", "session", "secret", "screen", "planscript"):
         setattr(package, name, importlib.import_module(f"{package.__name__}.{name}"))
     return package
 
@@ -117,32 +119,63 @@ def test_the_extension_imports_only_the_standard_library_bpy_and_itself() -> Non
     assert sorted((f, m) for f, m in found if m not in ALLOWED) == []
 
 
-class Recorder(BaseHTTPRequestHandler):
-    """A hostile or broken 'service': answers per path, records the Authorization header of every request."""
+KNOWN = "secret-token-3c9e"
 
-    seen: list[tuple[str, str]] = []
+
+class Recorder(BaseHTTPRequestHandler):
+    """A stand-in 'service' on loopback: answers per path, records (path, Authorization, body) of every request.
+
+    `knows` is the token it proves it holds ('' for an impostor that does not know it); `relay_port` makes it prove
+    for another port, as a program relaying the challenge to serve elsewhere would; `sign` whether it signs replies."""
+
+    seen: list[tuple[str, str, bytes]] = []
     redirect_to = ""
+    knows = ""
+    relay_port = 0
+    sign = True
 
     def do_GET(self) -> None:
-        Recorder.seen.append((self.path, self.headers.get("Authorization", "")))
-        if self.path == "/redirect":
+        self._record(b"")
+        path, _, query = self.path.partition("?")
+        if path == "/api/v1/proof":
+            nonce = query.removeprefix("nonce=")
+            port = Recorder.relay_port or self.server.server_address[1]
+            answer = hmac.new(Recorder.knows.encode(), f"bpywright service proof v1\n{nonce}\n{port}".encode(), hashlib.sha256)
+            proof = answer.hexdigest() if Recorder.knows else "0" * 64
+            self._send(200, json.dumps({"proof": proof, "port": port}).encode(), "application/json")
+        elif path == "/redirect":
             self.send_response(307)
             self.send_header("Location", Recorder.redirect_to)
             self.end_headers()
-        elif self.path == "/render":
+        elif path == "/render":
             self._send(200, b"GIF89a not a png", "image/png")  # a render that is not what it says
-        elif self.path == "/html":
+        elif path == "/html":
             self._send(200, b"<html>proxy login</html>", "text/html")
-        elif self.path == "/events":
+        elif path == "/events":
             body = 'event: progress\ndata: {"node": "run", "status": "ok", "seconds": 1.5}\n\n'
             self._send(200, body.encode(), "text/event-stream")  # ends before any `result` event
+        elif path == "/api/v1/status":
+            self._send(200, b'{"ok": true}', "application/json")
         else:
             self._send(401, json.dumps({"detail": "no"}).encode(), "application/json")
+
+    def do_POST(self) -> None:
+        body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        self._record(body)
+        view = {"state": "done", "result": {"ok": True, "run": {"status": "ok"}}, "job_id": "1"}  # what a passing check looks like
+        self._send(200, json.dumps(view).encode(), "application/json")
+
+    def _record(self, body: bytes) -> None:
+        Recorder.seen.append((self.path.partition("?")[0], self.headers.get("Authorization", ""), body))
 
     def _send(self, code: int, body: bytes, kind: str) -> None:
         self.send_response(code)
         self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(body)))
+        nonce = self.headers.get("X-Bpywright-Nonce", "")
+        if nonce and Recorder.knows and Recorder.sign:
+            head = f"bpywright reply v1\n{nonce}\n{self.command} {self.path}\n{code}\n".encode()
+            self.send_header("X-Bpywright-Signature", hmac.new(Recorder.knows.encode(), head + body, hashlib.sha256).hexdigest())
         self.end_headers()
         self.wfile.write(body)
 
@@ -156,7 +189,7 @@ def hostile() -> Iterator[str]:
     servers = [ThreadingHTTPServer((host, 0), Recorder) for host in ("127.0.0.1", "127.0.0.2")]
     for s in servers:
         threading.Thread(target=s.serve_forever, daemon=True).start()
-    Recorder.seen = []
+    Recorder.seen, Recorder.knows, Recorder.relay_port, Recorder.sign = [], KNOWN, 0, True
     Recorder.redirect_to = f"http://127.0.0.2:{servers[1].server_address[1]}/stolen"
     try:
         yield f"http://127.0.0.1:{servers[0].server_address[1]}"
@@ -166,17 +199,45 @@ def hostile() -> Iterator[str]:
             s.server_close()
 
 
+def test_a_fake_service_on_the_port_gets_no_token_no_script_and_its_answer_is_refused(ext, hostile: str) -> None:
+    Recorder.knows = ""  # an impostor: it answers everything, and says every check passed
+    client = ext.client.ServiceClient(hostile, KNOWN)
+    with pytest.raises(ext.client.ServiceError, match=r"not your bpywright service: it could not prove.*Nothing was sent to it"):
+        client.post_json("/api/v1/validate", {"script": "import bpy  # the user's script"})
+    assert [path for path, _, _ in Recorder.seen] == ["/api/v1/proof"]  # the challenge only
+    assert all(auth == "" and body == b"" for _, auth, body in Recorder.seen)  # no token, no script
+    assert not client.proven
+
+
+def test_a_proof_relayed_from_another_port_is_refused(ext, hostile: str) -> None:
+    Recorder.relay_port = 8001  # the real service's proof, fetched from serve on another port and passed on
+    with pytest.raises(ext.client.ServiceError, match="relayed through port"):
+        ext.client.ServiceClient(hostile, KNOWN).get_json("/api/v1/status")
+    assert all(auth == "" for _, auth, _ in Recorder.seen)
+
+
+def test_an_unsigned_answer_is_refused_even_from_a_service_that_proved_itself(ext, hostile: str) -> None:
+    client = ext.client.ServiceClient(hostile, KNOWN)
+    assert client.get_json("/api/v1/status") == {"ok": True}  # proved, signed: accepted
+    Recorder.sign = False
+    with pytest.raises(ext.client.ServiceError, match="is not signed with your token"):
+        client.post_json("/api/v1/validate", {"script": "import bpy"})
+    wrong = ext.client.ServiceClient(hostile, "another-token")  # serve runs with a token other than the file's
+    with pytest.raises(ext.client.ServiceError, match="could not prove it holds your token"):
+        wrong.get_json("/api/v1/status")
+
+
 def test_a_redirect_is_refused_so_the_token_never_leaves_the_configured_url(ext, hostile: str) -> None:
-    client = ext.client.ServiceClient(hostile, "secret-token")
+    client = ext.client.ServiceClient(hostile, KNOWN)
     with pytest.raises(ext.client.ServiceError, match="redirected"):
         client.get_json("/redirect")
-    assert Recorder.seen == [("/redirect", "Bearer secret-token")]  # nothing reached /stolen
+    assert [(p, a) for p, a, _ in Recorder.seen] == [("/api/v1/proof", ""), ("/redirect", f"Bearer {KNOWN}")]  # nothing reached /stolen
 
 
 def test_failures_become_messages_that_say_what_to_fix(ext, hostile: str) -> None:
-    client = ext.client.ServiceClient(hostile, "wrong")
-    with pytest.raises(ext.client.ServiceError, match=r"refused the token \(401\).*BPYWRIGHT_API_TOKEN"):
-        client.get_json("/api/v1/status")
+    client = ext.client.ServiceClient(hostile, KNOWN)
+    with pytest.raises(ext.client.ServiceError, match=r"refused the token \(401\)"):
+        client.get_json("/api/v1/other")
     with pytest.raises(ext.client.ServiceError, match="not JSON"):
         client.get_json("/html")
     with pytest.raises(ext.client.ServiceError, match="not a PNG"):
@@ -185,6 +246,8 @@ def test_failures_become_messages_that_say_what_to_fix(ext, hostile: str) -> Non
         list(client.events("/events"))
     with pytest.raises(ext.client.ServiceError, match="not an http"):
         ext.client.ServiceClient("file:///etc/passwd")
+    with pytest.raises(ext.client.ServiceError, match="no service token"):
+        ext.client.ServiceClient(hostile, "").get_json("/api/v1/status")
     closed = ext.client.ServiceClient("http://127.0.0.1:9", "t")  # discard port: nothing listens
     with pytest.raises(ext.client.ServiceError, match="cannot reach .*bpywright serve"):
         closed.get_json("/api/v1/status")

@@ -34,6 +34,8 @@ def test_app_starts_and_serves_pages_without_heavy_imports(tmp_path: Path) -> No
 
 def test_serve_prints_its_url_and_answers(tmp_path: Path) -> None:
     env = {**os.environ, "BPYWRIGHT_ARTIFACTS": str(tmp_path), "BPYWRIGHT_EMBEDDER": "none", "PYTHONUNBUFFERED": "1"}
+    env["XDG_CONFIG_HOME"] = str(tmp_path / "config")  # no token file: this serve has no token
+    env.pop("BPYWRIGHT_API_TOKEN", None)
     proc = subprocess.Popen(
         [sys.executable, "-m", "bpywright", "serve", "--port", "0", "--workers", "1", "--log-level", "warning"],
         stdout=subprocess.PIPE,
@@ -61,3 +63,29 @@ def test_serve_refuses_a_bad_worker_count(tmp_path: Path) -> None:
         [sys.executable, "-m", "bpywright", "serve", "--workers", "0"], capture_output=True, text=True, env=env, timeout=60
     )
     assert proc.returncode == 2 and "--workers" in proc.stderr
+
+
+def test_serve_uses_the_token_file_addon_token_made(tmp_path: Path) -> None:
+    env = {**os.environ, "BPYWRIGHT_ARTIFACTS": str(tmp_path), "BPYWRIGHT_EMBEDDER": "none", "PYTHONUNBUFFERED": "1"}
+    env["XDG_CONFIG_HOME"] = str(tmp_path / "config")
+    env.pop("BPYWRIGHT_API_TOKEN", None)
+    made = subprocess.run([sys.executable, "-m", "bpywright", "addon", "token"], capture_output=True, text=True, env=env, timeout=60)
+    assert made.returncode == 0 and made.stdout.strip() == str(tmp_path / "config" / "bpywright" / "token")
+    token = (tmp_path / "config" / "bpywright" / "token").read_text().strip()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bpywright", "serve", "--port", "0", "--workers", "1", "--log-level", "warning"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert line.startswith("bpywright serving on"), line + (proc.stderr.read() if proc.poll() is not None else "")
+        url = line.split()[3].rstrip("/")
+        assert httpx.get(f"{url}/api/v1/status", timeout=60).status_code == 401
+        assert httpx.get(f"{url}/api/v1/status", headers={"Authorization": f"Bearer {token}"}, timeout=60).status_code == 200
+    finally:
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=30) in (0, 130, -signal.SIGINT)

@@ -1,8 +1,10 @@
 """bpywright for Blender: generate, check and heal bpy scripts through the bpywright service; run only what passed.
 
 Runs inside Blender (4.2–5.2): standard library and bpy only. The service does the work (lint against this Blender's
-stubs, a sandboxed run and a render on this Blender version); the add-on runs a script in the open scene only when
-the exact text (its SHA-256) passed there for this Blender version, in this session.
+stubs, a sandboxed run and a render on this Blender version) after proving it holds the token; the add-on runs a
+script in the open scene only when the exact text (its SHA-256) passed there for this Blender version, in this
+session, and it can vouch for what the script does here: rebuilt byte for byte from its part plan, or screened with
+nothing flagged, or its flagged code confirmed by the user.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ def register() -> None:
         name="Prompt", description="What to build, e.g. 'a low-poly pine tree on snowy ground'", default=""
     )
     session.CURRENT[:] = [session.Session()]
+    preferences.forget_stored_token(bpy.context)
 
 
 def unregister() -> None:

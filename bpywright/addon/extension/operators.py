@@ -256,7 +256,8 @@ class BPYWRIGHT_OT_jump_to_line(bpy.types.Operator):
 
 
 class BPYWRIGHT_OT_run_in_scene(bpy.types.Operator):
-    """Run the validated script in the open scene as one undo step (refused unless it passed for this Blender)"""
+    """Run the validated script in the open scene as one undo step (refused unless it passed for this Blender and the
+    add-on can vouch for it: rebuilt from its part plan, or screened with nothing flagged, or its flags confirmed)"""
 
     bl_idname = "bpywright.run_in_scene"
     bl_label = "Run in scene"
@@ -267,24 +268,53 @@ class BPYWRIGHT_OT_run_in_scene(bpy.types.Operator):
         options={"SKIP_SAVE"},
     )
     text_name: bpy.props.StringProperty(name="Text", options={"SKIP_SAVE"})  # type: ignore[valid-type]
+    confirm_sha: bpy.props.StringProperty(  # type: ignore[valid-type]
+        name="Confirmed text",
+        description="The SHA-256 of the text whose flagged code the user agreed to run",
+        options={"SKIP_SAVE", "HIDDEN"},
+    )
+
+    def script(self, context: bpy.types.Context) -> tuple[str, str]:
+        """(the script, how to name it) for this run."""
+        session = current()
+        if self.source == "GENERATED":
+            return (session.generation.script, "generated script") if session.generation else ("", "")
+        text = text_of(context, self.text_name)
+        return (text.as_string(), f"text {text.name!r}") if text is not None else ("", "")
+
+    def invoke(self, context: bpy.types.Context, event: bpy.types.Event) -> set[str]:
+        script, _ = self.script(context)
+        vouch = current().vouch_for(script)
+        if vouch.flags and self.confirm_sha:
+            message = f"Run {len(vouch.flags)} flagged construct(s) as you, outside the sandbox? First: {vouch.flags[0]}"
+            try:
+                return context.window_manager.invoke_confirm(self, event, title="Run flagged code?", message=message[:200])
+            except TypeError:  # Blender 4.2-4.4 take no title or message
+                return context.window_manager.invoke_confirm(self, event)
+        return self.execute(context)
 
     def execute(self, context: bpy.types.Context) -> set[str]:
         session, version = current(), this_version()
         panel = "view3d" if self.source == "GENERATED" else "text"
-        if self.source == "GENERATED":
-            script, label = (session.generation.script, "generated script") if session.generation else ("", "")
-        else:
-            text = text_of(context, self.text_name)
-            script, label = (text.as_string(), f"text {text.name!r}") if text is not None else ("", "")
+        script, label = self.script(context)
         if session.validation_for(script, version) is None:
-            session.messages[panel] = (
+            return self.refuse(
+                session,
+                panel,
                 f"refused: this {label or 'script'} has not passed in the sandbox for Blender {version} as it is now "
-                "(Generate it, or Check the text, first)"
+                "(Generate it, or Check the text, first)",
             )
-            self.report({"ERROR"}, session.messages[panel])
-            return {"CANCELLED"}
+        vouch = session.vouch_for(script)
+        if vouch.flags and self.confirm_sha != sha256(script):
+            shown = "; ".join(str(f) for f in vouch.flags[:3]) + ("; …" if len(vouch.flags) > 3 else "")
+            return self.refuse(
+                session,
+                panel,
+                f"refused: {len(vouch.flags)} construct(s) reach past the scene ({shown}). The sandbox pass does not "
+                "cover them: read them in the panel, then press 'Run flagged code' if you trust them",
+            )
         try:
-            exec(compile(script, f"<bpywright {label}>", "exec"), {"__name__": "__main__"})  # noqa: S102 (validated above)
+            exec(compile(script, f"<bpywright {label}>", "exec"), {"__name__": "__main__"})  # noqa: S102 (validated and vouched for above)
         except Exception as exc:
             line = exc.__traceback__.tb_next.tb_lineno if exc.__traceback__ and exc.__traceback__.tb_next else "?"
             session.messages[panel] = (
@@ -293,8 +323,14 @@ class BPYWRIGHT_OT_run_in_scene(bpy.types.Operator):
             )
             self.report({"ERROR"}, session.messages[panel])
             return {"FINISHED"}  # still one undo step, so its partial changes can be undone
-        session.messages[panel] = f"ran the validated {label} in the scene (Edit > Undo removes it in one step)"
+        how = {"plan": "rebuilt from its part plan", "screen": "screened"}.get(vouch.how, "with the flagged code you confirmed")
+        session.messages[panel] = f"ran the validated {label} ({how}) in the scene (Edit > Undo removes it in one step)"
         return {"FINISHED"}
+
+    def refuse(self, session: Session, panel: str, message: str) -> set[str]:
+        session.messages[panel] = message
+        self.report({"ERROR"}, message)
+        return {"CANCELLED"}
 
 
 class BPYWRIGHT_OT_open_as_text(bpy.types.Operator):

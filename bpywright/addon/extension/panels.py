@@ -5,10 +5,11 @@ from __future__ import annotations
 import bpy
 
 from .preferences import preferences, this_version
-from .session import Session, current
+from .session import SANDBOX_MEANS, Session, current
 from .verdict import Verdict, sha256
 
 DIFF_LINES = 40
+FLAGS_SHOWN = 12
 
 
 def wrapped(layout: bpy.types.UILayout, text: str, width: int = 48, icon: str = "NONE") -> None:
@@ -45,6 +46,33 @@ def draw_verdict(layout: bpy.types.UILayout, verdict: Verdict) -> None:
         wrapped(box, f"Not validated: {verdict.problem}", icon="ERROR")
     for line in verdict.checked:
         wrapped(box, line)
+    if verdict.passed:
+        wrapped(box, SANDBOX_MEANS, icon="INFO")
+
+
+def draw_run(layout: bpy.types.UILayout, session: Session, script: str, source: str, text_name: str = "") -> None:
+    """What the add-on vouches for (plan rebuilt, screened, or the flags), then Run in scene, or Run flagged code."""
+    vouch = session.vouch_for(script)
+    box = layout.box()
+    wrapped(box, vouch.summary, icon="ERROR" if vouch.flags else "CHECKMARK")
+    for flag in vouch.flags[:FLAGS_SHOWN]:
+        if text_name:
+            op = box.operator("bpywright.jump_to_line", text=str(flag)[:90], icon="ERROR")
+            op.text_name, op.line = text_name, max(1, flag.line)
+        else:
+            wrapped(box, str(flag), icon="ERROR")
+    if len(vouch.flags) > FLAGS_SHOWN:
+        box.label(text=f"… and {len(vouch.flags) - FLAGS_SHOWN} more")
+    validated = session.validation_for(script, this_version()) is not None
+    row = layout.row()
+    row.enabled = validated and not vouch.flags
+    op = row.operator("bpywright.run_in_scene", icon="SCENE_DATA")
+    op.source, op.text_name = source, text_name
+    if vouch.flags:
+        row = layout.row()
+        row.enabled = validated
+        op = row.operator("bpywright.run_in_scene", text="Run flagged code…", icon="ERROR")
+        op.source, op.text_name, op.confirm_sha = source, text_name, sha256(script)
 
 
 def draw_preview(layout: bpy.types.UILayout, image_name: str) -> None:
@@ -80,9 +108,7 @@ class BPYWRIGHT_PT_generate(bpy.types.Panel):
             layout.label(text=f"critic score {generation.score:.2f}")
         draw_preview(layout, generation.image)
         draw_verdict(layout, generation.verdict)
-        row = layout.row()
-        row.enabled = session.validation_for(generation.script, this_version()) is not None
-        row.operator("bpywright.run_in_scene", icon="SCENE_DATA").source = "GENERATED"
+        draw_run(layout, session, generation.script, "GENERATED")
         layout.operator("bpywright.open_as_text", icon="TEXT")
 
 
@@ -124,10 +150,7 @@ class BPYWRIGHT_PT_text(bpy.types.Panel):
             for line in heal.diff.splitlines()[:DIFF_LINES]:
                 box.label(text=line or " ")
             box.operator("bpywright.apply_heal", icon="CHECKMARK").text_name = text.name
-        row = layout.row()
-        row.enabled = session.validation_for(text.as_string(), this_version()) is not None
-        op = row.operator("bpywright.run_in_scene", icon="SCENE_DATA")
-        op.source, op.text_name = "TEXT", text.name
+        draw_run(layout, session, text.as_string(), "TEXT", text.name)
 
 
 CLASSES = (BPYWRIGHT_PT_generate, BPYWRIGHT_PT_text)

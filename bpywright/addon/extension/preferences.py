@@ -1,4 +1,5 @@
-"""Add-on preferences: the service URL and token, kept in Blender's user preferences (never in a .blend)."""
+"""Add-on preferences: the service URL and where the token file is. The token itself is never a preference: Blender
+saves preferences into userpref.blend, a file others may read or that travels with a copied config folder."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import urllib.parse
 import bpy
 
 from .client import FIX_SETTINGS, ServiceClient, ServiceError, is_loopback
+from .secret import SecretError, default_path, read_token
 
 ADDON = __package__ or "bpywright"  # bl_ext.<repo>.bpywright when installed as an extension
 
@@ -19,18 +21,30 @@ class BPYWRIGHT_AP_preferences(bpy.types.AddonPreferences):
     url: bpy.props.StringProperty(  # type: ignore[valid-type]
         name="Service URL", description="Where `bpywright serve` listens", default="http://127.0.0.1:8000"
     )
-    token: bpy.props.StringProperty(  # type: ignore[valid-type]
-        name="Token",
-        description="The service's BPYWRIGHT_API_TOKEN (empty when it has none); stored in Blender's preferences, never in a .blend",
-        subtype="PASSWORD",
+    token_file: bpy.props.StringProperty(  # type: ignore[valid-type]
+        name="Token file",
+        description="The private file holding the service token (empty: ~/.config/bpywright/token, which "
+        "`bpywright addon token` creates and `bpywright serve` reads); it must be yours and mode 0600",
+        subtype="FILE_PATH",
         default="",
     )
 
     def draw(self, context: bpy.types.Context) -> None:
         layout = self.layout
         layout.prop(self, "url")
-        layout.prop(self, "token")
-        layout.label(text="Start the service with `bpywright serve`; Check/Generate send scripts to it, never to anyone else.")
+        layout.prop(self, "token_file", text=f"Token file (empty: {default_path()})")
+        layout.label(text="Run `bpywright addon token` once, then `bpywright serve`: the service proves it holds the token")
+        layout.label(text="before the add-on sends it or any script; the token is never stored in Blender's preferences.")
+
+
+def forget_stored_token(context: bpy.types.Context) -> None:
+    """Remove a token an earlier version kept in the preferences (saved into userpref.blend with them)."""
+    try:
+        prefs = preferences(context)
+        if "token" in prefs:
+            del prefs["token"]
+    except (KeyError, TypeError, AttributeError):
+        pass
 
 
 def preferences(context: bpy.types.Context) -> BPYWRIGHT_AP_preferences:
@@ -47,7 +61,11 @@ def client_for(context: bpy.types.Context) -> ServiceClient:
             f"Blender's online access is off and {host or prefs.url!r} is not this machine: allow it in "
             f"Preferences > System > Network, or point {FIX_SETTINGS} at a service on 127.0.0.1"
         )
-    return ServiceClient(prefs.url, prefs.token)
+    try:
+        token = read_token(prefs.token_file)
+    except SecretError as exc:
+        raise ServiceError(f"{exc} (or set Token file in {FIX_SETTINGS})") from None
+    return ServiceClient(prefs.url, token)
 
 
 def this_version() -> str:

@@ -7,8 +7,39 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .planscript import is_plan_script
+from .screen import Flag, screen
 from .tasks import Task
 from .verdict import Verdict, sha256
+
+SANDBOX_MEANS = (
+    "A sandbox pass means the script raised nothing on factory settings in the sandbox. It says nothing about what it "
+    "does here, where it runs as you with your files: that is what the screen below is for."
+)
+
+
+@dataclass(frozen=True)
+class Vouch:
+    """What the add-on can say about what a script does in the user's Blender, read from its text (nothing runs)."""
+
+    how: str  # "plan": rebuilt byte for byte from its part plan | "screen": nothing flagged | "flagged"
+    flags: tuple[Flag, ...] = ()
+
+    @property
+    def summary(self) -> str:
+        if self.how == "plan":
+            return "Rebuilt from its part plan byte for byte: only data came from the model"
+        if self.how == "screen":
+            return "Screened: no imports, files, handlers, drivers or dynamic code beyond the scene"
+        return f"{len(self.flags)} flagged construct(s): they run as you, outside any sandbox, only if you confirm"
+
+
+def vouch(script: str) -> Vouch:
+    """The plan rebuild first (a plan script needs no screening), else the static screen."""
+    if is_plan_script(script):
+        return Vouch("plan")
+    flags = screen(script)
+    return Vouch("flagged", tuple(flags)) if flags else Vouch("screen")
 
 
 @dataclass(frozen=True)
@@ -64,6 +95,16 @@ class Session:
     heals: dict[str, HealProposal] = field(default_factory=dict)
     messages: dict[str, str] = field(default_factory=dict)  # "view3d" / "text" → the last error or note
     task: Task | None = None
+    vouches: dict[str, Vouch] = field(default_factory=dict)  # SHA-256 → what the text says (panels redraw often)
+
+    def vouch_for(self, script: str) -> Vouch:
+        """vouch(script), kept by the text's SHA-256."""
+        sha = sha256(script)
+        if sha not in self.vouches:
+            if len(self.vouches) > 64:
+                self.vouches.clear()
+            self.vouches[sha] = vouch(script)
+        return self.vouches[sha]
 
     def busy(self) -> bool:
         """True while a service call is in flight."""
