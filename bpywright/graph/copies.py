@@ -25,6 +25,7 @@ MIN_LINES = 4  # code this short is judged by the critic, not as a copy (a plan-
 MIN_SHAPE_PARTS = 2
 SYSTEM_EXAMPLE_ID = "system-prompt-example"
 PARTS_START = "PARTS = ["  # the line that opens a plan-built script's parts (graph/plan_build.py)
+TABLES_MARK = "# Techniques:"  # the comment that opens its technique tables, where it has any (plan_build.TABLES_MARK)
 
 
 def _lines(script: str) -> tuple[list[str], bool]:
@@ -34,15 +35,20 @@ def _lines(script: str) -> tuple[list[str], bool]:
     if PARTS_START in lines:
         start = lines.index(PARTS_START) + 1
         end = lines.index("]", start) if "]" in lines[start:] else len(lines)
+        if TABLES_MARK in script:  # the technique tables after PARTS are what the model wrote too
+            table_end = next((i for i in range(end, len(lines)) if lines[i].startswith("def ")), len(lines))
+            return lines[start:end] + [s for s in lines[end + 1 : table_end] if s not in ("]", ")")], True
         return lines[start:end], True
     return lines, False
 
 
 def _shapes(lines: list[str]) -> list[tuple[object, ...]] | None:
     """A plan-built script's parts without their names and colours: (shape, size, location, rotation) each, or None when
-    a PARTS line is not a part literal."""
+    a PARTS line is not a part literal. A technique table's lines (after the parts) are left to the line comparison."""
     out = []
     for line in lines:
+        if line.endswith("= [") or line.startswith("CAMERA ="):
+            break  # the technique tables begin
         try:
             part = ast.literal_eval(line.rstrip(","))
         except (ValueError, SyntaxError, MemoryError, RecursionError):
@@ -135,6 +141,19 @@ def library_scripts(version: str) -> tuple[ExemplarBrief, ...]:
 
 
 @cache
+def technique_scripts(version: str) -> tuple[ExemplarBrief, ...]:
+    """Every technique plan of the plan library (plan_library.TECHNIQUES) as the script it builds: shown to teach the
+    form, an answer that repeats one is a copy."""
+    from .plan import archetype_script
+    from .plan_library import TECHNIQUES
+
+    return tuple(
+        ExemplarBrief(id=f"technique:{i}", prompt=a.request, script=archetype_script(a, version), source=LIBRARY_SOURCE)
+        for i, a in enumerate(TECHNIQUES)
+    )
+
+
+@cache
 def _built(plan: str, prompt: str, version: str) -> str | None:
     from .plan import PlanError, build_script, grounded, parse_plan
 
@@ -159,7 +178,7 @@ def shown_sources(version: str, exemplars: Iterable[ExemplarBrief] = ()) -> list
     given = list(exemplars)
     out = given + [b for e in given if (b := as_built(e, version)) is not None]
     seen = {e.script for e in out}
-    for e in (system_example(version), *_recipes(), *library_scripts(version)):
+    for e in (system_example(version), *_recipes(), *library_scripts(version), *technique_scripts(version)):
         if e.script not in seen:
             out.append(e)
             seen.add(e.script)

@@ -25,7 +25,7 @@ from .plan_build import TABLES_MARK, build_script
 from .plan_checks import grounded
 from .plan_checks import plan_findings as _checks
 from .plan_layout import lay_out
-from .plan_library import Archetype, similar
+from .plan_library import Archetype, similar, technique_examples
 from .plan_parts import GROUND, MAX_EXTENT, MAX_PARTS, MIN_EXTENT, PALETTE, SHAPES, SIDES, SPOTS, STAGING, Part, Plan, PlanError, Vec3, looks
 from .plan_techniques import TECHNIQUE_PROPERTIES, technique_json, techniques
 from .prompting import Messages, render
@@ -293,7 +293,8 @@ def related_plans(
     """Up to `examples` (request, plan JSON) pairs to show with the request: first the critic's shape of its kind where
     it is shown (shape: Settings.plan_shapes), then the plans of verified exemplars it names the kind of (stored: their
     requests and plans, scene_plan.plan_of_scene), then the library's archetypes (plan_library.similar) but those whose
-    requests left_out names: the library plans an earlier attempt copied, which shown again are copied again."""
+    requests left_out names: the library plans an earlier attempt copied, which shown again are copied again; then,
+    beyond `examples`, the technique plan nearest a technique the request names (plan_library.technique_examples)."""
     if examples <= 0:
         return []
     kinds = kind_words(prompt)
@@ -302,7 +303,9 @@ def related_plans(
     shown = first + [(r, plan) for r, plan in stored if plan.count('"name"') > 1 and kinds & kind_words(r) and (r, plan) != shape]
     shown = shown[:examples]
     library = [(a.request, a.plan) for a in similar(prompt, examples - len(shown) + len(left_out)) if a.request not in left_out]
-    return shown + library[: examples - len(shown)]
+    # and one plan that says a technique the request names (plan_library.TECHNIQUES), to show the form
+    technique = [(a.request, a.plan) for a in technique_examples(prompt, 1 + len(left_out)) if a.request not in left_out][:1]
+    return shown + library[: examples - len(shown)] + technique
 
 
 def plan_messages(

@@ -230,10 +230,11 @@ def add_modifier(obj, kind, settings):
     "REPEATS": """
 
 def repeat(obj, count, pattern, rows, spacing, rise, turns, vary, seed):
-    \"\"\"obj and count - 1 linked copies (sharing its mesh and material), centred where obj was built: on a line along x
-    or a grid of `rows` `spacing` apart, on a circle or a spiral of radius `spacing` (each turned to face out, a spiral
-    rising `rise` a copy over `turns` turns), or scattered over a square `spacing` wide. vary draws each copy a height,
-    size or turn from random.seed(seed): the same scene every run.\"\"\"
+    \"\"\"obj and count - 1 linked copies (sharing its mesh and material): centred where obj was built on a line along x
+    or a grid of `rows`, `spacing` apart, or scattered over a square `spacing` wide; or round a circle or a spiral of
+    radius `spacing` whose axis is that far to obj's left (-x), obj the first, each turned to face out, a spiral rising
+    `rise` a copy over `turns` turns. vary draws each copy a height, size or turn from random.seed(seed): the same
+    scene every run.\"\"\"
     random.seed(seed)
     base = obj.location.copy()
     turn = obj.rotation_euler.z
@@ -252,7 +253,7 @@ def repeat(obj, count, pattern, rows, spacing, rise, turns, vary, seed):
             offset = Vector(((i % columns - (columns - 1) / 2) * spacing, (i // columns - (rows - 1) / 2) * spacing, 0.0))
         elif pattern in ("circle", "spiral"):
             angle = 2 * math.pi * (turns * i / count if pattern == "spiral" else i / count)
-            offset = Vector((math.cos(angle) * spacing, math.sin(angle) * spacing, rise * i))
+            offset = Vector(((math.cos(angle) - 1) * spacing, math.sin(angle) * spacing, rise * i))
             copy.rotation_euler.z = turn + angle
         elif pattern == "scatter":
             offset = Vector((random.uniform(-spacing / 2, spacing / 2), random.uniform(-spacing / 2, spacing / 2), 0.0))
