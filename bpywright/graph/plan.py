@@ -26,7 +26,22 @@ from .plan_checks import grounded
 from .plan_checks import plan_findings as _checks
 from .plan_layout import lay_out
 from .plan_library import Archetype, similar, technique_examples
-from .plan_parts import GROUND, MAX_EXTENT, MAX_PARTS, MIN_EXTENT, PALETTE, SHAPES, SIDES, SPOTS, STAGING, Part, Plan, PlanError, Vec3, looks
+from .plan_parts import (
+    GROUND,
+    MAX_EXTENT,
+    MAX_PARTS,
+    MIN_EXTENT,
+    PALETTE,
+    SHAPES,
+    SIDES,
+    SPOTS,
+    STAGING,
+    Part,
+    Plan,
+    PlanError,
+    Vec3,
+    looks,
+)
 from .plan_techniques import TECHNIQUE_PROPERTIES, technique_json, techniques
 from .prompting import Messages, render
 from .scene_plan import kind_words
@@ -327,7 +342,10 @@ def plan_messages(
     del version  # the same plan builds on every supported version
     related = related_plans(prompt, examples, stored, shape, left_out)
     user = render("plan_user", prompt=prompt, feedback=feedback.strip(), previous=plan_json(previous) if previous else "", related=related)
-    return [{"role": "system", "content": render("plan_system", colours=list(PALETTE), materials=list(looks()))}, {"role": "user", "content": user}]
+    return [
+        {"role": "system", "content": render("plan_system", colours=list(PALETTE), materials=list(looks()))},
+        {"role": "user", "content": user},
+    ]
 
 
 def plan_of_script(script: str | None) -> Plan | None:

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import re
-
 import math
+import re
 
 from .plan_parts import PALETTE, PRIMITIVES, STAGING, Look, Modifier, Part, Plan, has_technique, looks
 
@@ -93,12 +92,12 @@ def add_camera_and_sun(objects):
     scene.collection.objects.link(sun)
     sun.rotation_euler = (math.radians(40), math.radians(10), math.radians(30))
 '''
-_MAIN = '''
+_MAIN = """
 
 clear_scene()
 parts = [add_part(*part) for part in PARTS]
 add_camera_and_sun(parts)
-'''
+"""
 BODY = _CLEAR + _MATERIAL + _ADD_PART + _CAMERA_AND_SUN + _MAIN
 
 
@@ -497,21 +496,32 @@ def build_with_techniques(plan: Plan, version: str) -> str:
     keyframes = [p for p in plan.parts if p.animate]
     tables: dict[str, str] = {}
     if texts:
-        rows = [f"({p.name!r}, {p.text!r}, {_num(p.size[2])}, {_num(p.size[1])}, {_vec(p.location)}, {_vec(p.rotation)}, {_colour(p.color)})" for p in texts]
-        tables["TEXTS"] = _table("TEXTS", "name, words, letter height (m), extruded depth (m), centre, rotation (degrees; 0 stands up facing front), colour", rows)
+        rows = [
+            f"({p.name!r}, {p.text!r}, {_num(p.size[2])}, {_num(p.size[1])}, {_vec(p.location)}, {_vec(p.rotation)}, {_colour(p.color)})"
+            for p in texts
+        ]
+        tables["TEXTS"] = _table(
+            "TEXTS",
+            "name, words, letter height (m), extruded depth (m), centre, rotation (degrees; 0 stands up facing front), colour",
+            rows,
+        )
     if lathes:
         rows = [
             f"({p.name!r}, {tuple(round(r, 4) for r in p.profile or (0.8, 1.0, 1.0))!r}, {_vec(p.size)}, {_vec(p.location)}, {_vec(p.rotation)}, {_colour(p.color)})"
             for p in lathes
         ]
-        tables["LATHES"] = _table("LATHES", "name, profile (radii bottom to top, shares of the half width), size, centre, rotation, colour", rows)
+        tables["LATHES"] = _table(
+            "LATHES", "name, profile (radii bottom to top, shares of the half width), size, centre, rotation, colour", rows
+        )
     if curves:
         rows = [
             f"({p.name!r}, {p.path or 'line'!r}, {_vec(p.size)}, {_num(p.turns)}, {_num(p.thickness or round(0.05 * max(p.size), 4))}, "
             f"{_vec(p.location)}, {_vec(p.rotation)}, {_colour(p.color)})"
             for p in curves
         ]
-        tables["CURVES"] = _table("CURVES", "name, path (line, circle, helix, wave), size, turns, thickness (m), centre, rotation, colour", rows)
+        tables["CURVES"] = _table(
+            "CURVES", "name, path (line, circle, helix, wave), size, turns, thickness (m), centre, rotation, colour", rows
+        )
     if looks_:
         rows = [
             f"({p.name!r}, {name!r}, {_colour(rgb)}, {_num(m)}, {_num(r)}, {_num(e)}, {_num(t)}, {_num(a)})"
@@ -527,7 +537,9 @@ def build_with_techniques(plan: Plan, version: str) -> str:
             f"{_num(p.rise if p.rise or p.pattern != 'spiral' else p.size[2])}, {_num(p.turns)}, {p.vary!r}, {p.seed})"
             for p in repeats
         ]
-        tables["REPEATS"] = _table("REPEATS", "part, copies (itself the first), pattern, rows, spacing (m), rise (m a copy), turns, vary, random seed", rows)
+        tables["REPEATS"] = _table(
+            "REPEATS", "part, copies (itself the first), pattern, rows, spacing (m), rise (m a copy), turns, vary, random seed", rows
+        )
     if keyframes:
         rows = []
         for p in keyframes:
@@ -542,7 +554,10 @@ def build_with_techniques(plan: Plan, version: str) -> str:
         ]
         tables["LIGHTS"] = _table("LIGHTS", "name, type, energy (W; 0 = to suit its distance), colour, side it shines from, toward", rows)
     lines = [
-        _header(plan, version) + "import math\n" + ("import random\n" if repeats else "") + "\nimport bpy\nfrom mathutils import Matrix, Vector\n\n",
+        _header(plan, version)
+        + "import math\n"
+        + ("import random\n" if repeats else "")
+        + "\nimport bpy\nfrom mathutils import Matrix, Vector\n\n",
         _PARTS_DOC + "PARTS = [\n" + "".join(_part_line(p) + "\n" for p in parts) + "]\n",
         f"{TABLES_MARK} what the plan asks beyond placed parts (the functions below apply each table)\n",
         *tables.values(),

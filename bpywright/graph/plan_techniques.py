@@ -142,14 +142,14 @@ def _modifier(raw: Any, what: str) -> Modifier:
         raise PlanError(f"{what}: the {kind} modifier has unknown setting(s) {', '.join(unknown)}")
     try:
         return Modifier(
-            type=kind,  # type: ignore[arg-type]
+            type=kind,
             levels=_integer(raw, "levels", what, 0, 6),
             width=_number(raw, "width", what, 0.0, 100.0),
             segments=_integer(raw, "segments", what, 1, 32),
             thickness=_number(raw, "thickness", what, -100.0, 100.0),
             count=_integer(raw, "count", what, 1, MAX_COPIES),
             offset=_number(raw, "offset", what, -100.0, 100.0),
-            axis=_choice(raw, "axis", what, AXES),  # type: ignore[arg-type]
+            axis=_choice(raw, "axis", what, AXES),
             angle=_number(raw, "angle", what, -3600.0, 3600.0),
         )
     except ValidationError as exc:  # a bpywright bug if reached: each value was checked above
@@ -182,8 +182,8 @@ def techniques(raw: dict[str, Any], name: str, shape: str) -> dict[str, Any]:
     if (repeat := _integer(raw, "repeat", what, 1, MAX_COPIES)) is not None and repeat > 1:
         out["repeat"] = repeat
         for key, allowed in (("pattern", PATTERNS), ("vary", VARY)):
-            if (word := _choice(raw, key, what, allowed)) is not None:
-                out[key] = word
+            if (choice := _choice(raw, key, what, allowed)) is not None:
+                out[key] = choice
         if (rows := _integer(raw, "rows", what, 0, MAX_COPIES)) is not None:
             out["rows"] = rows
         for key, low in (("spacing", 0.0), ("rise", -100.0)):
