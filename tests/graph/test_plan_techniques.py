@@ -291,3 +291,25 @@ def test_a_seeded_scatter_builds_the_same_scene_twice(render_pool: WorkerPool) -
         assert len(rocks) == 30
         boxes.append(sorted((o.name, tuple(o.bbox.min), tuple(o.bbox.max)) for o in rocks if o.bbox is not None))
     assert boxes[0] == boxes[1] and len({b[1] for b in boxes[0]}) == 30
+
+
+@pytest.mark.blender
+def test_a_request_that_names_a_technique_is_planned_and_built_through_the_loop(settings, fake, render_pool) -> None:
+    """Under the plan strategy a bouncing ball is planned (no longer sent to code): the plan request shows the technique
+    example and sends the technique keys in its schema; the plan's keyframes reach the scene the loop validated."""
+    import dataclasses
+
+    from bpywright.graph.fake_llm import critic_json, role_of
+    from bpywright.graph.run import generate
+
+    prompt = "a ball that bounces up and down over 48 frames, keyframed"
+    fake.script("plan", CASES[prompt][0]).script("critic", *[critic_json(0.9)] * 4)
+    result = generate(prompt, settings=dataclasses.replace(settings, strategy="plan"), pool=render_pool)
+    asked = [r for r in fake.chat_requests if role_of(r) == "plan"]
+    assert asked, "the request went to code"
+    user = asked[0]["messages"][-1]["content"]
+    assert "a rubber ball that bounces twice over 60 frames" in user and '"animate": "location_z"' in user
+    assert "animate" in json.dumps(asked[0]["response_format"])
+    assert result.script is not None and "KEYFRAMES = [" in result.script and "('ball', 'location', 2, [(1, 0.0)," in result.script
+    assert result.run_report is not None and result.run_report.scene is not None
+    assert tuple(result.run_report.scene.frame_range or ()) == (1, 48)
