@@ -250,6 +250,13 @@ def test_technique_examples_travel_with_their_requests_and_a_repeat_of_one_is_a_
 
 @pytest.mark.blender
 def test_each_technique_builds_a_script_whose_scene_has_it(render_pool: WorkerPool) -> None:
+    from bpywright.harness.lint import Linter
+    from bpywright.rules import rule_pack
+
+    with Linter(version="4.5", rules=rule_pack("4.5")) as linter:
+        for prompt, (text, _) in CASES.items():  # lint finds nothing to block in any technique's script
+            report = render_pool.run(source=build_script(grounded(parse_plan(text), prompt), "4.5"), linter=linter)
+            assert report.ok and report.lint is not None and report.lint.blocking == [], (prompt, report.lint)
     for prompt, (text, checks) in CASES.items():
         script = build_script(grounded(parse_plan(text), prompt), "4.5")
         report = render_pool.run(source=script + CHECKS_PRELUDE + checks)
