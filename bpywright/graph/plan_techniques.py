@@ -200,9 +200,13 @@ def techniques(raw: dict[str, Any], name: str, shape: str) -> dict[str, Any]:
             raise PlanError(f"{what}: keyframes need a channel: animate, one of {', '.join(CHANNELS)}")
         keyed = _numbers(raw, "frames", what, -100000, 100000)
         numbers = _numbers(raw, "values", what, -100000.0, 100000.0)
-        if len(keyed) < 2 or len(keyed) != len(numbers):
+        # frames and values of different lengths are paired as far as both go: the 1.5B wrote frames [1, 24, 48] with
+        # values [0, 1.2, 0, 0.8] (the shown example's four values), a bounce all the same
+        pairs = min(len(keyed), len(numbers))
+        keyed, numbers = keyed[:pairs], numbers[:pairs]
+        if pairs < 2:
             raise PlanError(
-                f"{what}: animate {channel} needs frames and values of the same length, at least 2 "
+                f"{what}: animate {channel} needs at least 2 frames, each with its value "
                 f"(got {len(keyed)} frame(s) and {len(numbers)} value(s)), e.g. frames [1, 24, 48], values [0, 2, 0]"
             )
         if any(not f.is_integer() for f in keyed):
