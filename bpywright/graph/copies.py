@@ -26,29 +26,39 @@ MIN_SHAPE_PARTS = 2
 SYSTEM_EXAMPLE_ID = "system-prompt-example"
 PARTS_START = "PARTS = ["  # the line that opens a plan-built script's parts (graph/plan_build.py)
 TABLES_MARK = "# Techniques:"  # the comment that opens its technique tables, where it has any (plan_build.TABLES_MARK)
+DEFAULT_CAMERA = 'CAMERA = ("Camera", 50.0, "front", "right")'  # a technique script's camera where its plan names none
 
 
 def _lines(script: str) -> tuple[list[str], bool]:
     """(the script's code lines, whether it was built from a part plan): of a plan-built script its PARTS lines only (the
-    builder's body is the same for every plan, and what the model wrote is the parts)."""
+    builder's body is the same for every plan, and what the model wrote is the parts), then the rows of its technique
+    tables, each named for its table ("LOOKS ('ring', 'gold', …),"); a table's opening and closing lines and the
+    builder's own camera are the same in every such script, and are left out."""
     lines = [s for line in script.splitlines() if (s := line.strip()) and not s.startswith("#")]
     if PARTS_START in lines:
         start = lines.index(PARTS_START) + 1
         end = lines.index("]", start) if "]" in lines[start:] else len(lines)
+        rows = lines[start:end]
         if TABLES_MARK in script:  # the technique tables after PARTS are what the model wrote too
-            table_end = next((i for i in range(end, len(lines)) if lines[i].startswith("def ")), len(lines))
-            return lines[start:end] + [s for s in lines[end + 1 : table_end] if s not in ("]", ")")], True
-        return lines[start:end], True
+            table = ""
+            for line in lines[end + 1 :]:
+                if line.startswith("def "):
+                    break
+                if line.endswith("= ["):
+                    table = line.split()[0]
+                elif line != "]" and line != DEFAULT_CAMERA:
+                    rows.append(line if line.startswith("CAMERA") else f"{table} {line}")
+        return rows, True
     return lines, False
 
 
 def _shapes(lines: list[str]) -> list[tuple[object, ...]] | None:
     """A plan-built script's parts without their names and colours: (shape, size, location, rotation) each, or None when
-    a PARTS line is not a part literal. A technique table's lines (after the parts) are left to the line comparison."""
+    a PARTS line is not a part literal. A technique table's rows (after the parts) are left to the line comparison."""
     out = []
     for line in lines:
-        if line.endswith("= [") or line.startswith("CAMERA ="):
-            break  # the technique tables begin
+        if not line.startswith("("):
+            break  # the technique tables' rows begin
         try:
             part = ast.literal_eval(line.rstrip(","))
         except (ValueError, SyntaxError, MemoryError, RecursionError):
