@@ -9,6 +9,7 @@ import json
 import pytest
 
 from bpywright.graph.plan import build_script, grounded, parse_plan
+from bpywright.graph.plan_library import TECHNIQUES
 from bpywright.harness.pool import WorkerPool
 
 from .test_plan_techniques import CASES, CHECKS_PRELUDE, part, plan
@@ -20,7 +21,8 @@ def test_each_technique_builds_a_script_whose_scene_has_it(render_pool: WorkerPo
     from bpywright.rules import rule_pack
 
     with Linter(version="4.5", rules=rule_pack("4.5")) as linter:
-        for prompt, (text, _) in CASES.items():  # lint finds nothing to block in any technique's script
+        shown = [(a.request, (a.plan, "")) for a in TECHNIQUES]  # and the library's technique plans, shown to the model
+        for prompt, (text, _) in [*CASES.items(), *shown]:  # lint finds nothing to block in any technique's script
             report = render_pool.run(source=build_script(grounded(parse_plan(text), prompt), "4.5"), linter=linter)
             assert report.ok and report.lint is not None and report.lint.blocking == [], (prompt, report.lint)
     for prompt, (text, checks) in CASES.items():
