@@ -25,24 +25,40 @@ MIN_LINES = 4  # code this short is judged by the critic, not as a copy (a plan-
 MIN_SHAPE_PARTS = 2
 SYSTEM_EXAMPLE_ID = "system-prompt-example"
 PARTS_START = "PARTS = ["  # the line that opens a plan-built script's parts (graph/plan_build.py)
+TABLES_MARK = "# Techniques:"  # the comment that opens its technique tables, where it has any (plan_build.TABLES_MARK)
+DEFAULT_CAMERA = 'CAMERA = ("Camera", 50.0, "front", "right")'  # a technique script's camera where its plan names none
 
 
 def _lines(script: str) -> tuple[list[str], bool]:
     """(the script's code lines, whether it was built from a part plan): of a plan-built script its PARTS lines only (the
-    builder's body is the same for every plan, and what the model wrote is the parts)."""
+    builder's body is the same for every plan, and what the model wrote is the parts), then the rows of its technique
+    tables, each named for its table ("LOOKS ('ring', 'gold', …),"); a table's opening and closing lines and the
+    builder's own camera are the same in every such script, and are left out."""
     lines = [s for line in script.splitlines() if (s := line.strip()) and not s.startswith("#")]
     if PARTS_START in lines:
         start = lines.index(PARTS_START) + 1
         end = lines.index("]", start) if "]" in lines[start:] else len(lines)
-        return lines[start:end], True
+        rows = lines[start:end]
+        if TABLES_MARK in script:  # the technique tables after PARTS are what the model wrote too
+            table = ""
+            for line in lines[end + 1 :]:
+                if line.startswith("def "):
+                    break
+                if line.endswith("= ["):
+                    table = line.split()[0]
+                elif line != "]" and line != DEFAULT_CAMERA:
+                    rows.append(line if line.startswith("CAMERA") else f"{table} {line}")
+        return rows, True
     return lines, False
 
 
 def _shapes(lines: list[str]) -> list[tuple[object, ...]] | None:
     """A plan-built script's parts without their names and colours: (shape, size, location, rotation) each, or None when
-    a PARTS line is not a part literal."""
+    a PARTS line is not a part literal. A technique table's rows (after the parts) are left to the line comparison."""
     out = []
     for line in lines:
+        if not line.startswith("("):
+            break  # the technique tables' rows begin
         try:
             part = ast.literal_eval(line.rstrip(","))
         except (ValueError, SyntaxError, MemoryError, RecursionError):
@@ -135,6 +151,19 @@ def library_scripts(version: str) -> tuple[ExemplarBrief, ...]:
 
 
 @cache
+def technique_scripts(version: str) -> tuple[ExemplarBrief, ...]:
+    """Every technique plan of the plan library (plan_library.TECHNIQUES) as the script it builds: shown to teach the
+    form, an answer that repeats one is a copy."""
+    from .plan import archetype_script
+    from .plan_library import TECHNIQUES
+
+    return tuple(
+        ExemplarBrief(id=f"technique:{i}", prompt=a.request, script=archetype_script(a, version), source=LIBRARY_SOURCE)
+        for i, a in enumerate(TECHNIQUES)
+    )
+
+
+@cache
 def _built(plan: str, prompt: str, version: str) -> str | None:
     from .plan import PlanError, build_script, grounded, parse_plan
 
@@ -159,7 +188,7 @@ def shown_sources(version: str, exemplars: Iterable[ExemplarBrief] = ()) -> list
     given = list(exemplars)
     out = given + [b for e in given if (b := as_built(e, version)) is not None]
     seen = {e.script for e in out}
-    for e in (system_example(version), *_recipes(), *library_scripts(version)):
+    for e in (system_example(version), *_recipes(), *library_scripts(version), *technique_scripts(version)):
         if e.script not in seen:
             out.append(e)
             seen.add(e.script)

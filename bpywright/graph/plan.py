@@ -21,12 +21,28 @@ from typing import Any
 from pydantic import ValidationError
 
 from .. import pyast
-from .plan_build import build_script
+from .plan_build import TABLES_MARK, build_script
 from .plan_checks import grounded
 from .plan_checks import plan_findings as _checks
 from .plan_layout import lay_out
-from .plan_library import Archetype, similar
-from .plan_parts import GROUND, MAX_EXTENT, MAX_PARTS, MIN_EXTENT, PALETTE, SHAPES, SIDES, SPOTS, Part, Plan, PlanError, Vec3
+from .plan_library import Archetype, similar, technique_examples
+from .plan_parts import (
+    GROUND,
+    MAX_EXTENT,
+    MAX_PARTS,
+    MIN_EXTENT,
+    PALETTE,
+    SHAPES,
+    SIDES,
+    SPOTS,
+    STAGING,
+    Part,
+    Plan,
+    PlanError,
+    Vec3,
+    looks,
+)
+from .plan_techniques import TECHNIQUE_PROPERTIES, technique_json, techniques
 from .prompting import Messages, render
 from .scene_plan import kind_words
 
@@ -50,7 +66,8 @@ __all__ = [
 
 _VEC3 = {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}
 
-# llama.cpp's grammar ignores numeric minimum/maximum: the bounds here are item counts, enums and string lengths.
+# llama.cpp's grammar ignores numeric minimum/maximum: the bounds here are item counts, enums and string lengths. A
+# part's technique keys (plan_techniques) are optional and follow its required ones: a plain object's plan names none.
 PLAN_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
@@ -70,6 +87,7 @@ PLAN_SCHEMA: dict[str, Any] = {
                     "at": {"type": "string", "enum": list(SPOTS)},
                     "rotation": _VEC3,
                     "color": {"type": "string", "enum": list(PALETTE)},
+                    **TECHNIQUE_PROPERTIES,
                 },
                 "required": ["name", "shape", "size", "on", "side", "at", "rotation", "color"],
                 "additionalProperties": False,
@@ -192,11 +210,14 @@ def _part(raw: Any, index: int) -> Part:
     if len(thin) == 1 and (shape == "box" or (shape == "cylinder" and thin == ["z"])):
         size = sheet(size, "xyz".index(thin[0]))
         thin = []
-    if thin:
+    if thin and shape not in STAGING:  # a light or a camera has no extent
         raise PlanError(f"part {name!r} has size 0 along {', '.join(thin)}: give every part a width, depth and height in metres")
     if shape == "plane":
         size = (size[0], size[1], 0.0)
-    return Part(name=name, shape=shape, size=size, location=location, rotation=rotation, color=_colour(raw.get("color")), **relation)
+    extra = techniques(raw, name, shape)
+    return Part(
+        name=name, shape=shape, size=size, location=location, rotation=rotation, color=_colour(raw.get("color")), **relation, **extra
+    )
 
 
 def _word(value: Any, allowed: tuple[str, ...], default: str) -> str:
@@ -233,7 +254,12 @@ def parse_plan(text: str) -> Plan:
         raise PlanError('the plan has no parts: list the object\'s pieces under "parts", each a shape with a size and a place')
     if len(raw_parts) > 4 * MAX_PARTS:
         raise PlanError(f"the plan has {len(raw_parts)} parts; keep to the main pieces, at most {MAX_PARTS}")
-    parts = lay_out(unique_names([_part(raw, i) for i, raw in enumerate(raw_parts)]))
+    every = unique_names([_part(raw, i) for i, raw in enumerate(raw_parts)])
+    solids = [p for p in every if p.shape not in STAGING]
+    if not solids:
+        raise PlanError("the plan has only a light or a camera: plan the object itself as parts too")
+    # a light or a camera is placed around the scene by the builder (its side and spot say from where), not laid out
+    parts = lay_out(solids) + [p for p in every if p.shape in STAGING]
     name = re.sub(r"\s+", " ", str(data.get("object") or "object")).strip()[:200] or "object"
     try:
         return Plan(object=name, parts=parts)
@@ -259,6 +285,7 @@ def plan_json(plan: Plan) -> str:
             **({"on": p.on, "side": p.side, "at": p.at} if p.on else {"location": [num(v) for v in p.location]}),
             "rotation": [num(v) for v in p.rotation],
             "color": nearest(p.color),
+            **technique_json(p),
         }
         for p in plan.parts
     ]
@@ -281,7 +308,8 @@ def related_plans(
     """Up to `examples` (request, plan JSON) pairs to show with the request: first the critic's shape of its kind where
     it is shown (shape: Settings.plan_shapes), then the plans of verified exemplars it names the kind of (stored: their
     requests and plans, scene_plan.plan_of_scene), then the library's archetypes (plan_library.similar) but those whose
-    requests left_out names: the library plans an earlier attempt copied, which shown again are copied again."""
+    requests left_out names: the library plans an earlier attempt copied, which shown again are copied again; then,
+    beyond `examples`, the technique plan nearest a technique the request names (plan_library.technique_examples)."""
     if examples <= 0:
         return []
     kinds = kind_words(prompt)
@@ -290,7 +318,9 @@ def related_plans(
     shown = first + [(r, plan) for r, plan in stored if plan.count('"name"') > 1 and kinds & kind_words(r) and (r, plan) != shape]
     shown = shown[:examples]
     library = [(a.request, a.plan) for a in similar(prompt, examples - len(shown) + len(left_out)) if a.request not in left_out]
-    return shown + library[: examples - len(shown)]
+    # and one plan that says a technique the request names (plan_library.TECHNIQUES), to show the form
+    technique = [(a.request, a.plan) for a in technique_examples(prompt, 1 + len(left_out)) if a.request not in left_out][:1]
+    return shown + library[: examples - len(shown)] + technique
 
 
 def plan_messages(
@@ -312,14 +342,17 @@ def plan_messages(
     del version  # the same plan builds on every supported version
     related = related_plans(prompt, examples, stored, shape, left_out)
     user = render("plan_user", prompt=prompt, feedback=feedback.strip(), previous=plan_json(previous) if previous else "", related=related)
-    return [{"role": "system", "content": render("plan_system", colours=list(PALETTE))}, {"role": "user", "content": user}]
+    return [
+        {"role": "system", "content": render("plan_system", colours=list(PALETTE), materials=list(looks()))},
+        {"role": "user", "content": user},
+    ]
 
 
 def plan_of_script(script: str | None) -> Plan | None:
     """The plan a plan-built script holds (its PARTS literal, as build_script writes it), with locations; None for any
     other script or a PARTS list edited out of shape. The critic's round revises this plan instead of patching code."""
-    if not script or "\nPARTS = [\n" not in script:
-        return None
+    if not script or "\nPARTS = [\n" not in script or TABLES_MARK in script:
+        return None  # a script with technique tables is read by the critic whole
     start = script.index("\nPARTS = [\n") + len("\nPARTS = ")
     end = script.find("\n]\n", start)
     try:

@@ -7,7 +7,7 @@ import math
 import re
 
 from .plan_layout import Box, box_of
-from .plan_parts import MIN_EXTENT, Plan
+from .plan_parts import MIN_EXTENT, STAGING, Part, Plan
 from .request import counted_parts, head, lemmas, names_part, one_object, plural, requested_parts
 
 TOUCH = 0.02  # share of the object's bounding-box diagonal two parts may be apart and still count as touching
@@ -18,6 +18,9 @@ ABOVE_GROUND = frozenset(
     "balloon cloud kite bird airplane plane drone mobile orbit planet planets".split()
 )
 SHAPE_WORDS = frozenset("box cube cuboid cylinder cone sphere torus plane part object piece shape block".split())
+# Words for how copies are laid out ("a 10 by 10 grid of cubes", "a row of 5 via an array"): a count before one is met by
+# a part repeated (or arrayed) that many times, whatever its name.
+LAYOUT_WORDS = frozenset("grid array row column line circle ring copy instance duplicate time".split())
 _WORD = re.compile(r"[a-z]+(?:-[a-z]+)*")
 
 
@@ -28,7 +31,8 @@ def box_gap(a: Box, b: Box) -> float:
 
 def floating_groups(plan: Plan) -> list[list[str]]:
     """The parts in groups that touch no part outside their group, largest first (one group when every part connects)."""
-    boxes = [box_of(p) for p in plan.parts]
+    solids = [p for p in plan.parts if p.shape not in STAGING]  # a light or a camera touches nothing
+    boxes = [box_of(p) for p in solids]
     low = [min(b[0][i] for b in boxes) for i in range(3)]
     high = [max(b[1][i] for b in boxes) for i in range(3)]
     tolerance = max(MIN_TOUCH, TOUCH * math.dist(low, high))
@@ -45,7 +49,7 @@ def floating_groups(plan: Plan) -> list[list[str]]:
             if box_gap(boxes[i], boxes[j]) <= tolerance:
                 group[root(i)] = root(j)
     members: dict[int, list[str]] = {}
-    for i, p in enumerate(plan.parts):
+    for i, p in enumerate(solids):
         members.setdefault(root(i), []).append(p.name)
     return sorted(members.values(), key=len, reverse=True)
 
@@ -55,11 +59,19 @@ def grounded(plan: Plan, prompt: str) -> Plan:
     hanging lamp): a free, certain fix that costs the model no revision."""
     if set(_WORD.findall(prompt.lower())) & ABOVE_GROUND:
         return plan
-    bottom = min(box_of(p)[0][2] for p in plan.parts)
+    bottom = min(box_of(p)[0][2] for p in plan.parts if p.shape not in STAGING)
     if abs(bottom) < MIN_EXTENT:
         return plan
-    moved = [p.model_copy(update={"location": (p.location[0], p.location[1], p.location[2] - bottom)}) for p in plan.parts]
+    moved = [
+        p if p.shape in STAGING else p.model_copy(update={"location": (p.location[0], p.location[1], p.location[2] - bottom)})
+        for p in plan.parts
+    ]
     return plan.model_copy(update={"parts": moved})
+
+
+def copies(part: Part) -> int:
+    """How many of the part the scene will hold: its repeats times its array modifiers' counts."""
+    return part.repeat * math.prod(m.count or 3 for m in part.modifiers if m.type == "array")
 
 
 def plan_findings(plan: Plan, prompt: str) -> list[str]:
@@ -67,6 +79,8 @@ def plan_findings(plan: Plan, prompt: str) -> list[str]:
     cheap checks can tell."""
     findings: list[str] = []
     for p in plan.parts:
+        if p.shape in STAGING:
+            continue
         needs = "xy" if p.shape == "plane" else "xyz"
         thin = [axis for axis, v in zip("xyz", p.size, strict=True) if axis in needs and v < MIN_EXTENT]
         if thin:
@@ -78,7 +92,8 @@ def plan_findings(plan: Plan, prompt: str) -> list[str]:
         findings.append(f"{', '.join(vague)}: name each part by what it is in the object (seat, shade, patty), not by its shape")
     spots: dict[tuple[object, ...], list[str]] = {}
     for p in plan.parts:
-        spots.setdefault((p.shape, p.size, p.location, p.rotation), []).append(p.name)
+        if p.shape not in STAGING:
+            spots.setdefault((p.shape, p.size, p.location, p.rotation), []).append(p.name)
     for names in spots.values():
         if len(names) > 1:
             findings.append(f"parts {', '.join(names)} are the same shape in the same place: give each its own side or corner")
@@ -94,7 +109,12 @@ def plan_findings(plan: Plan, prompt: str) -> list[str]:
     counts = counted_parts(prompt)
     whole = counted_parts(head(prompt))  # "four chairs" before any "with": whole things, each may take several parts
     for noun, want in counts.items():
-        have = [p.name for p in plan.parts if names_part(p.name, noun)]
+        named = [p for p in plan.parts if names_part(p.name, noun)]
+        have = [p.name for p in named]
+        if noun in LAYOUT_WORDS and any(copies(p) >= want for p in plan.parts):
+            continue
+        if any(copies(p) > 1 for p in named) and sum(copies(p) for p in named) >= want:  # a step repeated 20 times is 20 steps
+            continue
         if len(have) < want or (len(have) > want and noun not in whole):
             listed = f" ({', '.join(have[:6])})" if have else ""
             findings.append(

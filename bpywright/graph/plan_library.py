@@ -10,6 +10,7 @@ plain objects at real sizes, placed in words (plan_layout). A plan that repeats 
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 
@@ -176,3 +177,169 @@ def similar(prompt: str, k: int = 2) -> list[Archetype]:
 def request_words(prompt: str) -> set[str]:
     """The request's words, singular, as kinds are matched against them."""
     return {singular(w) for w in _WORDS.findall(prompt.lower())}
+
+
+def technique_part(name: str, shape: str, size: list[float], on: str, side: str, at: str, color: str, **extra: object) -> str:
+    """A part with technique keys after its own (plan_techniques), as the model writes one."""
+    rotation = extra.pop("rotation", [0, 0, 0])
+    keys = "".join(f", {json.dumps(k)}: {json.dumps(v)}" for k, v in extra.items())
+    return part(name, shape, size, on, side, at, color, rotation)[:-1] + keys + "}"  # type: ignore[arg-type]
+
+
+# Plans that show how a plan says a technique (a material, a modifier, a repeat, keyframes, text, a lathe, a curve, lights
+# and the camera): one travels with a request that names its technique, beside the object archetypes. Their objects and
+# values are their own, so that a plan that repeats one is a copy, not an answer (graph/copies.py).
+TECHNIQUES: tuple[Archetype, ...] = (
+    Archetype(
+        "a polished copper ring with a smooth subdivision surface",
+        kinds_of(
+            "material metal metallic gold golden chrome silver copper brass steel bronze shiny polished glossy reflective "
+            "subdivision subdivide subdivided subsurf smooth smoothed modifier modifiers torus donut roughness"
+        ),
+        plan_of(
+            "ring",
+            technique_part(
+                "ring",
+                "torus",
+                [0.8, 0.8, 0.16],
+                "ground",
+                "top",
+                "center",
+                "orange",
+                material="copper",
+                roughness=0.15,
+                modifiers=[{"type": "subsurf", "levels": 3}],
+            ),
+        ),
+    ),
+    Archetype(
+        "a rubber ball that bounces twice over 60 frames",
+        kinds_of("bounce bouncing bounces animate animated animation keyframe keyframes keyframed frame frames move moving jump jumping"),
+        plan_of(
+            "bouncing ball",
+            technique_part(
+                "ball",
+                "sphere",
+                [0.3, 0.3, 0.3],
+                "ground",
+                "top",
+                "center",
+                "blue",
+                material="rubber",
+                animate="location_z",
+                frames=[1, 15, 30, 45, 60],
+                values=[0, 1.2, 0, 0.8, 0],
+            ),
+            part("floor", "plane", [3.0, 3.0, 0.0], "ball", "bottom", "center", "light_grey"),
+        ),
+    ),
+    Archetype(
+        "a 6 by 8 grid of skyscrapers with random heights",
+        kinds_of("grid city skyline array row rows column columns random randomly scatter scattered copies repeat repeated pattern"),
+        plan_of(
+            "city block",
+            technique_part(
+                "skyscraper",
+                "box",
+                [0.6, 0.6, 2.0],
+                "ground",
+                "top",
+                "center",
+                "light_grey",
+                repeat=48,
+                pattern="grid",
+                rows=6,
+                spacing=0.9,
+                vary="height",
+                seed=3,
+            ),
+        ),
+    ),
+    Archetype(
+        "the word OPEN in extruded 3D letters",
+        kinds_of("text word words letter letters lettering font title extruded extrude written reads"),
+        plan_of(
+            "word",
+            technique_part("letters", "text", [2.0, 0.15, 0.5], "ground", "top", "center", "red", text="OPEN", material="plastic"),
+        ),
+    ),
+    Archetype(
+        "a lathed clay vase, wide in the middle and narrow at the top",
+        kinds_of("lathe lathed vase bowl goblet wineglass profile revolve revolved turned screw amphora urn"),
+        plan_of(
+            "vase",
+            technique_part(
+                "vase",
+                "lathe",
+                [0.25, 0.25, 0.4],
+                "ground",
+                "top",
+                "center",
+                "tan",
+                profile=[0.5, 0.9, 1.0, 0.6, 0.3, 0.4],
+                material="ceramic",
+                modifiers=[{"type": "solidify", "thickness": 0.008}],
+            ),
+        ),
+    ),
+    Archetype(
+        "a spiral staircase with 16 steps around a pole",
+        kinds_of("spiral staircase stair stairs stairway step steps helical circular around"),
+        plan_of(
+            "spiral staircase",
+            part("pole", "cylinder", [0.1, 0.1, 3.0], "ground", "top", "center", "dark_grey"),
+            technique_part(
+                "step",
+                "box",
+                [0.8, 0.25, 0.04],
+                "pole",
+                "right",
+                "bottom",
+                "light_wood",
+                repeat=16,
+                pattern="spiral",
+                spacing=0.45,
+                rise=0.19,
+                turns=1.0,
+            ),
+        ),
+    ),
+    Archetype(
+        "a copper pipe bent into a helix spring",
+        kinds_of("curve curves helix spring coil tube pipe rail wire bezier path spline bevelled"),
+        plan_of(
+            "spring",
+            technique_part(
+                "coil",
+                "curve",
+                [0.2, 0.2, 0.6],
+                "ground",
+                "top",
+                "center",
+                "orange",
+                path="helix",
+                turns=6,
+                thickness=0.02,
+                material="copper",
+            ),
+        ),
+    ),
+    Archetype(
+        "a glowing orb on a stand, lit by an area light and seen through a 35 mm camera",
+        kinds_of("glow glowing emissive emission neon light lights lit lighting lamp spotlight sun camera lens glass transparent"),
+        plan_of(
+            "glowing orb",
+            part("stand", "cylinder", [0.2, 0.2, 0.05], "ground", "top", "center", "black"),
+            technique_part("orb", "sphere", [0.25, 0.25, 0.25], "stand", "top", "center", "light_blue", material="glowing", emission=6),
+            technique_part("key_light", "light", [0.1, 0.1, 0.1], "orb", "front", "left", "white", light="area", energy=200),
+            technique_part("camera", "camera", [0.1, 0.1, 0.1], "orb", "front", "right", "white", lens=35),
+        ),
+    ),
+)
+
+
+def technique_examples(prompt: str, k: int = 1) -> list[Archetype]:
+    """Up to k technique plans whose words the request names (most in common first, then this order)."""
+    words = request_words(prompt)
+    scored = [(len(words & a.kinds), i) for i, a in enumerate(TECHNIQUES)]
+    return [TECHNIQUES[i] for score, i in sorted(scored, key=lambda s: (-s[0], s[1])) if score > 0][: max(k, 0)]

@@ -310,30 +310,36 @@ def names_part(name: str, noun: str) -> bool:
     return any(form[: max(4, len(form) - 2)] in joined for form in lemmas(noun.replace("-", "")))
 
 
-# Requests for a technique rather than an object: a part plan builds boxes, cylinders, cones, spheres, tori and planes in
-# colours, and none of these.
+# Requests for a technique a part plan cannot say: a plan says placed primitives, a material's values, modifiers,
+# repeats and scatters, keyframes, text, lathed profiles, curves along a path, lights and the camera (plan_techniques);
+# none of these.
 # "frame" and "rig" in their animation senses only: a picture frame, a bicycle's frame or a right-handed player is an
 # object to plan (BlendNet's dev prompts say "frame" 26 times, all of them so; "right-handed" sent a drum set to code).
-# A part that curves is an object to plan ("armrests that curve slightly outward" sent the fidelity sample's armchair to
-# code, which built four floating planes, then a cube); a design "full of curves" or a logo is a flat pattern that no
-# box or cylinder makes, and stays code: planned, CADBench's star icon came back as a box with four cones on top
-# and its floral wallpaper as two red logs, where code had given a red pointed shape and a flat panel.
-# Texture, array, sculpt, bone and text in their Blender senses only: of BlendNet's 975 dev requests (objects, all with
-# plain bpy references) 37 went to code, 17 of them on a surface's look ("a slightly textured appearance"), a noun ("a
-# microphone array", "a modern sculpture", "a bone-shaped pillow") or "no text".
+# A design "full of curves" or a logo is a flat pattern that no box or cylinder makes, and stays code: planned,
+# CADBench's star icon came back as a box with four cones on top and its floral wallpaper as two red logs, where code
+# had given a red pointed shape and a flat panel.
+# Texture, sculpt and bone in their Blender senses only: of BlendNet's 975 dev requests (objects, all with plain bpy
+# references) 37 went to code, 17 of them on a surface's look ("a slightly textured appearance") or a noun ("a modern
+# sculpture", "a bone-shaped pillow").
 TECHNIQUE = re.compile(
-    r"\b(?:animat\w*|keyframe\w*|\d+ frames|frames? \d+|frame rate|fps|bounc\w*|geometry nodes?|node tree|modifiers?|"
-    r"subdivi\w*|bevel\w*|array modifiers?|boolean|shader\w*|procedural|noise|particles?|physics|simulation|"
+    r"\b(?:frame rate|fps|geometry nodes?|node tree|boolean|shader\w*|procedural|noise|particles?|physics|simulation|"
     r"(?:image|wave|voronoi|brick|checker|gradient|magic) textures?|texture (?:nodes?|maps?|coordinates|paint\w*)|"
-    r"rig(?:s|ged|ging)?|armature|bezier|nurbs|spline|curve (?:objects?|modifiers?|data)|(?:along|from|as|into) (?:a|the) curve|"
-    r"curves|logo|(?<!no )text|font|lettering|initials|letters? \"|displace\w*|sculpt(?:ing| mode)|uv|bake|"
-    r"render settings|cycles|eevee|compositor|hdri|camera path)\b"
-    r"|\"[a-z0-9][a-z0-9 .!?'-]{0,15}\""  # a quoted word is text to write: a sign that reads "OPEN"
+    r"rig(?:s|ged|ging)?|armature|nurbs|shape keys?|curve modifiers?|(?:along|from) (?:a|the) curve|curves|logo|initials|"
+    r"displace\w*|sculpt(?:ing| mode)|uv|bake|render settings|cycles|eevee|compositor|hdri|camera path|follow path|"
+    r"drivers?|constraints?)\b"
+)
+# Techniques a plan says (plan_techniques), named for the tests and the docs: a request naming one is planned.
+PLANNED_TECHNIQUE = re.compile(
+    r"\b(?:animat\w*|keyframe\w*|\d+ frames|frames? \d+|bounc\w*|modifiers?|subdivi\w*|subsurf|bevel\w*|solidify|"
+    r"arrays?|mirror modifier|screw modifier|lathe\w*|metallic|metal|gold|chrome|glass|glowing|emissive|emission|"
+    r"text|font|lettering|letters|bezier|spline|helix|spiral|curve objects?|grid|scatter\w*|random\w*|"
+    r"lights?|lamp|camera|lens)\b"
 )
 
 
 def strategy_for(setting: str, prompt: str) -> str:
     """How this request's first script is written: 'plan' (Settings.strategy, or a local model's measured choice) for an
-    object, 'code' for a request that names a technique a part plan cannot express (an animation, a modifier, geometry
-    nodes, text …) and for every other setting."""
+    object, and for the techniques a plan says (PLANNED_TECHNIQUE: materials, modifiers, repeats, keyframes, text,
+    lathes, curves, lights, the camera); 'code' for a request that names one a part plan cannot say (TECHNIQUE: geometry
+    nodes, particles, rigs, shader textures, a logo …) and for every other setting."""
     return "plan" if setting == "plan" and not TECHNIQUE.search(prompt.lower()) else "code"

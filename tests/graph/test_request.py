@@ -61,7 +61,7 @@ def test_the_plan_is_not_asked_for_parts_the_critic_never_wants() -> None:
     assert not any("enough" in f or "book" in f.split(":")[0] for f in findings), findings
 
 
-def test_objects_are_planned_and_techniques_coded() -> None:
+def test_objects_and_the_techniques_a_plan_says_are_planned_and_the_rest_coded() -> None:
     assert strategy_for("plan", "a wooden dining chair with four legs and a backrest") == "plan"
     assert strategy_for("plan", "a burger with a sesame seed bun, a beef patty and cheese") == "plan"
     # a part's or a player's words, not a technique: a frame, the right hand (BlendNet's drum set went to code on it)
@@ -79,21 +79,26 @@ def test_objects_are_planned_and_techniques_coded() -> None:
         "a modern sculpture that evokes movement",
     ):
         assert strategy_for("plan", planned) == "plan", planned
-    for technique in (
+    # techniques a part plan says (a material's values, modifiers, repeats, keyframes, text, curves, lights, the camera)
+    for planned in (
         "a ball bouncing on a plane, animated over 40 frames",
-        "scatter rocks on a terrain with geometry nodes",
         "the word HELLO as extruded 3D text",
         "a torus with a subdivision surface modifier",
         "a bezier curve spiral",
-        "a NURBS curve shaped like a wave",
-        "a pipe swept along a curve",
         "a spiral tube built as a curve object with a bevel depth",
         "a cube spinning through frame 1 to 60",
+        'a shop sign that reads "OPEN"',
+        "a sphere with an array modifier along x",
+        "a 10 by 10 grid of cubes with random heights",
+    ):
+        assert strategy_for("plan", planned) == "plan", planned
+    for technique in (
+        "scatter rocks on a terrain with geometry nodes",
+        "a NURBS curve shaped like a wave",
+        "a pipe swept along a curve",
         "a rigged arm",
         "a wooden plank with a noise texture for its grain",
-        'a shop sign that reads "OPEN"',
         "a monogram with the initials J.D. in a laurel wreath",
-        "a sphere with an array modifier along x",
         # flat designs no box or cylinder makes (planned, CADBench's star icon became a box with four cones on top)
         "a five-pointed star icon for a logo",
         "a wallpaper pattern full of curves and organic shapes",
