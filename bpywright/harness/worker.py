@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import stat
 import subprocess
 import tempfile
 import time
@@ -60,6 +61,8 @@ class Worker:
         self.proc: subprocess.Popen | None = None
         self.host_dir = self.dir  # the job dir as the host opens it (set at start)
         self._oom_kills = 0
+        self._dir_mode = 0o700  # the job dir's own mode, put back after every job (set at start)
+        self.unclean = ""  # what a job left that could not be wiped: the worker is stopped, never given another job
         self._sandboxed: SandboxedCommand | None = None
         self._channel: ControlChannel | None = None
 
@@ -87,7 +90,8 @@ class Worker:
             extra: list[str] = ["--own-pid-namespace"] if self._sandboxed.kind == "bwrap" else []
             extra += ["--warm-render"] if self.options.render and self.options.engine == "workbench" else []
             self._sandboxed.argv += self.backend.command("--serve", "--control-fd", str(write_fd), *extra)
-            with self.log_path.open("ab") as log:
+            flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC
+            with os.fdopen(os.open(self.log_path, flags, 0o600), "ab") as log:
                 self.proc = self._sandboxed.start(stdin=subprocess.PIPE, log=log, cwd=self.dir, control_fd=write_fd)
         finally:
             os.close(write_fd)
@@ -100,6 +104,11 @@ class Worker:
             raise BackendError(f"Blender worker did not start: {read_tail(self.log_path, 800).strip()}") from exc
         self.blender_version = ready.get("blender_version")
         self.host_dir = self._private_dir()
+        try:
+            self._dir_mode = stat.S_IMODE(os.lstat(self.host_dir).st_mode)
+        except OSError as exc:
+            self.stop()
+            raise BackendError(f"Blender worker's job folder is unreachable: {exc}") from exc
 
     def _private_dir(self) -> Path:
         """Where the host reaches the job dir: the sandbox's own tmpfs seen through the zygote's /proc root, or self.dir."""
@@ -119,7 +128,9 @@ class Worker:
 
     def run_script(self, script: ScriptInput, options: RunOptions, render_to: Path | None, outputs_to: Path | None) -> RunReport:
         """Prepare one script in this worker's (emptied) private dir and run it; a rejected one never reaches Blender."""
-        empty_dir(self.host_dir)
+        self._wipe_or_stop()
+        if not self.alive:
+            raise BackendError(f"Blender worker could not be made clean for a job: {self.unclean}")
         name = script.as_file.name if script.as_file else "script.py"
         job = PreparedRun.prepare(
             script.text,
@@ -176,7 +187,15 @@ class Worker:
                 outputs_to=outputs_to,
             )
         finally:
-            empty_dir(self.host_dir)
+            self._wipe_or_stop()
+
+    def _wipe_or_stop(self) -> None:
+        """Empty the job dir (modes the job set undone) and check it; a worker with anything of a job left is stopped."""
+        left = empty_dir(self.host_dir, self._dir_mode) if self.alive else ""
+        if left and not self.unclean:
+            self.unclean = left
+        if self.unclean:
+            self.stop()
 
     def _exchange(self, job: PreparedRun) -> JobOutcome:
         """Send the job and wait for the zygote's verdict, enforcing the disk quota meanwhile."""
@@ -214,6 +233,8 @@ class Worker:
         if done.get("done") != job.job_id:
             self.stop()
             return JobOutcome("crash", reason="the worker answered out of turn")
+        if done.get("unclean"):  # this job's report stands; the worker, with something of it left, takes no other job
+            self.unclean = str(done["unclean"])[:300]
         if cgroup is not None and cgroup.oom_kills() > oom_before:
             limit = job.options.memory_mb
             return JobOutcome("rejected", reason=f"memory limit: the job's processes together used over {limit} MB (killed)")

@@ -120,6 +120,7 @@ def child_main(job, control_fd):
     try:
         JOB_PID[0] = os.getpid()
         LIBC.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # the zygote, as pid 1, keeps none: the script gets Python's
         os.close(control_fd)
         _prefer_as_oom_victim()
         # No way back to the zygote's stdin (job lines) or its log: the script gets /dev/null until capture.

@@ -9,7 +9,7 @@ import time
 
 from .job import backend_name, blender_version, child_main
 from .libc import LIBC, PR_SET_DUMPABLE
-from .private_dirs import empty_private_dirs, mount_points
+from .private_dirs import empty_private_dirs, folder_modes, mount_points
 from .processes import become_subreaper, end_job_processes, wait_child
 from .shader_cache import lay_out_cache, warm_shader_cache
 
@@ -26,17 +26,34 @@ def _fork(attempts=5):
     raise OSError(errno.EAGAIN, "fork failed")
 
 
+def _no_signal_handlers():
+    """As the sandbox's pid 1, have no handler for any signal: the kernel then drops every signal a job sends to it.
+
+    A process of the same pid namespace cannot kill its init with a signal the init leaves at SIG_DFL (SIGKILL and
+    SIGSTOP included); a handler (Python's SIGINT one raises KeyboardInterrupt) would let a job end the worker.
+    """
+    for sig in signal.valid_signals():
+        try:
+            if signal.getsignal(sig) not in (signal.SIG_DFL, signal.SIG_IGN, None):
+                signal.signal(sig, signal.SIG_DFL)
+        except (OSError, ValueError):
+            pass
+
+
 def serve(control_fd, own_pid_namespace, warm=False):
     """Fork a child per job line on stdin; report each job's end on control_fd. Never runs user code."""
     become_subreaper()
     LIBC.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)  # children cannot read or ptrace the zygote's memory
+    if own_pid_namespace:
+        _no_signal_handlers()
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     control = os.fdopen(control_fd, "w", buffering=1)
     mounts = mount_points()
+    modes = folder_modes(mounts) if own_pid_namespace else {}
     template = {}
     if warm and own_pid_namespace:  # /tmp is private only inside the sandbox
         template = warm_shader_cache()
-        empty_private_dirs(mounts)
+        empty_private_dirs(mounts, modes)
     control.write(json.dumps({"ready": True, "blender_version": blender_version(), "backend": backend_name()}) + "\n")
     for line in sys.stdin:
         line = line.strip()
@@ -62,6 +79,8 @@ def serve(control_fd, own_pid_namespace, warm=False):
         outcome = wait_child(pid, float(job.get("timeout", 60)))
         end_job_processes(own_pid_namespace)
         if own_pid_namespace:
-            empty_private_dirs(mounts)
+            left = empty_private_dirs(mounts, modes)
+            if left:
+                outcome["unclean"] = left  # the host discards this worker
         outcome["done"] = job["job_id"]
         control.write(json.dumps(outcome) + "\n")
