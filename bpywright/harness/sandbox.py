@@ -298,6 +298,16 @@ class PidsCgroup:
                     return int(value)
         return 0
 
+    def shmem_bytes(self) -> int | None:
+        """RAM-backed files and segments (tmpfs, SysV and POSIX shared memory) charged to the sandbox now, or None."""
+        if self.memory is None:
+            return None
+        for line in _read(self.memory / "memory.stat").splitlines():
+            key, _, value = line.partition(" ")
+            if key == "shmem" and value.strip().isdigit():
+                return int(value)
+        return None
+
     def remove(self) -> None:
         """Delete the cgroup(s) once their processes are gone."""
         for path in self.paths:

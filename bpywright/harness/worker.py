@@ -33,6 +33,7 @@ STARTUP_BUDGET = 120.0  # seconds Blender may take to start before the first job
 GRACE = 15.0  # seconds past a job's timeout before the host gives up on the zygote itself
 QUOTA_POLL = 0.2  # seconds between disk-quota checks while a job runs
 MAX_ENTRIES = 20_000  # files and folders one job may create
+SHMEM_SLACK = 16 << 20  # shared memory a wiped worker may hold over what it held when it started
 
 
 def limits_of(options: RunOptions) -> Limits:
@@ -63,6 +64,7 @@ class Worker:
         self._oom_kills = 0
         self._dir_mode = 0o700  # the job dir's own mode, put back after every job (set at start)
         self.unclean = ""  # what a job left that could not be wiped: the worker is stopped, never given another job
+        self._shmem_at_start: int | None = None  # RAM-backed memory charged to the fresh worker (memory cgroup)
         self._sandboxed: SandboxedCommand | None = None
         self._channel: ControlChannel | None = None
 
@@ -109,6 +111,8 @@ class Worker:
         except OSError as exc:
             self.stop()
             raise BackendError(f"Blender worker's job folder is unreachable: {exc}") from exc
+        cgroup = self._sandboxed.cgroup if self._sandboxed is not None else None
+        self._shmem_at_start = cgroup.shmem_bytes() if cgroup is not None else None
 
     def _private_dir(self) -> Path:
         """Where the host reaches the job dir: the sandbox's own tmpfs seen through the zygote's /proc root, or self.dir."""
@@ -194,8 +198,22 @@ class Worker:
         left = empty_dir(self.host_dir, self._dir_mode) if self.alive else ""
         if left and not self.unclean:
             self.unclean = left
+        held = self._shmem_held()
+        if held and not self.unclean:
+            self.unclean = held
         if self.unclean:
             self.stop()
+
+    def _shmem_held(self) -> str:
+        """Why the wiped worker still holds a job's memory ('' when it does not): shared memory (tmpfs files, SysV or
+        POSIX segments) charged to its cgroup over what the fresh worker held, which would count against the next job."""
+        cgroup = self._sandboxed.cgroup if self._sandboxed is not None else None
+        if cgroup is None or self._shmem_at_start is None or not self.alive:
+            return ""
+        now = cgroup.shmem_bytes()
+        if now is None or now <= self._shmem_at_start + SHMEM_SLACK:
+            return ""
+        return f"{(now - self._shmem_at_start) >> 20} MB of shared memory stayed charged to the worker after the wipe"
 
     def _exchange(self, job: PreparedRun) -> JobOutcome:
         """Send the job and wait for the zygote's verdict, enforcing the disk quota meanwhile."""

@@ -23,6 +23,12 @@ def blender_version():
     return bpy.app.version_string
 
 
+def blender_tempdir():
+    """The folder Blender made for itself in the private /tmp at start (bpy.app.tempdir), or None."""
+    path = os.path.normpath(bpy.app.tempdir or "/")
+    return path if os.path.dirname(path) == "/tmp" else None
+
+
 def backend_name():
     """'blender-exe' when running inside a Blender binary, else 'bpy-module'."""
     return "bpy-module" if getattr(bpy.app, "binary_path", "") == "" else "blender-exe"

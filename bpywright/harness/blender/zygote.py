@@ -7,7 +7,7 @@ import signal
 import sys
 import time
 
-from .job import backend_name, blender_version, child_main
+from .job import backend_name, blender_tempdir, blender_version, child_main
 from .libc import LIBC, PR_SET_DUMPABLE
 from .private_dirs import empty_private_dirs, folder_modes, mount_points
 from .processes import become_subreaper, end_job_processes, wait_child
@@ -40,6 +40,17 @@ def _no_signal_handlers():
             pass
 
 
+def _wipe(mounts, modes, tempdir):
+    """Empty /tmp and /dev/shm and check it (what is left, or ''), then make Blender's own temp folder afresh, empty."""
+    left = empty_private_dirs(mounts, modes)
+    if tempdir and not left:
+        try:
+            os.mkdir(tempdir, 0o700)
+        except OSError:
+            pass
+    return left
+
+
 def serve(control_fd, own_pid_namespace, warm=False):
     """Fork a child per job line on stdin; report each job's end on control_fd. Never runs user code."""
     become_subreaper()
@@ -50,10 +61,12 @@ def serve(control_fd, own_pid_namespace, warm=False):
     control = os.fdopen(control_fd, "w", buffering=1)
     mounts = mount_points()
     modes = folder_modes(mounts) if own_pid_namespace else {}
+    tempdir = blender_tempdir()
     template = {}
-    if warm and own_pid_namespace:  # /tmp is private only inside the sandbox
-        template = warm_shader_cache()
-        empty_private_dirs(mounts, modes)
+    if own_pid_namespace:  # /tmp is private only inside the sandbox
+        if warm:
+            template = warm_shader_cache()
+        _wipe(mounts, modes, tempdir)  # every job starts from the same /tmp, the first one too
     control.write(json.dumps({"ready": True, "blender_version": blender_version(), "backend": backend_name()}) + "\n")
     for line in sys.stdin:
         line = line.strip()
@@ -79,7 +92,7 @@ def serve(control_fd, own_pid_namespace, warm=False):
         outcome = wait_child(pid, float(job.get("timeout", 60)))
         end_job_processes(own_pid_namespace)
         if own_pid_namespace:
-            left = empty_private_dirs(mounts, modes)
+            left = _wipe(mounts, modes, tempdir)
             if left:
                 outcome["unclean"] = left  # the host discards this worker
         outcome["done"] = job["job_id"]
