@@ -71,8 +71,8 @@ def empty_private_dirs(mounts, modes=None):
         _remaining(top, mounts, found)
     for path in sorted(modes, key=len, reverse=True):
         _restore(path, modes[path])
-    remove_ipc_objects()
-    return "; ".join((found + leftovers(modes))[:5])
+    had_ipc = remove_ipc_objects() > 0  # none listed: none can appear, no process of the job is left
+    return "; ".join((found + leftovers(modes, had_ipc))[:5])
 
 
 def _restore(path, mode):
@@ -128,21 +128,30 @@ def _wipe(fd, path, mounts, depth):
 
 
 def remove_ipc_objects():
-    """IPC_RMID every SysV shared-memory segment, semaphore set and message queue of the sandbox's IPC namespace.
+    """IPC_RMID every SysV shared-memory segment, semaphore set and message queue of the sandbox's IPC namespace;
+    returns how many there were.
 
     The namespace is the worker's own (bubblewrap --unshare-ipc); the job made them as the zygote's uid, so the
     zygote, their creator's uid, may remove them. A segment is freed once no process has it attached: none is left.
     """
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-    except OSError:
-        return
+    found = 0
     for kind, call in _IPC_CALLS.items():
         for ident in ipc_ids(kind):
+            found += 1
             if kind == "sem":
-                getattr(libc, call)(ctypes.c_int(ident), ctypes.c_int(0), ctypes.c_int(IPC_RMID))
+                getattr(_libc(), call)(ctypes.c_int(ident), ctypes.c_int(0), ctypes.c_int(IPC_RMID))
             else:
-                getattr(libc, call)(ctypes.c_int(ident), ctypes.c_int(IPC_RMID), None)
+                getattr(_libc(), call)(ctypes.c_int(ident), ctypes.c_int(IPC_RMID), None)
+    return found
+
+
+_LIBC = []
+
+
+def _libc():
+    if not _LIBC:
+        _LIBC.append(ctypes.CDLL(None, use_errno=True))
+    return _LIBC[0]
 
 
 def ipc_ids(kind):
@@ -160,7 +169,7 @@ def ipc_ids(kind):
     return ids
 
 
-def leftovers(modes):
+def leftovers(modes, ipc=True):
     """What the job changed that the wipe could not put back: the sandbox's folders' modes, their extended
     attributes, SysV IPC objects (the entries left in /tmp and /dev/shm are found by _remaining)."""
     found = []
@@ -173,7 +182,7 @@ def leftovers(modes):
                 found.append(f"{path} has extended attributes")
         except OSError as err:
             found.append(f"{path}: {err.strerror}")
-    for kind in _IPC_CALLS:
+    for kind in _IPC_CALLS if ipc else ():
         ids = ipc_ids(kind)
         if ids:
             found.append(f"{len(ids)} SysV {kind} object(s)")
