@@ -489,6 +489,8 @@ def _view_args(bwrap: str, view: SandboxView, limits: Limits, userns_fd: int | N
         args += ["--tmpfs", str(path)]
     for path in inside:
         args += ["--ro-bind", str(path), str(path)]
+    for path in hidden:  # an empty mask, and read-only: never a folder a job could leave files in for the next
+        args += ["--remount-ro", str(path)]
     writable = view.writable.resolve()
     if view.writable_bytes > 0:
         args += ["--size", str(view.writable_bytes), "--tmpfs", str(writable)]

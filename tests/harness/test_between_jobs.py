@@ -193,10 +193,14 @@ def test_a_job_cannot_signal_pid_1_away(pool: WorkerPool) -> None:
             "        sent.append(int(sig))\n"
             "    except OSError:\n"
             "        pass\n"
+            "mask = int([l for l in open('/proc/1/status') if l.startswith('SigCgt:')][0].split()[1], 16)\n"
+            "print([n for n in range(1, 65) if mask >> (n - 1) & 1 and n not in (32, 33)])  # glibc's own two aside\n"
             "print(len(sent))\n"
         )
     )
-    assert attack.status == "ok" and int(attack.stdout) >= 60, (attack.stdout, attack.exception)  # SIGINT, SIGTERM, … all sent
+    handled, sent = attack.stdout.strip().split("\n")
+    assert handled == "[]", handled  # pid 1 has no handler a signal could run
+    assert attack.status == "ok" and int(sent) >= 60, (attack.stdout, attack.exception)  # SIGINT, SIGTERM, … all sent
     victim = pool.run(source="import os, signal\nprint('b ran')\nos.kill(os.getpid(), signal.SIGINT)\n")
     assert victim.stdout.strip() == "b ran"
     # The script's own SIGINT is Python's as ever (KeyboardInterrupt), only pid 1 keeps no handler.
@@ -278,3 +282,24 @@ def test_a_worker_whose_wipe_cannot_finish_is_replaced_before_the_next_job(pool:
     )
     assert victim.status == "ok" and victim.stdout.split() == ["[]", "[]", "[]"], victim.stdout
     assert pool.workers_started == started + 1  # a fresh worker took the next job
+
+
+def test_a_masked_folder_under_a_project_root_holds_nothing_for_the_next_job(
+    pool: WorkerPool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = tmp_path / "proj"
+    data = project / "artifacts"
+    data.mkdir(parents=True)
+    project.chmod(0o755)
+    tmp_path.chmod(0o755)
+    monkeypatch.setenv("BPYWRIGHT_ARTIFACTS", str(data))
+    writer = project / "leave.py"
+    writer.write_text(f"open({str(data / 'note')!r}, 'w').write('from job A')\nprint('left')\n")
+    reader = project / "look.py"
+    reader.write_text(f"import os\nprint(sorted(os.listdir({str(data)!r})))\n")
+    attack = pool.run(writer)
+    assert attack.status == "rejected" and "left" not in attack.stdout  # the mask is read-only
+    assert "Read-only file system" in (attack.exception.message if attack.exception else "")
+    victim = pool.run(reader)
+    assert victim.status == "ok" and victim.stdout.strip() == "[]", (victim.stdout, victim.exception)
+    assert not (data / "note").exists()

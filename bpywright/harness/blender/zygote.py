@@ -30,14 +30,28 @@ def _no_signal_handlers():
     """As the sandbox's pid 1, have no handler for any signal: the kernel then drops every signal a job sends to it.
 
     A process of the same pid namespace cannot kill its init with a signal the init leaves at SIG_DFL (SIGKILL and
-    SIGSTOP included); a handler (Python's SIGINT one raises KeyboardInterrupt) would let a job end the worker.
+    SIGSTOP included); a handler (Python's SIGINT one raises KeyboardInterrupt, Blender's own crash handler aborts)
+    would let a job end the worker. The kernel's list of caught signals is read, since handlers set from C are not
+    Python's to see; glibc keeps its two internal ones (32, 33), which act only on signals its own process sent.
     """
-    for sig in signal.valid_signals():
+    for sig in caught_signals():
         try:
-            if signal.getsignal(sig) not in (signal.SIG_DFL, signal.SIG_IGN, None):
-                signal.signal(sig, signal.SIG_DFL)
+            signal.signal(sig, signal.SIG_DFL)
         except (OSError, ValueError):
             pass
+
+
+def caught_signals(pid="self"):
+    """The signals a process has a handler for (SigCgt of /proc/PID/status)."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("SigCgt:"):
+                    mask = int(line.split()[1], 16)
+                    return [n for n in range(1, 65) if mask >> (n - 1) & 1]
+    except (OSError, ValueError):
+        pass
+    return []
 
 
 def _wipe(mounts, modes, tempdir):
