@@ -254,6 +254,7 @@ def test_the_added_calls_and_socket_families_are_refused_in_every_thread(pool: W
         "    socket.socket(family, socket.SOCK_STREAM).close()\n"
         "a, b = socket.socketpair(); a.close(); b.close()\n"
         "print('local and IP sockets open')\n"
+        "print('getaddrinfo', len(socket.getaddrinfo('127.0.0.1', 80, flags=socket.AI_ADDRCONFIG)) > 0)  # netlink refused\n"
         "tasks = [f'/proc/{p}/task/{t}/status' for p in (1, os.getpid()) for t in os.listdir(f'/proc/{p}/task')]\n"
         "modes = {[l for l in open(s) if l.startswith('Seccomp:')][0].split()[1] for s in tasks}\n"
         "print('seccomp modes of', len(tasks), 'threads:', sorted(modes))\n"
@@ -264,7 +265,7 @@ def test_the_added_calls_and_socket_families_are_refused_in_every_thread(pool: W
     for where in ("main", "thread"):
         for key in REFUSED_CALLS:
             assert f"{where} {key} EPERM" in lines, (where, key, report.stdout)
-    assert "local and IP sockets open" in lines
+    assert "local and IP sockets open" in lines and "getaddrinfo True" in lines
     assert lines[-1].startswith("seccomp modes of") and lines[-1].endswith("threads: ['2']")  # the zygote's threads too
 
 
