@@ -455,7 +455,7 @@ def empty_dir(path: Path, mode: int = 0o755) -> str:
     try:
         if stat.S_IMODE(os.lstat(path).st_mode) != mode:
             os.chmod(path, mode)
-        for name in os.listxattr(path, follow_symlinks=False):
+        for name in user_xattrs(path):
             os.removexattr(path, name, follow_symlinks=False)
         fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
     except OSError as exc:
@@ -463,7 +463,7 @@ def empty_dir(path: Path, mode: int = 0o755) -> str:
     try:
         _empty_fd(fd, 0)
         left = os.listdir(fd)
-        changed = stat.S_IMODE(os.fstat(fd).st_mode) != mode or os.listxattr(fd)
+        changed = stat.S_IMODE(os.fstat(fd).st_mode) != mode or bool(user_xattrs(fd))
     except OSError as exc:
         return f"{path}: {exc.strerror}"
     finally:
@@ -471,6 +471,13 @@ def empty_dir(path: Path, mode: int = 0o755) -> str:
     if left:
         return f"{len(left)} entries left in the job folder ({', '.join(sorted(left)[:3])})"
     return f"{path} keeps a changed mode or extended attributes" if changed else ""
+
+
+def user_xattrs(target: Path | int) -> list[str]:
+    """The user.* extended attributes of a file or fd: the only ones a job without capabilities can set (security.*
+    labels, an SELinux system's, are the kernel's and stay)."""
+    names = os.listxattr(target) if isinstance(target, int) else os.listxattr(target, follow_symlinks=False)
+    return [name for name in names if name.startswith("user.")]
 
 
 MAX_WIPE_DEPTH = 200  # deeper folders are left (file descriptors): the folder is then not empty and the worker goes

@@ -81,10 +81,15 @@ def _restore(path, mode):
         if stat.S_IMODE(os.lstat(path).st_mode) != mode:
             os.chmod(path, mode)
         if not _read_only(path):
-            for name in os.listxattr(path, follow_symlinks=False):
+            for name in _user_xattrs(path):
                 os.removexattr(path, name, follow_symlinks=False)
     except OSError:
         pass
+
+
+def _user_xattrs(path):
+    """The user.* extended attributes: the only ones a job without capabilities can set (security.* labels stay)."""
+    return [name for name in os.listxattr(path, follow_symlinks=False) if name.startswith("user.")]
 
 
 def _read_only(path):
@@ -178,7 +183,7 @@ def leftovers(modes, ipc=True):
             now = stat.S_IMODE(os.lstat(path).st_mode)
             if now != mode:
                 found.append(f"{path} is mode {now:o}, not {mode:o}")
-            if not _read_only(path) and os.listxattr(path, follow_symlinks=False):
+            if not _read_only(path) and _user_xattrs(path):
                 found.append(f"{path} has extended attributes")
         except OSError as err:
             found.append(f"{path}: {err.strerror}")
