@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 import sys
 from dataclasses import dataclass
@@ -125,12 +124,14 @@ class CheckerConfig:
 
 
 def shared_mypy_cache(stubs: Path | None) -> Path:
-    """A per-user, per-stubs mypy cache that survives between cold lint runs."""
+    """A per-user, per-stubs mypy cache that survives between cold lint runs, in this user's private scratch folder
+    (a cache folder someone else made would let them choose what mypy reads and where it writes)."""
     import hashlib
-    import tempfile
+
+    from .sandbox import user_temp_dir
 
     key = hashlib.sha256(str(stubs).encode()).hexdigest()[:12]
-    return Path(tempfile.gettempdir()) / f"bpywright-mypy-cache-{os.getuid()}-{key}"
+    return user_temp_dir(f"mypy-cache-{key}")
 
 
 def parse_ruff(output: str) -> list[tuple[str, Diagnostic]]:

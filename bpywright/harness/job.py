@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import stat
 import subprocess
 import uuid
@@ -446,18 +445,62 @@ def _printable(text: str) -> str:
     return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
 
 
-def empty_dir(path: Path) -> None:
-    """Delete everything inside path (symlinks as links, never their targets), keeping path itself."""
+def empty_dir(path: Path, mode: int = 0o755) -> str:
+    """Delete everything inside path (symlinks as links, never their targets), keeping path itself with `mode` and no
+    extended attributes; returns what is left ('' when it is empty, as it must be before another job uses it).
+
+    A folder a job made read-only (0500, 0000) is made writable by its owner first: whatever modes the job set,
+    nothing of it stays. The job's processes are gone by then, so no entry changes between its check and removal.
+    """
     try:
-        entries = list(os.scandir(path))
-    except OSError:
-        return
-    for entry in entries:
+        if stat.S_IMODE(os.lstat(path).st_mode) != mode:
+            os.chmod(path, mode)
+        for name in user_xattrs(path):
+            os.removexattr(path, name, follow_symlinks=False)
+        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    except OSError as exc:
+        return f"{path}: {exc.strerror}"
+    try:
+        _empty_fd(fd, 0)
+        left = os.listdir(fd)
+        changed = stat.S_IMODE(os.fstat(fd).st_mode) != mode or bool(user_xattrs(fd))
+    except OSError as exc:
+        return f"{path}: {exc.strerror}"
+    finally:
+        os.close(fd)
+    if left:
+        return f"{len(left)} entries left in the job folder ({', '.join(sorted(left)[:3])})"
+    return f"{path} keeps a changed mode or extended attributes" if changed else ""
+
+
+def user_xattrs(target: Path | int) -> list[str]:
+    """The user.* extended attributes of a file or fd: the only ones a job without capabilities can set (security.*
+    labels, an SELinux system's, are the kernel's and stay)."""
+    names = os.listxattr(target) if isinstance(target, int) else os.listxattr(target, follow_symlinks=False)
+    return [name for name in names if name.startswith("user.")]
+
+
+MAX_WIPE_DEPTH = 200  # deeper folders are left (file descriptors): the folder is then not empty and the worker goes
+
+
+def _empty_fd(fd: int, depth: int) -> None:
+    """Remove everything in the folder open at fd, depth first, through descriptors (no path grows too long)."""
+    for name in os.listdir(fd):
         try:
-            if entry.is_dir(follow_symlinks=False):
-                shutil.rmtree(entry.path, ignore_errors=True)
-            else:
-                os.unlink(entry.path)
+            st_mode = os.lstat(name, dir_fd=fd).st_mode
+            if not stat.S_ISDIR(st_mode):
+                os.unlink(name, dir_fd=fd)
+                continue
+            if depth >= MAX_WIPE_DEPTH:
+                continue
+            if stat.S_IMODE(st_mode) & 0o700 != 0o700:
+                os.chmod(name, 0o700, dir_fd=fd)
+            sub = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+            try:
+                _empty_fd(sub, depth + 1)
+            finally:
+                os.close(sub)
+            os.rmdir(name, dir_fd=fd)
         except OSError:
             pass
 

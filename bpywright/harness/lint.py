@@ -10,6 +10,7 @@ import json
 import os
 import re
 import shutil
+import stat
 import subprocess
 import tempfile
 import threading
@@ -217,10 +218,19 @@ def remove_leftover_workspaces() -> int:
     removed = 0
     for path in Path(tempfile.gettempdir()).glob(f"{WORKSPACE_PREFIX}*"):
         owner = path.name[len(WORKSPACE_PREFIX) :].split("-", 1)[0]
-        if owner.isdigit() and int(owner) != os.getpid() and not pid_alive(int(owner)) and path.is_dir() and not path.is_symlink():
+        if owner.isdigit() and int(owner) != os.getpid() and not pid_alive(int(owner)) and _own_folder(path):
             shutil.rmtree(path, ignore_errors=True)
             removed += 1
     return removed
+
+
+def _own_folder(path: Path) -> bool:
+    """A real folder (not a link) of this user's: never remove another user's look-alike in the shared /tmp."""
+    try:
+        st = path.lstat()
+    except OSError:
+        return False
+    return stat.S_ISDIR(st.st_mode) and st.st_uid == os.geteuid()
 
 
 class Linter:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import os
 import re
-import tempfile
 import uuid
 from pathlib import Path
 
@@ -50,8 +49,10 @@ def png_header_size(data: bytes) -> tuple[int, int]:
 
 
 def default_render_path(name: str | None = None) -> Path:
-    """Where a render goes when the caller named no destination."""
-    return Path(tempfile.gettempdir()) / "bpywright-renders" / f"{name or uuid.uuid4().hex[:12]}.png"
+    """Where a render goes when the caller named no destination: this user's private scratch folder."""
+    from .sandbox import user_temp_dir
+
+    return user_temp_dir("renders") / f"{name or uuid.uuid4().hex[:12]}.png"
 
 
 def write_render(data: bytes, to: Path) -> Path:

@@ -8,6 +8,7 @@ import os
 import resource
 import shutil
 import signal
+import stat
 import subprocess
 import tempfile
 from collections.abc import Callable
@@ -297,6 +298,16 @@ class PidsCgroup:
                     return int(value)
         return 0
 
+    def shmem_bytes(self) -> int | None:
+        """RAM-backed files and segments (tmpfs, SysV and POSIX shared memory) charged to the sandbox now, or None."""
+        if self.memory is None:
+            return None
+        for line in _read(self.memory / "memory.stat").splitlines():
+            key, _, value = line.partition(" ")
+            if key == "shmem" and value.strip().isdigit():
+                return int(value)
+        return None
+
     def remove(self) -> None:
         """Delete the cgroup(s) once their processes are gone."""
         for path in self.paths:
@@ -478,6 +489,8 @@ def _view_args(bwrap: str, view: SandboxView, limits: Limits, userns_fd: int | N
         args += ["--tmpfs", str(path)]
     for path in inside:
         args += ["--ro-bind", str(path), str(path)]
+    for path in hidden:  # an empty mask, and read-only: never a folder a job could leave files in for the next
+        args += ["--remount-ro", str(path)]
     writable = view.writable.resolve()
     if view.writable_bytes > 0:
         args += ["--size", str(view.writable_bytes), "--tmpfs", str(writable)]
@@ -508,11 +521,48 @@ def _traverse_only(readable: list[Path], writable: Path) -> list[str]:
     return args
 
 
+class UnsafeTempDir(SandboxUnavailable):
+    """A temp folder bpywright keeps under a known name exists and is not this user's own private folder."""
+
+
+def private_dir(path: Path) -> Path:
+    """path as a folder only this user may enter: made 0700 here, or refused when it exists and is not that.
+
+    A folder under a known name in a shared /tmp can be made first by anyone; one that is a link, is another
+    user's, or is open to others (who could plant a link in it for root to follow) is refused, never used.
+    """
+    try:
+        os.mkdir(path, 0o700)
+    except FileExistsError:
+        pass
+    except OSError as exc:
+        raise UnsafeTempDir(f"cannot make bpywright's private folder {path}: {exc.strerror}") from exc
+    st = os.lstat(path)
+    mode = stat.S_IMODE(st.st_mode)
+    if stat.S_ISLNK(st.st_mode):
+        problem = "is a symbolic link"
+    elif not stat.S_ISDIR(st.st_mode):
+        problem = "is not a folder"
+    elif st.st_uid != os.geteuid():
+        problem = f"belongs to uid {st.st_uid}, not to you (uid {os.geteuid()})"
+    elif mode & 0o077:
+        problem = f"is mode {mode:o}, open to other users"
+    else:
+        return path
+    raise UnsafeTempDir(
+        f"refusing to use {path}: it {problem}; someone may have made it to read or redirect bpywright's files. "
+        "Remove it (or set TMPDIR to a folder of your own) and run again"
+    )
+
+
 def scratch_base() -> Path:
-    """The host directory under which workers keep their private job directories."""
-    base = Path(tempfile.gettempdir()) / f"bpywright-{os.getuid()}"
-    base.mkdir(mode=0o700, exist_ok=True)
-    return base
+    """The host directory, private to this user, under which workers keep their job directories and logs."""
+    return private_dir(Path(tempfile.gettempdir()) / f"bpywright-{os.getuid()}")
+
+
+def user_temp_dir(name: str) -> Path:
+    """A private folder for one of bpywright's caches (mypy's, the default renders) in this user's scratch base."""
+    return private_dir(scratch_base() / name)
 
 
 def _user_process_count() -> int:

@@ -2,7 +2,8 @@
 
 Nothing a Blender script needs is on it. What is: tracing or reading other processes (ptrace,
 process_vm_*), new namespaces (unshare, clone with a CLONE_NEW* flag, setns), mounts, kernel
-modules, keyrings, BPF, perf, userfaultfd, io_uring and the like: kernel attack surface for no purpose.
+modules, keyrings, BPF, perf, userfaultfd, io_uring, NUMA placement, memfd_secret, modify_ldt, POSIX message
+queues, sockets of any family but AF_UNIX/AF_INET/AF_INET6, and the like: kernel attack surface for no purpose.
 A denied call fails with EPERM, which the entry reports as the sandbox refusing (status `rejected`).
 clone3 fails with ENOSYS (its flags are behind a pointer a filter cannot read), so libc falls back to clone.
 """
@@ -69,7 +70,24 @@ DENIED = (
     "uselib",
     "vhangup",
     "personality",
+    "memfd_secret",  # memory the kernel hides from itself: nothing to render there, and a rarely audited path
+    "modify_ldt",  # 16-bit segments (x86): old exploit surface, no use to a 64-bit Blender
+    "set_mempolicy",  # NUMA placement (as Docker's profile, without CAP_SYS_NICE): Blender runs without it
+    "set_mempolicy_home_node",
+    "mbind",
+    "migrate_pages",
+    "move_pages",
+    "mq_open",  # POSIX message queues live in the worker's IPC namespace, outside /dev/shm: no wipe could see them
+    "mq_unlink",
+    "mq_timedsend",
+    "mq_timedreceive",
+    "mq_notify",
+    "mq_getsetattr",
 )
+# socket(2) and socketpair(2) families a job may open: local (AF_UNIX) and IP, which the empty network namespace
+# keeps on loopback. Netlink (the kernel's routing, audit, … interfaces), vsock (to the hypervisor), packet, bluetooth
+# and the rest are refused.
+SOCKET_FAMILIES = (1, 2, 10)  # AF_UNIX, AF_INET, AF_INET6
 CLONE_NAMESPACE_FLAGS = (
     0x00000080,  # CLONE_NEWTIME
     0x00020000,  # CLONE_NEWNS
@@ -81,6 +99,8 @@ CLONE_NAMESPACE_FLAGS = (
     0x40000000,  # CLONE_NEWNET
 )
 _ALLOW = 0x7FFF0000
+_CMP_EQ = 4
+_CMP_GT = 6
 _CMP_MASKED_EQ = 7
 _NR_ERROR = -1
 
@@ -138,6 +158,13 @@ def compiled_filter() -> bytes | None:
             cmp = _ArgCmp(0, _CMP_MASKED_EQ, flag, flag)
             if lib.seccomp_rule_add_array(ctx, deny, clone, 1, ctypes.byref(cmp)) != 0:
                 raise OSError("libseccomp refused the clone rule")
+        for call in (b"socket", b"socketpair"):
+            nr = lib.seccomp_syscall_resolve_name(call)
+            if nr == _NR_ERROR:
+                continue
+            for cmp in _refused_families():
+                if lib.seccomp_rule_add_array(ctx, deny, nr, 1, ctypes.byref(cmp)) != 0:
+                    raise OSError(f"libseccomp refused the {call.decode()} family rule")
         clone3 = lib.seccomp_syscall_resolve_name(b"clone3")
         if clone3 != _NR_ERROR and lib.seccomp_rule_add_array(ctx, _errno_action(errno.ENOSYS), clone3, 0, None) != 0:
             raise OSError("libseccomp refused the clone3 rule")
@@ -151,6 +178,14 @@ def compiled_filter() -> bytes | None:
             os.close(fd)
     finally:
         lib.seccomp_release(ctx)
+
+
+def _refused_families() -> list[_ArgCmp]:
+    """One comparison of socket's first argument per refused rule: each family below the largest allowed one that is
+    not allowed, and every value above it (compared as 64 bits: whatever the upper half, the kernel's int is refused)."""
+    top = max(SOCKET_FAMILIES)
+    rules = [_ArgCmp(0, _CMP_EQ, family, 0) for family in range(top) if family not in SOCKET_FAMILIES]
+    return [*rules, _ArgCmp(0, _CMP_GT, top, 0)]
 
 
 def filter_fd() -> int | None:
@@ -168,4 +203,7 @@ def seccomp_status() -> str:
     """For doctor: whether jobs run under the filter."""
     if compiled_filter() is None:
         return "unavailable (libseccomp.so.2 not found: jobs run without a syscall filter; install libseccomp2)"
-    return f"on ({len(DENIED)} syscalls denied, namespace flags of clone refused, clone3 → ENOSYS)"
+    return (
+        f"on ({len(DENIED)} syscalls denied, namespace flags of clone refused, socket families other than "
+        "AF_UNIX/AF_INET/AF_INET6 refused, clone3 → ENOSYS)"
+    )

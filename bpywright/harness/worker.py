@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import stat
 import subprocess
 import tempfile
 import time
@@ -32,6 +33,7 @@ STARTUP_BUDGET = 120.0  # seconds Blender may take to start before the first job
 GRACE = 15.0  # seconds past a job's timeout before the host gives up on the zygote itself
 QUOTA_POLL = 0.2  # seconds between disk-quota checks while a job runs
 MAX_ENTRIES = 20_000  # files and folders one job may create
+SHMEM_SLACK = 16 << 20  # shared memory a wiped worker may hold over what it held when it started
 
 
 def limits_of(options: RunOptions) -> Limits:
@@ -60,6 +62,9 @@ class Worker:
         self.proc: subprocess.Popen | None = None
         self.host_dir = self.dir  # the job dir as the host opens it (set at start)
         self._oom_kills = 0
+        self._dir_mode = 0o700  # the job dir's own mode, put back after every job (set at start)
+        self.unclean = ""  # what a job left that could not be wiped: the worker is stopped, never given another job
+        self._shmem_at_start: int | None = None  # RAM-backed memory charged to the fresh worker (memory cgroup)
         self._sandboxed: SandboxedCommand | None = None
         self._channel: ControlChannel | None = None
 
@@ -87,7 +92,8 @@ class Worker:
             extra: list[str] = ["--own-pid-namespace"] if self._sandboxed.kind == "bwrap" else []
             extra += ["--warm-render"] if self.options.render and self.options.engine == "workbench" else []
             self._sandboxed.argv += self.backend.command("--serve", "--control-fd", str(write_fd), *extra)
-            with self.log_path.open("ab") as log:
+            flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC
+            with os.fdopen(os.open(self.log_path, flags, 0o600), "ab") as log:
                 self.proc = self._sandboxed.start(stdin=subprocess.PIPE, log=log, cwd=self.dir, control_fd=write_fd)
         finally:
             os.close(write_fd)
@@ -100,6 +106,13 @@ class Worker:
             raise BackendError(f"Blender worker did not start: {read_tail(self.log_path, 800).strip()}") from exc
         self.blender_version = ready.get("blender_version")
         self.host_dir = self._private_dir()
+        try:
+            self._dir_mode = stat.S_IMODE(os.lstat(self.host_dir).st_mode)
+        except OSError as exc:
+            self.stop()
+            raise BackendError(f"Blender worker's job folder is unreachable: {exc}") from exc
+        cgroup = self._sandboxed.cgroup if self._sandboxed is not None else None
+        self._shmem_at_start = cgroup.shmem_bytes() if cgroup is not None else None
 
     def _private_dir(self) -> Path:
         """Where the host reaches the job dir: the sandbox's own tmpfs seen through the zygote's /proc root, or self.dir."""
@@ -119,7 +132,9 @@ class Worker:
 
     def run_script(self, script: ScriptInput, options: RunOptions, render_to: Path | None, outputs_to: Path | None) -> RunReport:
         """Prepare one script in this worker's (emptied) private dir and run it; a rejected one never reaches Blender."""
-        empty_dir(self.host_dir)
+        self._wipe_or_stop()
+        if not self.alive:
+            raise BackendError(f"Blender worker could not be made clean for a job: {self.unclean}")
         name = script.as_file.name if script.as_file else "script.py"
         job = PreparedRun.prepare(
             script.text,
@@ -176,7 +191,29 @@ class Worker:
                 outputs_to=outputs_to,
             )
         finally:
-            empty_dir(self.host_dir)
+            self._wipe_or_stop()
+
+    def _wipe_or_stop(self) -> None:
+        """Empty the job dir (modes the job set undone) and check it; a worker with anything of a job left is stopped."""
+        left = empty_dir(self.host_dir, self._dir_mode) if self.alive else ""
+        if left and not self.unclean:
+            self.unclean = left
+        held = self._shmem_held()
+        if held and not self.unclean:
+            self.unclean = held
+        if self.unclean:
+            self.stop()
+
+    def _shmem_held(self) -> str:
+        """Why the wiped worker still holds a job's memory ('' when it does not): shared memory (tmpfs files, SysV or
+        POSIX segments) charged to its cgroup over what the fresh worker held, which would count against the next job."""
+        cgroup = self._sandboxed.cgroup if self._sandboxed is not None else None
+        if cgroup is None or self._shmem_at_start is None or not self.alive:
+            return ""
+        now = cgroup.shmem_bytes()
+        if now is None or now <= self._shmem_at_start + SHMEM_SLACK:
+            return ""
+        return f"{(now - self._shmem_at_start) >> 20} MB of shared memory stayed charged to the worker after the wipe"
 
     def _exchange(self, job: PreparedRun) -> JobOutcome:
         """Send the job and wait for the zygote's verdict, enforcing the disk quota meanwhile."""
@@ -214,6 +251,8 @@ class Worker:
         if done.get("done") != job.job_id:
             self.stop()
             return JobOutcome("crash", reason="the worker answered out of turn")
+        if done.get("unclean"):  # this job's report stands; the worker, with something of it left, takes no other job
+            self.unclean = str(done["unclean"])[:300]
         if cgroup is not None and cgroup.oom_kills() > oom_before:
             limit = job.options.memory_mb
             return JobOutcome("rejected", reason=f"memory limit: the job's processes together used over {limit} MB (killed)")

@@ -23,6 +23,12 @@ def blender_version():
     return bpy.app.version_string
 
 
+def blender_tempdir():
+    """The folder Blender made for itself in the private /tmp at start (bpy.app.tempdir), or None."""
+    path = os.path.normpath(bpy.app.tempdir or "/")
+    return path if os.path.dirname(path) == "/tmp" else None
+
+
 def backend_name():
     """'blender-exe' when running inside a Blender binary, else 'bpy-module'."""
     return "bpy-module" if getattr(bpy.app, "binary_path", "") == "" else "blender-exe"
@@ -125,6 +131,7 @@ def child_main(job, control_fd):
     try:
         JOB_PID[0] = os.getpid()
         LIBC.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # the zygote, as pid 1, keeps none: the script gets Python's
         os.close(control_fd)
         _prefer_as_oom_victim()
         # No way back to the zygote's stdin (job lines) or its log: the script gets /dev/null until capture.

@@ -47,9 +47,14 @@ def warm_shader_cache():
 
 
 def lay_out_cache(template):
-    """A fresh, private copy of the trusted shader cache for the next job."""
+    """A fresh, private copy of the trusted shader cache for the next job, in the /tmp the last wipe left empty.
+
+    Every file is created anew (never opened where something already is, never through a link): the wipe after
+    each job, checked, removed the previous job's copy whatever it did to it (rewritten entries, modes 0444/0555).
+    """
     for rel, data in template.items():
         path = os.path.join(MESA_CACHE, rel)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "wb") as fh:
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        with os.fdopen(fd, "wb") as fh:
             fh.write(data)
