@@ -19,6 +19,7 @@ from typing import IO
 
 from ..harness.sandbox import signal_name
 from ..spawner import die_with_parent, on_spawner_thread
+from ..starts import record
 from .llama_serve import KEY_ENV
 
 START_TIMEOUT_S = 180.0  # loading a 1.1 GB GGUF from a cold disk on 2 cores
@@ -122,6 +123,7 @@ class LocalServer:
         ]
 
     def _spawn(self) -> None:
+        record("model", str(self.model_path))
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         if self._log is None or self._log.closed:
             self._log = open(self.log_path, "ab")

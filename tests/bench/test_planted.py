@@ -14,6 +14,8 @@ from planted import CATEGORIES, MUTATORS, Mutant, plant, plant_all  # noqa: E402
 
 from bpywright.harness.pool import WorkerPool  # noqa: E402
 
+pytestmark = pytest.mark.blender
+
 # Runs cleanly in Blender 4.5 and gives every mutator at least one place to plant its mistake.
 SCRIPT = """\
 import bpy

@@ -6,6 +6,8 @@ import dataclasses
 import json
 from pathlib import Path
 
+import pytest
+
 from bpywright.graph.fake_llm import FakeLLM, critic_json
 from bpywright.graph.llm import reply_budget
 from bpywright.graph.run import generate
@@ -25,6 +27,8 @@ from .samples import (
     TWO_CUBES,
     fenced,
 )
+
+pytestmark = pytest.mark.blender
 
 
 def test_success_first_try_writes_script_report_and_render(settings, fake: FakeLLM, render_pool, events) -> None:

@@ -8,6 +8,8 @@ from bpywright.graph.copies import copied_exemplar, describe, shown_sources
 from bpywright.graph.plan import build_script, grounded, parse_plan, plan_findings, plan_messages
 from bpywright.graph.plan_library import LIBRARY, similar
 
+pytestmark = pytest.mark.blender
+
 CHAIR = "a wooden dining chair with four legs and a backrest"
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import dataclasses
 import json
 
+import pytest
+
 from bpywright.graph import llm as llm_module
 from bpywright.graph.build import build_graph, checkpoint_db, sqlite_checkpointer
 from bpywright.graph.context import RunContext
@@ -16,6 +18,8 @@ from bpywright.graph.state import Attempt, GenState
 from bpywright.harness.report import RunReport
 
 from .samples import PROMPT, THREE_CUBES, failed_run
+
+pytestmark = pytest.mark.model
 
 MAX_TOKENS = 160  # enough to see a script start, a diff or a rubric; the loop's behaviour, not the model's quality, is tested
 

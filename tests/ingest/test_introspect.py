@@ -93,6 +93,8 @@ def test_normalised_symbols(symbols_45: dict) -> None:
     assert all(sym.sources == ["introspect"] and sym.uri is None for sym in s.values())
 
 
+@pytest.mark.blender
+@pytest.mark.runtimes
 def test_probe_runs_on_debian_blender(blender_exe: Path) -> None:
     data = introspect(blender_exe, timeout=300)
     assert data["blender_version"].startswith("3.")
