@@ -131,6 +131,17 @@ def pytest_configure(config: pytest.Config) -> None:
     Service.start = recorded_start
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under xdist (`make test`: --dist loadgroup) the tests of one shared server run on one worker: one SmolLM2 server,
+    one Ray cluster at a time, one browser."""
+    for item in items:
+        for tier in ("model", "ray", "browser"):
+            if item.get_closest_marker(tier) is not None:
+                item.add_marker(pytest.mark.xdist_group(tier))
+                break
+
+
 def tiers_started(lines: list[str], bpy_imported: bool) -> dict[str, str]:
     """{tier: what started} for the record lines written while a test ran (and whether it imported bpy here)."""
     needed: dict[str, str] = {}
