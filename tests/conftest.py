@@ -47,6 +47,50 @@ def pool() -> Iterator[WorkerPool]:
         yield p
 
 
+class _KeptLinter:
+    """A session's warm Linter as one run sees it: everything but close(), which the session does at its end."""
+
+    def __init__(self, linter) -> None:
+        self._linter = linter
+
+    def __getattr__(self, name: str):
+        return getattr(self._linter, name)
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.fixture(scope="session")
+def _warm_linters() -> Iterator[dict]:
+    made: dict = {}
+    yield made
+    for linter in made.values():
+        linter.close()
+
+
+@pytest.fixture(autouse=True)
+def _one_linter_per_version(monkeypatch: pytest.MonkeyPatch, _warm_linters: dict) -> None:
+    """Every generate() run of the session lints with one warm Linter per Blender version (dmypy and pyright-langserver
+    start once, not once per run: a cold dmypy over the bpy stubs takes tens of seconds). Only where the run's rule pack
+    would have no api-check (its settings hold no symbol index for the version), so the rules are the same as its own:
+    the socket check and the drift rules of that version. A run with an index makes its own Linter as before."""
+    from bpywright.graph.context import RunContext
+
+    own = RunContext.version_linter
+
+    def version_linter(self):
+        if self.linter is None and not (self.settings.index_dir / self.version / "symbols.jsonl").is_file():
+            if self.version not in _warm_linters:
+                from bpywright.harness.lint import Linter
+                from bpywright.rules import rule_pack
+
+                _warm_linters[self.version] = Linter(version=self.version, rules=rule_pack(self.version))
+            self.linter = _KeptLinter(_warm_linters[self.version])
+        return own(self)
+
+    monkeypatch.setattr(RunContext, "version_linter", version_linter)
+
+
 @pytest.fixture(scope="session")
 def blender_exe() -> Path:
     """Debian's blender binary (installed by `make setup` as root)."""

@@ -30,6 +30,7 @@ def test_renders_and_thumbnails_are_content_addressed(store: ExemplarStore, rend
     assert not list(store.files.root.rglob("*.tmp"))
 
 
+@pytest.mark.blender
 def test_hashes_tell_a_tiny_change_from_a_different_scene(renders: dict[str, Rendered]) -> None:
     table, nudged, spiral = (
         features.hash_values(features.perceptual_hashes(renders[k].render)) for k in ("table", "table_nudged", "spiral")
