@@ -90,6 +90,7 @@ def folder_run(tmp_path_factory):
     return root, proc
 
 
+@pytest.mark.blender
 def test_exit_code_is_one_under_fail_on_blocking(folder_run) -> None:
     _, proc = folder_run
     assert proc.returncode == 1, proc.stderr
@@ -181,6 +182,7 @@ def test_artifacts_reports_renders_and_contact_sheet(folder_run) -> None:
     assert sheet_outcomes(sheet, 7) == ["passed", "passed", "passed", "failed", "failed", "error", "failed"]
 
 
+@pytest.mark.blender
 def test_fail_on_never_exits_zero_but_reports_the_failure(check, tmp_path: Path) -> None:
     folder = write_tree(tmp_path / "s", {"raises.py": SCRIPTS["raises.py"], "good.py": SCRIPTS["good_cube.py"]})
     no_baseline = tmp_path / "no-baseline-yet"

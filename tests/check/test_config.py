@@ -36,6 +36,7 @@ PROJECT = {
 }
 
 
+@pytest.mark.blender
 def test_config_drives_the_run(check, tmp_path: Path) -> None:
     project = write_tree(tmp_path / "project", PROJECT)
     run = check(str(project), "--no-lint", "--jobs", "1", "--junit", str(tmp_path / "out.xml"))

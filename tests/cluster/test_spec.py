@@ -13,8 +13,6 @@ from bpywright.cluster.spec import ClusterSpec, ClusterSpecError, cluster_settin
 from bpywright.config import Settings
 from bpywright.doctor import check_cluster
 
-pytestmark = pytest.mark.blender
-
 
 @pytest.mark.parametrize("text", [None, "", "local", " LOCAL ", "off"])
 def test_local_names_mean_the_local_pool(text: str | None) -> None:

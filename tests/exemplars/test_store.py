@@ -46,7 +46,6 @@ def fill(store: ExemplarStore) -> dict[str, str]:
     return ids
 
 
-@pytest.mark.blender
 def test_add_get_and_symbols(store: ExemplarStore) -> None:
     ids = fill(store)
     monkey = store.get(ids["monkey"])
@@ -57,7 +56,6 @@ def test_add_get_and_symbols(store: ExemplarStore) -> None:
     assert store.get("0000000000000000") is None
 
 
-@pytest.mark.blender
 def test_re_adding_the_same_script_for_the_same_version_is_a_no_op(store: ExemplarStore) -> None:
     prompt, script = SCRIPTS["cube"]
     first = store.add(script=script, prompt=prompt, report=ok_report(), render=None, source="user", blender_version="4.5")
@@ -68,7 +66,6 @@ def test_re_adding_the_same_script_for_the_same_version_is_a_no_op(store: Exempl
     assert store.status().count == 2
 
 
-@pytest.mark.blender
 def test_list_is_newest_first_with_filters_and_pages(store: ExemplarStore) -> None:
     ids = fill(store)
     page = store.list()
@@ -83,7 +80,6 @@ def test_list_is_newest_first_with_filters_and_pages(store: ExemplarStore) -> No
     assert store.list(filters=Filters(symbol="primitive%")).total == 0  # LIKE wildcards are literal
 
 
-@pytest.mark.blender
 def test_search_by_text_and_by_symbol(store: ExemplarStore) -> None:
     ids = fill(store)
     assert store.search("hills")[0].exemplar.id == ids["terrain"]
@@ -97,7 +93,6 @@ def test_search_by_text_and_by_symbol(store: ExemplarStore) -> None:
     assert store.nearest("torus", "4.5") == [] and store.nearest("torus", "4.2")[0].id == ids["torus"]
 
 
-@pytest.mark.blender
 def test_file_refuses_paths_outside_the_files_dir(store: ExemplarStore, tmp_path: Path) -> None:
     for bad in ("../db/exemplars.sqlite", "/etc/passwd", "ab/../../x", "..", "", "a\x00b"):
         with pytest.raises(ValueError):
@@ -105,7 +100,6 @@ def test_file_refuses_paths_outside_the_files_dir(store: ExemplarStore, tmp_path
     assert store.file("ab/abcd.png") == (tmp_path / "files" / "ab" / "abcd.png").resolve()
 
 
-@pytest.mark.blender
 def test_export_writes_every_exemplar_as_json_lines(store: ExemplarStore) -> None:
     ids = fill(store)
     out = io.StringIO()
@@ -114,7 +108,6 @@ def test_export_writes_every_exemplar_as_json_lines(store: ExemplarStore) -> Non
     assert [r["id"] for r in rows] == list(ids.values()) and rows[0]["schema_version"] == 1
 
 
-@pytest.mark.blender
 def test_adds_and_reads_from_many_threads(store: ExemplarStore) -> None:
     errors: list[BaseException] = []
 
@@ -136,7 +129,6 @@ def test_adds_and_reads_from_many_threads(store: ExemplarStore) -> None:
     assert store.list().total == 12 and store.status().count == 12
 
 
-@pytest.mark.blender
 def test_a_second_store_on_the_same_files_sees_the_rows(store: ExemplarStore) -> None:
     ids = fill(store)
     with ExemplarStore(store.db_path, store.files.root) as other:
@@ -165,7 +157,6 @@ def test_stores_opened_together_on_a_fresh_database_all_open(tmp_path: Path) -> 
         assert errors == []
 
 
-@pytest.mark.blender
 def test_unknown_source_is_refused(store: ExemplarStore) -> None:
     with pytest.raises(ValueError, match="source must be one of"):
         store.add(script="x = 1", prompt="p", report=ok_report(), render=None, source="stolen", blender_version="4.5")
