@@ -98,6 +98,7 @@ def test_exit_code_is_one_under_fail_on_blocking(folder_run) -> None:
     assert "3 passed, 3 failed, 1 errors" in proc.stdout, proc.stdout
 
 
+@pytest.mark.blender
 def test_junit_counts_and_names(folder_run) -> None:
     root, _ = folder_run
     suites = ET.parse(root / "out.xml").getroot()
@@ -110,6 +111,7 @@ def test_junit_counts_and_names(folder_run) -> None:
     assert not any("helper.py" in name or "site.py" in name for name in cases)
 
 
+@pytest.mark.blender
 def test_junit_failure_messages_carry_exception_and_line(folder_run) -> None:
     root, _ = folder_run
     cases = {Path(name.split(" ")[0]).name: case for name, case in junit_cases(root / "out.xml").items()}

@@ -71,6 +71,7 @@ def _plan_for(*argv: str):
     return _plan(args, Settings())[1]
 
 
+@pytest.mark.blender
 def test_cli_flags_override_the_config(tmp_path: Path) -> None:
     project = write_tree(tmp_path / "project", PROJECT)
     plan = _plan_for(str(project))

@@ -36,6 +36,7 @@ def _enum_ids(probe: dict, rec: dict) -> list[str]:
     return [item[0] for item in probe["enums"][rec["enum"]]]
 
 
+@pytest.mark.blender
 def test_probe_reports_structs_operators_and_modules(probe_45: dict) -> None:
     assert probe_45["blender_version"].startswith("4.5")
     assert probe_45["errors"] == []
@@ -106,6 +107,8 @@ def test_probe_runs_on_debian_blender(blender_exe: Path) -> None:
     assert "bmesh.ops.create_cube" in table.by_name
 
 
+@pytest.mark.blender
+@pytest.mark.runtimes
 def test_a_blender_that_fails_raises_ingest_error(tmp_path: Path) -> None:
     tmp_path.chmod(0o755)  # a job runs as an unprivileged host uid: a 0700 folder is closed to it
     fake = tmp_path / "blender"

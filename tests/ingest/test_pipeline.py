@@ -93,6 +93,7 @@ def test_a_failed_index_build_leaves_the_previous_index(built, monkeypatch) -> N
     assert not list(root.glob(".*"))
 
 
+@pytest.mark.blender
 def test_no_inventory_and_a_bad_one(tmp_path: Path) -> None:
     settings = Settings(artifacts=tmp_path, embedder="none")
     bad = tmp_path / "objects.inv"
