@@ -138,6 +138,7 @@ def test_junit_failure_messages_carry_exception_and_line(folder_run) -> None:
     assert props["lint_advisory"] == "1" and "`os` imported but unused" in props["advisory_1"]
 
 
+@pytest.mark.blender
 def test_json_summary(folder_run) -> None:
     root, _ = folder_run
     summary = json.loads((root / "summary.json").read_text())

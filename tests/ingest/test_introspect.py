@@ -65,6 +65,7 @@ def test_probe_reports_structs_operators_and_modules(probe_45: dict) -> None:
     assert sum(probe_45["timings"].values()) < 20
 
 
+@pytest.mark.blender
 def test_normalised_symbols(symbols_45: dict) -> None:
     s = symbols_45
     assert s["bpy.types.Object"].kind == "struct" and s["bpy.types.Object"].type == "bpy.types.ID"
