@@ -146,8 +146,6 @@ def runtime():
 TIERS = ("blender", "model", "ray", "browser", "runtimes")
 STARTS_KEY = pytest.StashKey[tuple[int, bool]]()
 SEEN_ENV = "BPYWRIGHT_TIERS_SEEN"  # a file: one line per test run, its node id and the tiers it started
-
-
 STARTS_FILE = pytest.StashKey[Path]()
 
 
@@ -173,6 +171,11 @@ def pytest_configure(config: pytest.Config) -> None:
         return start(self, *args, **kwargs)
 
     Service.start = recorded_start
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if STARTS_FILE in config.stash:
+        shutil.rmtree(config.stash[STARTS_FILE].parent, ignore_errors=True)
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
