@@ -93,12 +93,19 @@ runtimes: venv
 	  echo "no CPython 3.13 found: the Blender 5.2 runtime is not created (pyenv install 3.13; then bpywright blender add 5.2)"; \
 	fi
 
+# The whole suite on TEST_JOBS pytest-xdist workers. Tests sharing one server (the test model, a Ray cluster, the
+# browser) run on one worker (--dist loadgroup, groups from the tier marks in tests/conftest.py). CONTRIBUTING.md has
+# the tiers and how long each takes.
+TEST_JOBS ?= 2
 test: setup typecheck
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(TEST_JOBS) --dist loadgroup
 
-# the tests that start no Blender (lint, rules, ingest, models, service plumbing): seconds to a few minutes
+# The tier that starts nothing heavy: no Blender, no real model, no Ray, no browser, no other Blender (pyproject.toml's
+# markers; tests/conftest.py fails a test that starts one unmarked). Lint, rules, graph logic on the FAKE server, service
+# and CLI plumbing, the docs build.
+FAST := not blender and not model and not ray and not browser and not runtimes
 test-fast: venv
-	$(PY) -m pytest -m "not blender"
+	$(PY) -m pytest -n $(TEST_JOBS) --dist loadgroup -m "$(FAST)"
 
 # The documentation site (mkdocs.yml, docs/): strict, so a broken link, anchor or missing page fails; the reference pages
 # (commands, HTTP API, configuration) are generated from the code by docs/hooks.py. tests/test_docs.py builds it too.

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import sys
+import tempfile
 import textwrap
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -12,6 +15,7 @@ import pytest
 from bpywright.harness.options import RunOptions
 from bpywright.harness.pool import WorkerPool
 from bpywright.harness.sandbox import PidsCgroup, bwrap_available
+from bpywright.starts import RECORD_ENV, record
 
 ScriptFactory = Callable[..., Path]
 
@@ -35,11 +39,56 @@ def script(tmp_path: Path) -> ScriptFactory:
     return write
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def pool() -> Iterator[WorkerPool]:
-    """One warm sandboxed worker (size 1 so consecutive jobs share a process), no renders."""
+    """One warm sandboxed worker (size 1 so consecutive jobs share a process), no renders, for the whole session: every
+    job runs in a fresh fork of the zygote, so nothing one test's script does reaches another's."""
     with WorkerPool(1, RunOptions(render=False, timeout=30)) as p:
         yield p
+
+
+class _KeptLinter:
+    """A session's warm Linter as one run sees it: everything but close(), which the session does at its end."""
+
+    def __init__(self, linter) -> None:
+        self._linter = linter
+
+    def __getattr__(self, name: str):
+        return getattr(self._linter, name)
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.fixture(scope="session")
+def _warm_linters() -> Iterator[dict]:
+    made: dict = {}
+    yield made
+    for linter in made.values():
+        linter.close()
+
+
+@pytest.fixture(autouse=True)
+def _one_linter_per_version(monkeypatch: pytest.MonkeyPatch, _warm_linters: dict) -> None:
+    """Every generate() run of the session lints with one warm Linter per Blender version (dmypy and pyright-langserver
+    start once, not once per run: a cold dmypy over the bpy stubs takes tens of seconds). Only where the run's rule pack
+    would have no api-check (its settings hold no symbol index for the version), so the rules are the same as its own:
+    the socket check and the drift rules of that version. A run with an index makes its own Linter as before."""
+    from bpywright.graph.context import RunContext
+
+    own = RunContext.version_linter
+
+    def version_linter(self):
+        if self.linter is None and not (self.settings.index_dir / self.version / "symbols.jsonl").is_file():
+            if self.version not in _warm_linters:
+                from bpywright.harness.lint import Linter
+                from bpywright.rules import rule_pack
+
+                _warm_linters[self.version] = Linter(version=self.version, rules=rule_pack(self.version))
+            self.linter = _KeptLinter(_warm_linters[self.version])
+        return own(self)
+
+    monkeypatch.setattr(RunContext, "version_linter", version_linter)
 
 
 @pytest.fixture(scope="session")
@@ -89,33 +138,97 @@ def runtime():
     return get
 
 
-# Tests that start Blender get the `blender` marker, so `make test-fast` (-m "not blender") runs the rest in
-# seconds. A test starts Blender when it asks for a Blender fixture or its module drives the harness.
-BLENDER_FIXTURES = {
-    "pool",
-    "service_pool",
-    "store",
-    "app",
-    "client",
-    "live_url",
-    "blender_exe",
-    "bwrap",
-    "runtime",
-    "pids_cgroup",
-    "blender_run",
-}
-BLENDER_SIGNS = ("WorkerPool(", "run_script(", "main([", "RayPool(", "pool.run(", "heal_source(", "validate_and_add(", "stdio_client(")
+# The tiers (pyproject.toml's markers) are marked by hand: module-level `pytestmark` or a decorator. What a test starts is
+# recorded while it runs (bpywright.starts: every Blender worker, job and version probe, local model server and Ray start,
+# also from the subprocesses it runs; plus bpy imported into this process and a selenium browser), and a test that
+# started one of these without its tier's mark fails: `make test-fast` deselects the tiers, so an unmarked test that
+# starts Blender would make the fast tier slow and would fail where no Blender is installed.
+TIERS = ("blender", "model", "ray", "browser", "runtimes")
+STARTS_KEY = pytest.StashKey[tuple[int, bool]]()
+SEEN_ENV = "BPYWRIGHT_TIERS_SEEN"  # a file: one line per test run, its node id and the tiers it started
+STARTS_FILE = pytest.StashKey[Path]()
 
 
-def pytest_collection_modifyitems(config, items) -> None:
-    """Mark the tests that start Blender (by the fixtures they use or what their module calls)."""
-    sources: dict[str, str] = {}
+def _bundled() -> set[str]:
+    """The Blender every tier but `runtimes` may start: the bpy 4.5 wheel of this interpreter (a Ray actor's included)."""
+    return {sys.executable, os.path.realpath(sys.executable), "RayPool"}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """One record file per test process (each xdist worker has its own), inherited by every process a test starts."""
+    path = Path(tempfile.mkdtemp(prefix="bpyw-starts-")) / "starts.log"
+    path.touch()
+    config.stash[STARTS_FILE] = path
+    os.environ[RECORD_ENV] = str(path)
+    try:  # a selenium browser is started by the test process itself: record it like the rest
+        from selenium.webdriver.common.service import Service
+    except ImportError:
+        return
+    start = Service.start
+
+    def recorded_start(self, *args, **kwargs):
+        record("browser", str(getattr(self, "path", "")))
+        return start(self, *args, **kwargs)
+
+    Service.start = recorded_start
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if STARTS_FILE in config.stash:
+        shutil.rmtree(config.stash[STARTS_FILE].parent, ignore_errors=True)
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under xdist (`make test`: --dist loadgroup) the tests of one shared server run on one worker: one SmolLM2 server,
+    one Ray cluster at a time, one browser."""
     for item in items:
-        path = str(item.fspath)
-        if path not in sources:
-            try:
-                sources[path] = Path(path).read_text(encoding="utf-8")
-            except OSError:
-                sources[path] = ""
-        if BLENDER_FIXTURES & set(getattr(item, "fixturenames", ())) or any(sign in sources[path] for sign in BLENDER_SIGNS):
-            item.add_marker(pytest.mark.blender)
+        for tier in ("model", "ray", "browser"):
+            if item.get_closest_marker(tier) is not None:
+                item.add_marker(pytest.mark.xdist_group(tier))
+                break
+
+
+def tiers_started(lines: list[str], bpy_imported: bool) -> dict[str, str]:
+    """{tier: what started} for the record lines written while a test ran (and whether it imported bpy here)."""
+    needed: dict[str, str] = {}
+    bundled = _bundled()
+    for line in lines:
+        kind, _, rest = line.partition("\t")
+        detail = rest.partition("\t")[2]
+        if kind == "blender":
+            needed.setdefault("blender", f"Blender ({detail})")
+            if detail not in bundled:
+                needed.setdefault("runtimes", f"another Blender ({detail})")
+        elif kind in TIERS:
+            needed.setdefault(kind, f"{kind} ({detail})")
+    if bpy_imported:
+        needed.setdefault("blender", "bpy imported into the test process")
+    return needed
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item):
+    item.stash[STARTS_KEY] = (item.config.stash[STARTS_FILE].stat().st_size, "bpy" in sys.modules)
+    return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item):
+    """Fail a test that started Blender, a model server, Ray or a browser (in its fixtures' setup or its body) unmarked."""
+    result = yield
+    offset, had_bpy = item.stash.get(STARTS_KEY, (0, True))
+    with item.config.stash[STARTS_FILE].open("rb") as fh:
+        fh.seek(offset)
+        lines = fh.read().decode("utf-8", "replace").splitlines()
+    needed = tiers_started(lines, not had_bpy and "bpy" in sys.modules)
+    if seen := os.environ.get(SEEN_ENV):  # what each test started, for whoever re-tiers the suite
+        with open(seen, "a", encoding="utf-8") as fh:
+            fh.write(f"{item.nodeid}\t{','.join(sorted(needed))}\n")
+    marked = {m.name for m in item.iter_markers()}
+    missing = {tier: what for tier, what in needed.items() if tier not in marked}
+    if missing:
+        names = ", ".join(f"pytest.mark.{tier}" for tier in missing)
+        started = "; ".join(missing.values())
+        pytest.fail(f"this test started {started} but is not marked {names}: add it (module-level pytestmark or a decorator)")
+    return result

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 BPYWRIGHT = [sys.executable, "-m", "bpywright"]
 
 
@@ -14,6 +16,7 @@ def cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
     return subprocess.run([*BPYWRIGHT, *args], capture_output=True, text=True, timeout=300, cwd=cwd)
 
 
+@pytest.mark.blender
 def test_run_ok_exits_zero_and_writes_report_and_render(script, tmp_path: Path) -> None:
     path = script("import bpy\nbpy.ops.mesh.primitive_cone_add()\n")
     proc = cli("run", str(path), "--report", str(tmp_path / "r.json"), "--render", str(tmp_path / "r.png"), "--resolution", "64")
@@ -23,6 +26,7 @@ def test_run_ok_exits_zero_and_writes_report_and_render(script, tmp_path: Path) 
     assert report["status"] == "ok" and report["render"]["path"] == str((tmp_path / "r.png").resolve())
 
 
+@pytest.mark.blender
 def test_run_failure_exits_one_and_shows_the_line(script) -> None:
     proc = cli("run", str(script("import bpy\nbpy.data.objects['Nope']\n")), "--no-render")
     assert proc.returncode == 1
@@ -30,6 +34,7 @@ def test_run_failure_exits_one_and_shows_the_line(script) -> None:
     assert "2 | bpy.data.objects['Nope']" in proc.stdout
 
 
+@pytest.mark.blender
 def test_json_output_is_the_report(script) -> None:
     proc = cli("run", str(script("print('hi')\n")), "--no-render", "--json")
     assert proc.returncode == 0
@@ -45,6 +50,7 @@ def test_usage_errors_exit_two(script, tmp_path: Path) -> None:
     assert cli().returncode == 2
 
 
+@pytest.mark.blender
 def test_batch_runs_through_pool(script, tmp_path: Path) -> None:
     good = script("import bpy\nbpy.ops.mesh.primitive_cube_add()\n", "good.py")
     bad = script("raise RuntimeError('nope')\n", "bad.py")
@@ -55,6 +61,9 @@ def test_batch_runs_through_pool(script, tmp_path: Path) -> None:
     assert (tmp_path / "out" / "good.png").is_file() and not (tmp_path / "out" / "bad.png").exists()
 
 
+@pytest.mark.blender
+@pytest.mark.runtimes
+@pytest.mark.model
 def test_doctor_reports_backend_and_fixes() -> None:
     proc = cli("doctor", "--json")
     checks = {c["name"]: c for c in json.loads(proc.stdout)}
@@ -65,6 +74,8 @@ def test_doctor_reports_backend_and_fixes() -> None:
     assert proc.returncode == 0
 
 
+@pytest.mark.blender
+@pytest.mark.runtimes
 def test_doctor_flags_an_unreachable_llm(monkeypatch) -> None:
     monkeypatch.setenv("BPYWRIGHT_LLM_BASE_URL", "http://127.0.0.1:9/v1")
     proc = cli("doctor")

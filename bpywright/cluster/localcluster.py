@@ -16,6 +16,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..starts import record
+
 RAY = Path(sys.executable).with_name("ray")
 
 
@@ -87,6 +89,7 @@ class LocalRayCluster:
         return f"ray://127.0.0.1:{self.client_port}"
 
     def _ray_start(self, *args: str) -> None:
+        record("ray", "ray start")
         proc = subprocess.run(
             [str(RAY), "start", "--disable-usage-stats", *args], env=self.env, capture_output=True, text=True, timeout=240
         )

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from ..harness.backend import Backend, BackendError
 from ..harness.options import RunOptions
 from ..harness.report import ExceptionInfo, RunReport
+from ..starts import record
 from .actor import ACTOR_NAMESPACE, BlenderActor
 from .connect import connect, disconnect, import_ray
 from .renders import RenderRejected, check_png, default_render_path, write_render
@@ -106,6 +107,7 @@ class RayPool:
     ):
         self.options = options or RunOptions()
         self.backend = Backend.resolve(self.options.blender)
+        record("ray", "RayPool")
         self.ray = import_ray()
         self._owns_connection = connect(spec) if spec is not None else False
         if not self.ray.is_initialized():
@@ -221,6 +223,7 @@ class RayPool:
     def _submit(self, text: bytes, origin: str | None, options: RunOptions | None, render_to: Path | None) -> Future:
         if self._closed:
             raise RuntimeError("RayPool is closed")
+        record("blender", "RayPool")
         if self._broken is not None or not self._thread.is_alive():
             raise BackendError(self._broken or "the Ray pool stopped")
         job = _Job(text, origin, self._job_options(options), render_to)

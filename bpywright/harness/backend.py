@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from ..starts import record
+
 ENTRY = Path(__file__).with_name("blender") / "entry.py"
 BackendName = Literal["bpy-module", "blender-exe"]
 
@@ -88,6 +90,7 @@ def _probe_version(name: str, executable: str) -> str:
         cmd = [executable, "--version"]
     else:
         cmd = [executable, "-I", "-c", "import bpy, sys; sys.stdout.write('Blender ' + bpy.app.version_string)"]
+    record("blender", executable)
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     except (OSError, subprocess.TimeoutExpired) as exc:

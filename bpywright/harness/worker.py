@@ -11,6 +11,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from ..starts import record
 from .backend import ENTRY, Backend, BackendError
 from .channel import ChannelClosed, ControlChannel
 from .job import JobOutcome, PreparedRun, ScriptInput, empty_dir, read_tail, usage_bytes
@@ -85,6 +86,7 @@ class Worker:
 
     def start(self) -> None:
         """Start the zygote and wait until it has imported bpy and says it is ready."""
+        record("blender", str(self.backend.executable))
         read_fd, write_fd = os.pipe()
         self._channel = ControlChannel(read_fd)
         try:
@@ -150,6 +152,7 @@ class Worker:
         )
         if job.rejected:
             return job.rejected_report(self.backend.name, self.sandbox)
+        record("blender", str(self.backend.executable))
         report = self.run(job, render_to, outputs_to)
         if report.status != "ok" and (hint := self._closed_root_hint()):
             report.stderr = (report.stderr + "\n" + hint).lstrip("\n")

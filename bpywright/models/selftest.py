@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..harness.sandbox import signal_name
+from ..starts import record
 
 TIMEOUT_S = 300.0  # loading SmolLM2 and 16 tokens take seconds; a loaded 2-core machine takes longer
 # ~150 prompt tokens: a batched matrix multiply (the kernels a server's prompts take), then one token at a time
@@ -68,6 +69,7 @@ def selftest(model_path: Path, *, timeout_s: float = TIMEOUT_S, python: str | No
     n = max(1, os.cpu_count() or 1)
     env = {**os.environ, "OMP_WAIT_POLICY": "PASSIVE"}
     command = [python or sys.executable, "-X", "faulthandler", "-c", _CHILD, str(model_path), str(n), PROMPT, str(MAX_TOKENS)]
+    record("model", str(model_path))
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=timeout_s, env=env, stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired as exc:

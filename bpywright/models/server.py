@@ -22,6 +22,7 @@ from typing import IO
 
 from ..harness.sandbox import signal_name
 from ..spawner import die_with_parent, on_spawner_thread
+from ..starts import record
 from .llama_serve import FD_FLAG, KEY_ENV, PROOF_PATH
 
 START_TIMEOUT_S = 180.0  # loading a 1.1 GB GGUF from a cold disk on 2 cores
@@ -149,6 +150,7 @@ class LocalServer:
         ]
 
     def _spawn(self) -> None:
+        record("model", str(self.model_path))
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         if self._log is None or self._log.closed:
             self._log = open(self.log_path, "ab")

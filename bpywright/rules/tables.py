@@ -6,6 +6,7 @@ import json
 import subprocess
 from pathlib import Path
 
+from ..starts import record
 from ..versions import version_key
 
 DATA = Path(__file__).with_name("data")
@@ -20,6 +21,7 @@ def closest_table(kind: str, version: str) -> dict:
 
 def probe_table(what: str, generator: str, out: Path, python: str, timeout: float) -> dict:
     """Run a probe in the bpy module of `python` (it writes the table to `out`); the table."""
+    record("blender", python)
     proc = subprocess.run([python, "-I", "-c", generator, str(out)], capture_output=True, text=True, timeout=timeout)
     if proc.returncode != 0:
         raise RuntimeError(f"{what} probe failed: {proc.stderr.strip()[-500:]}")

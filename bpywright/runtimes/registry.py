@@ -16,6 +16,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from ..starts import record
 from ..versions import VersionError, major_minor, version_tuple
 from .models import Runtime
 from .pythons import WHEEL_PYTHON, find_pythons, pythons_for
@@ -50,6 +51,7 @@ def bundled_runtime() -> Runtime | None:
 def probe_python(python: Path, timeout: float = 300) -> str:
     """'5.2.3 LTS': what `import bpy` reports in that interpreter (raises RuntimeInstallError when it cannot)."""
     code = "import bpy, sys; sys.stdout.write(bpy.app.version_string)"
+    record("blender", str(python))
     try:
         proc = subprocess.run([str(python), "-I", "-c", code], capture_output=True, text=True, timeout=timeout)
     except (OSError, subprocess.TimeoutExpired) as exc:

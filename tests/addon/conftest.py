@@ -18,6 +18,7 @@ from bpywright.graph.fake_llm import FakeLLM
 from bpywright.harness.options import RunOptions
 from bpywright.harness.pool import WorkerPool
 from bpywright.service.app import create_app
+from bpywright.starts import record
 
 from ..service.conftest import LiveServer
 
@@ -69,6 +70,7 @@ def blender_side(addon_zip: Path, tmp_path: Path) -> Scenario:
 
     def run(scenario: str, url: str, token: str = TOKEN, arg: str = "", python: str = sys.executable) -> dict[str, Any]:
         out = tmp_path / "result.json"
+        record("blender", python)  # a bpy module started by the test itself: its tier check sees it like a pool's
         env = {**os.environ, "BLENDER_USER_RESOURCES": str(tmp_path / "user")}  # a private extensions repo and preferences
         proc = subprocess.run(
             [str(python), str(BLENDER_SIDE), str(addon_zip), url, token, str(out), scenario, arg],

@@ -86,6 +86,8 @@ def test_blender_4_5s_own_validator_accepts_the_zip_and_refuses_a_too_long_tagli
     assert refused.returncode != 0 and "tagline" in refused.stdout + refused.stderr
 
 
+@pytest.mark.blender
+@pytest.mark.runtimes
 def test_blender_5_2s_own_validator_accepts_the_zip(tmp_path: Path, runtime) -> None:
     python = Path(runtime("5.2").python)
     site = next(python.parents[1].glob("lib/python3.*/site-packages"))

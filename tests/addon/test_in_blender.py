@@ -63,6 +63,7 @@ def test_check_finds_the_planted_error_heal_fixes_it_and_only_the_checked_text_r
     assert r["undo"] == "FINISHED" and r["objects_after_undo"] == r["objects_before"]
 
 
+@pytest.mark.runtimes
 def test_inside_blender_5_2_a_checked_script_runs_and_one_undo_removes_it(blender_side, service_url: str, runtime) -> None:
     python = runtime("5.2").python
     script = "import bpy\n\nbpy.ops.mesh.primitive_cylinder_add(depth=2.0)\nbpy.context.object.name = 'Checked'\n"

@@ -36,6 +36,7 @@ ROWS = [
 
 
 @pytest.mark.blender
+@pytest.mark.blender
 def test_floors_on_a_tiny_dev_set(tmp_path: Path, pool: WorkerPool) -> None:
     cache = MeasureCache(tmp_path, lambda: pool)
     sample = choose_sample(ROWS, 3, seed=1, cache=cache)
@@ -68,6 +69,7 @@ TABLE = CLEAR + "".join(
 )
 
 
+@pytest.mark.blender
 @pytest.mark.blender
 @pytest.mark.slow  # ~1 min a row here: the lint (ruff, mypy, pyright) of each answer is the bulk
 def test_modes_against_the_fake_model_faithful_and_copies(tmp_path: Path) -> None:

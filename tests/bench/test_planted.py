@@ -198,6 +198,7 @@ def test_plant_all_covers_every_category_of_the_script() -> None:
 ONE_PER_CATEGORY = ("select_attribute", "singular_materials", "cube_size_as_radius", "modifier_type_misnamed", "pre40_principled_input")
 
 
+@pytest.mark.blender
 def test_planted_mutants_fail_in_blender_where_the_original_passes(pool: WorkerPool) -> None:
     original = pool.run(source=SCRIPT)
     assert original.status == "ok", original.exception

@@ -6,6 +6,8 @@ import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import pytest
+
 from .conftest import SMALL, junit_cases, write_tree
 
 MONKEY = """
@@ -23,6 +25,7 @@ MOVED = """
 """
 
 
+@pytest.mark.blender
 def test_baseline_written_then_changes_flagged(check, tmp_path: Path) -> None:
     folder = write_tree(tmp_path / "s", {"monkey.py": MONKEY, "sphere.py": SPHERE})
     baseline = tmp_path / "baseline"

@@ -90,6 +90,7 @@ def folder_run(tmp_path_factory):
     return root, proc
 
 
+@pytest.mark.blender
 def test_exit_code_is_one_under_fail_on_blocking(folder_run) -> None:
     _, proc = folder_run
     assert proc.returncode == 1, proc.stderr
@@ -97,6 +98,7 @@ def test_exit_code_is_one_under_fail_on_blocking(folder_run) -> None:
     assert "3 passed, 3 failed, 1 errors" in proc.stdout, proc.stdout
 
 
+@pytest.mark.blender
 def test_junit_counts_and_names(folder_run) -> None:
     root, _ = folder_run
     suites = ET.parse(root / "out.xml").getroot()
@@ -109,6 +111,7 @@ def test_junit_counts_and_names(folder_run) -> None:
     assert not any("helper.py" in name or "site.py" in name for name in cases)
 
 
+@pytest.mark.blender
 def test_junit_failure_messages_carry_exception_and_line(folder_run) -> None:
     root, _ = folder_run
     cases = {Path(name.split(" ")[0]).name: case for name, case in junit_cases(root / "out.xml").items()}
@@ -135,6 +138,7 @@ def test_junit_failure_messages_carry_exception_and_line(folder_run) -> None:
     assert props["lint_advisory"] == "1" and "`os` imported but unused" in props["advisory_1"]
 
 
+@pytest.mark.blender
 def test_json_summary(folder_run) -> None:
     root, _ = folder_run
     summary = json.loads((root / "summary.json").read_text())
@@ -181,6 +185,7 @@ def test_artifacts_reports_renders_and_contact_sheet(folder_run) -> None:
     assert sheet_outcomes(sheet, 7) == ["passed", "passed", "passed", "failed", "failed", "error", "failed"]
 
 
+@pytest.mark.blender
 def test_fail_on_never_exits_zero_but_reports_the_failure(check, tmp_path: Path) -> None:
     folder = write_tree(tmp_path / "s", {"raises.py": SCRIPTS["raises.py"], "good.py": SCRIPTS["good_cube.py"]})
     no_baseline = tmp_path / "no-baseline-yet"

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 from bpywright.cli import build_parser
@@ -50,6 +51,7 @@ def _run_step(name: str, inputs: dict[str, str], tmp_path: Path, env: dict[str, 
     )
 
 
+@pytest.mark.blender
 def test_action_check_step_builds_a_working_command_line(tmp_path: Path) -> None:
     write_tree(
         tmp_path / "scenes",

@@ -36,6 +36,7 @@ PROJECT = {
 }
 
 
+@pytest.mark.blender
 def test_config_drives_the_run(check, tmp_path: Path) -> None:
     project = write_tree(tmp_path / "project", PROJECT)
     run = check(str(project), "--no-lint", "--jobs", "1", "--junit", str(tmp_path / "out.xml"), "--allow-expected-failures")
@@ -72,6 +73,7 @@ def _plan_for(*argv: str):
     return _plan(args, Settings())[1]
 
 
+@pytest.mark.blender
 def test_cli_flags_override_the_config(tmp_path: Path) -> None:
     project = write_tree(tmp_path / "project", PROJECT)
     plan = _plan_for(str(project))

@@ -5,12 +5,15 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import pytest
 from PIL import Image
 
 from bpywright.check.contact_sheet import sheet_size
 from bpywright.check.targets import WHEEL, resolve_targets
 
 from .conftest import SMALL, junit_cases, sheet_outcomes, write_tree
+
+pytestmark = [pytest.mark.blender, pytest.mark.runtimes]
 
 SCRIPTS = {
     "good.py": """

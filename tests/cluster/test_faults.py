@@ -28,7 +28,7 @@ from bpywright.harness.options import RunOptions
 from bpywright.harness.pool import WorkerPool
 
 ray = pytest.importorskip("ray", reason="the [cluster] extra is not installed: `make setup` installs it")
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.blender, pytest.mark.ray]
 
 OPTIONS = RunOptions(render=True, resolution=32, timeout=60)
 SLOW = "import time, bpy\ntime.sleep({s})\nbpy.ops.mesh.primitive_cube_add()\n"

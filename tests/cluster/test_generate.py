@@ -20,6 +20,8 @@ from bpywright.graph.run import generate
 from bpywright.harness.pool import WorkerPool
 from tests.graph.samples import EARLY_BUG, INDEX_BUG, PROMPT, THREE_CUBES, fenced
 
+pytestmark = [pytest.mark.blender, pytest.mark.ray]
+
 ray = pytest.importorskip("ray", reason="the [cluster] extra is not installed: `make setup` installs it")
 CANDIDATES = (INDEX_BUG, EARLY_BUG, THREE_CUBES)  # two raise (at different lines), one is right
 

@@ -46,6 +46,8 @@ def _push_errors_until(cluster: LocalRayCluster, stop: threading.Event) -> None:
         i += 1
 
 
+@pytest.mark.blender
+@pytest.mark.ray
 @pytest.mark.slow
 def test_run_json_stdout_is_one_document_while_ray_prints(cluster: LocalRayCluster, tmp_path: Path) -> None:
     scripts = []

@@ -16,6 +16,8 @@ from bpywright.cluster.raypool import RayPool
 from bpywright.harness.options import RunOptions
 from bpywright.harness.pool import WorkerPool
 
+pytestmark = [pytest.mark.blender, pytest.mark.ray]
+
 ray = pytest.importorskip("ray", reason="the [cluster] extra is not installed: `make setup` installs it")
 
 SCRIPTS = {

@@ -67,6 +67,7 @@ def test_cli_turns_a_malformed_cluster_into_a_usage_error(tmp_path, capsys) -> N
     assert "expected auto, ray://HOST:PORT" in capsys.readouterr().err
 
 
+@pytest.mark.blender
 def test_check_turns_a_malformed_cluster_into_a_usage_error(tmp_path, capsys) -> None:
     (tmp_path / "a.py").write_text("import bpy\n")
     assert main(["check", str(tmp_path), "--cluster", "ray://nope", "--no-config", "--artifacts", str(tmp_path / "out")]) == 2

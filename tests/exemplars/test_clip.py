@@ -7,6 +7,7 @@ import sqlite3
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from bpywright.config import Settings
 from bpywright.exemplars.store import ExemplarStore
@@ -15,6 +16,7 @@ from .conftest import Rendered
 from .test_renders import add
 
 
+@pytest.mark.blender
 def test_encoder_gives_normalised_float32_vectors(tiny_clip, renders: dict[str, Rendered]) -> None:
     image, text = tiny_clip.encode_image(renders["table"].render), tiny_clip.encode_text("a wooden table")
     assert image.dtype == np.float32 and image.shape == text.shape == (tiny_clip.dim,)
@@ -22,6 +24,7 @@ def test_encoder_gives_normalised_float32_vectors(tiny_clip, renders: dict[str, 
     assert not np.allclose(image, tiny_clip.encode_image(renders["spiral"].render))
 
 
+@pytest.mark.blender
 def test_clip_search_similar_persistence_and_rebuild(tmp_path: Path, tiny_clip, renders: dict[str, Rendered]) -> None:
     db, files = tmp_path / "exemplars.sqlite", tmp_path / "files"
     with ExemplarStore(db, files, clip=tiny_clip) as store:
@@ -54,6 +57,7 @@ def test_clip_search_similar_persistence_and_rebuild(tmp_path: Path, tiny_clip, 
     assert index_file.is_file()
 
 
+@pytest.mark.blender
 def test_vectors_added_while_clip_was_off_are_backfilled(tmp_path: Path, tiny_clip, renders: dict[str, Rendered]) -> None:
     db, files = tmp_path / "exemplars.sqlite", tmp_path / "files"
     with ExemplarStore(db, files) as store:
@@ -75,6 +79,7 @@ def test_clip_off_when_nothing_is_configured(tmp_path: Path) -> None:
     assert status.db_path == str(tmp_path / "artifacts" / "exemplars" / "exemplars.sqlite")
 
 
+@pytest.mark.blender
 def test_clip_off_with_a_reason_for_a_bogus_weights_path(tmp_path: Path, renders: dict[str, Rendered]) -> None:
     missing = tmp_path / "no-such-checkpoint.pt"
     with ExemplarStore.open(settings_for(tmp_path, clip_weights=missing)) as store:
@@ -100,6 +105,7 @@ def test_clip_off_offline_for_a_pretrained_tag_not_in_the_cache(tmp_path: Path, 
     assert not status.clip_enabled and "not in the local cache" in status.clip_reason
 
 
+@pytest.mark.blender
 def test_clip_on_from_a_local_checkpoint(tmp_path: Path, tiny_clip, tiny_clip_name: str, renders: dict[str, Rendered]) -> None:
     import torch
 

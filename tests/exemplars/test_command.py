@@ -11,10 +11,14 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from bpywright.exemplars.store import ExemplarStore
 from bpywright.recipes import all_recipes
 
 from .conftest import BLENDNET
+
+pytestmark = pytest.mark.blender  # `bpywright exemplars` in a subprocess validates and renders in Blender
 
 FAST = ["--resolution", "32", "--no-lint", "-j", "1"]
 

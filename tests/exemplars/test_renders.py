@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 
+import pytest
 from PIL import Image
 
 from bpywright.exemplars import features
@@ -16,6 +17,7 @@ def add(store: ExemplarStore, r: Rendered, source: str = "recipe"):
     return store.add(script=r.script, prompt=r.prompt, report=r.report, render=r.render, source=source, blender_version="4.5")
 
 
+@pytest.mark.blender
 def test_renders_and_thumbnails_are_content_addressed(store: ExemplarStore, renders: dict[str, Rendered]) -> None:
     exemplar = add(store, renders["table"]).exemplar
     render, thumb = store.file(exemplar.render_path or ""), store.file(exemplar.thumbnail_path or "")
@@ -28,6 +30,7 @@ def test_renders_and_thumbnails_are_content_addressed(store: ExemplarStore, rend
     assert not list(store.files.root.rglob("*.tmp"))
 
 
+@pytest.mark.blender
 def test_hashes_tell_a_tiny_change_from_a_different_scene(renders: dict[str, Rendered]) -> None:
     table, nudged, spiral = (
         features.hash_values(features.perceptual_hashes(renders[k].render)) for k in ("table", "table_nudged", "spiral")
@@ -39,6 +42,7 @@ def test_hashes_tell_a_tiny_change_from_a_different_scene(renders: dict[str, Ren
     assert features.hash_distance(table, nudged) < features.hash_distance(table, spiral)
 
 
+@pytest.mark.blender
 def test_near_duplicates_are_grouped_and_listed_once(store: ExemplarStore, renders: dict[str, Rendered]) -> None:
     table = add(store, renders["table"])
     nudged = add(store, renders["table_nudged"], source="imported")
@@ -57,6 +61,7 @@ def test_near_duplicates_are_grouped_and_listed_once(store: ExemplarStore, rende
     assert (status.count, status.groups) == (3, 2)
 
 
+@pytest.mark.blender
 def test_similar_by_hash_without_clip(store: ExemplarStore, renders: dict[str, Rendered]) -> None:
     table = add(store, renders["table"]).exemplar
     add(store, renders["table_nudged"])

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bpywright.exemplars.store import AddResult, ExemplarStore
 from bpywright.exemplars.validate import validate_and_add
 from bpywright.harness.pool import WorkerPool
 from bpywright.harness.report import RunReport
+
+pytestmark = pytest.mark.blender
 
 GOOD = "import bpy\nbpy.ops.mesh.primitive_cone_add(vertices=7)\nbpy.context.object.modifiers.new('bevel', 'BEVEL')\n"
 BROKEN = "import bpy\nbpy.ops.mesh.primitive_cone_add(vertices=7)\nbpy.context.object.modifiers.new('bevel', 'NO_SUCH_MODIFIER')\n"

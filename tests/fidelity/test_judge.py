@@ -92,6 +92,7 @@ def test_an_image_judge_gets_the_renders(tmp_path: Path) -> None:
 
 
 @pytest.mark.blender
+@pytest.mark.blender
 def test_four_views_render_in_blender(tmp_path: Path, pool) -> None:
     from PIL import Image
 

@@ -91,6 +91,7 @@ def measure(render_pool):
     return pool_measure(render_pool, RunOptions(render=False, timeout=30))
 
 
+@pytest.mark.blender
 def test_an_answer_shaped_like_its_verified_neighbours_agrees(tmp_path: Path, measure) -> None:
     with store_with(tmp_path, NEIGHBOURS) as store:
         verdict = agree(BURGER, BURGER_PARTS, "4.5", store, measure, GeometryCache(tmp_path / "measures"))
@@ -99,6 +100,7 @@ def test_an_answer_shaped_like_its_verified_neighbours_agrees(tmp_path: Path, me
     assert "agrees with the 2 nearest verified exemplars" in verdict.why
 
 
+@pytest.mark.blender
 def test_an_answer_unlike_its_neighbours_is_not_accepted(tmp_path: Path, measure) -> None:
     with store_with(tmp_path, BOXES) as store:
         verdict = agree(BURGER, BURGER_PARTS, "4.5", store, measure, GeometryCache(tmp_path / "measures"))
@@ -106,6 +108,7 @@ def test_an_answer_unlike_its_neighbours_is_not_accepted(tmp_path: Path, measure
     assert "does not agree" in verdict.why and not all(n.agrees for n in verdict.neighbours)
 
 
+@pytest.mark.blender
 def test_a_store_without_two_of_its_kind_gives_no_verdict(tmp_path: Path, measure) -> None:
     chairs = {"a wooden chair": BOX, "a tall bar stool": BOX}
     with store_with(tmp_path, chairs | dict(list(NEIGHBOURS.items())[:1])) as store:
@@ -132,6 +135,7 @@ def test_a_users_script_vouches_for_answers_only_once_trusted(tmp_path: Path) ->
         assert {n.id for n in neighbours_of(store, BURGER, "4.5")} == {a.exemplar.id for a in added}
 
 
+@pytest.mark.blender
 def test_measurements_are_cached_and_a_damaged_entry_is_measured_anew(tmp_path: Path, measure) -> None:
     calls: list[str] = []
 
@@ -147,6 +151,7 @@ def test_measurements_are_cached_and_a_damaged_entry_is_measured_anew(tmp_path: 
     assert cache.get(BOX, counted) == first and len(calls) == 2
 
 
+@pytest.mark.blender
 def test_the_loop_accepts_by_agreement_and_the_store_grows(settings, fake: FakeLLM, render_pool, tmp_path: Path) -> None:
     neighbours = dataclasses.replace(settings, review="neighbours", max_critic_rounds=0)
     fake.script("generate", fenced(BURGER_PARTS))
@@ -164,6 +169,7 @@ def test_the_loop_accepts_by_agreement_and_the_store_grows(settings, fake: FakeL
 SKEWER = BURGER_PARTS.replace("radius=r,", "radius=r * 0.05,").replace("(i - 1) * 0.5", "(i - 1) * 0.02")
 
 
+@pytest.mark.blender
 def test_the_loop_draws_one_fresh_answer_when_the_first_disagrees_and_returns_the_closer(
     settings, fake: FakeLLM, render_pool, tmp_path: Path
 ) -> None:
@@ -186,6 +192,7 @@ def test_the_loop_draws_one_fresh_answer_when_the_first_disagrees_and_returns_th
     assert result.script == max((first, second), key=lambda a: margin[a.index]).script
 
 
+@pytest.mark.blender
 def test_a_fresh_answer_that_agrees_is_accepted(settings, fake: FakeLLM, render_pool, tmp_path: Path) -> None:
     neighbours = dataclasses.replace(settings, review="neighbours", max_critic_rounds=0, redraws=1)
     fake.script("generate", fenced(SKEWER), fenced(BURGER_PARTS))
@@ -197,6 +204,7 @@ def test_a_fresh_answer_that_agrees_is_accepted(settings, fake: FakeLLM, render_
         assert first.critique is not None and not first.critique.accepted and first.critique.agreement
 
 
+@pytest.mark.blender
 def test_an_archetypes_verdict_draws_a_fresh_answer_too(settings, fake: FakeLLM, render_pool, tmp_path: Path) -> None:
     neighbours = dataclasses.replace(settings, review="neighbours", max_critic_rounds=0, redraws=1)
     fake.script("generate", fenced(SKEWER), fenced(BURGER_PARTS))
@@ -212,6 +220,7 @@ def test_an_archetypes_verdict_draws_a_fresh_answer_too(settings, fake: FakeLLM,
     assert second.note.startswith("redrawn: #0 its shape did not agree with the archetype of its kind"), second.note
 
 
+@pytest.mark.blender
 def test_no_fresh_answer_is_drawn_when_there_is_no_verdict(settings, fake: FakeLLM, render_pool, tmp_path: Path) -> None:
     """A kind with neither two verified exemplars nor an archetype gives no verdict: no other answer can change that,
     so nothing is drawn, however many redraws are allowed."""
@@ -228,6 +237,7 @@ def test_no_fresh_answer_is_drawn_when_there_is_no_verdict(settings, fake: FakeL
 CORAL = "a brain coral on the sea floor"
 
 
+@pytest.mark.blender
 def test_where_the_store_has_too_few_the_plan_librarys_archetype_of_the_kind_decides(tmp_path: Path, measure) -> None:
     cache, none = GeometryCache(tmp_path / "measures"), Agreement(False, "not accepted: too few", too_few=True)
     found = archetype_of(BURGER, "4.5")
@@ -261,6 +271,7 @@ def test_where_the_store_has_too_few_the_plan_librarys_archetype_of_the_kind_dec
     assert coral.why.startswith("not accepted: too few") and "no archetype of its kind" in coral.why
 
 
+@pytest.mark.blender
 def test_an_answer_that_is_a_critics_shape_again_agrees_as_it_was_never_shown(tmp_path: Path, measure) -> None:
     cache, none = GeometryCache(tmp_path / "measures"), Agreement(False, "not accepted: too few", too_few=True)
     ball = "a tennis ball with a felt cover"
@@ -274,6 +285,7 @@ def test_an_answer_that_is_a_critics_shape_again_agrees_as_it_was_never_shown(tm
     assert not column.agreed and not column.too_few, column.why
 
 
+@pytest.mark.blender
 def test_a_fresh_store_accepts_an_answer_shaped_like_the_archetype_and_grows(settings, fake: FakeLLM, render_pool, tmp_path: Path) -> None:
     neighbours = dataclasses.replace(settings, review="neighbours", max_critic_rounds=0)
     fake.script("generate", fenced(BURGER_PARTS))
@@ -292,6 +304,7 @@ def test_a_fresh_store_accepts_an_answer_shaped_like_the_archetype_and_grows(set
     assert answer.critique is not None and [n.get("archetype") for n in answer.critique.agreement] == [True]
 
 
+@pytest.mark.blender
 def test_a_fresh_store_gives_no_verdict_on_a_kind_the_library_lacks(settings, fake: FakeLLM, render_pool, tmp_path: Path) -> None:
     neighbours = dataclasses.replace(settings, review="neighbours", max_critic_rounds=0)
     coral = CLEAR + "bpy.ops.mesh.primitive_uv_sphere_add(radius=0.3)\nbpy.context.active_object.scale.z = 0.6\n"
@@ -302,6 +315,7 @@ def test_a_fresh_store_gives_no_verdict_on_a_kind_the_library_lacks(settings, fa
     assert "holds 0 verified exemplar(s) of this kind" in result.message and "no archetype of its kind" in result.message
 
 
+@pytest.mark.blender
 def test_under_the_plan_strategy_the_fresh_answer_is_a_plan_sampled_afresh(settings, fake: FakeLLM, render_pool, tmp_path: Path) -> None:
     from .test_plan import BURGER as BURGER_PLAN
 
@@ -343,6 +357,7 @@ def skewers_then_the_burger(settings, fake: FakeLLM, render_pool, tmp_path: Path
         return generate(BURGER, settings=settings, pool=render_pool, store=store)
 
 
+@pytest.mark.blender
 @pytest.mark.parametrize("redraws", [None, 3])
 def test_the_fresh_answers_asked_for_are_drawn_and_no_more(
     settings, fake: FakeLLM, render_pool, tmp_path: Path, redraws: int | None
@@ -362,6 +377,7 @@ def test_the_fresh_answers_asked_for_are_drawn_and_no_more(
     assert [n.startswith("redrawn:") for n in notes] == [False] + [True] * neighbours.redraws, notes
 
 
+@pytest.mark.blender
 def test_redraws_are_bounded_by_the_heal_rounds_too(settings, fake: FakeLLM, render_pool, tmp_path: Path) -> None:
     """Each redraw takes a heal round: with 3 redraws allowed and 2 rounds, the third is not drawn."""
     neighbours = dataclasses.replace(settings, review="neighbours", max_critic_rounds=0, max_heal_rounds=2, redraws=3)
@@ -413,6 +429,7 @@ def taller(script: str, k: float) -> str:
     return stretched.replace("\n]\n", "\n]]\n", 1)
 
 
+@pytest.mark.blender
 def test_a_pizza_drawn_as_a_tall_cake_is_no_pizza_however_close_its_f_score(tmp_path: Path, measure) -> None:
     """heldout14-16: pizzas drawn as tall cylinders with toppings on top beat the pizza archetype by F (normalised by the
     bounding-box diagonal) and were accepted. The critic's pizza, 4 times as tall, still passes every other bar; its
@@ -436,6 +453,7 @@ def test_a_pizza_drawn_as_a_tall_cake_is_no_pizza_however_close_its_f_score(tmp_
 POLE = CLEAR + "bpy.ops.mesh.primitive_cylinder_add(radius=0.12, depth=1.8, location=(0, 0, 0.9))\n"
 
 
+@pytest.mark.blender
 def test_a_coat_rack_drawn_as_one_pole_is_no_coat_rack_however_close_its_f_score(tmp_path: Path, measure) -> None:
     """heldout7 and heldout13: a coat rack and a floor lamp drawn as one pole passed every other bar against their
     archetypes (a base, a pole, hooks or a shade), as did a cube for a microscope. A plain solid filling the answer's
@@ -470,6 +488,7 @@ for i in range(8):
 )
 
 
+@pytest.mark.blender
 def test_a_chessboard_drawn_as_one_sheet_is_no_chessboard_however_close_its_f_score(tmp_path: Path, measure) -> None:
     """heldout12, heldout21, heldout23: a white sheet with one tiny cube for a chessboard, a grey square for a chessboard
     pattern and two squares for a wallpaper pattern were accepted. A pattern is flat, and at 5 % of the diagonal one
@@ -490,6 +509,7 @@ def test_a_chessboard_drawn_as_one_sheet_is_no_chessboard_however_close_its_f_sc
     assert tray.neighbours and tray.neighbours[0].pattern_parts is None and not tray.neighbours[0].unrepeated, tray.why
 
 
+@pytest.mark.blender
 def test_a_redraw_is_told_only_what_a_plan_can_meet_of_the_archetype(settings, fake: FakeLLM, render_pool, tmp_path: Path) -> None:
     """heldout14-17: pizzas drawn as tall cakes were refused for their proportions alone, and each fresh plan, told
     nothing, was a cake again. The fresh plan is told how many times too tall the earlier one was (not the archetype's
@@ -520,6 +540,7 @@ def test_a_redraw_is_told_only_what_a_plan_can_meet_of_the_archetype(settings, f
     assert "told what the earlier plan lacked" in second.note, second.note
 
 
+@pytest.mark.blender
 def test_a_pattern_drawn_as_one_sheet_is_redrawn_and_told_to_repeat_its_tiles(settings, fake: FakeLLM, render_pool, tmp_path: Path) -> None:
     """The loop, not only the bar: a chessboard planned as one sheet is refused for its part count, and the fresh plan is
     told how many parts the last one had and that a pattern repeats its shapes; a board of tiles is accepted."""
@@ -583,6 +604,7 @@ def test_every_archetype_has_a_shipped_wrong_object_floor_of_another_kind() -> N
         assert not other.kinds & k.kinds and 0.0 < floor.fscore < 1.0, (k.request, floor)
 
 
+@pytest.mark.blender
 def test_the_shipped_floors_are_what_blender_measures(tmp_path: Path, measure) -> None:
     cache = GeometryCache(tmp_path / "measures")
     known = {k.request: k for k in known_archetypes("4.5")}
@@ -594,6 +616,7 @@ def test_the_shipped_floors_are_what_blender_measures(tmp_path: Path, measure) -
         assert abs(compare(other, archetype).fscore - floor.fscore) < 0.02, (request, floor)
 
 
+@pytest.mark.blender
 def test_an_answer_no_closer_to_the_archetype_than_other_objects_is_not_accepted(tmp_path: Path, measure, monkeypatch) -> None:
     cache, none = GeometryCache(tmp_path / "measures"), Agreement(False, "not accepted: too few", too_few=True)
     found = archetype_of(BURGER, "4.5")
@@ -608,6 +631,7 @@ def test_an_answer_no_closer_to_the_archetype_than_other_objects_is_not_accepted
     assert not again.agreed and "and of 0.1 over other objects" in again.why and "a calculator lying flat" in again.why
 
 
+@pytest.mark.blender
 def test_a_critics_shape_that_was_shown_and_is_repeated_is_no_agreement(tmp_path: Path, measure) -> None:
     """Settings.plan_shapes: once the model was shown the shape, an answer that is that shape again up to scale was led
     to it, as with the plan library's archetypes (REPEAT_F); an answer drawn near it still agrees."""

@@ -16,6 +16,7 @@ from bpywright.graph.run import generate
 from .samples import INDEX_BUG, PROMPT, THREE_CUBES, fenced
 
 
+@pytest.mark.blender
 def test_a_copy_of_the_system_prompt_example_is_never_accepted_and_a_fresh_script_is_asked_for(
     settings, fake: FakeLLM, render_pool, events
 ) -> None:
@@ -39,6 +40,7 @@ def _failing_variants():
         yield fenced(f"# attempt {i}\n" + INDEX_BUG)
 
 
+@pytest.mark.blender
 def test_the_step_budget_ends_the_loop_with_its_best_attempt(settings, fake: FakeLLM, render_pool, events, monkeypatch) -> None:
     monkeypatch.setattr(routing, "max_reviews", lambda max_rounds: 2)
     variants = _failing_variants()
@@ -49,6 +51,7 @@ def test_the_step_budget_ends_the_loop_with_its_best_attempt(settings, fake: Fak
     assert [e.node for e in events].count("critic") == 2
 
 
+@pytest.mark.blender
 def test_langgraphs_recursion_limit_ends_the_loop_with_its_best_attempt_not_a_traceback(
     settings, fake: FakeLLM, render_pool, events, monkeypatch
 ) -> None:
@@ -72,6 +75,7 @@ def test_routing_stops_before_langgraphs_limit(rounds: int) -> None:
 CHAIR = "a wooden dining chair with four legs and a backrest"
 
 
+@pytest.mark.blender
 def test_the_plan_strategy_builds_the_script_from_the_models_parts(settings, fake: FakeLLM, render_pool, events) -> None:
     """BPYWRIGHT_STRATEGY=plan: the model writes parts as JSON, the builder writes the script, the loop runs it; a plan
     missing the parts the request names is asked again once, told what it lacks, before anything runs."""
@@ -105,6 +109,7 @@ def test_the_plan_strategy_builds_the_script_from_the_models_parts(settings, fak
     assert "def add_part" in result.script and "def add_part" not in review
 
 
+@pytest.mark.blender
 def test_n_plan_candidates_are_n_plans_not_one_plan_n_times(settings, fake: FakeLLM, render_pool) -> None:
     """--n 2 under the plan strategy: two plan requests (sent together), the first greedy, the second sampled with the
     configured seed + 1; a seeded server would otherwise write the same plan twice."""
@@ -146,6 +151,7 @@ def chair_plans() -> tuple[dict, dict]:
     return flat, upright
 
 
+@pytest.mark.blender
 def test_a_plan_the_critic_rejects_is_revised_as_a_plan_with_its_findings(settings, fake: FakeLLM, render_pool, events) -> None:
     """Under the plan strategy the critic's round revises the plan (shown the plan it built and the critic's reasons),
     never a patch of the builder's code: the 1.5B's patch of a plan-built chair broke the builder (a tuple size)."""
@@ -167,6 +173,7 @@ def test_a_plan_the_critic_rejects_is_revised_as_a_plan_with_its_findings(settin
     assert result.script is not None and "(0.45, 0.04, 0.45)" in result.script
 
 
+@pytest.mark.blender
 def test_a_revised_plan_that_repeats_the_rejected_one_is_sampled_again_not_run_again(settings, fake: FakeLLM, render_pool) -> None:
     """A greedy revision that ignores the critic writes the same plan: its run and review could only repeat the
     verdict, so it is sampled again (temperature, its own seed) before anything runs. A plan-built script is not
@@ -189,6 +196,7 @@ def test_a_revised_plan_that_repeats_the_rejected_one_is_sampled_again_not_run_a
     assert result.lint_report.blocking == []
 
 
+@pytest.mark.blender
 def test_the_budget_stops_a_first_answer_that_is_still_being_written(settings, fake: FakeLLM, render_pool, events) -> None:
     """A model call cannot take the request past its budget: the answer is abandoned, and the request ends with the
     budget named as the reason (there is no attempt yet to return)."""
@@ -200,6 +208,7 @@ def test_the_budget_stops_a_first_answer_that_is_still_being_written(settings, f
     assert len(fake.chat_requests) <= 1 and events[-1].node == "done"
 
 
+@pytest.mark.blender
 def test_the_budget_stops_a_heal_call_and_the_best_attempt_is_returned(settings, fake: FakeLLM, render_pool, events) -> None:
     """The first script ran and failed; the repair the model is writing will not finish inside the budget: the request
     returns the script it has, saying the budget ran out, instead of waiting for the repair."""

@@ -17,6 +17,8 @@ from bpywright.graph.fake_llm import FakeLLM, critic_json
 
 from .samples import PROMPT, THREE_CUBES, fenced
 
+pytestmark = pytest.mark.blender
+
 
 def test_generate_command_writes_the_outputs_and_exits_0_when_accepted(tmp_path: Path, fake: FakeLLM) -> None:
     fake.script("generate", fenced(THREE_CUBES)).script("critic", critic_json(0.9, "three red cubes in a row"))

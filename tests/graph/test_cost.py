@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import math
 
+import pytest
+
 from bpywright.graph.command import cost_line
 from bpywright.graph.events import RequestCost
 from bpywright.graph.fake_llm import FakeLLM, critic_json
@@ -29,6 +31,7 @@ def adds_up(cost: RequestCost) -> None:
     assert cost.first_token_s == cost.calls[0].first_token_s and cost.first_token_total_s == round(sum(waits), 3)
 
 
+@pytest.mark.blender
 def test_a_sure_fix_is_applied_before_the_first_run_one_blender_run_instead_of_two(settings, fake: FakeLLM, render_pool, events) -> None:
     """FAKE LLM: the first script uses scene.objects.link (2.7x API), a fix the rule pack is sure of. Before, it ran, failed,
     was fixed by the rules and ran again (2 Blender runs); now the fix comes before its first run (1 run)."""
@@ -48,6 +51,7 @@ def test_a_sure_fix_is_applied_before_the_first_run_one_blender_run_instead_of_t
     assert RequestCost.model_validate(json.loads((run_dir / "cost.json").read_text())) == cost  # the run's JSON
 
 
+@pytest.mark.blender
 def test_the_critic_model_is_not_asked_when_the_objective_checks_already_failed(settings, fake: FakeLLM, render_pool, events) -> None:
     """FAKE LLM: two cubes for three: the objective checks reject it, the rubric could not change that, so it is not
     asked (one critic call, for the healed script); the report counts the review decided without it."""
@@ -83,6 +87,7 @@ def test_prompt_reuse_is_the_prefix_shared_with_the_last_prompt_and_answer(fake:
     assert 2.5 <= CHARS_PER_TOKEN <= 3.5
 
 
+@pytest.mark.blender
 def test_a_client_shared_by_two_requests_reports_each_its_own_calls(settings, fake: FakeLLM, render_pool) -> None:
     """The benchmark passes one client to every request: the second request's cost.json held the first's calls too (a
     one-shot's 478 tokens in the next loop row's report)."""

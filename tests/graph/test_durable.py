@@ -23,6 +23,7 @@ class Interrupted(Exception):
     """Raised from on_event to stop a run mid-way, like a killed process."""
 
 
+@pytest.mark.blender
 def test_resume_after_interruption_continues_from_the_last_checkpoint(settings, fake: FakeLLM, render_pool, events) -> None:
     fake.script("generate", fenced(THREE_CUBES)).script("critic", critic_json(0.9))
 
@@ -50,6 +51,7 @@ def test_resume_after_interruption_continues_from_the_last_checkpoint(settings, 
     assert again.outcome == "accepted" and again.script_path == result.script_path and fake.roles_asked() == ["generate", "critic"]
 
 
+@pytest.mark.blender
 def test_resume_of_an_unknown_thread_and_reuse_of_a_taken_one_are_refused(settings, fake: FakeLLM, render_pool) -> None:
     with pytest.raises(RunNotFound, match="no run with thread id nope"):
         generate("", settings=settings, pool=render_pool, thread_id="nope", resume=True)
@@ -59,6 +61,7 @@ def test_resume_of_an_unknown_thread_and_reuse_of_a_taken_one_are_refused(settin
         generate(PROMPT, settings=settings, pool=render_pool, thread_id="taken")
 
 
+@pytest.mark.blender
 def test_a_resumed_run_keeps_the_version_of_its_checkpoint(settings, render_pool, interrupted_run, events) -> None:
     from bpywright.graph.run import VersionConflict, resumed_version
 
@@ -79,6 +82,7 @@ def test_a_resumed_run_keeps_the_version_of_its_checkpoint(settings, render_pool
     assert result.lint_report.blender_version.startswith("5.2")  # the resumed lint used the run's target, not settings'
 
 
+@pytest.mark.blender
 def test_offline_returns_a_validated_recipe_labelled_retrieved(offline_settings, render_pool, events) -> None:
     result = generate("a low-poly pine tree on a snowy ground", settings=offline_settings, pool=render_pool, on_event=events)
     pine = next(r for r in all_recipes() if r.name == "low_poly_pine")
@@ -91,6 +95,7 @@ def test_offline_returns_a_validated_recipe_labelled_retrieved(offline_settings,
     assert events.nodes() == ["retrieve", "run", "fallback", "done"]
 
 
+@pytest.mark.blender
 def test_concurrent_requests_share_one_pool_and_one_checkpoint_database(offline_settings, render_pool) -> None:
     from concurrent.futures import ThreadPoolExecutor
 
@@ -145,6 +150,7 @@ def test_openers_of_a_fresh_checkpoint_database_do_not_lock_each_other_out(tmp_p
         assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
 
 
+@pytest.mark.blender
 def test_offline_rule_heals_an_exemplar_that_fails_here(offline_settings, render_pool) -> None:
     from bpywright.graph.context import RunContext
     from bpywright.graph.nodes.fallback import rule_healed
@@ -168,6 +174,7 @@ def test_make_graph_is_the_langgraph_json_factory(offline_settings) -> None:
     assert set(graph.get_graph().nodes) >= {"retrieve", "generate", "validate", "critic", "heal", "accept", "give_up", "fallback"}
 
 
+@pytest.mark.blender
 def test_an_accepted_script_is_added_to_the_exemplar_store(settings, fake: FakeLLM, render_pool) -> None:
     from bpywright.exemplars.store import ExemplarStore
 
@@ -214,6 +221,7 @@ def small_index(settings) -> None:
     build_index(folder, settings=dataclasses.replace(settings, embedder="none"))
 
 
+@pytest.mark.blender
 def test_retrieved_symbols_reach_the_generator_prompt(settings, fake: FakeLLM, render_pool, events) -> None:
     settings = dataclasses.replace(settings, embedder="none")
     small_index(settings)

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bpywright.graph.fake_llm import FakeLLM, critic_json
 from bpywright.graph.grounding import overruled, read
 from bpywright.graph.nodes.critic import salvage
@@ -89,6 +91,7 @@ def test_a_rubric_cut_off_in_its_reasons_keeps_its_score() -> None:
     assert salvage('{"score": 7, "reasons": ["x"]') is None  # out of range: no verdict
 
 
+@pytest.mark.blender
 def test_the_loop_accepts_a_built_burger_the_critic_calls_partless(settings, fake: FakeLLM, render_pool) -> None:
     import dataclasses
 
@@ -100,6 +103,7 @@ def test_the_loop_accepts_a_built_burger_the_critic_calls_partless(settings, fak
     assert "overruled" in result.message and "built: bun, patty, cheese, lettuce, tomato" in result.message
 
 
+@pytest.mark.blender
 def test_the_loop_keeps_a_rejection_whose_reason_the_scene_cannot_disprove(settings, fake: FakeLLM, render_pool) -> None:
     import dataclasses
 
@@ -112,6 +116,7 @@ def test_the_loop_keeps_a_rejection_whose_reason_the_scene_cannot_disprove(setti
     assert result.outcome != "accepted", result.message
 
 
+@pytest.mark.blender
 def test_by_default_the_critic_models_verdict_stands_whatever_its_reasons(settings, fake: FakeLLM, render_pool) -> None:
     """BPYWRIGHT_REVIEW=model (the default): on the fidelity benchmark the 1.5B's rejections were right by eye more often
     than its reasons; overruling them accepted a drum set of three boxes. Grounding is opt-in."""
@@ -122,6 +127,7 @@ def test_by_default_the_critic_models_verdict_stands_whatever_its_reasons(settin
     assert settings.review == "auto" and result.outcome != "accepted", result.message
 
 
+@pytest.mark.blender
 def test_review_by_checks_accepts_what_passes_them_without_asking_the_critic(settings, fake: FakeLLM, render_pool) -> None:
     """BPYWRIGHT_REVIEW=checks: the objective and structural checks decide; the critic model is never asked."""
     import dataclasses
@@ -133,6 +139,7 @@ def test_review_by_checks_accepts_what_passes_them_without_asking_the_critic(set
     assert result.cost is not None and result.cost.critic_calls == 0
 
 
+@pytest.mark.blender
 def test_review_none_asks_no_critic_and_accepts_nothing(settings, fake: FakeLLM, render_pool) -> None:
     """BPYWRIGHT_REVIEW=none (no model asked, nothing accepted): the checks still run, a
     script that passes them is returned unaccepted, with no critic call, and the message says how to get a review."""
@@ -145,6 +152,7 @@ def test_review_none_asks_no_critic_and_accepts_nothing(settings, fake: FakeLLM,
     assert result.cost is not None and result.cost.critic_calls == 0
 
 
+@pytest.mark.blender
 def test_review_none_still_repairs_a_burger_of_one_cube(settings, fake: FakeLLM, render_pool) -> None:
     """The checks, not the model, find a script that builds nothing asked for: it gets its repair round either way."""
     import dataclasses
@@ -158,6 +166,7 @@ def test_review_none_still_repairs_a_burger_of_one_cube(settings, fake: FakeLLM,
     assert "critic" not in asked and result.outcome != "accepted", result.message
 
 
+@pytest.mark.blender
 def test_review_by_checks_still_rejects_a_burger_of_one_cube(settings, fake: FakeLLM, render_pool) -> None:
     import dataclasses
 

@@ -30,6 +30,8 @@ from .samples import (
     fenced,
 )
 
+pytestmark = pytest.mark.blender
+
 
 def test_success_first_try_writes_script_report_and_render(settings, fake: FakeLLM, render_pool, events) -> None:
     fake.script("generate", fenced(THREE_CUBES)).script("critic", critic_json(0.9, "three red cubes in a row"))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bpywright.graph.fake_llm import FakeLLM, critic_json
 from bpywright.graph.missing import constants, insert_definitions, uses
 from bpywright.graph.run import generate
@@ -67,6 +69,7 @@ def test_a_reply_that_defines_none_of_the_names_is_no_answer() -> None:
     assert insert_definitions(SCRIPT, "TOP_SIZE, OTHER = 1, 2\n", ["TOP_SIZE"]) is None  # binds a name nobody asked for
 
 
+@pytest.mark.blender
 def test_the_loop_asks_only_for_the_missing_constant(settings, fake: FakeLLM, render_pool, events) -> None:
     """A NameError on a constant the script never defines: one short turn (not the whole script), then it runs."""
     fake.script("generate", fenced(CONSTANT_UNDEFINED)).script("heal", "```python\nSPACING = 2.0\n```").script("critic", critic_json(0.9))
@@ -81,6 +84,7 @@ def test_the_loop_asks_only_for_the_missing_constant(settings, fake: FakeLLM, re
     assert script.index("CUBE_SIZE = 1.0") < script.index("SPACING = 2.0") < script.index("for i in range(3):")
 
 
+@pytest.mark.blender
 def test_an_answer_without_the_definition_falls_back_to_a_patch_in_the_same_round(settings, fake: FakeLLM, render_pool, events) -> None:
     fixed = CONSTANT_UNDEFINED.replace("CUBE_SIZE = 1.0", "CUBE_SIZE = 1.0\nSPACING = 2.5")
     fake.script("generate", fenced(CONSTANT_UNDEFINED)).script("heal", "Spacing is the distance between cubes.", fenced(fixed))

@@ -17,6 +17,8 @@ from bpywright.graph.plan_techniques import TECHNIQUE_PROPERTIES
 from bpywright.graph.request import requested_parts
 from bpywright.harness.pool import WorkerPool
 
+pytestmark = pytest.mark.blender
+
 
 def plan_text(obj: str, *parts: tuple) -> str:
     """A plan as the model writes it: (name, shape, size, location, rotation, colour name) per part."""
@@ -345,6 +347,7 @@ SHAPES_PLAN = plan_text(
 )
 
 
+@pytest.mark.runtimes
 def test_a_built_script_runs_on_blender_5_2_with_every_shape(runtime, tmp_path: Path) -> None:
     """The builder's API is the same from 4.2 to 5.2: the newest LTS builds every shape, coloured, and renders it."""
     from bpywright.harness.options import RunOptions

@@ -8,6 +8,8 @@ from bpywright.graph.copies import copied_exemplar, describe, shown_sources
 from bpywright.graph.plan import build_script, grounded, parse_plan, plan_findings, plan_messages
 from bpywright.graph.plan_library import LIBRARY, similar
 
+pytestmark = pytest.mark.blender
+
 CHAIR = "a wooden dining chair with four legs and a backrest"
 
 
@@ -51,24 +53,59 @@ def test_a_plan_that_repeats_a_shown_plan_is_a_copy_and_an_adapted_one_is_not() 
     assert copied_exemplar(build_script(grounded(chair, CHAIR), "4.5"), shown_sources("4.5")) is None
 
 
+# Builds many archetype scripts in one Blender job: before each, the factory scene is read again (what a job's fresh
+# fork of the zygote holds), the script runs in its own globals, and the harness's own scene summary is taken.
+BUILD_ALL = """
+import json, traceback
+import bpy
+
+summary = {}
+exec(compile(open("summary.py", encoding="utf-8").read(), "summary.py", "exec"), summary)
+built = []
+for i, source in enumerate(json.load(open("scripts.json", encoding="utf-8"))):
+    bpy.ops.wm.read_homefile(use_factory_startup=True, load_ui=False)
+    try:
+        exec(compile(source, f"archetype_{i}.py", "exec"), {"__name__": "__main__"})
+    except Exception:
+        built.append({"failure": traceback.format_exc(limit=3), "scene": None})
+        continue
+    built.append({"failure": None, "scene": summary["scene_summary"]()})
+with open("built.json", "w", encoding="utf-8") as fh:
+    json.dump(built, fh)
+"""
+
+
 def build_failures(pool, tmp_path, archetypes) -> list[tuple[str, object]]:
     """What goes wrong when each archetype's plan is built and run in Blender: it fails, builds a mesh count other than
-    its parts', or fails the critic's structural checks (none: an empty list)."""
+    its parts', or fails the critic's structural checks (none: an empty list). All of them in one job (BUILD_ALL)."""
+    import json
+
     from bpywright.graph.plan import archetype_script
     from bpywright.graph.structure import structure_checks
+    from bpywright.harness.backend import ENTRY
+    from bpywright.harness.report import SceneSummary
 
+    scripts = [archetype_script(archetype, "4.5") for archetype in archetypes]
+    inputs = {
+        "scripts.json": json.dumps(scripts).encode("utf-8"),
+        "summary.py": (ENTRY.parent / "summary.py").read_bytes(),
+    }
+    out = tmp_path / "built"
+    options = pool.options.model_copy(update={"timeout": 30 + 2 * len(scripts)})
+    report = pool.run(source=BUILD_ALL, options=options, inputs=inputs, outputs_to=out)
+    assert report.ok and (out / "built.json").is_file(), (report.failure, report.stderr[-2000:])
+    built = json.loads((out / "built.json").read_text(encoding="utf-8"))
+    assert len(built) == len(archetypes)
     failing: list[tuple[str, object]] = []
-    for i, archetype in enumerate(archetypes):
-        path = tmp_path / f"{i}.py"
-        path.write_text(archetype_script(archetype, "4.5"), encoding="utf-8")
-        report = pool.run(path)
-        if not report.ok or report.scene is None:
-            failing.append((archetype.request, report.failure))
+    for archetype, one in zip(archetypes, built):
+        if one["failure"] is not None:
+            failing.append((archetype.request, one["failure"]))
             continue
-        names = {o.name for o in report.scene.objects if o.type == "MESH"}
+        scene = SceneSummary.model_validate(one["scene"])
+        names = {o.name for o in scene.objects if o.type == "MESH"}
         if len(names) != archetype.plan.count('"name"'):
             failing.append((archetype.request, names))
-        if (checks := structure_checks(archetype.request, report.scene)) != ({}, []):
+        if (checks := structure_checks(archetype.request, scene)) != ({}, []):
             failing.append((archetype.request, checks))
     return failing
 

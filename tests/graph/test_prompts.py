@@ -13,6 +13,8 @@ from bpywright.harness.report import ObjectSummary, SceneSummary
 
 from .samples import INDEX_BUG, THREE_CUBES
 
+pytestmark = pytest.mark.blender
+
 SNAPSHOTS = Path(__file__).with_name("snapshots")
 CUBE = SymbolBrief(
     name="bpy.ops.mesh.primitive_cube_add",
@@ -100,6 +102,7 @@ def test_snapshots_are_committed_text(name: str) -> None:
     assert (SNAPSHOTS / f"{name}.txt").read_text(encoding="utf-8").strip()
 
 
+@pytest.mark.runtimes
 @pytest.mark.parametrize("version", ["4.5", "5.2"])
 def test_the_system_prompts_example_runs_on_its_version(version: str, runtime, tmp_path: Path) -> None:
     """The calls the generator is told exist must run on the version it is told they run on (a small model copies them)."""

@@ -5,6 +5,8 @@ from __future__ import annotations
 import dataclasses
 import json
 
+import pytest
+
 from bpywright.graph import llm as llm_module
 from bpywright.graph.build import build_graph, checkpoint_db, sqlite_checkpointer
 from bpywright.graph.context import RunContext
@@ -17,9 +19,12 @@ from bpywright.harness.report import RunReport
 
 from .samples import PROMPT, THREE_CUBES, failed_run
 
+pytestmark = pytest.mark.model
+
 MAX_TOKENS = 160  # enough to see a script start, a diff or a rubric; the loop's behaviour, not the model's quality, is tested
 
 
+@pytest.mark.blender
 def test_a_whole_generate_runs_the_loop_on_real_model_output(settings, smollm2, render_pool, events) -> None:
     # Short answers and no exemplars in the prompt: SmolLM2 on 2 shared cores reads ~30 tokens/s under load.
     real = dataclasses.replace(
@@ -48,6 +53,7 @@ def test_a_whole_generate_runs_the_loop_on_real_model_output(settings, smollm2, 
     assert "tok/s" in first.detail and "first token" in first.detail  # streamed: speed and time to first token measured
 
 
+@pytest.mark.blender
 def test_the_critic_parses_a_real_servers_schema_constrained_reply(settings, smollm2, render_pool) -> None:
     llm_module._SCHEMA_FORM.pop(smollm2.base_url.rstrip("/"), None)
     client = LLMClient(
@@ -65,6 +71,7 @@ def test_the_critic_parses_a_real_servers_schema_constrained_reply(settings, smo
     assert answer is not None and why == "" and 0.0 <= answer.score <= 1.0
 
 
+@pytest.mark.blender
 def test_an_llm_heal_turn_gets_a_real_reply(settings, smollm2, render_pool) -> None:
     client = LLMClient(smollm2.base_url, smollm2.alias, max_tokens=MAX_TOKENS, api_key=smollm2.api_key)
     ctx = RunContext(settings=settings, thread_id="heal-real", pool=render_pool, llm=client)

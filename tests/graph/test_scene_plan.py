@@ -14,6 +14,8 @@ from bpywright.graph.plan_layout import box_of
 from bpywright.graph.scene_plan import colour_of, object_name, plan_of_scene, shape_of, size_and_turn
 from bpywright.harness.report import BoundingBox, ObjectSummary, RunReport, SceneSummary
 
+pytestmark = pytest.mark.blender
+
 
 def mesh(
     name: str, low: tuple[float, float, float], high: tuple[float, float, float], v: int = 8, f: int = 6, materials=()

@@ -3,6 +3,8 @@ request's own kind (retrieve.kind_shape, Settings.plan_shapes), never among the 
 
 from __future__ import annotations
 
+import pytest
+
 from bpywright.graph.agreement import archetype_of, kind_archetypes
 from bpywright.graph.copies import shown_sources
 from bpywright.graph.plan import plan_messages, related_plans
@@ -45,6 +47,7 @@ def test_a_request_whose_kind_both_have_is_held_against_the_narrower_shape_first
     )
 
 
+@pytest.mark.blender
 def test_every_shape_builds_in_blender_and_passes_the_critics_structural_checks(pool, tmp_path) -> None:
     assert build_failures(pool, tmp_path, SHAPES) == []
 

@@ -3,6 +3,8 @@ for builders defined and never called; the parts and scenes are real requests an
 
 from __future__ import annotations
 
+import pytest
+
 from bpywright.graph.builders import call_builders, uncalled_builders
 from bpywright.graph.structure import requested_parts, structure_checks
 from bpywright.harness.options import RunOptions
@@ -10,6 +12,8 @@ from bpywright.harness.report import BoundingBox, ObjectSummary, SceneSummary
 from bpywright.recipes import all_recipes
 
 from .samples import src
+
+pytestmark = pytest.mark.blender
 
 BURGER = "a burger with a sesame seed bun, a beef patty, a slice of cheese, lettuce, tomato and pickles"
 CHAIR = "a wooden dining chair with four legs and a backrest"

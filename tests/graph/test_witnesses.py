@@ -8,6 +8,8 @@ import dataclasses
 import json
 from pathlib import Path
 
+import pytest
+
 from bpywright.exemplars.store import ExemplarStore
 from bpywright.graph.fake_llm import FakeLLM
 from bpywright.graph.llm import VARIANT_TEMPERATURE
@@ -55,6 +57,7 @@ def plan_requests(fake: FakeLLM) -> list[dict]:
     return [body for body in fake.chat_requests if body.get("response_format")]
 
 
+@pytest.mark.blender
 def test_an_answer_its_fresh_plans_agree_with_is_accepted_and_the_store_grows(settings, fake: FakeLLM, render_pool, tmp_path: Path) -> None:
     config = planned(settings, witnesses=2)
     fake.script("plan", BURGER_PLAN, scaled(BURGER_PLAN, 1.1), scaled(BURGER_PLAN, 0.9, 1.1))
@@ -74,6 +77,7 @@ def test_an_answer_its_fresh_plans_agree_with_is_accepted_and_the_store_grows(se
     assert all(n["witness"] and n["fscore"] > n["cube"] + 0.2 for n in answer.critique.agreement)
 
 
+@pytest.mark.blender
 def test_an_answer_its_fresh_plans_disagree_with_is_not_accepted(settings, fake: FakeLLM, render_pool, tmp_path: Path) -> None:
     config = planned(settings, witnesses=2)
     fake.script("plan", BURGER_PLAN, scaled(BURGER_PLAN, 1.1), POLE)
@@ -86,6 +90,7 @@ def test_an_answer_its_fresh_plans_disagree_with_is_not_accepted(settings, fake:
     assert answer.critique is not None and [n["agrees"] for n in answer.critique.agreement] == [True, False]
 
 
+@pytest.mark.blender
 def test_too_few_usable_fresh_plans_give_no_verdict(settings, fake: FakeLLM, render_pool, tmp_path: Path) -> None:
     config = planned(settings, witnesses=2)
     # the second witness is no plan twice (asked again once, as any plan is): one usable witness of the two needed
@@ -96,6 +101,7 @@ def test_too_few_usable_fresh_plans_give_no_verdict(settings, fake: FakeLLM, ren
     assert "1 of the 2 fresh plans of the request needed to compare its shape with were usable" in result.message
 
 
+@pytest.mark.blender
 def test_no_fresh_plans_are_drawn_unless_configured(settings, fake: FakeLLM, render_pool, tmp_path: Path) -> None:
     assert settings.witnesses == 0
     config = planned(settings, witnesses=0)

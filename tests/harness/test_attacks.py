@@ -13,7 +13,7 @@ from bpywright.harness.launcher import run_script
 from bpywright.harness.options import RunOptions
 from bpywright.harness.pool import WorkerPool
 
-pytestmark = pytest.mark.usefixtures("bwrap")
+pytestmark = [pytest.mark.usefixtures("bwrap"), pytest.mark.blender]
 FAST = RunOptions(render=False, timeout=30)
 
 # A script can find its own job (id, paths) in the harness's frames: the best forger there is.

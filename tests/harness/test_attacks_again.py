@@ -17,7 +17,7 @@ from bpywright.harness.renders import PNG_SIGNATURE, RenderRejected, check_png
 from bpywright.harness.seccomp import _libseccomp
 from bpywright.harness.summary import escape_controls, one_line, render_summary
 
-pytestmark = pytest.mark.usefixtures("bwrap")
+pytestmark = [pytest.mark.usefixtures("bwrap"), pytest.mark.blender]
 
 # A script can find its own job (id, paths) in the harness's frames: the best forger there is.
 STEAL_JOB = """

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bpywright.harness.backend import Backend
 from bpywright.harness.launcher import run_script
 from bpywright.harness.options import RunOptions
 from bpywright.harness.pool import WorkerPool
+
+pytestmark = [pytest.mark.blender, pytest.mark.runtimes]
 
 
 def test_executable_runs_and_renders(blender_exe: Path, script, tmp_path: Path) -> None:

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PIL import Image
 
 from bpywright.harness.launcher import run_script
 from bpywright.harness.options import RunOptions
 from bpywright.harness.report import SCHEMA_VERSION
+
+pytestmark = pytest.mark.blender
 
 FAST = RunOptions(render=False, timeout=30)
 

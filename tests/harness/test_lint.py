@@ -14,6 +14,8 @@ from bpywright.harness.lint import Linter, lint_files, lint_source, render_fix_b
 from bpywright.recipes import all_recipes
 from bpywright.rules import rule_pack
 
+pytestmark = pytest.mark.blender
+
 BROKEN = textwrap.dedent(
     """
     import bpy

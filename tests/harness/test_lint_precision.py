@@ -11,6 +11,8 @@ from bpywright.harness.lint import Linter
 from bpywright.harness.severity import attribute_subject, receiver_class
 from bpywright.rules import rule_pack
 
+pytestmark = pytest.mark.blender
+
 CASES = {
     "numpy_assignment": """
         import bpy

@@ -5,8 +5,12 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 from bpywright.harness.options import RunOptions
 from bpywright.harness.pool import WorkerPool
+
+pytestmark = pytest.mark.blender
 
 PROBE = """
 import bpy, sys, os

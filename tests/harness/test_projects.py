@@ -10,7 +10,7 @@ import pytest
 
 from bpywright.cli import main
 
-pytestmark = pytest.mark.usefixtures("bwrap")
+pytestmark = [pytest.mark.usefixtures("bwrap"), pytest.mark.blender]
 
 MAIN = """
 import json, os, sys

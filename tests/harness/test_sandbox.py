@@ -12,6 +12,8 @@ import pytest
 from bpywright.harness.launcher import run_script
 from bpywright.harness.options import RunOptions
 
+pytestmark = pytest.mark.blender
+
 FAST = RunOptions(render=False, timeout=30)
 
 

@@ -36,6 +36,7 @@ def _enum_ids(probe: dict, rec: dict) -> list[str]:
     return [item[0] for item in probe["enums"][rec["enum"]]]
 
 
+@pytest.mark.blender
 def test_probe_reports_structs_operators_and_modules(probe_45: dict) -> None:
     assert probe_45["blender_version"].startswith("4.5")
     assert probe_45["errors"] == []
@@ -64,6 +65,7 @@ def test_probe_reports_structs_operators_and_modules(probe_45: dict) -> None:
     assert sum(probe_45["timings"].values()) < 20
 
 
+@pytest.mark.blender
 def test_normalised_symbols(symbols_45: dict) -> None:
     s = symbols_45
     assert s["bpy.types.Object"].kind == "struct" and s["bpy.types.Object"].type == "bpy.types.ID"
@@ -93,6 +95,8 @@ def test_normalised_symbols(symbols_45: dict) -> None:
     assert all(sym.sources == ["introspect"] and sym.uri is None for sym in s.values())
 
 
+@pytest.mark.blender
+@pytest.mark.runtimes
 def test_probe_runs_on_debian_blender(blender_exe: Path) -> None:
     data = introspect(blender_exe, timeout=300)
     assert data["blender_version"].startswith("3.")
@@ -104,6 +108,8 @@ def test_probe_runs_on_debian_blender(blender_exe: Path) -> None:
     assert "bmesh.ops.create_cube" in table.by_name
 
 
+@pytest.mark.blender
+@pytest.mark.runtimes
 def test_a_blender_that_fails_raises_ingest_error(tmp_path: Path) -> None:
     tmp_path.chmod(0o755)  # a job runs as an unprivileged host uid: a 0700 folder is closed to it
     fake = tmp_path / "blender"

@@ -93,6 +93,7 @@ def test_a_failed_index_build_leaves_the_previous_index(built, monkeypatch) -> N
     assert not list(root.glob(".*"))
 
 
+@pytest.mark.blender
 def test_no_inventory_and_a_bad_one(tmp_path: Path) -> None:
     settings = Settings(artifacts=tmp_path, embedder="none")
     bad = tmp_path / "objects.inv"
@@ -105,6 +106,8 @@ def test_no_inventory_and_a_bad_one(tmp_path: Path) -> None:
     assert all(s.uri is None and s.sources == ["introspect"] for s in symbols)
 
 
+@pytest.mark.blender
+@pytest.mark.runtimes
 def test_debian_blender_gets_its_own_version_directory(blender_exe: Path, tmp_path: Path) -> None:
     settings = Settings(artifacts=tmp_path, embedder="none")
     result = ingest(blender=blender_exe, out_root=tmp_path / "index", settings=settings)

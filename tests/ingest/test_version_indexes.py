@@ -12,6 +12,8 @@ from bpywright.config import Settings
 from bpywright.ingest.index import build_index
 from bpywright.ingest.symbols import Symbol, write_symbols
 
+pytestmark = pytest.mark.blender
+
 COMMON = {
     "bpy.types.Context": ("struct", "Current windowmanager and data context", None),
     "bpy.types.Context.scene": ("property", "Active scene", "pointer to Scene"),

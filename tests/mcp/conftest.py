@@ -119,7 +119,12 @@ def stdio_env(settings: Settings, seeded) -> dict[str, str]:
         "BPYWRIGHT_LOCAL_MODEL": "off",
         "PYTHONUNBUFFERED": "1",
     }
-    for name in ("PYTHONPATH", "BPYWRIGHT_SANDBOX", "BPYWRIGHT_BLENDER"):
+    for name in (
+        "PYTHONPATH",
+        "BPYWRIGHT_SANDBOX",
+        "BPYWRIGHT_BLENDER",
+        "BPYWRIGHT_RECORD_STARTS",
+    ):  # the last: tests/conftest.py's tier check
         if os.environ.get(name):
             env[name] = os.environ[name]
     return env

@@ -16,6 +16,8 @@ from mcp.client.streamable_http import streamable_http_client
 from .conftest import MAX_BYTES, LiveServer
 from .scenarios import GOOD, assistant_session, check_bad_inputs, check_crashes, check_every_tool, check_listing, text_of
 
+pytestmark = pytest.mark.blender
+
 
 @asynccontextmanager
 async def connect(url: str, token: str | None = None) -> AsyncIterator[Client]:

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 SERVICE_START = """
 import sys
 from pathlib import Path
@@ -23,6 +25,7 @@ with TestClient(create_app(Settings(artifacts=Path(sys.argv[1]), workers=1, embe
 """
 
 
+@pytest.mark.blender
 def test_the_service_loads_the_sdk_on_the_first_mcp_request(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-c", SERVICE_START, str(tmp_path)], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]

@@ -6,12 +6,14 @@ import subprocess
 import sys
 
 import anyio
+import pytest
 from mcp import Client, StdioServerParameters
 
 from .conftest import MAX_BYTES, repo_root
 from .scenarios import assistant_session, check_bad_inputs, check_crashes, check_every_tool, check_listing
 
 
+@pytest.mark.blender
 def test_one_stdio_session_lists_calls_every_tool_survives_crashes_and_ends_with_a_script_that_runs(stdio_env: dict[str, str]) -> None:
     params = StdioServerParameters(command=sys.executable, args=["-m", "bpywright", "mcp"], env=stdio_env, cwd=str(repo_root()))
 

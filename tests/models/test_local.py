@@ -6,6 +6,8 @@ import dataclasses
 import json
 from pathlib import Path
 
+import pytest
+
 from bpywright.config import DEFAULT_BUDGET_S, LOCAL_BUDGET_S, Settings
 from bpywright.models.catalogue import CATALOGUE
 from bpywright.models.install import model_path
@@ -15,6 +17,7 @@ from bpywright.service.context import start_local_llm
 from ..real_llm import model_settings
 
 
+@pytest.mark.model
 def test_the_local_model_is_served_on_loopback_and_stopped_after(smollm2) -> None:
     settings = dataclasses.replace(model_settings(), local_model="smollm2-135m", llm_base_url=None, budget_s=None)
     assert describe(settings).kind == "local"
@@ -56,6 +59,7 @@ def test_a_tampered_model_is_not_served_and_the_service_says_why(tmp_path: Path)
     assert "local model not served" in note and "bpywright model install smollm2-135m --force" in note
 
 
+@pytest.mark.model
 def test_the_local_server_gets_the_models_sampling_and_honours_it(smollm2) -> None:
     """llama-cpp-python's server applies repeat_penalty 1.1 unless a request names one: ours names 1.0 (the catalogue's)."""
     from bpywright.graph.llm import LLMClient
@@ -79,6 +83,7 @@ def test_the_local_server_gets_the_models_sampling_and_honours_it(smollm2) -> No
     assert one != other  # … and the server read the field (an ignored one would give the same answer too)
 
 
+@pytest.mark.model
 def test_a_measured_number_of_critic_rounds_is_taken_unless_the_user_set_one(smollm2, monkeypatch) -> None:
     """The catalogue's critic_rounds (0 for the 1.5B: its revisions of a script that ran measured no gain) reaches the
     served settings when BPYWRIGHT_MAX_CRITIC_ROUNDS is unset; a set value wins."""

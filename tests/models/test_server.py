@@ -14,6 +14,8 @@ import pytest
 from bpywright.graph.llm import LLMClient
 from bpywright.models.server import LocalServer, LocalServerError
 
+pytestmark = pytest.mark.model
+
 
 def wait_for(check, seconds: float = 120.0) -> bool:
     deadline = time.monotonic() + seconds

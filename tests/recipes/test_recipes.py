@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bpywright.harness.options import RunOptions
 from bpywright.harness.pool import WorkerPool
 from bpywright.recipes import all_recipes
+
+pytestmark = pytest.mark.blender
 
 
 def test_at_least_twelve_recipes_with_prompts() -> None:
@@ -27,6 +31,7 @@ def test_all_recipes_pass_with_nonblank_render(tmp_path: Path) -> None:
         assert report.render is not None and report.render.nonblank_fraction >= 0.05, recipe.name
 
 
+@pytest.mark.runtimes
 def test_recipes_pass_on_5_2_or_declare_that_they_do_not(runtime, tmp_path: Path) -> None:
     """On the 5.2 LTS runtime every recipe that claims 5.2 passes with a render; one that declares otherwise really fails there."""
     runtime52 = runtime("5.2")

@@ -13,7 +13,7 @@ from bpywright.harness.report import RunReport
 OPTIONS = RunOptions(render=False, timeout=30)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def blender_run() -> Iterator[Callable[[str], RunReport]]:
     with WorkerPool(1, OPTIONS) as pool:
         yield lambda source: pool.run(source=source, options=OPTIONS)

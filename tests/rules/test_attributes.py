@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bpywright.rules.pack import drift_check
 
 from .helpers import fired, fixed, healed_in_blender, healed_once, src
@@ -59,6 +61,7 @@ def test_removed_settings_are_dropped_on_known_structs() -> None:
     assert "scene.render.resolution_x = 640" in new and "scene.my_setting = 3" in new
 
 
+@pytest.mark.blender
 def test_a_scene_guessed_from_a_name_alone_is_not_sure_where_another_struct_has_the_property(blender_run) -> None:
     """A generator's `scene_root = make_empty(...)` is an Object: 'Scene has no property "location"' blocked a script that runs."""
     script = src("""
@@ -155,6 +158,7 @@ def test_moved_settings_follow_their_new_home() -> None:
     assert "scene.render.use_motion_blur = True" in new and "scene.render.film_transparent = True" in new
 
 
+@pytest.mark.blender
 def test_on_real_blender_guessed_names_fail_and_the_healed_script_runs(blender_run) -> None:
     guessed = src("""
     import bpy
@@ -177,6 +181,7 @@ def test_on_real_blender_guessed_names_fail_and_the_healed_script_runs(blender_r
     assert [[a.rule for a in r.applied] for r in outcome.rounds] == rules
 
 
+@pytest.mark.blender
 def test_on_real_blender_an_objects_scene_and_its_active_object_are_healed_in_two_steps(blender_run) -> None:
     """The 1.5B's storage box ended three heal rounds on `obj.scene.collection.objects.active = obj`."""
     guessed = src("""

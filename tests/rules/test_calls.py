@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from .helpers import fired, healed_in_blender, healed_once, src
 
 # What the 1.5B wrote in the generation benchmark (a company emblem): an exemplar's make_material signature, its own body.
@@ -52,5 +54,6 @@ def test_left_alone_where_the_keyword_may_be_meant_for_something_else() -> None:
         assert "own-function-keyword" not in {r.rule for r in healed.applied}
 
 
+@pytest.mark.blender
 def test_on_real_blender_the_old_form_fails_and_the_fix_runs(blender_run) -> None:
     healed_in_blender(blender_run, EXTRA_KEYWORD, "unexpected keyword argument 'roughness'")

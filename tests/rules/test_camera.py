@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from .helpers import fired, healed_in_blender, healed_once, src
 
 ERROR = "bpy_struct: item.attr = val: Scene.camera expected a Object type, not Camera"
@@ -57,6 +59,7 @@ def test_an_object_made_only_after_the_failing_line_is_not_used() -> None:
     assert "scene.camera = cam_data_object" in healed.script
 
 
+@pytest.mark.blender
 def test_on_real_blender_both_forms_fail_and_the_fixes_run(blender_run) -> None:
     for script in (DATA_ONLY, WITH_OBJECT):
         outcome, _ = healed_in_blender(blender_run, script, "expected a Object type, not Camera")
@@ -74,6 +77,7 @@ cam.lens = 35
 """)
 
 
+@pytest.mark.blender
 def test_camera_data_made_in_the_assignment_gets_an_object_made_linked_and_assigned(blender_run) -> None:
     healed = healed_once(CHAINED, "TypeError", ERROR, 5)
     assert [r.rule for r in healed.applied] == ["camera-data-as-object"]

@@ -9,6 +9,8 @@ import pytest
 
 from bpywright.cli import main
 
+pytestmark = pytest.mark.blender
+
 HEALABLE = "import bpy\nob = bpy.data.objects['Cube']\nob.select = True\nbpy.context.scene.update()\n"
 BROKEN = "import bpy\nprint(1 / 0)\n"
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from .helpers import fired, fixed, healed_in_blender, healed_once, src
 
 
@@ -172,6 +174,7 @@ arrow = add("Arrow")
 """)
 
 
+@pytest.mark.blender
 def test_an_unbound_scene_is_bound_to_the_context_scene(blender_run) -> None:
     assert "missing-import" in fired(UNBOUND_SCENE)
     new = fixed(UNBOUND_SCENE)

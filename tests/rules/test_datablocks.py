@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bpywright.harness.report import ExceptionInfo
 
 from .helpers import fired, fixed, healed_in_blender, healed_once, src
@@ -57,6 +59,7 @@ def test_an_object_s_data_is_left_alone() -> None:
     assert "obj.data.materials.clear()" in healed.script
 
 
+@pytest.mark.blender
 def test_on_real_blender_the_old_form_fails_and_the_fix_gives_both_meshes_the_material(blender_run) -> None:
     check = "assert [m.name for m in bpy.data.meshes['Wire'].materials] == ['Red']\n"
     outcome, report = healed_in_blender(blender_run, DATA_OF_DATA, ERROR, check=check)
@@ -105,6 +108,7 @@ def test_a_link_whose_result_takes_the_datas_name_is_fixed_too() -> None:
     assert "    bun = link(bpy.data.objects.new(bun.name, bun))\n" in healed.script
 
 
+@pytest.mark.blender
 def test_on_real_blender_a_link_of_mesh_data_fails_and_the_fix_links_objects(blender_run) -> None:
     check = "assert tuple(bpy.data.objects['Arrow'].location) == (0.0, 0.0, 1.0)\n"
     _, report = healed_in_blender(blender_run, LINK_DATA, "expected a Object type, not Mesh", check=check)
@@ -133,6 +137,7 @@ def test_a_class_asked_for_a_datablock_becomes_bpy_data_s_collection() -> None:
     assert "types-new" not in fired("import bpy\nbpy.types.Scene.my_prop = 1\nclass P(bpy.types.Panel):\n    pass\n")
 
 
+@pytest.mark.blender
 def test_on_real_blender_the_class_call_fails_and_the_fix_makes_the_datablocks(blender_run) -> None:
     assert "has no attribute 'new'" in (blender_run(TYPES_NEW).exception or ExceptionInfo(type="", message="")).message
     report = blender_run(fixed(TYPES_NEW) + "assert bpy.data.lights['Jar Sun'].type == 'SUN'\n")
@@ -161,6 +166,7 @@ def test_made_data_appended_to_a_guessed_holder_is_linked_as_an_object() -> None
     assert not healed_once(materials, "AttributeError", "'Mesh' object has no attribute 'append'", 4).applied  # not made object data
 
 
+@pytest.mark.blender
 def test_on_real_blender_appending_a_light_fails_and_the_fix_lights_the_scene(blender_run) -> None:
     setup = "import bpy\nif bpy.context.scene.world is None:\n    bpy.context.scene.world = bpy.data.worlds.new('World')\n"
     script = ADD_DATA.replace("import bpy\n", setup, 1)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from .helpers import fired, fixed, healed_in_blender, healed_once, src
 
 
@@ -32,6 +34,7 @@ def test_scene_objects_unlink_loops_over_users_collection() -> None:
     assert "for _coll in list(obj.users_collection):" in new and "_coll.objects.unlink(obj)" in new
 
 
+@pytest.mark.blender
 def test_scene_objects_remove_deletes_the_object(blender_run) -> None:
     """The 1.5B's mug handle (generation benchmark, its last regeneration): scene.objects.remove(obj), never a method."""
     old = src("""
@@ -132,6 +135,7 @@ def test_untouched_lines_stay_byte_identical() -> None:
     assert all(line in new.splitlines() for line in kept)
 
 
+@pytest.mark.blender
 def test_an_assigned_active_object_is_set_on_the_view_layer(blender_run) -> None:
     """`bpy.context.object.active_object = cap` (the 1.5B's bottle) and `bpy.context.active_object = cap`."""
     for receiver in ("bpy.context", "bpy.context.object"):

@@ -9,6 +9,8 @@ import pytest
 from bpywright.harness.pool import WorkerPool
 from bpywright.rules.pack import BY_ID, detect, fix_all, rules_for
 
+pytestmark = pytest.mark.blender
+
 # rule id → (target version, a script whose old form fails there)
 FORWARD = {
     "cycles-object-flags": """
@@ -125,14 +127,17 @@ def _confirm(runtime, cases: dict[str, str], target: str) -> None:
             assert before.blender_version.startswith(target)
 
 
+@pytest.mark.runtimes
 def test_forward_rules_fail_on_5_2_and_their_fixes_pass(runtime) -> None:
     _confirm(runtime("5.2"), FORWARD, "5.2")
 
 
+@pytest.mark.runtimes
 def test_backward_rules_heal_5x_scripts_for_4_5(runtime) -> None:
     _confirm(runtime("4.5"), BACKWARD, "4.5")
 
 
+@pytest.mark.runtimes
 def test_old_forms_pass_on_4_5_where_the_forward_rules_stay_quiet(runtime, pool) -> None:
     """The forward rules' old forms are valid 4.5 code: no finding for 4.5 and the scripts run on the bundled wheel."""
     for rule_id, text in FORWARD.items():

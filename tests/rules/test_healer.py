@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bpywright.harness.diagnostics import Diagnostic, LintReport
 from bpywright.rules.healer import compare_runs, heal, heal_once
 
@@ -46,6 +48,7 @@ light = bpy.data.lamps.new("L", 'POINT')
 """)
 
 
+@pytest.mark.blender
 def test_three_drift_problems_heal_within_three_rounds(blender_run) -> None:
     outcome, _ = healed_in_blender(blender_run, THREE_PROBLEMS, max_rounds=5)
     assert 1 <= len(outcome.rounds) <= 3
@@ -54,12 +57,14 @@ def test_three_drift_problems_heal_within_three_rounds(blender_run) -> None:
     assert "primitive_uv_sphere_add(radius=1.5" in outcome.script and "bpy.data.lights.new" in outcome.script
 
 
+@pytest.mark.blender
 def test_unrelated_bug_is_left_alone(blender_run) -> None:
     outcome = heal(UNRELATED_BUG, run=blender_run)
     assert not outcome.healed and outcome.script == UNRELATED_BUG and outcome.rounds == []
     assert outcome.failure_after == "ZeroDivisionError: division by zero"
 
 
+@pytest.mark.blender
 def test_a_fix_that_fails_earlier_is_reverted_and_its_rule_excluded(blender_run) -> None:
     outcome, _ = healed_in_blender(blender_run, LOOKS_LIKE_A_SCENE, max_rounds=4)
     first = outcome.rounds[0]

@@ -6,11 +6,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from bpywright.harness.report import RunReport
 from bpywright.rules.families.imports.renamed import renamed_to
 from bpywright.rules.healer import fix_file
 
 from .helpers import healed_in_blender, healed_once, src
+
+pytestmark = pytest.mark.blender
 
 
 def test_bmesh_keyword_given_a_float_from_division_gets_int(blender_run: Callable[[str], RunReport]) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from .helpers import fired, healed_in_blender, healed_once, src
 
 # What a small model wrote in the generation benchmark: its link helper called again on an object it had linked.
@@ -40,6 +42,7 @@ def test_a_computed_object_is_not_evaluated_twice() -> None:
     assert "link-already-linked" not in {r.rule for r in healed.applied}
 
 
+@pytest.mark.blender
 def test_on_real_blender_the_old_form_fails_and_the_fix_passes(blender_run) -> None:
     outcome, _ = healed_in_blender(blender_run, LINKED_TWICE, "already in collection")
     assert {a.rule for r in outcome.rounds for a in r.applied} == {"link-already-linked"}

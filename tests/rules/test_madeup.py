@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from .helpers import fired, healed_in_blender, healed_once, src
 
 # The 1.5B's syringe (generation benchmark): "connect" the plunger to the needle with a modifier that does not exist.
@@ -53,5 +55,6 @@ def test_a_spelling_close_to_a_real_type_or_a_name_read_in_a_condition_is_not_gu
     assert "made-up-modifier" not in {r.rule for r in healed_once(tested, "TypeError", CONNECT, 8).applied}
 
 
+@pytest.mark.blender
 def test_on_real_blender_the_syringe_fails_and_runs_with_its_bevel(blender_run) -> None:
     healed_in_blender(blender_run, SYRINGE, 'enum "CONNECT" not found', check="assert [m.type for m in plunger.modifiers] == ['BEVEL']\n")

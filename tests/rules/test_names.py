@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from .helpers import fired, healed_in_blender, healed_once, src
 
 # What the 1.5B model wrote in the generation benchmark (a storage box): the constant it defined, misspelt where used.
@@ -52,6 +54,7 @@ def test_a_local_is_matched_in_its_function_only() -> None:
     assert "bpy.data.materials.new(material_name)" in healed.script
 
 
+@pytest.mark.blender
 def test_on_real_blender_the_script_runs_after_the_rename(blender_run) -> None:
     outcome, _ = healed_in_blender(blender_run, MISSPELT, "LEAD_THICKNESS")
     assert {a.rule for r in outcome.rounds for a in r.applied} == {"misspelt-name"}

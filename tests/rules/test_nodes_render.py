@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bpywright.rules.pack import BY_ID, rules_for
 
 from .helpers import fired, fixed, healed_in_blender, healed_once
+
+pytestmark = pytest.mark.blender
 
 PRINCIPLED = """
 import bpy

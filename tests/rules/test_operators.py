@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from .helpers import fired, fixed, healed_in_blender, healed_once, src
 
 
@@ -109,6 +111,7 @@ def test_operator_names_called_on_an_object_become_its_collections_new() -> None
     assert 'bpy.ops.object.modifier_add(type="BEVEL")' in healed.script  # the operator itself is left alone
 
 
+@pytest.mark.blender
 def test_on_real_blender_operator_names_on_an_object_fail_and_the_fix_builds_the_modifiers(blender_run) -> None:
     outcome, report = healed_in_blender(blender_run, OBJECT_OPERATOR, "no attribute 'modifier_add'", max_rounds=3)
     assert "box.constraints.new(type='TRACK_TO')" in outcome.script  # the next run's failure, the same rule

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from .helpers import fired, fixed, healed_in_blender, healed_once, src
 
 TABLE = """
@@ -66,6 +68,7 @@ def test_an_operator_asked_of_bpy_data_is_called_where_it_lives_and_its_object_b
     assert "operator-on-data" not in fired(CARD)  # only with the run's error
 
 
+@pytest.mark.blender
 def test_on_real_blender_the_card_fails_and_the_fix_builds_its_body(blender_run) -> None:
     card = CARD.replace("bpy.data.curves.primitive_bezier_circle_add(radius=0.5)\n", "")
     healed_in_blender(blender_run, card, "primitive_cube_add", check="assert body.type == 'MESH' and len(body.data.vertices) == 8\n")

@@ -3,6 +3,8 @@ attribute 'link'"."""
 
 from __future__ import annotations
 
+import pytest
+
 from .helpers import fired, healed_in_blender, healed_once, src
 
 # What the 1.5B wrote in the generation benchmark (a drum kit's sticks on their stands), cut down.
@@ -35,5 +37,6 @@ def test_elsewhere_than_the_failing_line_nothing_changes() -> None:
     assert healed.script.endswith("stick.parent = stand\nstand.children.append(stick)\n")
 
 
+@pytest.mark.blender
 def test_on_real_blender_the_old_form_fails_and_the_fix_parents(blender_run) -> None:
     healed_in_blender(blender_run, CHILDREN_LINK, "no attribute 'link'", check="assert bpy.data.objects['Stick'].parent.name == 'Stand'\n")

@@ -15,6 +15,8 @@ from bpywright.cli import main
 from bpywright.harness.report import ExceptionInfo, RunReport
 from bpywright.rules.project import compare_projects, failing_frame, frames, heal_project, module_names, outside_failure, project_imports
 
+pytestmark = pytest.mark.blender
+
 ENTRY = """\
 import bpy
 import ut

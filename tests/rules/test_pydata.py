@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from .helpers import fired, healed_in_blender, healed_once, src
 
 # The shape of what a small model wrote in the generation benchmark: extend the lists, fill the same mesh again.
@@ -31,6 +33,7 @@ def test_the_failing_call_clears_the_mesh_first_and_nothing_else_changes() -> No
     assert healed.script.count("clear_geometry") == 1
 
 
+@pytest.mark.blender
 def test_on_real_blender_the_second_fill_fails_and_the_fix_builds_every_vertex(blender_run) -> None:
     outcome, report = healed_in_blender(blender_run, REFILLED, "internal error setting the array")
     assert {a.rule for r in outcome.rounds for a in r.applied} == {"from-pydata-refill"}
@@ -77,5 +80,6 @@ def test_2d_vertices_get_z_zero() -> None:
     assert "mesh.from_pydata([(0, 0, 0.0), (1, 0, 0.0), (0, 1.5, 0.0)], [], [(0, 1, 2)])" in healed.script
 
 
+@pytest.mark.blender
 def test_on_real_blender_the_paperclip_fails_and_the_fix_builds_its_face(blender_run) -> None:
     healed_in_blender(blender_run, PAPERCLIP, ARRAY, check="assert len(clip.data.polygons) == 1 and len(clip.data.vertices) == 4\n")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from .helpers import fired, healed_in_blender, healed_once, src
 
 # What the 1.5B wrote in the generation benchmark (and kept through three heal rounds).
@@ -38,6 +40,7 @@ def test_outside_a_loop_over_the_meshs_faces_nothing_is_guessed() -> None:
     assert "material-slot-index" not in {r.rule for r in healed.applied}
 
 
+@pytest.mark.blender
 def test_on_real_blender_the_old_form_fails_and_the_fix_uses_the_second_slot(blender_run) -> None:
     check = "assert arrow.data.polygons[0].material_index == 1, 'not the Green slot'\n"
     outcome, report = healed_in_blender(blender_run, MATERIAL_INDEX, "has no attribute 'index'", check=check)
@@ -86,6 +89,7 @@ def test_only_the_failing_line_and_only_for_that_error() -> None:
     assert "material-append-object" not in {r.rule for r in image.applied}
 
 
+@pytest.mark.blender
 def test_on_real_blender_the_latch_is_built_once_and_its_material_reaches_the_lid(blender_run) -> None:
     _, report = healed_in_blender(blender_run, LATCH, "expected a Material type, not Object")
     by_name = {o.name: o for o in report.scene.objects}
@@ -119,6 +123,7 @@ def test_the_first_material_of_a_mesh_with_none_is_made_before_it_is_read() -> N
     assert "material-first-of-none" not in {r.rule for r in healed_once(INVERTERS, "IndexError", EMPTY, 9).applied}
 
 
+@pytest.mark.blender
 def test_on_real_blender_the_inverters_fail_and_both_share_the_bracket_material(blender_run) -> None:
     check = "assert first_inverter.data.materials[0] == mounting_brackets.data.materials[0]\n"
     healed_in_blender(blender_run, INVERTERS, EMPTY, check=check)

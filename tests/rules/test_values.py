@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from .helpers import fired, fixed, healed_in_blender, healed_once, src
 
 
@@ -97,6 +99,7 @@ make_material("Blue", (0.0, 0.0, 1.0))
 """
 
 
+@pytest.mark.blender
 def test_an_alpha_appended_to_an_rgba_colour_keeps_three_channels(blender_run) -> None:
     assert "rgba-length" not in fired(ALPHA_ON_RGBA)  # (*color, 1.0) is right for RGB: only the run can tell
     five = "bpy_struct: item.attr = val: sequences of dimension 0 should contain 4 items, not 5"
@@ -136,6 +139,7 @@ def test_an_operators_made_up_enum_keyword_is_dropped_but_a_data_apis_type_is_ke
     assert 'type="HEMISPHERE"' in healed_once(MADE_UP_ENUM, "TypeError", light, 7).script  # required: no default to keep
 
 
+@pytest.mark.blender
 def test_on_real_blender_the_made_up_solver_is_dropped_and_the_modifier_kept(blender_run) -> None:
     script = src(MADE_UP_ENUM.replace('end_fill_type="CAPPED", ', "").replace(', type="HEMISPHERE"', ', type="SUN"'))
     healed_in_blender(blender_run, script, 'enum "SIMPLE" not found', check="assert box.modifiers['Boolean'].solver == 'EXACT'\n")
@@ -178,6 +182,7 @@ def test_a_script_that_ran_blank_gets_its_zero_scale_dropped_in_the_heal_step() 
     assert result.changed and [a.rule for a in result.applied] == ["zero-scale"]
 
 
+@pytest.mark.blender
 def test_on_real_blender_the_zero_scale_parts_have_no_size_and_the_fix_gives_them_one(blender_run) -> None:
     check = "assert min(body.dimensions) > 1.9 and min(needle.dimensions) > 0.39, (tuple(body.dimensions), tuple(needle.dimensions))\n"
     before = blender_run(ZERO_SCALE + check)

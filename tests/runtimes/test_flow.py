@@ -5,7 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from bpywright.cli import main
+
+pytestmark = [pytest.mark.blender, pytest.mark.runtimes]
 
 FAST_SOLVER = """\
 import bpy

@@ -13,6 +13,8 @@ from bpywright.config import Settings
 from bpywright.runtimes import RuntimeInstallError, RuntimeMissing, RuntimeRegistry, VersionError, major_minor
 from bpywright.runtimes.pythons import pythons_for
 
+pytestmark = pytest.mark.blender
+
 
 def test_versions_parse_strictly() -> None:
     assert major_minor("5.2.3 LTS") == "5.2" and major_minor("Blender 4.5") == "4.5" and major_minor(" 4.2 ") == "4.2"
@@ -47,6 +49,7 @@ def test_a_wheel_needs_its_cpython(tmp_path: Path, monkeypatch) -> None:
     assert not (tmp_path / "5.2" / "venv").exists()
 
 
+@pytest.mark.runtimes
 def test_blender_binary_registers_under_the_version_it_reports(tmp_path: Path, blender_exe: Path) -> None:
     registry = RuntimeRegistry(tmp_path)
     runtime = registry.add_executable(blender_exe)
@@ -97,6 +100,7 @@ def test_damaged_records_are_reported_not_trusted(tmp_path: Path) -> None:
     assert [r.version for r in registry.installed()] == ["4.5"]
 
 
+@pytest.mark.runtimes
 def test_existing_venv_is_registered_without_a_download(tmp_path: Path, runtime) -> None:
     """`blender add 5.2` over a venv that already imports bpy 5.2 (make setup's, or an interrupted add) only probes it."""
     real = runtime("5.2")
@@ -110,6 +114,7 @@ def test_existing_venv_is_registered_without_a_download(tmp_path: Path, runtime)
     assert Path(real.python).exists() and not (tmp_path / "5.2").exists()  # the link went, not what it pointed at
 
 
+@pytest.mark.runtimes
 def test_cli_list_add_remove(tmp_path: Path, monkeypatch, capsys, blender_exe: Path) -> None:
     monkeypatch.setenv("BPYWRIGHT_ARTIFACTS", str(tmp_path))
     assert main(["blender", "add", str(blender_exe)]) == 0

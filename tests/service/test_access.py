@@ -24,6 +24,8 @@ from bpywright.service.app import create_app
 
 from .conftest import LiveServer, replace
 
+pytestmark = pytest.mark.blender
+
 TOKEN = "test-token-5f1d"
 RUN = {"script": "import bpy\nprint('ran')\n", "render": False, "lint": False}
 

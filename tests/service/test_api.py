@@ -7,6 +7,7 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
 from PIL import Image
 
@@ -15,6 +16,8 @@ from bpywright.ingest.symbols import Symbol, write_symbols
 from bpywright.service.app import create_app
 
 from .conftest import RENDER_PX, SEED_RECIPES, replace
+
+pytestmark = pytest.mark.blender
 
 GOOD = "import bpy\nbpy.ops.mesh.primitive_monkey_add(location=(0, 0, 1))\n"
 BROKEN = "import bpy\n\nbpy.ops.mesh.primitive_cube_add()\nbpy.data.objects['NoSuchObject'].location.x = 1\n"

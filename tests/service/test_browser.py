@@ -14,6 +14,8 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from .conftest import SCREENSHOTS, SEED_RECIPES
 
+pytestmark = [pytest.mark.blender, pytest.mark.browser]
+
 CHROMIUM, CHROMEDRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")
 SCRIPT = "import bpy\nbpy.ops.mesh.primitive_ico_sphere_add(subdivisions=2, location=(0, 0, 1))\n"
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import httpx
+import pytest
 from fastapi.testclient import TestClient
 
 from bpywright.graph.fake_llm import FakeLLM, critic_json
@@ -10,6 +11,8 @@ from bpywright.service.app import create_app
 
 from .conftest import LiveServer, replace
 from .test_api import read_sse
+
+pytestmark = pytest.mark.blender
 
 PINE = "a low-poly pine tree on snowy ground"
 CONE = (  # the factory cube removed first: left beside the tree, the critic's factory-cube check rejects it

@@ -10,6 +10,8 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
+pytestmark = pytest.mark.blender
+
 LIMIT = 100_000  # settings.max_request_bytes in conftest
 
 

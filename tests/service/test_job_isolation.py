@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
 from fastapi.testclient import TestClient
 
 from bpywright.harness.seccomp import _libseccomp
+
+pytestmark = pytest.mark.blender
 
 ATTACK = """
 import ctypes, os

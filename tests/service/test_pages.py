@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
 
 from bpywright.exemplars.store import ExemplarStore
@@ -13,6 +14,8 @@ from bpywright.service.app import create_app
 from bpywright.service.pages import PER_PAGE
 
 from .conftest import SEED_RECIPES, replace
+
+pytestmark = pytest.mark.blender
 
 
 def cards(html: str) -> list[str]:

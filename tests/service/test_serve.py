@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import httpx
+import pytest
 
 HEAVY = ("torch", "torchvision", "open_clip", "faiss", "sentence_transformers", "bpy")
 
@@ -26,12 +27,14 @@ print(",".join(m for m in sys.argv[2].split(",") if m in sys.modules))
 """
 
 
+@pytest.mark.blender
 def test_app_starts_and_serves_pages_without_heavy_imports(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-c", LIGHT_START, str(tmp_path), ",".join(HEAVY)], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert proc.stdout.strip() == "", f"imported at startup: {proc.stdout.strip()}"
 
 
+@pytest.mark.blender
 def test_serve_prints_its_url_and_answers(tmp_path: Path) -> None:
     env = {**os.environ, "BPYWRIGHT_ARTIFACTS": str(tmp_path), "BPYWRIGHT_EMBEDDER": "none", "PYTHONUNBUFFERED": "1"}
     env["XDG_CONFIG_HOME"] = str(tmp_path / "config")  # no token file: this serve has no token
