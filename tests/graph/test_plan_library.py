@@ -56,11 +56,13 @@ def test_a_plan_that_repeats_a_shown_plan_is_a_copy_and_an_adapted_one_is_not() 
 # Builds many archetype scripts in one Blender job: before each, the factory scene is read again (what a job's fresh
 # fork of the zygote holds), the script runs in its own globals, and the harness's own scene summary is taken.
 BUILD_ALL = """
-import json, traceback
+import importlib, importlib.machinery, importlib.util, json, os, sys, traceback
 import bpy
 
-summary = {}
-exec(compile(open("summary.py", encoding="utf-8").read(), "summary.py", "exec"), summary)
+spec = importlib.machinery.ModuleSpec("harness_entry", None, is_package=True)
+spec.submodule_search_locations = [os.getcwd()]  # the summary and its sibling modules, as the entry loads them
+sys.modules["harness_entry"] = importlib.util.module_from_spec(spec)
+summary = vars(importlib.import_module("harness_entry.summary"))
 built = []
 for i, source in enumerate(json.load(open("scripts.json", encoding="utf-8"))):
     bpy.ops.wm.read_homefile(use_factory_startup=True, load_ui=False)
@@ -86,10 +88,8 @@ def build_failures(pool, tmp_path, archetypes) -> list[tuple[str, object]]:
     from bpywright.harness.report import SceneSummary
 
     scripts = [archetype_script(archetype, "4.5") for archetype in archetypes]
-    inputs = {
-        "scripts.json": json.dumps(scripts).encode("utf-8"),
-        "summary.py": (ENTRY.parent / "summary.py").read_bytes(),
-    }
+    inputs = {"scripts.json": json.dumps(scripts).encode("utf-8")}
+    inputs |= {path.name: path.read_bytes() for path in ENTRY.parent.glob("*.py")}  # the summary and its siblings
     out = tmp_path / "built"
     options = pool.options.model_copy(update={"timeout": 30 + 2 * len(scripts)})
     report = pool.run(source=BUILD_ALL, options=options, inputs=inputs, outputs_to=out)

@@ -41,7 +41,7 @@ def test_a_shape_plan_parses_as_a_model_plan() -> None:
     ("change", "message"),
     [
         (lambda s: s["parts"][0].update(color="sky"), "colour 'sky' is not in the palette"),
-        (lambda s: s["parts"][0].update(size=[1, 0, 1]), "all above 0"),
+        (lambda s: s["parts"][0].update(size=[1, 0, 0]), "above 0"),
         (lambda s: s["parts"][1].update(on="nowhere"), "neither 'ground' nor an earlier part"),
         (lambda s: s["parts"][0].update(side="under"), "parts.0.side"),
         (lambda s: s["parts"][0].update(shape="pyramid"), "parts.0.shape"),
@@ -65,3 +65,18 @@ def test_an_unreadable_or_wrongly_versioned_table_is_refused(tmp_path: Path) -> 
         load_shapes(broken)
     with pytest.raises(ShapeTableError, match='"schema": 1'):
         load_shapes(write(tmp_path, {"schema": 2, "shapes": []}))
+
+
+def test_the_plan_library_is_data_with_its_technique_keys_checked(tmp_path: Path) -> None:
+    from bpywright.graph.plan_library import LIBRARY, TECHNIQUES
+    from bpywright.graph.shape_table import PLAN_LIBRARY, load_plan_library
+
+    library, techniques = load_plan_library()
+    assert (library, techniques) == (LIBRARY, TECHNIQUES) and len(library) >= 10 and len(techniques) >= 8
+    assert all(json.loads(a.plan)["parts"] for a in library + techniques)
+    data = json.loads(PLAN_LIBRARY.read_text(encoding="utf-8"))
+    data["techniques"][0]["parts"][0]["modifiers"] = [{"type": "melt"}]
+    with pytest.raises(ShapeTableError, match=r"technique 0 \('a polished copper ring"):
+        load_plan_library(write(tmp_path, data))
+    with pytest.raises(ShapeTableError, match="unknown section"):
+        load_plan_library(write(tmp_path, {"schema": 1, "library": [], "techniques": [], "extras": []}))
