@@ -81,7 +81,7 @@ def heal_project_of(
 ) -> HealOutcome:
     """Heal the project a script belongs to: candidates run from a staged copy of `root` (never touched), as `script`."""
     from ..cluster.factory import open_pool
-    from .project import heal_project, staged
+    from .project import heal_project, read_source, staged
 
     root = root.resolve()
     entry = script.resolve().relative_to(root).as_posix()
@@ -91,7 +91,7 @@ def heal_project_of(
         def run(texts: dict[str, str]) -> RunReport:
             stage.set(texts)
             path = stage.root / entry
-            return pool.run(source=path.read_text(encoding="utf-8"), options=staged_options, as_file=path)
+            return pool.run(source=read_source(path), options=staged_options, as_file=path)
 
         with open_pool(staged_options, cluster=cluster, jobs=1, at_most=1) as pool:
             return heal_project(root, entry, run=run, seen_as=stage.root, target=target, max_rounds=max_rounds)
@@ -135,7 +135,7 @@ def render_diffs(outcome: HealOutcome) -> str:
 
 def write_outcome(outcome: HealOutcome, script: Path, root: Path, output: Path | None, in_place: bool) -> int:
     """Write the healed files (in place, or a mirror of the project under output); 0, or 2 when output cannot hold them."""
-    from .project import mirror
+    from .project import mirror, source_bytes
 
     texts = outcome.texts
     if output is not None and output.suffix == ".py" and not output.is_dir():
@@ -145,7 +145,7 @@ def write_outcome(outcome: HealOutcome, script: Path, root: Path, output: Path |
                 file=sys.stderr,
             )
             return 2
-        output.write_text(outcome.script, encoding="utf-8")
+        output.write_bytes(source_bytes(outcome.script, root / (outcome.entry or script.name)))
         print(f"wrote {output}", file=sys.stderr)
         return 0
     if output is not None:
@@ -156,7 +156,7 @@ def write_outcome(outcome: HealOutcome, script: Path, root: Path, output: Path |
         return 0
     if in_place and texts:
         for rel, text in sorted(texts.items()):
-            (root / rel).write_text(text, encoding="utf-8")
+            (root / rel).write_bytes(source_bytes(text, root / rel))
             print(f"wrote {root / rel}", file=sys.stderr)
     return 0
 

@@ -31,6 +31,37 @@ _LIBRARY_PARTS = frozenset({"site-packages", "dist-packages", ".venv", "venv", "
 MAX_FILES = 200  # project modules followed from the entry's imports, at most
 
 
+def read_source(path: Path) -> str:
+    """A project file's text: UTF-8, else Latin-1 (an old script with cp1252 quotes in a comment still runs; every byte
+    maps to one character, so `write_source` gives the same bytes back)."""
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def source_encoding(path: Path) -> str:
+    """The encoding `read_source` read a file with: "latin-1" for a file that is not UTF-8, else "utf-8"."""
+    try:
+        path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError:
+        return "latin-1"
+    except OSError:
+        pass
+    return "utf-8"
+
+
+def source_bytes(text: str, like: Path) -> bytes:
+    """A healed file's bytes, in the encoding its original (`like`) was read with (UTF-8 where a rule added a character
+    Latin-1 lacks)."""
+    encoding = source_encoding(like)
+    try:
+        return text.encode(encoding)
+    except UnicodeEncodeError:
+        return text.encode("utf-8")
+
+
 @dataclass(frozen=True)
 class Frame:
     """One traceback frame: the file as the run saw it, the line, and the path relative to the project root (None: outside)."""
@@ -136,8 +167,9 @@ def project_imports(entry: Path, root: Path, limit: int = MAX_FILES) -> list[Pat
 def module_names(module: str, entry: Path, root: Path) -> tuple[str, ...]:
     """Top-level names a project module (dotted, as imported from the entry's folder) defines; () when not the project's."""
     files = _module_files(module, entry.parent, root)
-    if not files or files[-1].stem != (module.rsplit(".", 1)[-1] if files[-1].name != "__init__.py" else files[-1].parent.name):
-        return ()
+    last = module.rsplit(".", 1)[-1]
+    if not files or (files[-1].parent.name if files[-1].name == "__init__.py" else files[-1].stem) != last:
+        return ()  # the import stopped short of the module (a package without it): not the project's
     try:
         tree = pyast.parse(files[-1].read_text(encoding="utf-8", errors="replace"))
     except (SyntaxError, ValueError, OSError):
@@ -190,7 +222,7 @@ class Stage:
                 path = self.root / rel
                 if path.is_symlink():
                     path.unlink()  # never write through a link (it may point into the original project)
-                path.write_text(text, encoding="utf-8")
+                path.write_bytes(source_bytes(text, self.source / rel))
         self.current = dict(texts)
 
 
@@ -226,7 +258,7 @@ def mirror(root: Path, destination: Path, texts: dict[str, str], skip: tuple[Pat
         target = destination / rel
         if target.is_symlink():
             target.unlink()
-        target.write_text(text, encoding="utf-8")
+        target.write_bytes(source_bytes(text, root / rel))
 
 
 @contextmanager
@@ -260,7 +292,7 @@ def heal_project(
         if rel not in originals:
             path = root / rel
             try:
-                originals[rel] = path.read_text(encoding="utf-8") if path.is_file() and path.resolve().is_relative_to(root) else ""
+                originals[rel] = read_source(path) if path.is_file() and path.resolve().is_relative_to(root) else ""
             except (OSError, UnicodeDecodeError):
                 originals[rel] = ""
         return originals[rel] or None
