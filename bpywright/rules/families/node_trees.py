@@ -264,6 +264,7 @@ RULES = (
         ),
         needles=(*RENAMED_INPUTS, *REMOVED_INPUTS, *NOW_COLOURS),
         example=('bsdf.inputs["Specular"].default_value = 0.3', "bsdf.inputs['Specular IOR Level'].default_value = 0.3"),
+        leaves_out="the value of a Principled BSDF input 4.0 removed (Subsurface Color, Transmission Roughness)",
     ),
     DriftRule(
         "node-group-interface",
