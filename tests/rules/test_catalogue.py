@@ -67,6 +67,9 @@ def test_rules_list_prints_each_rule_and_filters_by_family() -> None:
     text = cli("rules", "list").stdout
     assert all(f"{r.id}  [{r.family}]  fails on {fails_in(r)}" in text for r in ALL_RULES)
     assert "  before:  obj.select = True\n  after:   obj.select_set(True)" in text
+    assert "  leaves out a made-up enum item" in text and sum(line.startswith("  leaves out ") for line in text.splitlines()) == sum(
+        bool(r.leaves_out) for r in ALL_RULES
+    )
     values = json.loads(cli("rules", "list", "--json", "--family", "values").stdout)
     assert {r["family"] for r in values} == {"values"} and len(values) == sum(r.family == "values" for r in ALL_RULES)
     wrong = cli("rules", "list", "--family", "nope")

@@ -361,6 +361,6 @@ RULES = (
         _OpenGLRender,
         (r"Cannot use OpenGL render in background mode",),
         needles=("render.opengl(",),
-        example=("bpy.ops.render.opengl(write_still=True)", "_viewport_render(write_still=True)  # + the helper"),
+        example=("bpy.ops.render.opengl(write_still=True)", "_viewport_render(write_still=True)"),
     ),
 )
