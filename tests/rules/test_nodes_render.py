@@ -25,7 +25,9 @@ def test_principled_renames_and_removals_from_4_0() -> None:
     assert "principled-sockets" in fired(PRINCIPLED)
     new = fixed(PRINCIPLED)
     assert "inputs['Specular IOR Level']" in new and "inputs['Coat Weight']" in new and "inputs.get('Transmission Weight')" in new
-    assert "Subsurface Color" not in new and "Sheen Tint" not in new  # removed input, float to a colour input
+    assert "Subsurface Color" not in new  # a removed input
+    tint = "bsdf.inputs['Sheen Tint'].default_value = [1.0 - 0.5 + 0.5 * c for c in bsdf.inputs['Base Color'].default_value[:3]] + [1.0]"
+    assert tint in new  # a float tint is the colour 4.0 takes, white mixed toward the base colour
     assert 'spec.inputs["Specular"]' in new  # the EEVEE Specular node still has it
 
 

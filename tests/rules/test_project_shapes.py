@@ -93,3 +93,59 @@ def test_a_helper_that_is_not_utf8_is_healed_and_keeps_its_bytes(tmp_path: Path,
     assert healed == CP1252_HELPER.replace(b"select_by_layer()", b"select_all(action='SELECT')")
     assert source_bytes(read_source(project / "util.py"), project / "util.py") == healed
     assert main(["run", str(project / "go.py")]) == 0
+
+
+MATERIAL_293 = """\
+import bpy
+
+
+def glowing(name, colour):
+    mat = bpy.data.materials.new(name)
+    mat.use_nodes = True
+    bsdf = mat.node_tree.nodes["Principled BSDF"]
+    bsdf.inputs[0].default_value = colour
+    bsdf.inputs[4].default_value = 0.9
+    bsdf.inputs[5].default_value = 0.25
+    bsdf.inputs[7].default_value = 0.2
+    bsdf.inputs[11].default_value = 0.5
+    bsdf.inputs["Clearcoat"].default_value = 0.4
+    bsdf.inputs["Sheen"].default_value = 0.3
+    bsdf.inputs["Transmission"].default_value = 0.1
+    bsdf.inputs["Subsurface"].default_value = 0.05
+    bsdf.inputs["Subsurface Color"].default_value = (1, 0, 0, 1)
+    bsdf.inputs["Emission"].default_value = (0, 0.5, 1, 1)
+    return mat
+"""
+MATERIAL_ENTRY = """\
+import bpy
+from utils.material import glowing
+
+mat = glowing("Glow", (0.8, 0.2, 0.1, 1))
+"""
+MATERIAL_CHECK = """
+b = mat.node_tree.nodes["Principled BSDF"].inputs
+close = lambda a, b: abs(a - b) < 1e-4
+assert close(b["Metallic"].default_value, 0.9) and close(b["Roughness"].default_value, 0.2)
+assert close(b["Specular IOR Level"].default_value, 0.25) and close(b["Coat Weight"].default_value, 0.4)
+assert close(b["Sheen Weight"].default_value, 0.3) and close(b["Transmission Weight"].default_value, 0.1)
+assert close(b["Subsurface Weight"].default_value, 0.05) and close(b["Alpha"].default_value, 1.0)
+assert tuple(round(c, 3) for c in b["Emission Color"].default_value) == (0, 0.5, 1, 1)
+assert close(b["Emission Strength"].default_value, 1.0)
+assert [round(c, 3) for c in b["Sheen Tint"].default_value] == [0.9, 0.6, 0.55, 1.0]
+"""
+
+
+def test_a_293_principled_helper_by_index_and_by_old_name_heals_to_the_same_material(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """2.93's input order by index (inputs[5] was Specular, now Normal: 'sequence expected at dimension 1') and by old
+    name; healed, every value lands on the 4.x input that means the same, converted where its type changed."""
+    files = {"scene.py": MATERIAL_ENTRY, "utils/__init__.py": "", "utils/material.py": MATERIAL_293}
+    project = make_project(tmp_path / "p", files)
+    assert main(["run", str(project / "scene.py")]) != 0
+    capsys.readouterr()
+    assert main(["heal", str(project / "scene.py"), "--write"]) == 0
+    out = capsys.readouterr().out
+    assert "principled-input-index" in out and "healed: the script passes" in out
+    (project / "scene.py").write_text(MATERIAL_ENTRY + MATERIAL_CHECK)
+    assert main(["run", str(project / "scene.py")]) == 0, (project / "utils" / "material.py").read_text()
