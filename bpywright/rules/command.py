@@ -98,18 +98,19 @@ def heal_project_of(
 
 
 def render_outcome(outcome: HealOutcome) -> str:
-    """Each round's rules, diff and status, then the final verdict, for people."""
+    """Each round: per file, the rules that changed it (lines, what each rule does), the diff and how it ran; then the
+    verdict and why the heal stopped, for people."""
     out = [f"before: {outcome.status_before}" + (f" ({outcome.failure_before})" if outcome.failure_before else "")]
+
+    def named(applied: list) -> str:
+        return "; ".join(f"{a.rule} (line {', '.join(map(str, a.lines))}: {a.title})" for a in applied)
+
     for r in outcome.rounds:
-
-        def named(applied: list) -> str:
-            return ", ".join(f"{a.rule} (line {', '.join(map(str, a.lines))})" for a in applied)
-
-        if r.files and [f.path for f in r.files] != [outcome.entry]:  # a project round: the rules of each file it changed
-            rules = "; ".join(f"{f.path}: {named(f.applied)}" for f in r.files)
-        else:
-            rules = named(r.applied)
-        out.append(f"\nround {r.round}: {rules}" + (f" — explains the failure: {r.explained}" if r.explained else ""))
+        out.append(f"\nround {r.round}" + (f" — explains the failure: {r.explained}" if r.explained else ""))
+        for f in r.files or []:
+            out.append(f"  {f.path}: {named(f.applied)}")
+        if not r.files:
+            out.append(f"  {outcome.entry or 'script'}: {named(r.applied)}")
         out.append(r.diff.rstrip())
         at = f" ({r.file}, line {r.line})" if r.file and r.file != outcome.entry and r.line else f" (line {r.line})" if r.line else ""
         result = r.status + (f": {r.failure}{at}" if r.failure else "")
@@ -122,9 +123,10 @@ def render_outcome(outcome: HealOutcome) -> str:
     elif outcome.not_healable:
         out.append(f"\nnot healable: {outcome.not_healable}")
     elif not outcome.rounds:
-        out.append("\nnot healed: no rule matches this failure")
+        out.append("\nnot healed: no rule matches this failure" + (f" (stopped: {outcome.stopped})" if outcome.stopped else ""))
     else:
-        out.append(f"\nnot healed: still {outcome.status_after}" + (f" ({outcome.failure_after})" if outcome.failure_after else ""))
+        still = f"still {outcome.status_after}" + (f" ({outcome.failure_after})" if outcome.failure_after else "")
+        out.append(f"\nnot healed: {still}" + (f"\nstopped: {outcome.stopped}" if outcome.stopped else ""))
     return "\n".join(out)
 
 

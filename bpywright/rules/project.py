@@ -22,13 +22,16 @@ from pathlib import Path
 from .. import pyast
 from ..harness.report import RunReport
 from .families.imports.renamed import missing_name
-from .healer import _RANK, FileChange, HealOutcome, HealRound, fix_file, run_error, unified_diff
+from .healer import _RANK, FileChange, HealOutcome, HealRound, fix_file, run_error, stop_reason, unified_diff
 from .pack import line_map, map_line
 
 _FRAME = re.compile(r'^\s*File "([^"]+)", line (\d+)', re.M)
 SKIPPED = frozenset({".git", ".hg", ".svn", "__pycache__", ".venv", "venv", "node_modules", ".mypy_cache", ".pytest_cache", ".ruff_cache"})
 _LIBRARY_PARTS = frozenset({"site-packages", "dist-packages", ".venv", "venv", "node_modules"})
 MAX_FILES = 200  # project modules followed from the entry's imports, at most
+# Rules that may also fix a caller's frame (the value that reached the failing call came from there): a division
+# passed on through a helper's **kwargs.
+CALLER_RULES = frozenset({"int-from-division"})
 
 
 def read_source(path: Path) -> str:
@@ -315,12 +318,18 @@ def heal_project(
         candidate = dict(texts)
         changes: list[FileChange] = []
         explained: str | None = None
+        callers = {f.rel: f.line for f in frames(report, shown)[:-1] if f.rel is not None and (f.rel, f.line) != (where, line)}
         for rel in files:
             before = texts.get(rel) or original(rel)
             if before is None:
                 continue
             here = rel == where
-            result = fix_file(before, error if here else "", line if here else None, None, target, frozenset(excluded), names, rel)
+            if here:
+                result = fix_file(before, error, line, None, target, frozenset(excluded), names, rel)
+            elif rel in callers and error:
+                result = fix_file(before, error, callers[rel], None, target, frozenset(excluded), names, rel, only=CALLER_RULES)
+            else:
+                result = fix_file(before, "", None, None, target, frozenset(excluded), names, rel)
             if result.changed:
                 candidate[rel] = result.script
                 changes.append(FileChange(path=rel, applied=result.applied, diff=result.diff))
@@ -358,6 +367,11 @@ def heal_project(
         texts, report = candidate, new_report
         rounds.append(entry_round)
     changed = {rel: text for rel, text in texts.items() if text != original(rel)}
+    if report.ok:
+        where_now = ""
+    else:
+        rel_now, line_now = failing_frame(report, shown, entry)
+        where_now = f"{rel_now}, line {line_now}" if line_now else rel_now
     final = [FileChange(path=rel, diff=unified_diff(original(rel) or "", text, rel)) for rel, text in sorted(changed.items())]
     entry_text = changed.get(entry, original(entry) or "")
     return HealOutcome(
@@ -376,6 +390,7 @@ def heal_project(
         files=final,
         texts=changed,
         not_healable=None if report.ok else outside_failure(report, shown),
+        stopped=stop_reason(report, rounds, max_rounds, target, excluded, where_now),
     )
 
 

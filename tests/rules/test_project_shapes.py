@@ -69,7 +69,7 @@ def test_a_renamed_helper_in_a_package_heals_beside_another_fix_in_its_init(
     assert tree(project) == files  # --dry-run writes nothing
     assert main(["heal", str(project / "scripts" / "metaballs.py")]) == 0
     report = capsys.readouterr().out
-    assert "renamed-helper" in report and "scripts/utils/__init__.py: scene-update" in report
+    assert "renamed-helper" in report and "  scripts/utils/__init__.py: scene-update (line 7: " in report
 
 
 CP1252_HELPER = (
@@ -149,3 +149,20 @@ def test_a_293_principled_helper_by_index_and_by_old_name_heals_to_the_same_mate
     assert "principled-input-index" in out and "healed: the script passes" in out
     (project / "scene.py").write_text(MATERIAL_ENTRY + MATERIAL_CHECK)
     assert main(["run", str(project / "scene.py")]) == 0, (project / "utils" / "material.py").read_text()
+
+
+def test_a_division_passed_through_a_helpers_kwargs_in_another_file_gets_int(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    files = {
+        "main.py": "import bpy, bmesh\nimport shapes\n\nbm = bmesh.new()\nrings = 12\nshapes.cone(bm, segments=rings / 2)\n"
+        "me = bpy.data.meshes.new('c')\nbm.to_mesh(me)\nassert len(me.polygons) >= 6\n",
+        "shapes.py": "import bmesh\n\n\ndef cone(bm, **options):\n"
+        "    return bmesh.ops.create_cone(bm, cap_ends=True, radius1=1.0, radius2=0.0, depth=2.0, **options)\n",
+    }
+    project = make_project(tmp_path / "p", files)
+    assert main(["heal", str(project / "main.py"), "--write"]) == 0
+    out = capsys.readouterr().out
+    assert "  main.py: int-from-division (line 6: " in out
+    assert "shapes.cone(bm, segments=int(rings / 2))" in (project / "main.py").read_text()
+    assert (project / "shapes.py").read_text() == files["shapes.py"]

@@ -9,7 +9,7 @@ import libcst as cst
 
 from ...versions import version_key
 from ..base import DriftRule, RuleTransformer
-from ..fragments import dotted, string_value
+from ..fragments import string_value
 
 
 def eevee_id(target: str) -> str:
