@@ -84,3 +84,13 @@ def test_the_example_is_what_the_rule_makes_of_its_old_form(rule) -> None:
     healed, hits = apply_rules(source, [(rule, scope)])
     assert hits, f"{rule.id} does not fire on its example"
     assert after.startswith("(") or after in healed  # "(dropped …)": a finding or a removal, said in words
+
+
+def test_the_heal_guide_tables_every_rule_with_what_it_leaves_out() -> None:
+    from pathlib import Path
+
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "guides" / "heal.md").read_text(encoding="utf-8")
+    for rule in ALL_RULES:
+        row = next((line for line in guide.splitlines() if line.startswith(f"| `{rule.id}` |")), None)
+        assert row is not None, f"{rule.id} is not in the heal guide's rule table"
+        assert row.rstrip(" |").endswith(rule.leaves_out.replace("|", "\\|") or "nothing"), rule.id
