@@ -19,7 +19,12 @@ def test_heal_prints_rounds_and_writes_output(tmp_path: Path, capsys) -> None:
     out = tmp_path / "new.py"
     assert main(["heal", str(script), "-o", str(out)]) == 0
     printed = capsys.readouterr().out
-    assert "round 1" in printed and ": object-select (line " in printed and "+ob.select_set(True)" in printed and "healed: the script passes" in printed
+    assert (
+        "round 1" in printed
+        and ": object-select (line " in printed
+        and "+ob.select_set(True)" in printed
+        and "healed: the script passes" in printed
+    )
     assert "ob.select_set(True)" in out.read_text() and script.read_text() == HEALABLE
 
 

@@ -105,6 +105,9 @@ def test_a_division_reaching_an_int_keyword_through_a_dict_or_kwargs_gets_int(bl
         bm.to_mesh(me)
         """)
     outcome, _ = healed_in_blender(
-        blender_run, script, 'keyword "segments" expected an int, not float', check="\nassert len(me.polygons) >= 6 + 4  # both cones, their sides\n"
+        blender_run,
+        script,
+        'keyword "segments" expected an int, not float',
+        check="\nassert len(me.polygons) >= 6 + 4  # both cones, their sides\n",
     )
     assert '"segments": int(n / 2)' in outcome.script and "cone(bm, segments=int(rings / 3))" in outcome.script

@@ -55,9 +55,7 @@ def test_module_names_reads_a_package_init(tmp_path: Path) -> None:
     assert module_names("utils.nothing", entry, tmp_path) == ()  # the import stops at the package: not its module
 
 
-def test_a_renamed_helper_in_a_package_heals_beside_another_fix_in_its_init(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_a_renamed_helper_in_a_package_heals_beside_another_fix_in_its_init(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     files = {"scripts/metaballs.py": PACKAGE_ENTRY, "scripts/utils/__init__.py": PACKAGE_INIT}
     project = make_project(tmp_path / "p", files)
     assert main(["run", str(project / "scripts" / "metaballs.py")]) != 0  # the old project fails as it is
@@ -151,9 +149,7 @@ def test_a_293_principled_helper_by_index_and_by_old_name_heals_to_the_same_mate
     assert main(["run", str(project / "scene.py")]) == 0, (project / "utils" / "material.py").read_text()
 
 
-def test_a_division_passed_through_a_helpers_kwargs_in_another_file_gets_int(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_a_division_passed_through_a_helpers_kwargs_in_another_file_gets_int(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     files = {
         "main.py": "import bpy, bmesh\nimport shapes\n\nbm = bmesh.new()\nrings = 12\nshapes.cone(bm, segments=rings / 2)\n"
         "me = bpy.data.meshes.new('c')\nbm.to_mesh(me)\nassert len(me.polygons) >= 6\n",
