@@ -56,17 +56,24 @@ def materialise(manifest: dict, cache: Path, into: Path) -> list[tuple[Path, lis
     return out
 
 
-def first_rule_only(script: str, error: str, line: int | None, *args, **kwargs) -> HealResult:
-    """The naive healer: only the first rule that explains the failure, only at the failing statement."""
-    name = kwargs.get("name", "script.py")
-    target = args[1] if len(args) > 1 else kwargs.get("target", "4.5")
-    if not error:
+def first_rule_only(
+    script: str,
+    error: str,
+    line: int | None,
+    lint: None = None,
+    target: str = "4.5",
+    exclude: frozenset[str] = frozenset(),
+    module_names: tuple[str, ...] = (),
+    name: str = "script.py",
+    only: frozenset[str] | None = None,
+) -> HealResult:
+    """The naive healer: only the first rule (not yet set aside) that explains the failure, only at its statement."""
+    if not error or only is not None:
         return HealResult(script=script)
-    first = next((r.id for r in rules_for(target) if r.explains_error(error)), None)
+    first = next((r.id for r in rules_for(target) if r.id not in exclude and r.explains_error(error)), None)
     if first is None:
         return HealResult(script=script)
     others = frozenset(r.id for r in rules_for(target) if r.id != first)
-    module_names = args[4] if len(args) > 4 else kwargs.get("module_names", ())
     return fix_file(script, error, line, None, target, others, module_names, name)
 
 
@@ -84,14 +91,9 @@ def one_project(pool: WorkerPool, root: Path, entries: list[str], label: str, ma
             original = read_source(root / entry)
             alone = heal(original, max_rounds=max_rounds, run=lambda s, e=entry: run_entry(e, {}, s))
             whole = heal_project(root, entry, run=lambda t, e=entry: run_entry(e, t), seen_as=stage.root, max_rounds=max_rounds)
-            import bpywright.rules.project as project_module
-
-            saved = project_module.fix_file
-            project_module.fix_file = first_rule_only  # type: ignore[assignment]
-            try:
-                naive_heal = heal_project(root, entry, run=lambda t, e=entry: run_entry(e, t), seen_as=stage.root, max_rounds=max_rounds)
-            finally:
-                project_module.fix_file = saved
+            naive_heal = heal_project(
+                root, entry, run=lambda t, e=entry: run_entry(e, t), seen_as=stage.root, max_rounds=max_rounds, fixer=first_rule_only
+            )
             found[f"{label}/{entry}"] = {
                 "naive": whole.status_before == "ok",
                 "entry_only": alone.healed,

@@ -22,7 +22,7 @@ from pathlib import Path
 from .. import pyast
 from ..harness.report import RunReport
 from .families.imports.renamed import missing_name
-from .healer import _RANK, FileChange, HealOutcome, HealRound, fix_file, run_error, stop_reason, unified_diff
+from .healer import _RANK, FileChange, HealOutcome, HealResult, HealRound, fix_file, run_error, stop_reason, unified_diff
 from .pack import line_map, map_line
 
 _FRAME = re.compile(r'^\s*File "([^"]+)", line (\d+)', re.M)
@@ -281,11 +281,13 @@ def heal_project(
     seen_as: Path | None = None,
     target: str = "4.5",
     max_rounds: int = 5,
+    fixer: Callable[..., HealResult] = fix_file,
 ) -> HealOutcome:
     """Run → fix the project's files → re-run until the entry passes or no rule makes progress; never leaves it worse.
 
     root: the project (read, never written); entry: the script's path under it; run(texts) runs the entry with `texts`
-    (rel path → text) in place of the project's files; seen_as: the root as the run's tracebacks show it (a stage).
+    (rel path → text) in place of the project's files; seen_as: the root as the run's tracebacks show it (a stage);
+    fixer: fix_file's stand-in for one file (a benchmark's narrower healer).
     """
     root = root.resolve()
     shown = (seen_as or root).resolve()
@@ -325,11 +327,11 @@ def heal_project(
                 continue
             here = rel == where
             if here:
-                result = fix_file(before, error, line, None, target, frozenset(excluded), names, rel)
+                result = fixer(before, error, line, None, target, frozenset(excluded), names, rel)
             elif rel in callers and error:
-                result = fix_file(before, error, callers[rel], None, target, frozenset(excluded), names, rel, only=CALLER_RULES)
+                result = fixer(before, error, callers[rel], None, target, frozenset(excluded), names, rel, only=CALLER_RULES)
             else:
-                result = fix_file(before, "", None, None, target, frozenset(excluded), names, rel)
+                result = fixer(before, "", None, None, target, frozenset(excluded), names, rel)
             if result.changed:
                 candidate[rel] = result.script
                 changes.append(FileChange(path=rel, applied=result.applied, diff=result.diff))
