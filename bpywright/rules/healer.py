@@ -103,7 +103,8 @@ def stop_reason(report: RunReport, rounds: list[HealRound], max_rounds: int, tar
     if tried == explaining:
         return f"{', '.join(tried)} explain(s) this failure{at} but were tried and got no further (excluded)"
     left = [r for r in explaining if r not in excluded]
-    return f"{', '.join(left)} explain(s) this failure{at} but found nothing to change there"
+    also = f" ({', '.join(tried)} tried and set aside)" if tried else ""
+    return f"{', '.join(left)} explain(s) this failure{at} but found nothing to change there{also}"
 
 
 def unified_diff(old: str, new: str, name: str = "script.py") -> str:

@@ -21,10 +21,13 @@ def exception_info(exc, script_path):
         for frame in traceback.extract_tb(exc.__traceback__):
             if frame.filename == script_path:
                 line = frame.lineno
-    tb_obj = exc.__traceback__
-    while tb_obj is not None and os.path.dirname(tb_obj.tb_frame.f_code.co_filename) == HARNESS_DIR:
-        tb_obj = tb_obj.tb_next  # drop the harness's own frames
-    tb = "".join(traceback.format_exception(type(exc), exc, tb_obj))
+    # the harness's own frames (its entry above the script, its render guard between a call and Blender) are left out
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if os.path.dirname(f.filename) != HARNESS_DIR]
+    tb = "".join(
+        (["Traceback (most recent call last):\n"] if frames else [])
+        + traceback.format_list(frames)
+        + traceback.format_exception_only(type(exc), exc)
+    )
     return {
         "type": type(exc).__name__,
         "message": str(exc),
@@ -56,13 +59,14 @@ def sandbox_denied(exc):
 
 
 # A script's own render (`bpy.ops.render.render(...)`) runs during validation, as the user wrote it, only smaller: at most
-# this many pixels on a side, this many samples, one frame of an animation, written into the job's output folder (the
+# this many pixels on a side, this many samples, one frame of an animation, EEVEE as Workbench (EEVEE's shaders take
+# minutes to compile on a headless CPU), written into the job's output folder (the
 # working directory) rather than the project's. Scene settings are put back after each call, so the scene the harness
 # measures and renders is the script's. `blender -b --python` outside the harness renders it as written.
 VALIDATION_PIXELS = 96
 VALIDATION_SAMPLES = 4
 RENDER_NOTE = (
-    "bpywright: the script's bpy.ops.render.render({args}) ran for validation at {x}x{y} px, at most {samples} samples{frames},"
+    "bpywright: the script's bpy.ops.render.render({args}) ran for validation at {x}x{y} px, at most {samples} samples{engine}{frames},"
     " writing into the job's output folder; blender -b --python renders it as written\n"
 )
 
@@ -81,6 +85,11 @@ def _validation_settings(scene, kw):
         if owner is not None and hasattr(owner, prop) and getattr(owner, prop) > VALIDATION_SAMPLES:
             saved.append((owner, prop, getattr(owner, prop)))
             setattr(owner, prop, VALIDATION_SAMPLES)
+    engine = ""
+    if render.engine.startswith("BLENDER_EEVEE"):  # its shaders compile for minutes on a headless CPU
+        saved.append((render, "engine", render.engine))
+        render.engine = "BLENDER_WORKBENCH"
+        engine = ", with Workbench in place of EEVEE"
     frames = ""
     if kw.get("animation"):
         saved.append((scene, "frame_end", scene.frame_end))
@@ -92,6 +101,7 @@ def _validation_settings(scene, kw):
         x=int(render.resolution_x * pct),
         y=int(render.resolution_y * pct),
         samples=VALIDATION_SAMPLES,
+        engine=engine,
         frames=frames,
     )
     sys.stderr.write(note)
