@@ -12,6 +12,7 @@ from .. import pyast
 
 # Exceptions a guard around an API that may be missing catches (the first three are what bpy raises for it).
 GUARD_EXCEPTIONS = {"AttributeError", "KeyError", "TypeError", "Exception", "BaseException"}
+NAME_GUARD_EXCEPTIONS = {"NameError", "Exception", "BaseException"}  # what catches a name no statement binds
 COMPARE: dict[type[ast.cmpop], Callable[[Any, Any], Any]] = {
     ast.Lt: operator.lt,
     ast.LtE: operator.le,
@@ -37,7 +38,7 @@ class Span:
 
     def covers(self, line: int, message: str) -> bool:
         """True when the span holds line and, for a name probe, the message is about a probed name."""
-        return self.holds(line) and (not self.names or any(f'"{n}"' in message or f"'{n}'" in message for n in self.names))
+        return self.holds(line) and (not self.names or any(f"{q}{n}{q}" in message for n in self.names for q in "\"'`"))
 
 
 @dataclass
@@ -46,6 +47,7 @@ class ScriptFacts:
 
     guards: list[Span] = field(default_factory=list)
     unreachable: list[Span] = field(default_factory=list)
+    name_guards: list[Span] = field(default_factory=list)  # where an undefined name is caught or looked up first
     classes: set[str] = field(default_factory=set)
     registered: set[str] = field(default_factory=set)
     operators: set[str] = field(default_factory=set)
@@ -56,6 +58,11 @@ class ScriptFacts:
     def guard_at(self, line: int, message: str = "") -> Span | None:
         """The innermost guard around line that covers a finding with this message, if any."""
         return min((s for s in self.guards if s.covers(line, message)), key=lambda s: s.end - s.start, default=None)
+
+    def name_guard_at(self, line: int, message: str = "") -> Span | None:
+        """The innermost place around line where a name the script may not bind is caught (try/except NameError) or
+        looked up before use (`if "SEED" in globals():`)."""
+        return min((s for s in self.name_guards if s.covers(line, message)), key=lambda s: s.end - s.start, default=None)
 
     def unreachable_at(self, line: int) -> Span | None:
         """Why line looks unreachable, if it does."""
@@ -137,6 +144,28 @@ def _probed_names(test: ast.expr) -> set[str]:
             if isinstance(n.args[0], ast.Constant) and isinstance(n.args[0].value, str):
                 names.add(n.args[0].value)
     return names
+
+
+def _probes_namespace(test: ast.expr) -> bool:
+    """`"x" in globals()` (locals(), vars(), dir()): a test for a name the script may not bind."""
+    return any(
+        isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("globals", "locals", "vars", "dir") and not n.args
+        for n in ast.walk(test)
+    )
+
+
+def _tests_main(test: ast.expr) -> bool | None:
+    """True for `__name__ == "__main__"`, False for `!=`, None for any other test."""
+    if (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.left, ast.Name)
+        and test.left.id == "__name__"
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value == "__main__"
+    ):
+        return isinstance(test.ops[0], ast.Eq) if isinstance(test.ops[0], ast.Eq | ast.NotEq) else None
+    return None
 
 
 def _probes_api(test: ast.expr) -> bool:
@@ -275,6 +304,9 @@ class _Collector(ast.NodeVisitor):
 
     def visit_If(self, node: ast.If) -> None:
         test = node.test
+        main = _tests_main(test)
+        if main is not None:  # `blender --python` runs the script as __main__
+            self.add(self.facts.unreachable, node.orelse if main else node.body, "a branch for when the script is imported, not run")
         if isinstance(test, ast.Constant) and not test.value:
             self.add(self.facts.unreachable, node.body, f"inside `if {ast.unparse(test)}:`")
         elif _mentions_version(test, self.version_aliases):
@@ -292,6 +324,13 @@ class _Collector(ast.NodeVisitor):
         elif names := _probed_names(test):  # the body only, and only findings about the probed names
             if span := _span(node.body, f"inside a check that {', '.join(sorted(names))} exists"):
                 self.facts.guards.append(Span(span.start, span.end, span.why, frozenset(names)))
+                if _probes_namespace(test):  # `if "SEED" in globals():`: a name its harness may set
+                    self.facts.name_guards.append(Span(span.start, span.end, span.why, frozenset(names)))
+        self.generic_visit(node)
+
+    def visit_IfExp(self, node: ast.IfExp) -> None:
+        if _mentions_version(node.test, self.version_aliases):  # `"FAST" if bpy.app.version < (5, 0) else "FLOAT"`
+            self.facts.guards.append(Span(node.lineno, node.end_lineno or node.lineno, "a bpy.app.version test picks the value"))
         self.generic_visit(node)
 
     def visit_While(self, node: ast.While) -> None:
@@ -304,6 +343,8 @@ class _Collector(ast.NodeVisitor):
         hit = sorted(caught & GUARD_EXCEPTIONS)
         if hit:
             self.add(self.facts.guards, node.body, f"inside try/except {'|'.join(hit)}")
+        if caught & NAME_GUARD_EXCEPTIONS:
+            self.add(self.facts.name_guards, node.body, f"inside try/except {'|'.join(sorted(caught & NAME_GUARD_EXCEPTIONS))}")
         self.generic_visit(node)
 
     visit_TryStar = visit_Try

@@ -158,9 +158,13 @@ def refine(diagnostics: Iterable[Diagnostic], source: str, version: str = "4.5",
             continue
         if d.code in UNDEFINED:  # a name the script never binds raises only where its line runs
             dead = facts.unreachable_at(d.line)
+            caught = facts.name_guard_at(d.line, d.message)
             if dead is not None:
                 d.severity = "advisory"
                 d.message += f" (advisory: this path never runs: {dead.why})"
+            elif caught is not None:
+                d.severity = "advisory"
+                d.message += f" (advisory: a latent undefined name, never raised: {caught.why})"
             continue
         reason = why_not_proved(d, facts, index)
         if reason is None and (guard := facts.guard_at(d.line, d.message)) is not None:

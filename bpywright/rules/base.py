@@ -94,6 +94,9 @@ class DriftRule:
     needles: tuple[str, ...] | Callable[[str], bool] = ()
     runtime_only: bool = False
     example: tuple[str, str] = ("", "")  # (old form, what the rule makes of it), shown by `bpywright rules list`
+    # What the fixed script no longer does that the old one meant to ("": nothing, the same effect in the new API). No
+    # rule leaves out a render, a file write, an export or a save: only what the target Blender no longer has.
+    leaves_out: str = ""
     _patterns: tuple[re.Pattern[str], ...] = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

@@ -9,7 +9,8 @@ from .pack import ALL_RULES
 
 
 class RuleEntry(BaseModel):
-    """One rule: its name, family, the versions where its old form fails, the errors it explains, one example."""
+    """One rule: its name, family, the versions where its old form fails, the errors it explains, what its fix leaves out
+    of what the script did ("" for nothing), one example."""
 
     id: str
     family: str
@@ -19,6 +20,7 @@ class RuleEntry(BaseModel):
     fails_in: str
     explains: list[str]
     runtime_only: bool
+    leaves_out: str
     before: str
     after: str
 
@@ -39,6 +41,7 @@ def entry(rule: DriftRule) -> RuleEntry:
         fails_in=fails_in(rule),
         explains=list(rule.explains),
         runtime_only=rule.runtime_only,
+        leaves_out=rule.leaves_out,
         before=rule.example[0],
         after=rule.example[1],
     )
@@ -60,5 +63,6 @@ def render_text(entries: list[RuleEntry]) -> str:
     for e in entries:
         out += [f"{e.id}  [{e.family}]  fails on {e.fails_in}{'  (needs a failed run)' if e.runtime_only else ''}", f"  {e.title}"]
         out += [f"  explains {pattern}" for pattern in e.explains]
+        out += [f"  leaves out {e.leaves_out}"] if e.leaves_out else []
         out += [*block("before:", e.before), *block("after:", e.after), ""]
     return "\n".join(out)

@@ -81,7 +81,7 @@ def heal_project_of(
 ) -> HealOutcome:
     """Heal the project a script belongs to: candidates run from a staged copy of `root` (never touched), as `script`."""
     from ..cluster.factory import open_pool
-    from .project import heal_project, staged
+    from .project import heal_project, read_source, staged
 
     root = root.resolve()
     entry = script.resolve().relative_to(root).as_posix()
@@ -91,25 +91,26 @@ def heal_project_of(
         def run(texts: dict[str, str]) -> RunReport:
             stage.set(texts)
             path = stage.root / entry
-            return pool.run(source=path.read_text(encoding="utf-8"), options=staged_options, as_file=path)
+            return pool.run(source=read_source(path), options=staged_options, as_file=path)
 
         with open_pool(staged_options, cluster=cluster, jobs=1, at_most=1) as pool:
             return heal_project(root, entry, run=run, seen_as=stage.root, target=target, max_rounds=max_rounds)
 
 
 def render_outcome(outcome: HealOutcome) -> str:
-    """Each round's rules, diff and status, then the final verdict, for people."""
+    """Each round: per file, the rules that changed it (lines, what each rule does), the diff and how it ran; then the
+    verdict and why the heal stopped, for people."""
     out = [f"before: {outcome.status_before}" + (f" ({outcome.failure_before})" if outcome.failure_before else "")]
+
+    def named(applied: list) -> str:
+        return "; ".join(f"{a.rule} (line {', '.join(map(str, a.lines))}: {a.title})" for a in applied)
+
     for r in outcome.rounds:
-
-        def named(applied: list) -> str:
-            return ", ".join(f"{a.rule} (line {', '.join(map(str, a.lines))})" for a in applied)
-
-        if r.files and [f.path for f in r.files] != [outcome.entry]:  # a project round: the rules of each file it changed
-            rules = "; ".join(f"{f.path}: {named(f.applied)}" for f in r.files)
-        else:
-            rules = named(r.applied)
-        out.append(f"\nround {r.round}: {rules}" + (f" — explains the failure: {r.explained}" if r.explained else ""))
+        out.append(f"\nround {r.round}" + (f" — explains the failure: {r.explained}" if r.explained else ""))
+        for f in r.files or []:
+            out.append(f"  {f.path}: {named(f.applied)}")
+        if not r.files:
+            out.append(f"  {outcome.entry or 'script'}: {named(r.applied)}")
         out.append(r.diff.rstrip())
         at = f" ({r.file}, line {r.line})" if r.file and r.file != outcome.entry and r.line else f" (line {r.line})" if r.line else ""
         result = r.status + (f": {r.failure}{at}" if r.failure else "")
@@ -122,9 +123,10 @@ def render_outcome(outcome: HealOutcome) -> str:
     elif outcome.not_healable:
         out.append(f"\nnot healable: {outcome.not_healable}")
     elif not outcome.rounds:
-        out.append("\nnot healed: no rule matches this failure")
+        out.append("\nnot healed: no rule matches this failure" + (f" (stopped: {outcome.stopped})" if outcome.stopped else ""))
     else:
-        out.append(f"\nnot healed: still {outcome.status_after}" + (f" ({outcome.failure_after})" if outcome.failure_after else ""))
+        still = f"still {outcome.status_after}" + (f" ({outcome.failure_after})" if outcome.failure_after else "")
+        out.append(f"\nnot healed: {still}" + (f"\nstopped: {outcome.stopped}" if outcome.stopped else ""))
     return "\n".join(out)
 
 
@@ -136,7 +138,7 @@ def render_diffs(outcome: HealOutcome) -> str:
 def write_outcome(outcome: HealOutcome, script: Path, root: Path, output: Path | None, in_place: bool) -> int:
     """Write the healed files (in place, or a mirror of the project under output); 0, or 2 when output cannot hold them."""
     from ..untrusted_files import links_inside, refuse_links, write_nofollow
-    from .project import mirror, write_inside
+    from .project import mirror, source_bytes, write_inside
 
     texts = outcome.texts
     if output is not None and output.suffix == ".py" and not output.is_dir():
@@ -146,7 +148,7 @@ def write_outcome(outcome: HealOutcome, script: Path, root: Path, output: Path |
                 file=sys.stderr,
             )
             return 2
-        write_nofollow(output, outcome.script.encode("utf-8"), "-o file")
+        write_nofollow(output, source_bytes(outcome.script, root / (outcome.entry or script.name)), "-o file")
         print(f"wrote {output}", file=sys.stderr)
         return 0
     if output is not None:
@@ -162,7 +164,7 @@ def write_outcome(outcome: HealOutcome, script: Path, root: Path, output: Path |
         for rel in sorted(texts):  # every file first: a link refuses the write before any file is changed
             refuse_links(root / rel, "healed file", trusted=root)
         for rel, text in sorted(texts.items()):
-            write_inside(root, rel, text, replace_link=False)
+            write_inside(root, rel, text, replace_link=False, like=root / rel)
             print(f"wrote {root / rel}", file=sys.stderr)
     return 0
 

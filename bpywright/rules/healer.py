@@ -83,6 +83,28 @@ class HealOutcome(BaseModel):
     files: list[FileChange] = []
     texts: dict[str, str] = {}
     not_healable: str | None = None
+    stopped: str = ""  # why the heal stopped, in words (it passes, no rule explains the failure, the rounds ran out …)
+
+
+def stop_reason(report: RunReport, rounds: list[HealRound], max_rounds: int, target: str, excluded: set[str], where: str = "") -> str:
+    """Why a heal loop ended, for people: it passes, the rounds ran out, or what the rules could not do with the failure."""
+    if report.ok:
+        return "it passes" if rounds else "it passed already"
+    if len(rounds) >= max_rounds:
+        return f"the {max_rounds} round(s) ran out (--max-rounds) while it still fails"
+    error = run_error(report)
+    at = f" at {where}" if where else ""
+    if not error:
+        return f"it ends in {report.status}{at}, which no rule explains (rules explain errors a run raises)"
+    explaining = [r.id for r in rules_for(target) if r.explains_error(error)]
+    if not explaining:
+        return f"no rule explains this failure{at}"
+    tried = [r for r in explaining if r in excluded]
+    if tried == explaining:
+        return f"{', '.join(tried)} explain(s) this failure{at} but were tried and got no further (excluded)"
+    left = [r for r in explaining if r not in excluded]
+    also = f" ({', '.join(tried)} tried and set aside)" if tried else ""
+    return f"{', '.join(left)} explain(s) this failure{at} but found nothing to change there{also}"
 
 
 def unified_diff(old: str, new: str, name: str = "script.py") -> str:
@@ -128,10 +150,12 @@ def fix_file(
     exclude: frozenset[str] = frozenset(),
     module_names: tuple[str, ...] = (),
     name: str = "script.py",
+    only: frozenset[str] | None = None,
 ) -> HealResult:
     """Fix one file: every sure fix, plus the rules that explain `error` at the statement of `line` (None: sure fixes only).
 
     module_names: the names the module an AttributeError/ImportError names defines (a project's own helper module).
+    only: the rules `error` is given to (None: every rule that explains it), for a caller's frame in a project.
     """
     module = parse(script)
     if module is None:
@@ -139,7 +163,7 @@ def fix_file(
     failing = statement_lines(module, line if error else None)
     lint_lines = _lint_lines(lint_report)
     rules = [r for r in rules_for(target) if r.id not in exclude]
-    explaining = [r for r in rules if error and r.explains_error(error)]
+    explaining = [r for r in rules if error and r.explains_error(error) and (only is None or r.id in only)]
     plan = [(r, FixScope(target, failing, error, module_names)) for r in explaining]
     plan += [(r, FixScope(target, lint_lines.get(r.id, frozenset()))) for r in rules if r not in explaining]
     new, hits = apply_rules(script, plan)
@@ -245,4 +269,12 @@ def heal(
         script=script,
         diff=unified_diff(original, script),
         explained=any(r.explained for r in rounds if not r.reverted),
+        stopped=stop_reason(
+            report,
+            rounds,
+            max_rounds,
+            target,
+            excluded,
+            f"line {report.exception.line}" if report.exception and report.exception.line else "",
+        ),
     )

@@ -24,13 +24,47 @@ from .. import pyast
 from ..harness.report import RunReport
 from ..untrusted_files import UntrustedFileError, write_nofollow
 from .families.imports.renamed import missing_name
-from .healer import _RANK, FileChange, HealOutcome, HealRound, fix_file, run_error, unified_diff
+from .healer import _RANK, FileChange, HealOutcome, HealResult, HealRound, fix_file, run_error, stop_reason, unified_diff
 from .pack import line_map, map_line
 
 _FRAME = re.compile(r'^\s*File "([^"]+)", line (\d+)', re.M)
 SKIPPED = frozenset({".git", ".hg", ".svn", "__pycache__", ".venv", "venv", "node_modules", ".mypy_cache", ".pytest_cache", ".ruff_cache"})
 _LIBRARY_PARTS = frozenset({"site-packages", "dist-packages", ".venv", "venv", "node_modules"})
 MAX_FILES = 200  # project modules followed from the entry's imports, at most
+# Rules that may also fix a caller's frame (the value that reached the failing call came from there): a division
+# passed on through a helper's **kwargs.
+CALLER_RULES = frozenset({"int-from-division"})
+
+
+def read_source(path: Path) -> str:
+    """A project file's text: UTF-8, else Latin-1 (an old script with cp1252 quotes in a comment still runs; every byte
+    maps to one character, so `write_source` gives the same bytes back)."""
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def source_encoding(path: Path) -> str:
+    """The encoding `read_source` read a file with: "latin-1" for a file that is not UTF-8, else "utf-8"."""
+    try:
+        path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError:
+        return "latin-1"
+    except OSError:
+        pass
+    return "utf-8"
+
+
+def source_bytes(text: str, like: Path) -> bytes:
+    """A healed file's bytes, in the encoding its original (`like`) was read with (UTF-8 where a rule added a character
+    Latin-1 lacks)."""
+    encoding = source_encoding(like)
+    try:
+        return text.encode(encoding)
+    except UnicodeEncodeError:
+        return text.encode("utf-8")
 
 
 @dataclass(frozen=True)
@@ -138,8 +172,9 @@ def project_imports(entry: Path, root: Path, limit: int = MAX_FILES) -> list[Pat
 def module_names(module: str, entry: Path, root: Path) -> tuple[str, ...]:
     """Top-level names a project module (dotted, as imported from the entry's folder) defines; () when not the project's."""
     files = _module_files(module, entry.parent, root)
-    if not files or files[-1].stem != (module.rsplit(".", 1)[-1] if files[-1].name != "__init__.py" else files[-1].parent.name):
-        return ()
+    last = module.rsplit(".", 1)[-1]
+    if not files or (files[-1].parent.name if files[-1].name == "__init__.py" else files[-1].stem) != last:
+        return ()  # the import stopped short of the module (a package without it): not the project's
     try:
         tree = pyast.parse(files[-1].read_text(encoding="utf-8", errors="replace"))
     except (SyntaxError, ValueError, OSError):
@@ -189,20 +224,22 @@ class Stage:
             shutil.copyfile(self.source / rel, self.root / rel)
         for rel, text in texts.items():
             if self.current.get(rel) != text:
-                write_inside(self.root, rel, text, replace_link=True)  # a link may point into the original project
+                write_inside(self.root, rel, text, replace_link=True, like=self.source / rel)  # a link may point into the original project
         self.current = dict(texts)
 
 
 MAX_PY_BYTES = 2 << 20  # a Python file of the project bigger than this is refused, not copied (a sparse file would become real)
 
 
-def write_inside(base: Path, rel: str, text: str, *, replace_link: bool) -> Path:
+def write_inside(base: Path, rel: str, text: str, *, replace_link: bool, like: Path | None = None) -> Path:
     """Write text to base/rel, never through a symbolic link below base (UntrustedFileError); a link at the file itself is
-    replaced with the file when replace_link (a copy of the project), else refused (the project itself: --write)."""
+    replaced with the file when replace_link (a copy of the project), else refused (the project itself: --write). In the
+    encoding the original (`like`) was read with, so a healed file keeps its bytes but for the changed lines."""
     path = base / rel
     if replace_link and path.is_symlink():
         path.unlink()
-    return write_nofollow(path, text.encode("utf-8"), "healed file", trusted=base)
+    data = source_bytes(text, like) if like is not None else text.encode("utf-8")
+    return write_nofollow(path, data, "healed file", trusted=base)
 
 
 def refuse_special(path: Path) -> None:
@@ -260,7 +297,7 @@ def mirror(root: Path, destination: Path, texts: dict[str, str], skip: tuple[Pat
     ignore = _ignore(skipped, [budget] if budget is not None else None)
     shutil.copytree(root, destination, symlinks=True, ignore=ignore, dirs_exist_ok=True)
     for rel, text in texts.items():
-        write_inside(destination, rel, text, replace_link=True)
+        write_inside(destination, rel, text, replace_link=True, like=root / rel)
 
 
 @contextmanager
@@ -280,11 +317,13 @@ def heal_project(
     seen_as: Path | None = None,
     target: str = "4.5",
     max_rounds: int = 5,
+    fixer: Callable[..., HealResult] = fix_file,
 ) -> HealOutcome:
     """Run → fix the project's files → re-run until the entry passes or no rule makes progress; never leaves it worse.
 
     root: the project (read, never written); entry: the script's path under it; run(texts) runs the entry with `texts`
-    (rel path → text) in place of the project's files; seen_as: the root as the run's tracebacks show it (a stage).
+    (rel path → text) in place of the project's files; seen_as: the root as the run's tracebacks show it (a stage);
+    fixer: fix_file's stand-in for one file (a benchmark's narrower healer).
     """
     root = root.resolve()
     shown = (seen_as or root).resolve()
@@ -294,7 +333,7 @@ def heal_project(
         if rel not in originals:
             path = root / rel
             try:
-                originals[rel] = path.read_text(encoding="utf-8") if path.is_file() and path.resolve().is_relative_to(root) else ""
+                originals[rel] = read_source(path) if path.is_file() and path.resolve().is_relative_to(root) else ""
             except (OSError, UnicodeDecodeError):
                 originals[rel] = ""
         return originals[rel] or None
@@ -317,12 +356,18 @@ def heal_project(
         candidate = dict(texts)
         changes: list[FileChange] = []
         explained: str | None = None
+        callers = {f.rel: f.line for f in frames(report, shown)[:-1] if f.rel is not None and (f.rel, f.line) != (where, line)}
         for rel in files:
             before = texts.get(rel) or original(rel)
             if before is None:
                 continue
             here = rel == where
-            result = fix_file(before, error if here else "", line if here else None, None, target, frozenset(excluded), names, rel)
+            if here:
+                result = fixer(before, error, line, None, target, frozenset(excluded), names, rel)
+            elif rel in callers and error:
+                result = fixer(before, error, callers[rel], None, target, frozenset(excluded), names, rel, only=CALLER_RULES)
+            else:
+                result = fixer(before, "", None, None, target, frozenset(excluded), names, rel)
             if result.changed:
                 candidate[rel] = result.script
                 changes.append(FileChange(path=rel, applied=result.applied, diff=result.diff))
@@ -360,6 +405,11 @@ def heal_project(
         texts, report = candidate, new_report
         rounds.append(entry_round)
     changed = {rel: text for rel, text in texts.items() if text != original(rel)}
+    if report.ok:
+        where_now = ""
+    else:
+        rel_now, line_now = failing_frame(report, shown, entry)
+        where_now = f"{rel_now}, line {line_now}" if line_now else rel_now
     final = [FileChange(path=rel, diff=unified_diff(original(rel) or "", text, rel)) for rel, text in sorted(changed.items())]
     entry_text = changed.get(entry, original(entry) or "")
     return HealOutcome(
@@ -378,6 +428,7 @@ def heal_project(
         files=final,
         texts=changed,
         not_healable=None if report.ok else outside_failure(report, shown),
+        stopped=stop_reason(report, rounds, max_rounds, target, excluded, where_now),
     )
 
 

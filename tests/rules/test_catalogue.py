@@ -67,6 +67,9 @@ def test_rules_list_prints_each_rule_and_filters_by_family() -> None:
     text = cli("rules", "list").stdout
     assert all(f"{r.id}  [{r.family}]  fails on {fails_in(r)}" in text for r in ALL_RULES)
     assert "  before:  obj.select = True\n  after:   obj.select_set(True)" in text
+    assert "  leaves out a made-up enum item" in text and sum(line.startswith("  leaves out ") for line in text.splitlines()) == sum(
+        bool(r.leaves_out) for r in ALL_RULES
+    )
     values = json.loads(cli("rules", "list", "--json", "--family", "values").stdout)
     assert {r["family"] for r in values} == {"values"} and len(values) == sum(r.family == "values" for r in ALL_RULES)
     wrong = cli("rules", "list", "--family", "nope")
@@ -81,3 +84,13 @@ def test_the_example_is_what_the_rule_makes_of_its_old_form(rule) -> None:
     healed, hits = apply_rules(source, [(rule, scope)])
     assert hits, f"{rule.id} does not fire on its example"
     assert after.startswith("(") or after in healed  # "(dropped …)": a finding or a removal, said in words
+
+
+def test_the_heal_guide_tables_every_rule_with_what_it_leaves_out() -> None:
+    from pathlib import Path
+
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "guides" / "heal.md").read_text(encoding="utf-8")
+    for rule in ALL_RULES:
+        row = next((line for line in guide.splitlines() if line.startswith(f"| `{rule.id}` |")), None)
+        assert row is not None, f"{rule.id} is not in the heal guide's rule table"
+        assert row.rstrip(" |").endswith(rule.leaves_out.replace("|", "\\|") or "nothing"), rule.id

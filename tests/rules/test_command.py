@@ -21,7 +21,12 @@ def test_heal_prints_rounds_and_writes_output(tmp_path: Path, capsys) -> None:
     out = tmp_path / "new.py"
     assert main(["heal", str(script), "-o", str(out)]) == 0
     printed = capsys.readouterr().out
-    assert "round 1: object-select" in printed and "+ob.select_set(True)" in printed and "healed: the script passes" in printed
+    assert (
+        "round 1" in printed
+        and ": object-select (line " in printed
+        and "+ob.select_set(True)" in printed
+        and "healed: the script passes" in printed
+    )
     assert "ob.select_set(True)" in out.read_text() and script.read_text() == HEALABLE
 
 
@@ -38,7 +43,8 @@ def test_unhealable_script_exits_one_and_is_not_rewritten(tmp_path: Path, capsys
     script = tmp_path / "bug.py"
     script.write_text(BROKEN)
     assert main(["heal", str(script), "--write"]) == 1
-    assert "not healed: no rule matches this failure" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "not healed: no rule matches this failure (stopped: no rule explains this failure at bug.py, line " in printed
     assert script.read_text() == BROKEN
 
 

@@ -88,3 +88,30 @@ def test_renamed_helper_heals_on_blender(tmp_path: Path, capsys) -> None:
     assert main(["heal", str(tmp_path / "show.py"), "--write"]) == 0
     assert "lights.rainbow_lights(3)" in (tmp_path / "show.py").read_text()
     assert "renamed-helper" in capsys.readouterr().out
+
+
+def test_a_division_reaching_an_int_keyword_through_a_dict_or_kwargs_gets_int(blender_run: Callable[[str], RunReport]) -> None:
+    script = src("""
+        import bpy, bmesh
+
+        def cone(bm, **options):
+            return bmesh.ops.create_cone(bm, cap_ends=True, radius1=1.0, radius2=0.0, depth=2.0, **options)
+
+        def cones(bm, n):
+            params = {"segments": n / 2, "cap_tris": False}
+            bmesh.ops.create_cone(bm, cap_ends=True, radius1=1.0, radius2=0.0, depth=2.0, **params)
+
+        bm = bmesh.new()
+        rings = 12
+        cones(bm, rings)
+        cone(bm, segments=rings / 3)
+        me = bpy.data.meshes.new("cones")
+        bm.to_mesh(me)
+        """)
+    outcome, _ = healed_in_blender(
+        blender_run,
+        script,
+        'keyword "segments" expected an int, not float',
+        check="\nassert len(me.polygons) >= 6 + 4  # both cones, their sides\n",
+    )
+    assert '"segments": int(n / 2)' in outcome.script and "cone(bm, segments=int(rings / 3))" in outcome.script

@@ -330,6 +330,7 @@ RULES = (
         _MissingProperty,
         (r"'\w+' object has no attribute '\w+'",),
         example=("stick.rotation = (0.5, 0, 0)", "(dropped)"),
+        leaves_out="a setting the target Blender no longer has (Blender Internal material and world settings …): nothing replaces it",
     ),
     DriftRule(
         "removed-noop-call",

@@ -6,6 +6,8 @@ versions the rule names and the fix passes there (tests/rules/test_drift_50.py r
 
 from __future__ import annotations
 
+import re
+
 import libcst as cst
 
 from ...versions import version_key
@@ -94,6 +96,11 @@ class _BooleanSolver(RuleTransformer):
         return updated
 
 
+# An expression that is a modifier itself (`ob.modifiers.new(…)`, `ob.modifiers["Boolean"]`), not something reached
+# through one (`ob.modifiers["GeometryNodes"].node_group.nodes["Mesh Boolean"]`: a node, whose solver 'FLOAT' is valid).
+_IS_MODIFIER = re.compile(r"\.modifiers(\.new\(.*\)|\.get\(.*\)|\[[^\]]*\])$", re.S)
+
+
 class _BooleanSolverBack(_BooleanSolver):
     """'FLOAT' is also the Mesh Boolean geometry node's solver in 4.x (measured on 4.5: EXACT, FLOAT, MANIFOLD), so only a
     receiver that surely is a modifier is a sure finding; any other is fixed where a run fails on it."""
@@ -108,7 +115,7 @@ class _BooleanSolverBack(_BooleanSolver):
             def visit_Assign(self, node: cst.Assign) -> None:
                 for t in node.targets:
                     if isinstance(t.target, cst.Name):
-                        if ".modifiers" in (code(node.value) or ""):
+                        if _IS_MODIFIER.search(code(node.value) or ""):
                             transformer.modifiers.add(t.target.value)
                         else:
                             transformer.modifiers.discard(t.target.value)
@@ -118,7 +125,7 @@ class _BooleanSolverBack(_BooleanSolver):
     def report(self, node: cst.CSTNode, message: str, fix: str, *, certain: bool = True, blocking: bool = True) -> bool:
         target = node.targets[0].target if isinstance(node, cst.Assign) else None
         receiver = code(target.value) if isinstance(target, cst.Attribute) else ""
-        certain = certain and (receiver in self.modifiers or ".modifiers" in receiver)
+        certain = certain and (receiver in self.modifiers or _IS_MODIFIER.search(receiver) is not None)
         return super().report(node, message, fix, certain=certain, blocking=blocking)
 
 

@@ -153,17 +153,22 @@ class _ViewportOperator(_InOverride):
     def leave_Module(self, original: cst.Module, updated: cst.Module) -> cst.Module:
         if not self.used or self.helper_exists:
             return updated
-        blank = [cst.EmptyLine(), cst.EmptyLine()]
-        helper = [s.with_changes(leading_lines=blank) for s in cst.parse_module(HELPER_SOURCE).body]
-        body = list(updated.body)
-        at = imports_end(body)
-        spaced = (
-            [*blank[: 2 - sum(1 for line in body[at].leading_lines[:2] if line.comment is None)], *body[at].leading_lines]
-            if at < len(body)
-            else []
-        )
-        rest = [body[at].with_changes(leading_lines=spaced), *body[at + 1 :]] if at < len(body) else []
-        return updated.with_changes(body=[*body[:at], *helper, *rest])
+        return with_helper(updated, HELPER_SOURCE)
+
+
+def with_helper(updated: cst.Module, source: str) -> cst.Module:
+    """The module with a helper function's definition put after its imports."""
+    blank = [cst.EmptyLine(), cst.EmptyLine()]
+    helper = [s.with_changes(leading_lines=blank) for s in cst.parse_module(source).body]
+    body = list(updated.body)
+    at = imports_end(body)
+    spaced = (
+        [*blank[: 2 - sum(1 for line in body[at].leading_lines[:2] if line.comment is None)], *body[at].leading_lines]
+        if at < len(body)
+        else []
+    )
+    rest = [body[at].with_changes(leading_lines=spaced), *body[at + 1 :]] if at < len(body) else []
+    return updated.with_changes(body=[*body[:at], *helper, *rest])
 
 
 _OBJECT_BINDING = re.compile(r"\.objects(\.new\(\)|\[\]|\.get\(\))$")
@@ -249,6 +254,44 @@ class _SpaceData(RuleTransformer):
         return updated
 
 
+RENDER_HELPER = "_viewport_render"
+RENDER_HELPER_SOURCE = f'''
+def {RENDER_HELPER}(**options):
+    """bpy.ops.render.opengl needs a window: headless (blender -b), Workbench renders what the viewport shows."""
+    if not bpy.app.background:
+        return bpy.ops.render.opengl(**options)
+    scene = bpy.context.scene
+    engine = scene.render.engine
+    scene.render.engine = "BLENDER_WORKBENCH"
+    try:
+        return bpy.ops.render.render(**{{k: v for k, v in options.items() if k in ("animation", "write_still")}})
+    finally:
+        scene.render.engine = engine
+'''
+
+
+class _OpenGLRender(RuleTransformer):
+    """bpy.ops.render.opengl(…) → a helper that calls it in a window and renders with Workbench headless."""
+
+    def visit_Module(self, node: cst.Module) -> None:
+        self.helper_exists = any(isinstance(s, cst.FunctionDef) and s.name.value == RENDER_HELPER for s in node.body)
+        self.used = False
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        if dotted(original.func) != "bpy.ops.render.opengl":
+            return updated
+        keywords = all(a.keyword is not None for a in original.args)
+        fix = f"{RENDER_HELPER}(…): the viewport render headless is a Workbench render"
+        why = "bpy.ops.render.opengl cannot run headless (blender -b): 'Cannot use OpenGL render in background mode'"
+        if self.report(original, why, fix, certain=keywords):
+            self.used = True
+            return updated.with_changes(func=cst.Name(RENDER_HELPER))
+        return updated
+
+    def leave_Module(self, original: cst.Module, updated: cst.Module) -> cst.Module:
+        return with_helper(updated, RENDER_HELPER_SOURCE) if self.used and not self.helper_exists else updated
+
+
 RULES = (
     DriftRule(
         "context-override-dict",
@@ -282,6 +325,7 @@ RULES = (
         (r"'NoneType' object has no attribute",),
         needles=("space_data.",),
         example=("bpy.context.space_data.show_floor = False", "(dropped: no editor space when headless)"),
+        leaves_out="viewport display settings (show_floor, shading …): headless Blender has no editor to show them",
     ),
     DriftRule(
         "active-object-missing",
@@ -308,5 +352,15 @@ RULES = (
             "bpy.ops.mesh.subdivide()",
             "bpy.ops.object.mode_set(mode='EDIT')\nbpy.ops.mesh.subdivide()\nbpy.ops.object.mode_set(mode='OBJECT')",
         ),
+    ),
+    DriftRule(
+        "opengl-render-headless",
+        "bpy.ops.render.opengl(…) headless → the same picture from the Workbench engine (the viewport render in a window)",
+        "2.50",
+        "2.50",
+        _OpenGLRender,
+        (r"Cannot use OpenGL render in background mode",),
+        needles=("render.opengl(",),
+        example=("bpy.ops.render.opengl(write_still=True)", "_viewport_render(write_still=True)"),
     ),
 )

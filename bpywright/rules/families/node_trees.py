@@ -5,10 +5,11 @@ from __future__ import annotations
 import re
 
 import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
 
 from ...versions import version_key
 from ..base import DriftRule, RuleTransformer
-from ..fragments import code, dotted, expr, in_place_of, number_value, string_value
+from ..fragments import code, dotted, expr, in_place_of, number_value, stmt, string_value
 from ..sockets import PRINCIPLED_RENAMED_4_0, socket_table
 
 PRINCIPLED = "ShaderNodeBsdfPrincipled"
@@ -82,6 +83,7 @@ class _Principled(RuleTransformer):
         finder = _NodeNames(self.table)
         node.visit(finder)
         self.types = finder.types
+        self.sets_strength = "Emission Strength" in node.code
         others = [v["inputs"] for k, v in self.table["nodes"].items() if k != PRINCIPLED]
         self.elsewhere = {name for inputs in others for name in inputs}
 
@@ -117,19 +119,69 @@ class _Principled(RuleTransformer):
 
     def leave_SimpleStatementLine(self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine):
         small = original.body[0] if len(original.body) == 1 else None
+        colour = self._tint(original, small)
+        if colour is not None:
+            return colour
         for name, certain in self._removed_inputs(small):
-            why = "was removed in 4.0" if name in REMOVED_INPUTS else "is a colour since 4.0 (its default is kept)"
             if certain is not None and self.report(
-                original, f'Principled BSDF input "{name}" {why}', "remove the statement", certain=certain
+                original, f'Principled BSDF input "{name}" was removed in 4.0', "remove the statement", certain=certain
             ):
                 return cst.RemovalSentinel.REMOVE
-        return updated
+        emission = self._emission(original, small)
+        return cst.FlattenSentinel([updated, stmt(emission)]) if emission else updated
+
+    def _assigned(self, small: cst.BaseSmallStatement | None) -> tuple[cst.BaseExpression, str, cst.BaseExpression] | None:
+        """(node expression, input name, value) of `X.inputs['Name'].default_value = value`."""
+        if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Attribute):
+            target = small.targets[0].target
+            found = _socket_key(target.value) if target.attr.value == "default_value" else None
+            if found:
+                return found[0], found[1], small.value
+        return None
+
+    def _tint(self, original: cst.SimpleStatementLine, small: cst.BaseSmallStatement | None) -> cst.BaseStatement | None:
+        """A float Specular/Sheen Tint (white to the base colour) → the colour 4.0 takes, mixed as Blender's 4.0 file
+        conversion does: 1 - t + t * base colour."""
+        found = self._assigned(small)
+        if found is None or found[1] not in NOW_COLOURS or isinstance(found[2], cst.Tuple | cst.List):
+            return None
+        node_expr, name, value = found
+        certain = self._certainty(node_expr, name)
+        literal = number_value(value) is not None
+        if certain is None or not (literal or self.on_failing_line(original)):
+            return None
+        node, t = code(node_expr), code(value)
+        mixed = f"[1.0 - {t} + {t} * c for c in {node}.inputs['Base Color'].default_value[:3]] + [1.0]"
+        if self.report(
+            original, f'Principled BSDF input "{name}" is a colour since 4.0 (a float tint before)', mixed, certain=certain and literal
+        ):
+            return stmt(f"{node}.inputs[{name!r}].default_value = {mixed}\n").with_changes(leading_lines=original.leading_lines)
+        return None
+
+    def _emission(self, original: cst.SimpleStatementLine, small: cst.BaseSmallStatement | None) -> str | None:
+        """Emission Strength is 0 by default since 4.0 (1 before): set where the script gives the old Emission a colour."""
+        found = self._assigned(small)
+        if (
+            found is None
+            or found[1] != "Emission"
+            or self.sets_strength
+            or isinstance(found[2], cst.Tuple | cst.List)
+            and all(number_value(e.value) == 0 for e in found[2].elements[:3])
+        ):
+            return None
+        certain = self._certainty(found[0], found[1])
+        line = f"{code(found[0])}.inputs['Emission Strength'].default_value = 1.0\n"
+        if certain is not None and self.report(
+            original, "Emission Strength is 0 by default since 4.0 (1.0 before)", line.strip(), certain=certain
+        ):
+            return line
+        return None
 
     def _removed_inputs(self, small: cst.BaseSmallStatement | None) -> list[tuple[str, bool | None]]:
         out: list[tuple[str, bool | None]] = []
         if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Attribute):
             found = _socket_key(small.targets[0].target.value)
-            if found and (found[1] in REMOVED_INPUTS or (found[1] in NOW_COLOURS and number_value(small.value) is not None)):
+            if found and found[1] in REMOVED_INPUTS:
                 out.append((found[1], self._certainty(found[0], found[1])))
         if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call) and (dotted(small.value.func) or "").endswith("links.new"):
             for arg in small.value.args:
@@ -137,6 +189,124 @@ class _Principled(RuleTransformer):
                 if found and found[1] in REMOVED_INPUTS:
                     out.append((found[1], self._certainty(found[0], found[1])))
         return out
+
+
+# The Principled BSDF's inputs by index before 4.0 (scripts wrote `bsdf.inputs[7]` for Roughness): 2.80-2.90; 2.91 put
+# Emission Strength after Emission; 3.0 put Subsurface IOR and Subsurface Anisotropy after Subsurface Color.
+_LAYOUT_280 = (
+    "Base Color", "Subsurface", "Subsurface Radius", "Subsurface Color", "Metallic", "Specular", "Specular Tint",
+    "Roughness", "Anisotropic", "Anisotropic Rotation", "Sheen", "Sheen Tint", "Clearcoat", "Clearcoat Roughness", "IOR",
+    "Transmission", "Transmission Roughness", "Emission", "Alpha", "Normal", "Clearcoat Normal", "Tangent",
+)  # fmt: skip
+_LAYOUT_291 = (*_LAYOUT_280[:18], "Emission Strength", *_LAYOUT_280[18:])
+_LAYOUT_300 = (*_LAYOUT_291[:4], "Subsurface IOR", "Subsurface Anisotropy", *_LAYOUT_291[4:])
+OLD_LAYOUTS = {"2.91": _LAYOUT_291, "2.80": _LAYOUT_280, "3.0": _LAYOUT_300}  # a tie goes to the first
+_VECTORS = {"Base Color", "Subsurface Radius", "Subsurface Color", "Emission", "Normal", "Clearcoat Normal", "Tangent"}
+# 4.0's order (as bpy 4.5 lists it), and its inputs that take a colour or vector.
+LAYOUT_4 = (
+    "Base Color", "Metallic", "Roughness", "IOR", "Alpha", "Normal", "Weight", "Diffuse Roughness", "Subsurface Weight",
+    "Subsurface Radius", "Subsurface Scale", "Subsurface IOR", "Subsurface Anisotropy", "Specular IOR Level",
+    "Specular Tint", "Anisotropic", "Anisotropic Rotation", "Tangent", "Transmission Weight", "Coat Weight",
+    "Coat Roughness", "Coat IOR", "Coat Tint", "Coat Normal", "Sheen Weight", "Sheen Roughness", "Sheen Tint",
+    "Emission Color", "Emission Strength", "Thin Film Thickness", "Thin Film IOR",
+)  # fmt: skip
+VECTORS_4 = {
+    "Base Color",
+    "Normal",
+    "Subsurface Radius",
+    "Specular Tint",
+    "Tangent",
+    "Coat Tint",
+    "Coat Normal",
+    "Sheen Tint",
+    "Emission Color",
+}
+
+
+def _index_access(node: cst.CSTNode) -> tuple[cst.BaseExpression, int] | None:
+    """(node expression, N) for `X.inputs[N]` with an integer literal N."""
+    if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Attribute) and node.value.attr.value == "inputs":
+        index = node.slice[0].slice if len(node.slice) == 1 else None
+        if isinstance(index, cst.Index) and isinstance(index.value, cst.Integer):
+            return node.value.value, int(index.value.evaluated_value)
+    return None
+
+
+def _kind_of(value: cst.BaseExpression) -> str | None:
+    """'vector' for a tuple/list literal, 'float' for a number, None when the literal does not say."""
+    if isinstance(value, cst.Tuple | cst.List):
+        return "vector"
+    return "float" if number_value(value) is not None else None
+
+
+class _IndexedUses(cst.CSTVisitor):
+    """Every `X.inputs[N].default_value = literal` (N, what the literal is) and every `X.inputs[N]` of a Principled BSDF."""
+
+    METADATA_DEPENDENCIES = (PositionProvider,)
+
+    def __init__(self, types: dict[str, str | None], table: dict) -> None:
+        super().__init__()
+        self.types, self.table = types, table
+        self.uses: list[tuple[int, str | None, int]] = []  # (index, literal kind, line)
+
+    def principled(self, node_expr: cst.BaseExpression) -> bool:
+        kind = self.types.get(node_expr.value) if isinstance(node_expr, cst.Name) else _node_type(node_expr, self.table)
+        return kind == PRINCIPLED
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        target = node.targets[0].target if len(node.targets) == 1 else None
+        if isinstance(target, cst.Attribute) and target.attr.value == "default_value":
+            found = _index_access(target.value)
+            if found and self.principled(found[0]):
+                line = self.get_metadata(PositionProvider, node).start.line
+                self.uses.append((found[1], _kind_of(node.value), line))
+
+    def visit_Subscript(self, node: cst.Subscript) -> None:
+        found = _index_access(node)
+        if found and self.principled(found[0]):
+            self.uses.append((found[1], None, self.get_metadata(PositionProvider, node).start.line))
+
+
+def old_layout(uses: list[tuple[int, str | None, int]]) -> tuple[str, ...]:
+    """The pre-4.0 input order the literals agree with best (a mismatch costs more than a match gains)."""
+
+    def score(layout: tuple[str, ...]) -> int:
+        total = 0
+        for index, kind, _ in uses:
+            if index >= len(layout):
+                total -= 5
+            elif kind is not None:
+                total += 1 if (layout[index] in _VECTORS) == (kind == "vector") else -5
+        return total
+
+    return max(OLD_LAYOUTS.values(), key=score)
+
+
+class _PrincipledIndex(RuleTransformer):
+    METADATA_DEPENDENCIES = (PositionProvider,)
+
+    def visit_Module(self, node: cst.Module) -> None:
+        self.table = socket_table("4.5")
+        finder = _NodeNames(self.table)
+        node.visit(finder)
+        uses = _IndexedUses(finder.types, self.table)
+        MetadataWrapper(node, unsafe_skip_copy=True).visit(uses)
+        self.principled = uses.principled
+        # The file writes the old order: a failure on one of these lines, or a literal of the wrong kind for 4.x's input.
+        wrong_now = any(
+            kind is not None and (i >= len(LAYOUT_4) or (kind == "vector") != (LAYOUT_4[i] in VECTORS_4)) for i, kind, _ in uses.uses
+        )
+        failed = bool(self.scope.error) and any(line in self.scope.lines for _, _, line in uses.uses)
+        self.layout = old_layout(uses.uses) if uses.uses and (failed or wrong_now) else None
+
+    def leave_Subscript(self, original: cst.Subscript, updated: cst.Subscript) -> cst.BaseExpression:
+        found = _index_access(original)
+        if self.layout is None or found is None or not self.principled(found[0]) or found[1] >= len(self.layout):
+            return updated
+        name = self.layout[found[1]]
+        if self.report(original, f"Principled BSDF input {found[1]} was {name!r} before 4.0 (4.0 reordered them)", repr(name)):
+            return updated.with_changes(slice=[cst.SubscriptElement(cst.Index(cst.SimpleString(repr(name))))])
+        return updated
 
 
 class _RemovedNodes(RuleTransformer):
@@ -252,6 +422,23 @@ class _NewSocketArgs(RuleTransformer):
 
 RULES = (
     DriftRule(
+        "principled-input-index",
+        "Principled BSDF inputs by index (inputs[7]) in the pre-4.0 order → by their name (then renamed for 4.0)",
+        "4.0",
+        "4.0",
+        _PrincipledIndex,
+        (
+            r"sequence expected at dimension 1, not 'float'",
+            r"expected a float type, not tuple",
+            r"bpy_prop_collection\[index\]: index \d+ out of range",
+        ),
+        needles=("inputs[",),
+        example=(
+            'bsdf = mat.node_tree.nodes["Principled BSDF"]\nbsdf.inputs[5].default_value = 0.3',
+            "bsdf.inputs['Specular'].default_value = 0.3",
+        ),
+    ),
+    DriftRule(
         "principled-sockets",
         "Principled BSDF inputs renamed/removed in 4.0 (Specular → Specular IOR Level …)",
         "4.0",
@@ -264,6 +451,7 @@ RULES = (
         ),
         needles=(*RENAMED_INPUTS, *REMOVED_INPUTS, *NOW_COLOURS),
         example=('bsdf.inputs["Specular"].default_value = 0.3', "bsdf.inputs['Specular IOR Level'].default_value = 0.3"),
+        leaves_out="the value of a Principled BSDF input 4.0 removed (Subsurface Color, Transmission Roughness)",
     ),
     DriftRule(
         "node-group-interface",

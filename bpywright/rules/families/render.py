@@ -1,6 +1,7 @@
-"""Render engine ids: BLENDER_EEVEE ↔ BLENDER_EEVEE_NEXT (4.2–4.5 vs 5.0), Blender Internal/Game removed in 2.80; and a
-script's own `bpy.ops.render.render(...)`, which the harness does for it (small models add a full-resolution render
-written to disk: in the 1.5B benchmark one ran past the 60 s limit at 1920×1080)."""
+"""Render engine ids: BLENDER_EEVEE ↔ BLENDER_EEVEE_NEXT (4.2–4.5 vs 5.0), Blender Internal/Game removed in 2.80.
+
+A script's own `bpy.ops.render.render(...)` is never a rule's business: it is what the user asked for. The harness runs
+it at validation size while it validates (harness/blender/execute.py: `small_renders`)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import libcst as cst
 
 from ...versions import version_key
 from ..base import DriftRule, RuleTransformer
-from ..fragments import dotted, string_value
+from ..fragments import string_value
 
 
 def eevee_id(target: str) -> str:
@@ -43,25 +44,6 @@ class _Internal(_EngineId):
     OLD = ("BLENDER_RENDER", "BLENDER_GAME")
 
 
-class _OwnRender(RuleTransformer):
-    """Drops `bpy.ops.render.render(...)` statements (a `pass` keeps a block that held only that)."""
-
-    def leave_SimpleStatementLine(
-        self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine
-    ) -> cst.SimpleStatementLine | cst.RemovalSentinel:
-        if len(updated.body) != 1 or not isinstance(e := updated.body[0], cst.Expr) or not isinstance(e.value, cst.Call):
-            return updated
-        if dotted(e.value.func) != "bpy.ops.render.render":
-            return updated
-        why = "the harness renders the scene (`--render`); the script's own render doubles the run and can time it out"
-        if not self.report(original, why, "drop the call", certain=True, blocking=False):
-            return updated
-        return cst.RemovalSentinel.REMOVE
-
-    def leave_IndentedBlock(self, original: cst.IndentedBlock, updated: cst.IndentedBlock) -> cst.IndentedBlock:
-        return updated if updated.body else updated.with_changes(body=[cst.SimpleStatementLine([cst.Pass()])])
-
-
 RULES = (
     DriftRule(
         "eevee-next",
@@ -93,15 +75,5 @@ RULES = (
         (r'enum "BLENDER_(RENDER|GAME)" not found',),
         needles=("BLENDER_RENDER", "BLENDER_GAME"),
         example=("scene.render.engine = 'BLENDER_RENDER'", "scene.render.engine = 'BLENDER_EEVEE'"),
-    ),
-    DriftRule(
-        "own-render",
-        "bpy.ops.render.render(...) in the script → dropped: the harness renders the scene itself",
-        "2.80",
-        "2.80",
-        _OwnRender,
-        (r"^Timeout: ",),
-        needles=("render.render(",),
-        example=("bpy.ops.render.render(write_still=True)", "(dropped: the harness renders)"),
     ),
 )

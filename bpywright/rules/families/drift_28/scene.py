@@ -330,6 +330,7 @@ RULES = (
         ),
         needles=("layers",),
         example=("bpy.ops.object.select_by_layer(layers=3)", "bpy.ops.object.select_all(action='SELECT')"),
+        leaves_out="which of the 20 layers an object was on or shown: 2.80 has no layers (select_by_layer selects every object, the scene's own)",
     ),
     DriftRule(
         "render-layers",

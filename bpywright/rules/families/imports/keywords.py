@@ -76,5 +76,6 @@ RULES = (
         (r"\w+\(\) got an unexpected keyword argument '\w+'",),
         runtime_only=True,
         example=('make_material("Plate", roughnes=0.9)', 'make_material("Plate", roughness=0.9)'),
+        leaves_out="a keyword the script's own function does not take, when no parameter is close",
     ),
 )

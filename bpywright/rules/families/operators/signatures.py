@@ -270,6 +270,7 @@ RULES = (
         (r'keyword "\w+" unrecognized',),
         needles=("bpy.ops",),
         example=("bpy.ops.mesh.bevel(offset=0.1, vertex_only=True)", "bpy.ops.mesh.bevel(offset=0.1, affect='VERTICES')"),
+        leaves_out="operator keywords 2.80+ removed with nothing in their place (view_align, constraint_orientation …)",
     ),
     DriftRule(
         "function-keywords",
@@ -280,6 +281,7 @@ RULES = (
         (r"was called with invalid keyword argument", r"to be a keyword argument"),
         runtime_only=True,
         example=('me.uv_layers.new("UV")', 'me.uv_layers.new(name="UV")'),
+        leaves_out="API function keywords the target Blender removed with nothing in their place",
     ),
     DriftRule(
         "object-to-mesh",

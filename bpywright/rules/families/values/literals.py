@@ -304,6 +304,7 @@ RULES = (
         (r'enum "\w+" not found in',),
         runtime_only=True,
         example=("bpy.data.lights.new('Sky', type='HEMI')", "bpy.data.lights.new('Sky', type='SUN')"),
+        leaves_out="a made-up enum item (never valid): the property keeps its default",
     ),
     DriftRule(
         "zero-scale",

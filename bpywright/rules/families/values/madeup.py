@@ -140,5 +140,6 @@ RULES = (
         (r'Object(?:Modifiers|Constraints)\.new\(\): error with (?:keyword )?argument.*enum "\w+" not found in',),
         runtime_only=True,
         example=("link = obj.modifiers.new('Connect', type='CONNECT')", "(dropped, with the lines that set it up)"),
+        leaves_out="a modifier or constraint of a type Blender never had, with the lines that set it up",
     ),
 )

@@ -186,5 +186,6 @@ RULES = (
         (r"internal error setting the array", r"couldn't access the py sequence"),
         runtime_only=True,
         example=("faces = [(0, 1, 2), (1, 0, 0, 1.0)]", "faces = [(0, 1, 2)]"),
+        leaves_out="polygons or edges of an impossible shape (an edge of 4 indices), which Blender cannot hold",
     ),
 )
