@@ -6,7 +6,7 @@ import pytest
 
 from .helpers import fired, healed_in_blender, healed_once, src
 
-# What the 1.5B wrote in the generation benchmark (a company emblem): an exemplar's make_material signature, its own body.
+# What a small model wrote in the generation benchmark (a company emblem): an exemplar's make_material signature, its own body.
 EXTRA_KEYWORD = src("""
 import bpy
 

@@ -61,7 +61,7 @@ def test_missing_active_object_and_edit_mode_from_runtime_errors() -> None:
 
 
 def test_the_object_made_through_the_prompts_link_helper_is_made_active() -> None:
-    """The generator prompt's own idiom, `plate = link(bpy.data.objects.new(...))`, makes the object (the 1.5B's storage box)."""
+    """The generator prompt's own idiom, `plate = link(bpy.data.objects.new(...))`, makes the object (a small model's storage box)."""
     old = """
     import bpy
 
@@ -156,7 +156,7 @@ def test_bmesh_radius_and_lookup_table() -> None:
     assert "bm.verts.ensure_lookup_table()\nbm.verts[0].co.z = 1" in result.script
 
 
-# What the 1.5B model wrote in the generation benchmark: the prompt's link helper, without the `scene` it needs.
+# What a small model wrote in the generation benchmark: the prompt's link helper, without the `scene` it needs.
 UNBOUND_SCENE = src("""
 import bpy
 

@@ -8,7 +8,7 @@ from bpywright.harness.report import ExceptionInfo
 
 from .helpers import fired, fixed, healed_in_blender, healed_once, src
 
-# What the 1.5B wrote in the generation benchmark (and kept through three heal rounds), cut down.
+# What a small model wrote in the generation benchmark (and kept through three heal rounds), cut down.
 DATA_OF_DATA = src("""
 import bpy
 

@@ -137,7 +137,7 @@ def test_untouched_lines_stay_byte_identical() -> None:
 
 @pytest.mark.blender
 def test_an_assigned_active_object_is_set_on_the_view_layer(blender_run) -> None:
-    """`bpy.context.object.active_object = cap` (the 1.5B's bottle) and `bpy.context.active_object = cap`."""
+    """`bpy.context.object.active_object = cap` (a small model's bottle) and `bpy.context.active_object = cap`."""
     for receiver in ("bpy.context", "bpy.context.object"):
         old = f"import bpy\ncap = bpy.data.objects.new('Cap', None)\nbpy.context.scene.collection.objects.link(cap)\n{receiver}.active_object = cap\n"
         assert "active-object-assigned" in fired(old)

@@ -6,7 +6,7 @@ import pytest
 
 from .helpers import fired, healed_in_blender, healed_once, src
 
-# What the 1.5B model wrote in the generation benchmark (a storage box): the constant it defined, misspelt where used.
+# What a small model wrote in the generation benchmark (a storage box): the constant it defined, misspelt where used.
 MISSPELT = src("""
 import bpy
 

@@ -7,7 +7,7 @@ import pytest
 
 from .helpers import fired, healed_in_blender, healed_once, src
 
-# What the 1.5B wrote in the generation benchmark (a drum kit's sticks on their stands), cut down.
+# What a small model wrote in the generation benchmark (a drum kit's sticks on their stands), cut down.
 CHILDREN_LINK = src("""
 import bpy
 

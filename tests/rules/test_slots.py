@@ -6,7 +6,7 @@ import pytest
 
 from .helpers import fired, healed_in_blender, healed_once, src
 
-# What the 1.5B wrote in the generation benchmark (and kept through three heal rounds).
+# What a small model wrote in the generation benchmark (and kept through three heal rounds).
 MATERIAL_INDEX = src("""
 import bpy
 

@@ -85,7 +85,7 @@ def test_enum_items_renamed_even_through_variables() -> None:
     assert "'SUBSURF')" in healed_once(old, "TypeError", msg, 5).script
 
 
-# What the 1.5B model wrote twice in the generation benchmark: an exemplar's RGB helper, called with RGBA colours.
+# What a small model wrote twice in the generation benchmark: an exemplar's RGB helper, called with RGBA colours.
 ALPHA_ON_RGBA = """
 import bpy
 

@@ -48,7 +48,7 @@ ALIASES = {
     "focal_length": "lens",
     "fov": "angle",
     "collection": "users_collection[0]",
-    "scene": "users_scene[0]",  # obj.scene.collection.objects.active = obj (the 1.5B's storage box, three rounds)
+    "scene": "users_scene[0]",  # obj.scene.collection.objects.active = obj (a small model's storage box, three rounds)
     "materials": "data.materials",  # obj.materials.append(mat): an object's materials live on its data
 }
 # Properties bpy defines in Python (bpy_types), so the RNA tables do not list them.

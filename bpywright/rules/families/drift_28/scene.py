@@ -117,7 +117,7 @@ class _ActiveObject(RuleTransformer):
 
 
 class _ActiveObjectAssigned(RuleTransformer):
-    """`bpy.context.active_object = obj` (or `bpy.context.object.active_object = obj`, seen with the 1.5B): the active
+    """`bpy.context.active_object = obj` (or `bpy.context.object.active_object = obj`, seen with a small model): the active
     object is read-only on the context; it is set on the view layer."""
 
     def leave_Assign(self, original: cst.Assign, updated: cst.Assign) -> cst.Assign:

@@ -1,5 +1,5 @@
 """A call of the script's own function with a keyword that function does not take: a run failed with
-"make_material() got an unexpected keyword argument 'roughness'" (the 1.5B defined make_material(name, color) and
+"make_material() got an unexpected keyword argument 'roughness'" (a small model defined make_material(name, color) and
 called it with roughness=0.9, copying an exemplar's signature).
 
 Only with that runtime evidence, and only when the script defines the function once, without **kwargs: a keyword close

@@ -1,6 +1,6 @@
 """Operator results used as objects: `obj = bpy.ops.mesh.primitive_cube_add(...)` returns {'FINISHED'}, not the new object.
 
-And an operator called on a data collection: `body = link(bpy.data.meshes.primitive_cube_add(size=2.0))` (the 1.5B's
+And an operator called on a data collection: `body = link(bpy.data.meshes.primitive_cube_add(size=2.0))` (a small model's
 business card, three heal rounds) raises AttributeError 'bpy_prop_collection: attribute "primitive_cube_add" not found'.
 Only on the statement a run failed on with that error: the operator is called where it lives (`bpy.ops.mesh.…`, curve
 primitives `bpy.ops.curve.…`), its new object is already linked, and a name it was bound to gets the active object."""

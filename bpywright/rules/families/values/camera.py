@@ -69,7 +69,7 @@ class _CameraData(RuleTransformer):
     def _made_here(
         self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine, assign: cst.Assign
     ) -> cst.BaseStatement | cst.FlattenSentinel[cst.BaseStatement]:
-        """`cam = scene.camera = bpy.data.cameras.new(…)` (the 1.5B's star, three rounds) or `scene.camera =
+        """`cam = scene.camera = bpy.data.cameras.new(…)` (a small model's star, three rounds) or `scene.camera =
         bpy.data.cameras.new(…)`: the data keeps its names, an object made from it is linked and assigned."""
         cameras = [t.target for t in assign.targets if isinstance(t.target, cst.Attribute) and t.target.attr.value == "camera"]
         names = [t.target.value for t in assign.targets if isinstance(t.target, cst.Name)]

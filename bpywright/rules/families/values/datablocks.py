@@ -1,4 +1,4 @@
-"""Object data taken for its object, two ways small models write it (both seen in the 1.5B generation benchmark):
+"""Object data taken for its object, two ways small models write it (both seen in the generation benchmark):
 
 - `mesh = bpy.data.meshes.new("Body")` then `mesh.data.materials.append(mat)` raises AttributeError "'Mesh' object has no
   attribute 'data'" (a mesh, curve, camera or light datablock *is* the data; `.data` is the object's link to it). With that
@@ -112,7 +112,7 @@ class _LinkData(_Tracked):
         return updated.with_changes(args=[arg.with_changes(value=cst.parse_expression(made))])
 
 
-# `scene.world.light_settings.append(sun)` with `sun = bpy.data.lights.new(…)` (the 1.5B's smartwatch, its last round):
+# `scene.world.light_settings.append(sun)` with `sun = bpy.data.lights.new(…)` (a small model's smartwatch, its last round):
 # a made light (camera, mesh …) handed to whatever the model guessed holds the scene's lights. Data enters a scene as an
 # object linked into a collection; on the failing line, that call becomes the link of an object made from the data.
 _ADDERS = frozenset({"append", "add", "link"})
@@ -137,7 +137,7 @@ class _AddData(_Tracked):
         return cst.parse_expression(made)
 
 
-# bpy.types.X.new(…): the class asked to make a datablock; bpy.data's collection makes it (the 1.5B's candy jar wrote
+# bpy.types.X.new(…): the class asked to make a datablock; bpy.data's collection makes it (a small model's candy jar wrote
 # bpy.types.BlendDataCameras.new(name=…), then, healed by itself, bpy.types.Camera.new(…), three rounds in a row).
 _ID_COLLECTIONS = {
     "Object": "objects",

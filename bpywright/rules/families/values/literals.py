@@ -226,7 +226,7 @@ class _EnumValue(RuleTransformer):
             return cst.SimpleString(original.quote + self.new + original.quote)
         return updated
 
-    # No successor (a made-up item: the 1.5B's `modifier.solver = "SIMPLE"`): on the failing statement, the setting is
+    # No successor (a made-up item: a small model's `modifier.solver = "SIMPLE"`): on the failing statement, the setting is
     # left out, so the property keeps its default: an assignment of the bare literal is dropped, an operator's keyword
     # argument removed (every operator property is optional; a data API's `new(name, type)` needs its type: left alone).
     def _unknown(self, node: cst.CSTNode | None) -> bool:

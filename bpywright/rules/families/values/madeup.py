@@ -1,4 +1,4 @@
-"""A modifier or constraint of a type Blender has never had: `obj.modifiers.new("Connect", type='CONNECT')` (the 1.5B's
+"""A modifier or constraint of a type Blender has never had: `obj.modifiers.new("Connect", type='CONNECT')` (a small model's
 syringe, "connect plunger to needle") raises TypeError "ObjectModifiers.new(): … enum "CONNECT" not found in (…)", and
 the LLM's heal rounds gave back the same script three times.
 

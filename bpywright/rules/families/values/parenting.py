@@ -1,5 +1,5 @@
 """A parent given its child through `children`: `stand.children.link(stick)` raises AttributeError "'tuple' object has
-no attribute 'link'" (Object.children is a read-only tuple; a child names its parent). Seen in the 1.5B generation benchmark.
+no attribute 'link'" (Object.children is a read-only tuple; a child names its parent). Seen in the generation benchmark.
 
 Only at the statement a run failed on with that error, when it is `PARENT.children.link(CHILD)` (or `.append`) on its own:
 it becomes `CHILD.parent = PARENT`."""

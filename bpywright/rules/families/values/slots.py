@@ -1,4 +1,4 @@
-"""Material slots given the wrong thing, three ways the 1.5B wrote it in the generation benchmark.
+"""Material slots given the wrong thing, three ways a small model wrote it in the generation benchmark.
 
 A material given where its slot index belongs: `face.material_index = mat.index` raises AttributeError "'Material'
 object has no attribute 'index'" (a material has no index of its own: the index is of the slot it occupies on the mesh).
@@ -16,7 +16,7 @@ allows.
 
 The first material of a mesh that has none: `brackets.data.materials[0].diffuse_color = …` or
 `lid.data.materials.append(brackets.data.materials[0])` raises IndexError "bpy_prop_collection[index]: index 0 out of
-range, size 0" (the 1.5B's solar inverters, three heal rounds). Only on the statement a run failed on with that error:
+range, size 0" (a small model's solar inverters, three heal rounds). Only on the statement a run failed on with that error:
 before it, each `CHAIN.materials` it reads `[0]` of gets a new material when it has none (named after the object)."""
 
 from __future__ import annotations
