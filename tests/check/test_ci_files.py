@@ -110,6 +110,7 @@ def test_pre_commit_hooks_run_bpywright_lint_on_python_files(tmp_path: Path) -> 
     assert subprocess.run([bpywright, "lint", "--tools", "ruff", str(broken)], capture_output=True, timeout=300).returncode == 1
 
 
+@pytest.mark.model  # `make -n` still runs a recipe line that calls $(MAKE): the llama.cpp self-test, where setup is stale
 def test_dockerfile_steps_are_make_setup() -> None:
     text = (REPO / "Dockerfile").read_text()
     lines = re.sub(r"\\\n\s*", " ", text).splitlines()
