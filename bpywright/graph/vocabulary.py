@@ -3,6 +3,7 @@ loader that checks it. A reviewer adds a word by editing the data file; the modu
 
 from __future__ import annotations
 
+import re
 import tomllib
 from functools import cache
 from pathlib import Path
@@ -101,14 +102,27 @@ class VocabularyError(ValueError):
 def load_vocabulary(path: Path = WORDS_PATH) -> Vocabulary:
     """The vocabularies of a data file, checked against the schema (VocabularyError says what is wrong where)."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
         raise VocabularyError(f"cannot read the words {path}: {exc}") from exc
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:  # a word given twice in a table of meanings is one of these
+        raise VocabularyError(f"the words {path} are not TOML{_table_of(text, str(exc))}: {exc}") from exc
     try:
         return Vocabulary.model_validate(data)
     except ValidationError as exc:
         problems = "; ".join(f"{'.'.join(str(p) for p in e['loc']) or '(top)'}: {e['msg']}" for e in exc.errors()[:6])
         raise VocabularyError(f"the words {path} do not fit their schema: {problems}") from exc
+
+
+def _table_of(text: str, error: str) -> str:
+    """' (in table [name])' for the table that holds the line a TOML error names, else ''."""
+    line = re.search(r"at line (\d+)", error)
+    if line is None:
+        return ""
+    headers = re.findall(r"^\[([^\]]+)\]", "\n".join(text.splitlines()[: int(line.group(1))]), re.MULTILINE)
+    return f" (in table [{headers[-1]}])" if headers else ""
 
 
 @cache
