@@ -35,10 +35,10 @@ def _copy(tmp_path: Path, old: str, new: str) -> Path:
 @pytest.mark.parametrize(
     ("old", "new", "named"),
     [
-        ('[adjectives]\nwords = [\n  "small",', '[adjectives]\nwords = [\n  7,', "adjectives.words.0"),  # a non-string word
+        ('[adjectives]\nwords = [\n  "small",', "[adjectives]\nwords = [\n  7,", "adjectives.words.0"),  # a non-string word
         ("[holes]\n", "[hole]\nwords = []\n\n[holes]\n", "hole: Extra inputs"),  # an unknown table
         ('[units]\nwords = [\n  "inch",', '[units]\nwords = [\n  "inch", "inch",', "units.words: Value error, listed more than once: inch"),
-        ('[numbers]\na = 1\n', '[numbers]\na = 1\na = 2\n', "in table [numbers]"),  # a word given twice its meaning
+        ("[numbers]\na = 1\n", "[numbers]\na = 1\na = 2\n", "in table [numbers]"),  # a word given twice its meaning
         ('[stop]\nwords = [\n  "a",', '[stop]\nwords = [\n  "A",', "stop.words.0"),  # not lower case
         ('"topped with"', '"topped|with"', "list_triggers.words"),  # a character a pattern would read
         ('oak = "light_wood"', 'oak = "oak_brown"', "colour_words.oak"),  # no palette colour
