@@ -7,95 +7,15 @@ import re
 from pydantic import BaseModel
 
 from ..harness.report import ObjectSummary, SceneSummary
+from .vocabulary import vocabulary
 
 MIN_NONBLANK = 0.01  # a render with less than this share of non-background pixels shows nothing
 
-NUMBERS = {
-    "a": 1,
-    "an": 1,
-    "one": 1,
-    "single": 1,
-    "two": 2,
-    "pair": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-}
-# noun (singular and plural forms) → the kind it counts; mesh kinds match object names or a geometry signature
-NOUNS = {
-    "cube": "cube",
-    "cubes": "cube",
-    "box": "cube",
-    "boxes": "cube",
-    "sphere": "sphere",
-    "spheres": "sphere",
-    "ball": "sphere",
-    "balls": "sphere",
-    "orb": "sphere",
-    "orbs": "sphere",
-    "cylinder": "cylinder",
-    "cylinders": "cylinder",
-    "cone": "cone",
-    "cones": "cone",
-    "torus": "torus",
-    "tori": "torus",
-    "toruses": "torus",
-    "donut": "torus",
-    "donuts": "torus",
-    "plane": "plane",
-    "planes": "plane",
-    "monkey": "monkey",
-    "monkeys": "monkey",
-    "suzanne": "monkey",
-    "light": "light",
-    "lights": "light",
-    "lamp": "light",
-    "lamps": "light",
-    "camera": "camera",
-    "cameras": "camera",
-}
-NAME_WORDS = {
-    "cube": ("cube", "box"),
-    "sphere": ("sphere", "ball", "orb"),
-    "cylinder": ("cylinder",),
-    "cone": ("cone",),
-    "torus": ("torus", "donut"),
-    "plane": ("plane", "ground", "floor"),
-    "monkey": ("monkey", "suzanne"),
-}
+NUMBERS = vocabulary().numbers
+NOUNS = vocabulary().count_nouns
+NAME_WORDS = {kind: tuple(words) for kind, words in vocabulary().kind_names.items()}
 SIGNATURES = {"cube": (8, 6), "plane": (4, 1)}  # (vertices, faces) of the default primitive
-COLOURS = (
-    "red",
-    "green",
-    "blue",
-    "yellow",
-    "orange",
-    "purple",
-    "pink",
-    "white",
-    "black",
-    "grey",
-    "gray",
-    "brown",
-    "gold",
-    "golden",
-    "silver",
-    "copper",
-    "cyan",
-    "magenta",
-    "metallic",
-    "glass",
-    "glossy",
-    "wooden",
-    "marble",
-)
+COLOURS = tuple(vocabulary().material_words.words)
 _COUNTED = re.compile(r"\b(\d+|" + "|".join(NUMBERS) + r")\s+(?:[a-z-]+\s+){0,2}?(" + "|".join(NOUNS) + r")\b")
 
 

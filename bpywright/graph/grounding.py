@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from ..harness.report import SceneSummary
 from .expectations import STAGING
 from .request import ADJECTIVES, STOP, content, head, name_words, names_part, singular
+from .vocabulary import vocabulary
 
 # "does not include X", "missing X", "lacks X", "there is no X", "without X", "X is missing" …
 _CLAIM = re.compile(
@@ -30,19 +31,12 @@ _CLAIM = re.compile(
 )
 # "contains objects that are not part of a sandwich, such as a camera and a sun": staging the critic was told to ignore.
 _EXTRA = re.compile(r"\b(?:includes?|contains?|has|adds?|creates?)\b[^.;]*?\b(?:not (?:asked|requested|part)|unnecessary|extra)\b[^.;]*")
-STAGING_WORDS = frozenset("camera cameras sun suns light lights lamp ground plane floor backdrop world sky".split())
+STAGING_WORDS = frozenset(vocabulary().staging.words)
 _ITEM = re.compile(r",|\bor\b|\band\b|\bnor\b|\bbut\b|\bonly\b|\bas\b|\bwhich\b|\bthat\b|\bwith\b|\bin\b|\bon\b|\bfor\b")
 _WORD = re.compile(r"[a-z]+")
 _BUT = re.compile(r"\b(?:but|instead|only|rather|however|whereas)\b")
-# Words that say nothing about what a scene holds: an objection made only of these names no fault.
-GENERIC = frozenset(
-    "scene script request match matches matching object objects model models create created creates build built builds "
-    "does not doesn include includes included contain contains have has show shows represent represents requested "
-    "described description accurately accurate correctly correct properly proper fully complete completely expected "
-    "specific specified element elements item items part parts thing things details detail requirement requirements "
-    "user prompt asked ask reflect reflects given also only just seem seems appear appears look looks like very quite "
-    "overall whole entire general generic simple basic shape shapes geometry mesh meshes primitive primitives".split()
-)
+GENERIC = frozenset(vocabulary().critic_generic.words)
+_PART_WORDS = frozenset(vocabulary().critic_part_words.words)
 
 
 @dataclass
@@ -71,7 +65,7 @@ def _nouns(phrase: str) -> list[tuple[str, bool, set[str]]]:
     nouns = []
     for item in _ITEM.split(phrase.lower()):
         raw = [w for w in _WORD.findall(item) if w not in STOP]
-        words = [w for w in raw if content(w) or w in ("top", "base", "lid", "leg", "arm", "cap", "rim")]
+        words = [w for w in raw if content(w) or w in _PART_WORDS]
         if words:
             qualified = any(w in ADJECTIVES or w in _SPECIFIC or w in PROPERTIES for w in raw[: raw.index(words[-1])])
             nouns.append((singular(words[-1]), qualified, {singular(w) for w in raw}))
@@ -117,16 +111,8 @@ def read(reason: str, prompt: str, scene: SceneSummary) -> Objection:
     return objection
 
 
-# Words that say how a part is rather than whether it is there (beside ADJECTIVES and _SPECIFIC).
-PROPERTIES = frozenset("transparent translucent clear opaque reflective hollow curved bent tilted angled evenly spaced".split())
-# Words that make an objection specific even when the request does not use them: colours, sizes, places, counts.
-_SPECIFIC = frozenset(
-    "red green blue yellow orange purple pink brown black white grey gray golden silver wooden metal glass transparent "
-    "colour color colours colors material materials size sizes big small large tiny tall short wide narrow thick thin "
-    "long flat round square height width depth proportion proportions scale above below under top bottom left right "
-    "inside outside behind front back side sides floating float apart touching overlap overlapping stacked centered "
-    "one two three four five six seven eight nine ten number count many few".split()
-)
+PROPERTIES = frozenset(vocabulary().properties.words)
+_SPECIFIC = frozenset(vocabulary().specific.words)
 
 
 def objections(reasons: list[str], prompt: str, scene: SceneSummary | None) -> list[Objection]:

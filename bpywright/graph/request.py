@@ -12,90 +12,26 @@ from __future__ import annotations
 import re
 
 from .expectations import NUMBERS
+from .vocabulary import alternatives, vocabulary
 
-# Words that are qualities, measures, units, abstractions or adjectives, not parts.
-NOT_PARTS = frozenset(
-    """
-    diameter radius height width length depth thickness size sizes dimension dimensions scale proportion proportions
-    color colors colour colours shade tone hue finish texture textures surface surfaces appearance look style design
-    pattern patterns detail details shape shapes form edge edges corner corners feel touch sheen gloss glow light lighting
-    inch inches cm centimeter centimeters centimetre centimetres mm millimeter millimeters meter meters metre metres
-    foot feet ft unit units degree degrees angle angles percent ratio thing things object objects part parts piece pieces
-    element elements feature features end ends side sides top bottom front back middle center centre area space way
-    material materials effect effects option options one ones set kind type amount number lot bit variety mix
-    emphasis focus aesthetic simplicity functionality use purpose structure layout interior exterior level operation
-    measurement measurements choice ingredient ingredients another single distinct active fit compare should would could
-    can will closure mechanism system arrangement placement position orientation setup bmesh noise modifier modifiers node
-    nodes shader shaders bevel subdivision displacement keyframe keyframes animation frame frames procedural
-    enough few many more most less several various unique equal different same similar other role you your
-    weight total hint amount component components item items accessory accessories decoration decorations
-    topping toppings marking markings such there when where multiple larger smaller functional realistic suitable
-    outward inward sophistication smallest tallest shortest largest biggest
-    harmony balance variation adjustment stability portability connectivity convenience comfort ease manner occasion
-    activity technology idea relation composition construction creation instruction coverage factor imperfection
-    hardness capacity entertainment magnification place purpose flavor flavour time date weather information info message
-    reading
-    """.split()
-)
-# Words that are never a part's name whatever follows: pronouns, adverbs, conjunctions, verbs and predicate adjectives
-# that a list after "with" or "add" can end on ("start with a base, then add …", "so that it is visible", "a lid that
-# can open"): asking a plan for a part named "then" or "visible" only costs a revision.
-NEVER = frozenset(
-    """
-    then also too just only even still here now next first finally all both but yet how why what who whom whose may
-    might must shall they them he she we us off out up down underneath beneath outside inside throughout together apart
-    away back forward backward backwards around sure able visible hidden intricate high low clear primary symmetrical
-    symmetric asymmetrical aerodynamic adjustable reliable prominent accessible distinguishable portable electronic
-    casual fun shorter thicker thinner taller wider longer bigger open close closed ensure allow enable move rotate
-    attach extend sit spread hold held run pass see want vary recline stuck written clean goes keep store need
-    tied moved going used being doing lined based sized fixed mixed wired faced aged timed
-    over across from about have has having while whole made downward upward differ direction term people person version
-    model deep until using lying tying dying fully early daily truly newly oddly
-    """.split()
-)
-ADJECTIVES = frozenset(
-    """
-    small large big tiny huge little long short tall thin thick flat smooth rough simple slight wide narrow dark bright
-    soft hard square rectangular circular round oval cylindrical spherical conical curved straight modern classic elegant
-    sleek minimalist minimal plain basic decorative ornate sturdy solid shiny matte glossy wooden metal metallic plastic
-    glass white black red green blue yellow orange purple pink grey gray brown gold golden silver beige cream dark light
-    easy comfortable cozy stylish compact durable traditional contemporary rustic vintage hollow ergonomic standard
-    bold vibrant colorful colourful neat cute fluffy warm cool ornamental minor major vertical horizontal diagonal parallel opposite
-    """.split()
-)
-STOP = frozenset("a an the of to in on at for and or with without its it their them this that some each every is are be".split())
-# Measures that follow a number ("8 inches deep"): what comes after them is no counted part.
-UNITS = frozenset(
-    """
-    inch cm mm centimeter centimetre millimeter millimetre meter metre foot feet ft degree percent liter litre milliliter
-    millilitre ml gallon ounce oz gram kg kilogram pound lb ghz mhz khz hz watt volt mph kph second minute hour
-    """.split()
-)
-# Nouns that end like an adverb or participle (short ones pass anyway: bed, shed, seed; ring, wing, icing; jelly).
-SUFFIX_NOUNS = frozenset(
-    """
-    string spring ceiling railing building painting filling frosting stuffing binding awning bearing casing coating
-    housing lining padding piping tubing wiring siding decking moulding molding fitting mounting clothing pudding
-    dumpling stocking earring keyring bedding seating carving drawing sapling duckling flowerbed seabed
-    """.split()
-)
-# Quantity words: "a slice of cheese" is cheese, "pepperoni slices" pepperoni.
-QUANTITY = frozenset("slice piece layer pair set leaf stack row bunch couple strip sheet".split())
+WORDS = vocabulary()
+NOT_PARTS = frozenset(WORDS.not_parts.words)
+NEVER = frozenset(WORDS.never.words)
+ADJECTIVES = frozenset(WORDS.adjectives.words)
+STOP = frozenset(WORDS.stop.words)
+UNITS = frozenset(WORDS.units.words)
+SUFFIX_NOUNS = frozenset(WORDS.suffix_nouns.words)
+QUANTITY = frozenset(WORDS.quantity.words)
 # An item stops at a preposition or participle: "a small sphere resting on it" → sphere; "a row of windows cut through
 # it" is a hole, not a part.
-_ENDS = re.compile(
-    r"(?<!-)\b(?:on|in|at|around|through|over|under|above|below|beside|behind|across|along|from|into|onto|made|built|placed|"
-    r"resting|standing|sitting|attached|connected|running|arranged|for|like|by|via|using|inside|between|near|is|are|so|"
-    r"while|as|colored|coloured|painted|held|hung|laid|shown|worn|sewn|drawn|woven)\b(?!-)"
-)
-_HOLES = re.compile(r"\b(?:cut|cuts|hole|holes|opening|openings|slot|slots|carved|engraved|hollow|gap|gaps|groove|grooves)\b")
-_TRIGGER = re.compile(r"\b(?:with|has|have|having|add|adding|adds|attach|include|including|includes|featuring|features|topped with)\b")
+_ENDS = re.compile(r"(?<!-)\b(?:" + alternatives(WORDS.item_ends.words) + r")\b(?!-)")
+_HOLES = re.compile(r"\b(?:" + alternatives(WORDS.holes.words) + r")\b")
+_TRIGGER = re.compile(r"\b(?:" + alternatives(WORDS.list_triggers.words) + r")\b")
 _SPLIT = re.compile(r",|;|(?<!-)\band\b(?!-)|\bor\b|\bplus\b|\bas well as\b|\bthat\b|\bwhich\b|\bwhere\b|\bto\b|\.|:|\(|\)")
 _WORD = re.compile(r"[a-z]+(?:-[a-z]+)*|\d+")
 _PURPOSE = re.compile(r"\b(?:to|so|for)\b(?:(?!\band\b)[^,;])*")
 _COUNTED = re.compile(r"\b(\d+|" + "|".join(n for n, v in NUMBERS.items() if v > 1) + r")((?:\s+[a-z]+){1,4})")
-# Words that make a request a scene of separate things, where a gap between parts is no fault.
-SEVERAL = frozenset("scene scenes collection group groups several various scattered pair pairs set sets".split())
+SEVERAL = frozenset(WORDS.several.words)
 
 
 def lemmas(word: str) -> set[str]:
@@ -115,33 +51,8 @@ def lemmas(word: str) -> set[str]:
     return forms
 
 
-_F_PLURALS = {
-    "shelves": "shelf",
-    "leaves": "leaf",
-    "halves": "half",
-    "loaves": "loaf",
-    "knives": "knife",
-    "calves": "calf",
-    "scarves": "scarf",
-    "hooves": "hoof",
-    "wolves": "wolf",
-    "lives": "life",
-}
-# Words the rules below would cut wrongly: a lens is no "len", a cookie no "cooky".
-_IRREGULAR = {
-    "lens": "lens",
-    "lenses": "lens",
-    "canvas": "canvas",
-    "canvases": "canvas",
-    "atlas": "atlas",
-    "series": "series",
-    "species": "species",
-    "cookies": "cookie",
-    "movies": "movie",
-    "brownies": "brownie",
-    "ties": "tie",
-    "pies": "pie",
-}
+_F_PLURALS = WORDS.f_plurals
+_IRREGULAR = WORDS.irregular_singulars
 
 
 def singular(word: str) -> str:
@@ -276,8 +187,7 @@ def asks_for_a_pattern(prompt: str) -> bool:
 
 # Greetings and interjections that open a conversational request, each ended by a mark ("hi,", "hello!", "okay so,").
 _OPENER = re.compile(
-    r"^\s*(?:(?:hi|hello|hey|hiya|howdy|greetings|alright|all right|okay|ok|so|well|sure|yes|yeah|um|hmm|thanks|"
-    r"thank you|good (?:morning|afternoon|evening|day))(?:\s+(?:there|again|so|team|everyone))*\s*[,.!;:]+\s*)+",
+    r"^\s*(?:(?:" + alternatives(WORDS.openers.words) + r")(?:\s+(?:" + alternatives(WORDS.opener_followers.words) + r"))*\s*[,.!;:]+\s*)+",
     re.IGNORECASE,
 )
 

@@ -22,73 +22,22 @@ from .plan_checks import box_gap
 from .plan_layout import Box
 from .plan_parts import PALETTE, Part, Plan, Vec3
 from .request import ADJECTIVES, content, head, name_words, singular
+from .vocabulary import vocabulary
 
 MAX_SHOWN_PARTS = 12  # about 70 prompt tokens a part: a shown plan stays under 900 tokens
 TOUCH = 0.01  # a gap under 1 % of the scene's diagonal is touching
 ROUND = 0.05  # two extents within 5 % of each other are a round cross-section
-# Words in an object's name that say its primitive (Blender's own names: Cube.001, Cylinder, Sphere …)
-_NAMED_SHAPES = {
-    "cube": "box",
-    "box": "box",
-    "cylinder": "cylinder",
-    "sphere": "sphere",
-    "icosphere": "sphere",
-    "ball": "sphere",
-    "cone": "cone",
-    "torus": "torus",
-    "plane": "plane",
-}
-# Material name words that say a colour beyond the palette's own names
-_COLOUR_WORDS = {
-    "gray": "grey",
-    "wood": "brown",
-    "wooden": "brown",
-    "oak": "light_wood",
-    "pine": "light_wood",
-    "walnut": "dark_brown",
-    "metal": "silver",
-    "steel": "silver",
-    "chrome": "silver",
-    "aluminium": "silver",
-    "aluminum": "silver",
-    "iron": "dark_grey",
-    "glass": "light_blue",
-    "water": "blue",
-    "leaf": "green",
-    "grass": "green",
-    "skin": "beige",
-    "bread": "tan",
-    "bun": "tan",
-    "gold": "gold",
-    "golden": "gold",
-    "brass": "gold",
-    "snow": "white",
-    "plastic": "grey",
-}
-# Words of a first clause that say nothing of its kind ("how does a test tube differ from …", "bouncing across the floor")
-FUNCTION = frozenset(
-    "from over across around under above below through into onto between near about how what why does doe did can could "
-    "should will shall may might time times have has had term terms differ compare".split()
-)
+_NAMED_SHAPES = vocabulary().named_shapes
+_COLOUR_WORDS = vocabulary().colour_words
+FUNCTION = frozenset(vocabulary().function.words)
 _WORD = re.compile(r"[a-z]+(?:-[a-z]+)*")
 _TOKEN = re.compile(r"[a-z]+(?:-[a-z]+)*|[^a-z\s]")
 # A comma after an adjective lists the next one ("a simple, round coaster"); it does not end the request's first clause.
 _LISTED_ADJECTIVE = re.compile(r"\b(" + "|".join(sorted(ADJECTIVES)) + r"),\s")
-COLLECTIVE = frozenset("set sets kit kits collection bundle pack assortment".split())  # "a drum set" is not a drum
-# -ing words that take an object ("a chair featuring armrests", "icons representing tools") or are prepositions
-# ("a phone during lunch"): a kind word before one of them is the thing asked for, not a modifier (kind_heads)
-PARTICIPLES = frozenset(
-    "featuring having including containing holding showing depicting representing displaying resembling consisting "
-    "comprising using during combining incorporating showcasing measuring standing sitting hanging lying resting "
-    "sporting bearing carrying wearing".split()
-)
-# words for a class of things that the word before them narrows to a kind: "a laptop computer" is the laptop, "an
-# espresso machine" the espresso maker, where "a desk lamp" is the lamp
-CLASS_WORDS = frozenset("computer computers machine machines device devices appliance appliances gadget gadgets".split())
-GENERIC = frozenset(
-    "create make build design generate model render scene let please object thing shape imagine describe craft construct "
-    "produce want need like would picture envision develop".split()
-)
+COLLECTIVE = frozenset(vocabulary().collective.words)
+PARTICIPLES = frozenset(vocabulary().participles.words)
+CLASS_WORDS = frozenset(vocabulary().class_words.words)
+GENERIC = frozenset(vocabulary().asking.words)
 
 
 def shape_of(obj: ObjectSummary) -> str:
