@@ -494,7 +494,7 @@ def test_a_chessboard_drawn_as_one_sheet_is_no_chessboard_however_close_its_f_sc
     pattern and two squares for a wallpaper pattern were accepted. A pattern is flat, and at 5 % of the diagonal one
     sheet has the F-score of a sheet of tiles; a request for a pattern needs PATTERN_PARTS parts or more."""
     cache, none = GeometryCache(tmp_path / "measures"), Agreement(False, "not accepted: too few", too_few=True)
-    board = "a chessboard with alternating black and white squares"
+    board = "a chessboard with alternating squares"  # no colour named: the pattern bar alone refuses the sheet
     sheet = against_archetype(board, SHEET, "4.5", measure, cache, none)
     (n,) = sheet.neighbours
     assert not sheet.agreed and n.unrepeated and n.pattern_parts == 1, sheet.why
@@ -544,7 +544,7 @@ def test_a_redraw_is_told_only_what_a_plan_can_meet_of_the_archetype(settings, f
 def test_a_pattern_drawn_as_one_sheet_is_redrawn_and_told_to_repeat_its_tiles(settings, fake: FakeLLM, render_pool, tmp_path: Path) -> None:
     """The loop, not only the bar: a chessboard planned as one sheet is refused for its part count, and the fresh plan is
     told how many parts the last one had and that a pattern repeats its shapes; a board of tiles is accepted."""
-    board = "a chessboard with alternating black and white squares"
+    board = "a chessboard with alternating squares"  # no colour named: the pattern bar alone refuses the sheet
 
     def tile(at: str, color: str) -> dict[str, object]:
         return {"name": f"square_{at}", "shape": "box", "size": [0.15, 0.15, 0.004], "on": "board", "side": "top", "at": at, "color": color}
@@ -560,7 +560,7 @@ def test_a_pattern_drawn_as_one_sheet_is_redrawn_and_told_to_repeat_its_tiles(se
     }
     places = ["back_left", "back", "back_right", "left", "center", "right", "front_left", "front", "front_right"]
     tiles = {"object": "chessboard", "parts": [base] + [tile(at, "black" if i % 2 else "white") for i, at in enumerate(places)]}
-    sheet = {"object": "chessboard", "parts": [base | {"name": "squares", "color": "grey"}]}  # heldout21's grey square
+    sheet = {"object": "chessboard", "parts": [base | {"name": "squares", "color": "grey"}]}  # one grey square for the board
     neighbours = dataclasses.replace(
         settings, review="neighbours", max_critic_rounds=0, redraws=1, strategy="plan", llm_sampling=(("seed", 7.0),)
     )
@@ -650,7 +650,7 @@ def test_a_critics_shape_that_was_shown_and_is_repeated_is_no_agreement(tmp_path
     assert not hidden.agreed and hidden.neighbours[0].repeats, hidden.why
     # where the request asks for a pattern, F cannot tell tiles from one sheet: 64 tiles on the shown chessboard (a board
     # and its border) are a board drawn for the request, not the board again
-    board = "a chessboard with alternating black and white squares"
+    board = "a chessboard with alternating squares"  # no colour named: the pattern bar alone refuses the sheet
     shape = archetype_of(board, "4.5")
     assert shape is not None and not shape.shown
     tiles = against_archetype(board, SQUARES, "4.5", measure, cache, none, frozenset({shape.id}))
