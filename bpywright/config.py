@@ -159,7 +159,7 @@ class Settings:
     strategy: str = "auto"
     # who accepts a script that passed the objective checks: model (the critic model's rubric), grounded (the rubric, its
     # low score overruled when the scene disproves every reason it gives: graph/grounding.py), checks (those checks
-    # decide, no rubric call), none (no rubric call and nothing accepted: the 1.5B's entry, its reviews carry no
+    # decide, no rubric call), none (no rubric call and nothing accepted: the local model's entry, its reviews carry no
     # information), neighbours (no rubric call: the scene's shape must agree with its 2 nearest verified exemplars of the
     # same kind: graph/agreement.py), auto (a local model's catalogue entry decides; else model)
     review: str = "auto"
@@ -171,7 +171,7 @@ class Settings:
     redraws: int = DEFAULT_REDRAWS
     # fresh plans of the request an answer's shape is compared with when the store holds no two verified exemplars of its
     # kind (review=neighbours, plan strategy; graph/witnesses.py): accepted when it agrees with each. 0 (none drawn):
-    # the 1.5B's agreement with its own plans accepted 2 of 18 answers, neither faithful (its errors repeat)
+    # the local model's agreement with its own plans accepted 2 of 18 answers, neither faithful (its errors repeat)
     witnesses: int = 0
     # plans of related everyday objects (graph/plan_library.py) shown with a plan request, to adapt: 0 shows none
     plan_examples: int = 2
