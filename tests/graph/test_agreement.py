@@ -414,7 +414,7 @@ def taller(script: str, k: float) -> str:
 
 
 def test_a_pizza_drawn_as_a_tall_cake_is_no_pizza_however_close_its_f_score(tmp_path: Path, measure) -> None:
-    """heldout14-16: pizzas drawn as tall cylinders with toppings on top beat the pizza archetype by F (normalised by the
+    """Pizzas drawn as tall cylinders with toppings on top beat the pizza archetype by F (normalised by the
     bounding-box diagonal) and were accepted. The critic's pizza, 4 times as tall, still passes every other bar; its
     proportions do not."""
     cache, none = GeometryCache(tmp_path / "measures"), Agreement(False, "not accepted: too few", too_few=True)
@@ -437,7 +437,7 @@ POLE = CLEAR + "bpy.ops.mesh.primitive_cylinder_add(radius=0.12, depth=1.8, loca
 
 
 def test_a_coat_rack_drawn_as_one_pole_is_no_coat_rack_however_close_its_f_score(tmp_path: Path, measure) -> None:
-    """heldout7 and heldout13: a coat rack and a floor lamp drawn as one pole passed every other bar against their
+    """A coat rack and a floor lamp drawn as one pole passed every other bar against their
     archetypes (a base, a pole, hooks or a shade), as did a cube for a microscope. A plain solid filling the answer's
     bounds is the answer; it is not the archetype, and the critic's own coat rack is not a plain solid."""
     cache, none = GeometryCache(tmp_path / "measures"), Agreement(False, "not accepted: too few", too_few=True)
@@ -471,7 +471,7 @@ for i in range(8):
 
 
 def test_a_chessboard_drawn_as_one_sheet_is_no_chessboard_however_close_its_f_score(tmp_path: Path, measure) -> None:
-    """heldout12, heldout21, heldout23: a white sheet with one tiny cube for a chessboard, a grey square for a chessboard
+    """A white sheet with one tiny cube for a chessboard, a grey square for a chessboard
     pattern and two squares for a wallpaper pattern were accepted. A pattern is flat, and at 5 % of the diagonal one
     sheet has the F-score of a sheet of tiles; a request for a pattern needs PATTERN_PARTS parts or more."""
     cache, none = GeometryCache(tmp_path / "measures"), Agreement(False, "not accepted: too few", too_few=True)
@@ -491,7 +491,7 @@ def test_a_chessboard_drawn_as_one_sheet_is_no_chessboard_however_close_its_f_sc
 
 
 def test_a_redraw_is_told_only_what_a_plan_can_meet_of_the_archetype(settings, fake: FakeLLM, render_pool, tmp_path: Path) -> None:
-    """heldout14-17: pizzas drawn as tall cakes were refused for their proportions alone, and each fresh plan, told
+    """Pizzas drawn as tall cakes were refused for their proportions alone, and each fresh plan, told
     nothing, was a cake again. The fresh plan is told how many times too tall the earlier one was (not the archetype's
     figures, its F, cover or floor), and a flat pizza is accepted."""
     pizza = "a pizza with pepperoni slices and melted cheese"
@@ -539,7 +539,7 @@ def test_a_pattern_drawn_as_one_sheet_is_redrawn_and_told_to_repeat_its_tiles(se
     }
     places = ["back_left", "back", "back_right", "left", "center", "right", "front_left", "front", "front_right"]
     tiles = {"object": "chessboard", "parts": [base] + [tile(at, "black" if i % 2 else "white") for i, at in enumerate(places)]}
-    sheet = {"object": "chessboard", "parts": [base | {"name": "squares", "color": "grey"}]}  # heldout21's grey square
+    sheet = {"object": "chessboard", "parts": [base | {"name": "squares", "color": "grey"}]}  # a grey square for a chessboard
     neighbours = dataclasses.replace(
         settings, review="neighbours", max_critic_rounds=0, redraws=1, strategy="plan", llm_sampling=(("seed", 7.0),)
     )

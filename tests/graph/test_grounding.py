@@ -113,8 +113,8 @@ def test_the_loop_keeps_a_rejection_whose_reason_the_scene_cannot_disprove(setti
 
 
 def test_by_default_the_critic_models_verdict_stands_whatever_its_reasons(settings, fake: FakeLLM, render_pool) -> None:
-    """BPYWRIGHT_REVIEW=model (the default): on the fidelity benchmark the local model's rejections were right by eye more often
-    than its reasons; overruling them accepted a drum set of three boxes. Grounding is opt-in."""
+    """BPYWRIGHT_REVIEW=model (the default): on the fidelity benchmark the local model's rejections were right, on the contact
+    sheet, more often than its reasons; overruling them accepted a drum set of three boxes. Grounding is opt-in."""
     reason = "The scene does not match the request as it does not include a bun, a beef patty, cheese, lettuce or tomato."
     fake.script("generate", fenced(BURGER_PARTS), fenced(BURGER_PARTS)).script("critic", critic_json(0.2, reason), critic_json(0.2, reason))
     fake.script("heal", fenced(BURGER_PARTS))

@@ -86,8 +86,8 @@ def test_parse_plan_refuses_what_cannot_be_built_and_says_what_to_change(reply: 
 
 
 def test_a_box_or_disc_planned_0_thick_is_a_sheet_not_a_refusal() -> None:
-    """heldout16's chessboard: each of its 4 plans gave the squares a height of 0, each was refused, and the request
-    ended with no script. A box with a width and a depth is a tile; 1 % of its larger extent thick."""
+    """A chessboard whose plans each gave the squares a height of 0 was refused 4 times, and the request ended with no
+    script. A box with a width and a depth is a tile; 1 % of its larger extent thick."""
     board = parse_plan(
         plan_text(
             "chessboard",

@@ -213,7 +213,7 @@ def test_the_plan_strategy_shows_the_stores_scene_as_a_plan(settings, fake: Fake
 
 
 def test_a_library_plan_an_attempt_copied_is_not_shown_to_the_fresh_plan(settings, fake: FakeLLM, render_pool) -> None:
-    """heldout28's "Make a toy car.": the local model drew the plan library's toy car, was caught, and drew it again three
+    """Asked to "Make a toy car.", the local model drew the plan library's toy car, was caught, and drew it again three
     times, shown it with each fresh plan (634 s, and a copy returned). Like an exemplar it copied, a library plan an
     attempt copied is left out of the fresh plan's examples: told what it copied, not shown it."""
     import dataclasses

@@ -154,8 +154,8 @@ _REASON = re.compile(r'\s*"((?:[^"\\]|\\.)*)"\s*(,|\])')
 
 def salvage(text: str) -> Rubric | None:
     """A rubric cut off in its reasons (the stream stopped: a small model repeating one reason until max_tokens): the
-    score, which the schema puts first, and the reasons written whole. 10 of the fidelity benchmark's 1.5B reviews
-    ended so, each costing the answer its review. None when the score itself is not there."""
+    score, which the schema puts first, and the reasons written whole. 10 of the local model's reviews on the fidelity
+    benchmark ended so, each costing the answer its review. None when the score itself is not there."""
     if (m := _SCORE.match(text)) is None:
         return None
     reasons, at = [], m.end()
