@@ -198,7 +198,8 @@ def test_a_part_named_for_its_corner_goes_there_and_parts_in_one_place_are_named
     burger = parse_plan(
         json.dumps({"object": "burger", "parts": [placed("bun", "cylinder", [0.12, 0.12, 0.03], "ground", "top", "center"), *layers]})
     )
-    assert [p.location[2] for p in burger.parts] == pytest.approx([0.015, 0.035, 0.045, 0.055])  # the local model's "all on the bun" is a stack
+    # the local model's "all on the bun" is a stack
+    assert [p.location[2] for p in burger.parts] == pytest.approx([0.015, 0.035, 0.045, 0.055])
     twins = [Part(name=f"pickle_{i}", shape="cylinder", size=(0.03, 0.03, 0.004), location=(0, 0, 0.062)) for i in (1, 2)]
     same = plan_findings(Plan(object="x", parts=[*burger.parts, *twins]), "a burger")
     assert same == ["parts pickle_1, pickle_2 are the same shape in the same place: give each its own side or corner"]
