@@ -112,11 +112,8 @@ def _limit(variable: str, project: tuple[dict, Path] | None, sources: dict[str, 
 DEFAULT_BUDGET_S = 300.0  # one generate request against an endpoint (vLLM on a GPU)
 DEFAULT_CRITIC_ROUNDS = 1  # rounds for the critic's findings on a script that runs, unless set or a catalogue entry decides
 LOCAL_BUDGET_S = 900.0  # against the local model on CPU: a heal round is minutes there
-# Fresh answers after a shape that disagreed (Settings.redraws). 2, not 3: over the 210 loop rows of heldout14-20 a first
-# redraw was accepted 12 times in 112 and a second 12 in 94, so a third looked worth its time (78 rows ended with both
-# spent and a heal round left). Run on heldout21-22 (prompts nobody had read, a6d24de and 4d32db1), the third was drawn
-# 23 times and accepted once, a bird cage of stacked boxes that is wrong by eye; it cost about 30 LLM seconds a draw.
-# BPYWRIGHT_REDRAWS=3 still draws it. Redraws are bounded by max_heal_rounds (3) too: each takes one.
+# Fresh answers after a shape that disagreed (Settings.redraws). 2: a third was accepted once in 23 draws, at about
+# 30 LLM seconds a draw (docs/benchmarks/acceptance.md). Each takes one of max_heal_rounds (3); BPYWRIGHT_REDRAWS=3 draws it.
 DEFAULT_REDRAWS = 2
 
 LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1")  # names and addresses only this machine can reach
@@ -159,29 +156,25 @@ class Settings:
     strategy: str = "auto"
     # who accepts a script that passed the objective checks: model (the critic model's rubric), grounded (the rubric, its
     # low score overruled when the scene disproves every reason it gives: graph/grounding.py), checks (those checks
-    # decide, no rubric call), none (no rubric call and nothing accepted: the 1.5B's entry, its reviews carry no
+    # decide, no rubric call), none (no rubric call and nothing accepted: the local model's entry, its reviews carry no
     # information), neighbours (no rubric call: the scene's shape must agree with its 2 nearest verified exemplars of the
     # same kind: graph/agreement.py), auto (a local model's catalogue entry decides; else model)
     review: str = "auto"
     # fresh answers a request may draw when its answer passed the checks and its shape disagreed with its verified
-    # neighbours or the archetype of its kind (review=neighbours; graph/agreement.py), each a round. Against two verified
-    # neighbours none of 8 drawn on 25 unseen prompts agreed; against the archetypes (280 shapes since e0ccbe5) a fresh
-    # plan is drawn: chosen before heldout14 was run, where it raised the run's accepts from 7 to 12 of 30, all faithful
-    # (bench/results/fidelity/heldout14-d142b66/)
+    # neighbours or the archetype of its kind (review=neighbours; graph/agreement.py), each a round. Against the archetypes
+    # they raised a run's accepts from 7 to 12 of 30, all faithful (docs/benchmarks/acceptance.md)
     redraws: int = DEFAULT_REDRAWS
     # fresh plans of the request an answer's shape is compared with when the store holds no two verified exemplars of its
     # kind (review=neighbours, plan strategy; graph/witnesses.py): accepted when it agrees with each. 0 (none drawn):
-    # the 1.5B's agreement with its own plans accepted 2 of 18 answers, neither faithful (its errors repeat)
+    # the local model's agreement with its own plans accepted 2 of 18 answers, neither faithful (its errors repeat)
     witnesses: int = 0
     # plans of related everyday objects (graph/plan_library.py) shown with a plan request, to adapt: 0 shows none
     plan_examples: int = 2
     # show the critic's own shape of the request's kind (graph/shapes.py) as the first plan example, to adapt; the critic
     # then holds the answer against a shape the model was shown (agreement.REPEAT_F refuses it repeated up to scale) and
-    # the copy test counts it as shown (BPYWRIGHT_PLAN_SHAPES=0 hides it). On since stop 57: on 30 prompts nobody had
-    # read, run both ways from fresh stores (heldout25), 20 answers were faithful against 17 and about 10 recognisable by
-    # eye against 3, 9 of them the shown shape again up to scale (never accepted); built as answers, the shapes are
-    # faithful to 74.4 % of the 519 read references that have one, the loop's own answers to 58.8 %
-    # (bench/results/fidelity/heldout25-shapes-4591ad4/, shapes-as-answers.md)
+    # the copy test counts it as shown (BPYWRIGHT_PLAN_SHAPES=0 hides it). Shown, 20 answers of 30 were faithful against
+    # 17 and about 10 recognisable on the contact sheet against 3; built as answers, the shapes are faithful to 74.4 % of
+    # their references, the loop's own answers to 58.8 % (docs/benchmarks/fidelity.md)
     plan_shapes: bool = True
     # wall-clock budget of one generate request; None: DEFAULT_BUDGET_S for an endpoint, LOCAL_BUDGET_S for the local CPU model
     budget_s: float | None = None

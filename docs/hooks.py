@@ -363,7 +363,10 @@ def generated_pages() -> dict[str, str | bytes]:
     pages["reference/configuration.md"] = configuration_page()
     pages["reference/rules.md"] = rules_page()
     for docs_path, repo_path in INCLUDED.items():
-        pages[docs_path] = (ROOT / repo_path).read_text(encoding="utf-8")
+        text = (ROOT / repo_path).read_text(encoding="utf-8")
+        if "/" not in repo_path:  # a root file links docs pages by their repository path: in the site they are siblings
+            text = text.replace("](docs/", "](")
+        pages[docs_path] = text
     for table in sorted(BENCH_RESULTS.glob("*/*.md")):
         if table.name == "README.md":
             continue

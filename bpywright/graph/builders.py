@@ -1,5 +1,5 @@
 """A script that defines its builder functions and never calls them: it runs, builds nothing, and the render shows the
-factory cube. The 1.5B did this for wireless earbuds and a desk lamp (the pine-tree recipe's functions with the `main()`
+factory cube. The local model did this for wireless earbuds and a desk lamp (the pine-tree recipe's functions with the `main()`
 call left out). The sure fix is to call the builders the script defines, in its own order, as a technical artist would:
 `main()` when there is one, else every top-level function that nothing else calls and that needs no arguments."""
 

@@ -1,7 +1,7 @@
 """A generated script that copies something its prompt showed nearly line for line: an exemplar, a bundled recipe, or the
 system prompt's own API example.
 
-Small models copy what they are shown: asked for "a red chair with four legs", the 1.5B returned the wooden-table recipe
+Small models copy what they are shown: asked for "a red chair with four legs", the local model returned the wooden-table recipe
 98 % unchanged; asked for a Rubik's cube, a logo or a wallpaper pattern, it returned the system prompt's example (a red
 cube and a square) verbatim. A copy is not a generated answer: it is never accepted, the heal step writes a fresh script
 told what it copied, and a copy returned for want of anything else says so. The benchmark counts copies as failures.
@@ -17,7 +17,7 @@ from functools import cache
 
 from .state import Attempt, ExemplarBrief
 
-# copy_share at or above this is a copy (code lines stripped, comments dropped). Of the 1.5B's 30 loop answers in the
+# copy_share at or above this is a copy (code lines stripped, comments dropped). Of the local model's 30 loop answers in the
 # committed benchmark, 7 reach it against the system prompt's example (3 verbatim); the next highest is 0.76.
 COPY_RATIO = 0.8
 MIN_LINES = 4  # code this short is judged by the critic, not as a copy (a plan-built answer's parts count from 1)
@@ -82,7 +82,7 @@ def copy_share(script: str, source: str) -> float:
     """How much of the script the source holds (0.0–1.0): the larger of the share of the script's code lines found in
     the source in order, and difflib's ratio of the two (which also counts the source's lines the script kept: the
     system prompt's example plus a few lines of its own). Two plan-built scripts are also compared part by part without
-    names and colours (shape_share): told it copied a verified clarinet's plan, the 1.5B renamed every part
+    names and colours (shape_share): told it copied a verified clarinet's plan, the local model renamed every part
     ("key" → "clarinet_key") and painted them all black, kept 11 of its 13 parts' sizes and places exactly, shared 8 %
     of its lines with it, and was accepted for agreeing with the clarinet it copied (F 1.00)."""
     (mine, planned), (theirs, their_plan) = _lines(script), _lines(source)
@@ -99,7 +99,7 @@ def copy_share(script: str, source: str) -> float:
 def _too_short(script: str) -> bool:
     """Code under MIN_LINES lines is too short to call a copy: a few generic lines (an import, one primitive) match any
     source. A plan-built answer's lines are its parts, each with its own name, shape, size, place and colour, so one part
-    repeated is already a repeat: on unseen prompts, the 1.5B returned three parts of a verified syringe's five-part
+    repeated is already a repeat: on unseen prompts, the local model returned three parts of a verified syringe's five-part
     plan verbatim, and it was accepted as its own answer."""
     lines, planned = _lines(script)
     return not lines if planned else len(lines) < MIN_LINES
@@ -175,7 +175,7 @@ def _built(plan: str, prompt: str, version: str) -> str | None:
 
 def as_built(e: ExemplarBrief, version: str) -> ExemplarBrief | None:
     """An exemplar the plan strategy showed as its scene's part plan, as the script that plan builds (None without a
-    usable plan): a plan-built answer that repeats it is a copy. The 1.5B, shown a verified pizza's plan, returned it
+    usable plan): a plan-built answer that repeats it is a copy. The local model, shown a verified pizza's plan, returned it
     part for part (grey, as the scene recorded it) after being told twice that it copied; compared with the exemplar's
     own code, the copy went unseen, and it agreed with the very exemplar it copied."""
     built = _built(e.plan, e.prompt, version) if e.plan else None

@@ -28,7 +28,7 @@ _INDENT_ERRORS = ("unexpected indent", "unindent does not match any outer indent
 
 
 def respaced(code: str, *, limit: int = 200) -> str | None:
-    """Code whose statements the model started one space off (the 1.5B writes ` Patty = …` after a comment: a token with
+    """Code whose statements the model started one space off (the local model writes ` Patty = …` after a comment: a token with
     a leading space), each moved to the nearest multiple of four where the parser points, until it parses. None when
     the code has another problem or a line the parser points at is not one space off."""
     lines = code.splitlines(keepends=True)
@@ -69,7 +69,7 @@ def fenced_blocks(text: str) -> list[tuple[str, str]]:
 def unnumbered(code: str, *, partly: bool = False) -> str:
     """Code without the `  12 | ` line numbers the heal prompt shows, when a reply copied them onto every line (partly:
     onto two lines or more, as when a model copies the numbered script and writes its new lines without numbers). A
-    number whose bar the model left out (`  62 if __name__ …`, seen from the 1.5B) goes too, once bars show it copied
+    number whose bar the model left out (`  62 if __name__ …`, seen from the local model) goes too, once bars show it copied
     the gutter."""
     lines = code.splitlines()
     filled = [line for line in lines if line.strip()]

@@ -1,5 +1,5 @@
 """A blank render of a scene that holds geometry: the script's camera looks away from what it built. Small models aim
-cameras by guessed Euler angles (the 1.5B's star and candy jar ran, built their shapes, and rendered empty frames); the
+cameras by guessed Euler angles (the local model's star and candy jar ran, built their shapes, and rendered empty frames); the
 deterministic fix a technical artist makes is to keep the camera where it stands and aim it at the built objects, backed
 off until they fit the frame. It is appended to the script as a function call, so the user reads what changed."""
 

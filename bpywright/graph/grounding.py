@@ -1,6 +1,6 @@
 """The critic model's objections, checked against the scene they are about.
 
-A small critic model rejects what it cannot see. On the fidelity benchmark the 1.5B rejected every plan-built answer,
+A small critic model rejects what it cannot see. On the fidelity benchmark the local model rejected every plan-built answer,
 most with a reason the scene summary it was shown disproves: "does not include a bass drum, snare drum, tom-toms …" for
 a scene whose objects are named BassDrum, SnareDrum and TomTom; "does not include a travel wallet, only a set of parts
 for a travel wallet"; "the scene does not match the request". An objection counts when it names something the scene

@@ -139,7 +139,7 @@ LOOP_CHECK_EVERY = 32  # pieces between two looks at the answer's tail
 
 def looping(text: str, tail: int = 4000) -> bool:
     """True when the answer ends in one stretch of 20+ characters written 8 times or more in a row: a small model caught
-    in a loop (the 1.5B wrote one sentence 64 times, until max_tokens, about 13 minutes on this CPU). Ordinary code does
+    in a loop (the local model wrote one sentence 64 times, until max_tokens, about 13 minutes on this CPU). Ordinary code does
     not repeat a long line eight times over; a list of coordinates differs from item to item."""
     end = text[-tail:]
     return any(m.end() >= len(end) - 2 * len(m.group(1)) for m in _LOOP.finditer(end))

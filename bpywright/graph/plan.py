@@ -173,7 +173,7 @@ SHEET = 0.01  # a box or a cylinder planned with one extent 0 is a sheet or a di
 
 def sheet(size: tuple[float, ...], axis: int) -> tuple[float, float, float]:
     """A box (or a cylinder's height) planned 0 along one axis, given a thickness: SHEET of its larger other extent.
-    Why: heldout16's chessboard gave its squares a height of 0 on each of 4 plans, each refused, and the request ended
+    Why: a chessboard planned with squares of height 0 on each of 4 plans was refused each time, and the request ended
     with no script; a zero height with a width and a depth is a flat tile, as the plan says."""
     thick = SHEET * max(v for i, v in enumerate(size) if i != axis)
     x, y, z = (thick if i == axis else v for i, v in enumerate(size))

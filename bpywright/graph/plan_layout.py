@@ -1,6 +1,6 @@
 """Place parts by relation instead of coordinates: "leg_front_left on seat, side bottom, at front_left".
 
-The 1.5B names parts well and sizes them plausibly, but its coordinates do not add up: asked for a chair it stacked the
+The local model names parts well and sizes them plausibly, but its coordinates do not add up: asked for a chair it stacked the
 four legs one above the other at x = 0 and left the seat floating (measured, plan_system.j2's first version). So the
 model says where a part goes in words and this module does the arithmetic: the part touches the named side of the part
 it is on, flush with the edge or corner named by `at`. Nothing placed this way floats.
@@ -62,7 +62,7 @@ SUPPORTS = frozenset("leg legs foot feet wheel wheels caster casters castor cast
 
 
 def from_name(part: Part) -> Part:
-    """A part's side and spot corrected from its own name where the words contradict it: the 1.5B copies the example's
+    """A part's side and spot corrected from its own name where the words contradict it: the local model copies the example's
     "side top, at center" onto every part, so leg_front_left went on top of the seat, in its middle (and in the next
     version, on its front). A leg, foot or wheel goes under what it carries; a name with front/back/left/right (or a
     word that starts so: backrest) puts a part placed "at center" at that edge or corner."""
@@ -118,7 +118,7 @@ def lay_out(parts: list[Part]) -> list[Part]:
     """The parts with locations: a part placed in words goes against the side of the part it names, placed before it;
     on the ground (or a part not yet placed, or unknown) it stands at z = the lowest point so far, flush with the
     footprint of the parts placed so far where `at` names an edge. Several parts sent to one spot on a part's top sit
-    side by side when each is small beside that top (side_by_side); otherwise each goes on the one before: the 1.5B put a
+    side by side when each is small beside that top (side_by_side); otherwise each goes on the one before: the local model put a
     burger's cheese, lettuce, tomato and pickles all "on bun, top, center", meaning a stack, and a desk organizer's three
     compartments "on base, top, center", meaning a row. Parts given a location keep it."""
     parts = [from_name(p) if p.on else p for p in parts]

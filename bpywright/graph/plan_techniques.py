@@ -200,7 +200,7 @@ def techniques(raw: dict[str, Any], name: str, shape: str) -> dict[str, Any]:
             raise PlanError(f"{what}: keyframes need a channel: animate, one of {', '.join(CHANNELS)}")
         keyed = _numbers(raw, "frames", what, -100000, 100000)
         numbers = _numbers(raw, "values", what, -100000.0, 100000.0)
-        # frames and values of different lengths are paired as far as both go: the 1.5B wrote frames [1, 24, 48] with
+        # frames and values of different lengths are paired as far as both go: the local model wrote frames [1, 24, 48] with
         # values [0, 1.2, 0, 0.8] (the shown example's four values), a bounce all the same
         pairs = min(len(keyed), len(numbers))
         keyed, numbers = keyed[:pairs], numbers[:pairs]

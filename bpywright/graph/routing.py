@@ -22,7 +22,7 @@ def after_generate(state: GenState) -> Literal["validate", "give_up"]:
 
 
 MAX_RULE_STEPS = 8  # deterministic rule heals one request may take besides its rounds (they cost no LLM call, a run each:
-# a guessed rename is fixed one failing line at a time, and the 1.5B's hamburger spent 4 on obj.materials, 3 lines of it)
+# a guessed rename is fixed one failing line at a time, and the local model's hamburger spent 4 on obj.materials, 3 lines of it)
 
 
 def after_critic(state: GenState) -> Literal["accept", "heal", "give_up"]:

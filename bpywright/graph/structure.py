@@ -3,7 +3,7 @@ gives hold, the object is assembled (no floating parts), no hidden, zero-size or
 no two parts in the same space.
 
 A script that runs is not yet an answer: asked for "a burger with a sesame seed bun, a beef patty, a slice of cheese,
-lettuce, tomato and pickles", the 1.5B built one cube, and every older check passed. Parts are read from the request's
+lettuce, tomato and pickles", the local model built one cube, and every older check passed. Parts are read from the request's
 own words (the head noun of each item after "with", "add", "has" …) and found in object and material names, which the
 system prompt asks to say what they are. Sizes are not checked: BlendNet's human-verified references ignore the units
 they are asked for (an orange "about 7 centimeters" across is built 7 m wide), so a size check would reject them.
@@ -91,7 +91,7 @@ def _same_span(a: tuple[float, float], b: tuple[float, float], diagonal: float) 
 
 def coincident(scene: SceneSummary) -> list[tuple[str, str]]:
     """Pairs of visible parts that occupy the same space, one hiding the other: along every axis they cover the same
-    stretch (the 1.5B's wallpaper: a pattern plane and a background plane, both 1 m at the origin; a microphone's grille
+    stretch (the local model's wallpaper: a pattern plane and a background plane, both 1 m at the origin; a microphone's grille
     and electronics, one box in one place). Thin layers stacked one on another do not: a sandwich's lettuce and tomato,
     8 mm each on a 2 m loaf, agree within 1 % of the scene's size but touch without overlapping, and were once taken for
     one hidden in the other."""

@@ -8,7 +8,7 @@ when its F-score against each witness beats a unit cube's against it by the neig
 the object draws it the same way again; one that is guessing scatters. Witnesses that copy what the prompt showed, or
 that do not run, are not witnesses.
 
-This is self-consistency, so it cannot see an error the model makes every time, and for the local 1.5B that is the
+This is self-consistency, so it cannot see an error the model makes every time, and for the local model that is the
 error that matters: on 18 BlendNet dev prompts (bench/results/fidelity/witnesses-733b7ba/, bench/witnesses.py) this
 rule accepted 2 answers, neither faithful (a drum set drawn as the same tower four times, an armchair as the same
 bench), and no rule of 30 (1-3 witnesses, margins 0-0.4) reached a precision of 0.8 (best: 6 accepted, 4 faithful).

@@ -152,7 +152,7 @@ class Operations:
         from ..harness.backend import BackendError
 
         ctx = self.ctx
-        if hasattr(ctx, "target"):  # per-version runtimes (issue 15): the configured default target
+        if hasattr(ctx, "target"):  # the service resolves versions: its configured default target
             return ctx.target(None)
         backend = getattr(ctx.pool, "backend", None)
         if backend is None:  # a pool that does not say (a cluster): the configured target
@@ -165,7 +165,7 @@ class Operations:
     async def runtime_version(self, version: str | None) -> str:
         """The version to run/lint/heal for: the installed one unless another is asked for, which is refused with the fix."""
         ctx = self.ctx
-        if hasattr(ctx, "pool_for"):  # the service runs other versions on their registered runtimes (issue 15)
+        if hasattr(ctx, "pool_for"):  # the service runs other versions on their registered runtimes
             from ..runtimes import RuntimeMissing, VersionError
 
             try:
@@ -283,7 +283,7 @@ class Operations:
 
     def linter(self, version: str) -> Linter:
         """The warm Linter of a version (dmypy and pyright stay up between calls); its rules include api-check when indexed."""
-        if hasattr(self.ctx, "linter_for"):  # the service keeps one per version: share it with the HTTP API (issue 15)
+        if hasattr(self.ctx, "linter_for"):  # the service keeps one per version: share it with the HTTP API
             return self.ctx.linter_for(version)
         with self._lock:
             if version not in self._linters:

@@ -82,8 +82,8 @@ def test_the_table_counts_accepts_and_their_precision_both_ways() -> None:
 
 
 def test_a_returned_copy_counts_as_f_0_and_not_faithful_as_in_the_fidelity_table() -> None:
-    """heldout16's burger: the loop returned the shown burger recipe's script, which bench/fidelity.py counts as a failure;
-    the redraws table once measured it (F 0.76, "faithful") and so counted one more faithful answer than the benchmark."""
+    """A burger answered with the shown burger recipe's script is a copy, which bench/fidelity.py counts as a failure; the
+    redraws table must not measure it (it scores F 0.76, "faithful") and so count one more faithful answer than the benchmark."""
     copied = attempt(0, "sample 1/1").model_copy(update={"script": system_example("4.5").script})
     state = SimpleNamespace(attempts=[copied], best=0, version="4.5", exemplars=[])
     judged = Judge(cache=None, key="k", state=state, reference=None, entry={})  # a copy is never measured

@@ -88,7 +88,7 @@ INDEX_FIXED = INDEX_BUG.replace("offsets = [0.0, 2.0]", "offsets = [0.0, 2.0, 4.
 # Fails earlier than INDEX_BUG (on the first statement after the imports): a patch to this is "worse".
 EARLY_BUG = INDEX_BUG.replace('mat = bpy.data.materials.new("Red")', 'mat = bpy.data.materials["Red"]')
 
-# The prompt's example helper `link(obj)` called but never defined, and the `scene` it needs never bound (seen with the 1.5B).
+# The prompt's example helper `link(obj)` called but never defined, and the `scene` it needs never bound (seen with the local model).
 LINK_UNDEFINED = src(
     CLEAR
     + """
@@ -135,7 +135,7 @@ def failed_run(kind: str, message: str, line: int) -> RunReport:
     return RunReport(status="error", backend="bpy-module", sandbox="bwrap", exception=ExceptionInfo(type=kind, message=message, line=line))
 
 
-# Three cubes and a camera looking away from them (the 1.5B's star and candy jar: guessed Euler angles): runs, renders blank.
+# Three cubes and a camera looking away from them (the local model's star and candy jar: guessed Euler angles): runs, renders blank.
 LOOKING_AWAY = (
     THREE_CUBES
     + """

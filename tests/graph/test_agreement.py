@@ -431,7 +431,7 @@ def taller(script: str, k: float) -> str:
 
 @pytest.mark.blender
 def test_a_pizza_drawn_as_a_tall_cake_is_no_pizza_however_close_its_f_score(tmp_path: Path, measure) -> None:
-    """heldout14-16: pizzas drawn as tall cylinders with toppings on top beat the pizza archetype by F (normalised by the
+    """Pizzas drawn as tall cylinders with toppings on top beat the pizza archetype by F (normalised by the
     bounding-box diagonal) and were accepted. The critic's pizza, 4 times as tall, still passes every other bar; its
     proportions do not."""
     cache, none = GeometryCache(tmp_path / "measures"), Agreement(False, "not accepted: too few", too_few=True)
@@ -455,7 +455,7 @@ POLE = CLEAR + "bpy.ops.mesh.primitive_cylinder_add(radius=0.12, depth=1.8, loca
 
 @pytest.mark.blender
 def test_a_coat_rack_drawn_as_one_pole_is_no_coat_rack_however_close_its_f_score(tmp_path: Path, measure) -> None:
-    """heldout7 and heldout13: a coat rack and a floor lamp drawn as one pole passed every other bar against their
+    """A coat rack and a floor lamp drawn as one pole passed every other bar against their
     archetypes (a base, a pole, hooks or a shade), as did a cube for a microscope. A plain solid filling the answer's
     bounds is the answer; it is not the archetype, and the critic's own coat rack is not a plain solid."""
     cache, none = GeometryCache(tmp_path / "measures"), Agreement(False, "not accepted: too few", too_few=True)
@@ -490,7 +490,7 @@ for i in range(8):
 
 @pytest.mark.blender
 def test_a_chessboard_drawn_as_one_sheet_is_no_chessboard_however_close_its_f_score(tmp_path: Path, measure) -> None:
-    """heldout12, heldout21, heldout23: a white sheet with one tiny cube for a chessboard, a grey square for a chessboard
+    """A white sheet with one tiny cube for a chessboard, a grey square for a chessboard
     pattern and two squares for a wallpaper pattern were accepted. A pattern is flat, and at 5 % of the diagonal one
     sheet has the F-score of a sheet of tiles; a request for a pattern needs PATTERN_PARTS parts or more."""
     cache, none = GeometryCache(tmp_path / "measures"), Agreement(False, "not accepted: too few", too_few=True)
@@ -511,7 +511,7 @@ def test_a_chessboard_drawn_as_one_sheet_is_no_chessboard_however_close_its_f_sc
 
 @pytest.mark.blender
 def test_a_redraw_is_told_only_what_a_plan_can_meet_of_the_archetype(settings, fake: FakeLLM, render_pool, tmp_path: Path) -> None:
-    """heldout14-17: pizzas drawn as tall cakes were refused for their proportions alone, and each fresh plan, told
+    """Pizzas drawn as tall cakes were refused for their proportions alone, and each fresh plan, told
     nothing, was a cake again. The fresh plan is told how many times too tall the earlier one was (not the archetype's
     figures, its F, cover or floor), and a flat pizza is accepted."""
     pizza = "a pizza with pepperoni slices and melted cheese"

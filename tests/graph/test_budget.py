@@ -154,7 +154,7 @@ def chair_plans() -> tuple[dict, dict]:
 @pytest.mark.blender
 def test_a_plan_the_critic_rejects_is_revised_as_a_plan_with_its_findings(settings, fake: FakeLLM, render_pool, events) -> None:
     """Under the plan strategy the critic's round revises the plan (shown the plan it built and the critic's reasons),
-    never a patch of the builder's code: the 1.5B's patch of a plan-built chair broke the builder (a tuple size)."""
+    never a patch of the builder's code: the local model's patch of a plan-built chair broke the builder (a tuple size)."""
     import dataclasses
     import json
 

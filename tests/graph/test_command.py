@@ -108,7 +108,7 @@ def test_generate_resume_takes_the_version_of_the_checkpoint(
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])
 def test_a_killed_generate_leaves_no_process_and_its_dirs_go_at_the_next_start(tmp_path: Path, fake: FakeLLM, sig: int) -> None:
-    # Issue 27: a generate stopped mid-run left its dmypy daemon (parent pid 1) and /tmp/bpywright-linter-* behind.
+    # A generate stopped mid-run must not leave its dmypy daemon (parent pid 1) or /tmp/bpywright-linter-* behind.
     import tempfile
     import threading
 

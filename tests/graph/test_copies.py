@@ -43,7 +43,7 @@ def _answers(mode: str) -> dict[str, str]:
 
 def test_the_committed_benchmark_answers_that_copy_the_system_prompt_example_are_found() -> None:
     """The issue's count: the loop's Wallpaper Pattern, Rubik's cube and logo are the example verbatim; more are the
-    example plus a few lines. None of the 1.5B's answers copies a recipe."""
+    example plus a few lines. None of the local model's answers copies a recipe."""
     sources = shown_sources("4.5")
     loop = {k: e.id for k, s in _answers("loop").items() if (e := copied_exemplar(s, sources)) is not None}
     assert {"16b323ad", "6269972d", "6e02da03"} <= set(loop)  # verbatim
@@ -73,7 +73,7 @@ def test_a_plan_built_answer_that_repeats_an_exemplars_shown_plan_is_a_copy() ->
 
 
 def test_a_plan_built_answer_of_a_few_parts_repeated_from_a_shown_plan_is_a_copy() -> None:
-    """On unseen prompts the 1.5B returned three parts of a verified syringe's five-part plan verbatim; with parts
+    """On unseen prompts the local model returned three parts of a verified syringe's five-part plan verbatim; with parts
     counted like code lines (under 4 is too short to judge) it went unseen and was accepted. A plan's parts count from
     one; short code still does not."""
     from bpywright.graph.plan import build_script, grounded, parse_plan
@@ -98,7 +98,7 @@ def test_a_plan_built_answer_of_a_few_parts_repeated_from_a_shown_plan_is_a_copy
 
 
 def test_a_shown_plan_with_its_parts_renamed_and_repainted_is_a_copy() -> None:
-    """Told it copied a verified clarinet's plan, the 1.5B renamed every part ("key" → "clarinet_key"), painted them all
+    """Told it copied a verified clarinet's plan, the local model renamed every part ("key" → "clarinet_key"), painted them all
     black and kept 11 of its 13 parts' sizes and places: 8 % of its lines matched, and it was accepted for agreeing with
     the clarinet it copied (F 1.00). Parts are also compared without their names and colours."""
     from bpywright.graph.plan import build_script, grounded, parse_plan

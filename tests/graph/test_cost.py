@@ -1,4 +1,4 @@
-"""Issue 29: a request's own cost report (FAKE LLM on loopback, real lint, real Blender), and the rounds it no longer pays:
+"""A request's own cost report (FAKE LLM on loopback, real lint, real Blender), and the rounds it no longer pays:
 sure rule fixes before the first run, no rubric call when the objective checks already failed."""
 
 from __future__ import annotations

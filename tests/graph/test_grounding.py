@@ -1,4 +1,4 @@
-"""The critic's objections read against the scene: the reasons are the 1.5B's own, from the fidelity benchmark's rows
+"""The critic's objections read against the scene: the reasons are the local model's own, from the fidelity benchmark's rows
 (bench/results/fidelity); the loop tests run real Blender, real lint and the FAKE critic on loopback."""
 
 from __future__ import annotations
@@ -118,8 +118,8 @@ def test_the_loop_keeps_a_rejection_whose_reason_the_scene_cannot_disprove(setti
 
 @pytest.mark.blender
 def test_by_default_the_critic_models_verdict_stands_whatever_its_reasons(settings, fake: FakeLLM, render_pool) -> None:
-    """BPYWRIGHT_REVIEW=model (the default): on the fidelity benchmark the 1.5B's rejections were right by eye more often
-    than its reasons; overruling them accepted a drum set of three boxes. Grounding is opt-in."""
+    """BPYWRIGHT_REVIEW=model (the default): on the fidelity benchmark the local model's rejections were right, on the contact
+    sheet, more often than its reasons; overruling them accepted a drum set of three boxes. Grounding is opt-in."""
     reason = "The scene does not match the request as it does not include a bun, a beef patty, cheese, lettuce or tomato."
     fake.script("generate", fenced(BURGER_PARTS), fenced(BURGER_PARTS)).script("critic", critic_json(0.2, reason), critic_json(0.2, reason))
     fake.script("heal", fenced(BURGER_PARTS))

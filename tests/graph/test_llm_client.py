@@ -103,7 +103,7 @@ def test_streams_cut_every_time_are_an_error_that_says_so() -> None:
 
 def test_a_reply_that_rewrites_a_long_script_gets_room_for_it() -> None:
     assert reply_budget("import bpy\n") == MAX_TOKENS  # a short script: the usual limit
-    long = "obj = bpy.data.objects.new('Part', None)  # a line of a long script\n" * 125  # the 1.5B's 125-line inverters
+    long = "obj = bpy.data.objects.new('Part', None)  # a line of a long script\n" * 125  # the local model's 125-line inverters
     assert MAX_TOKENS < len(long) / 3 < reply_budget(long) <= MAX_REPLY_TOKENS
     assert reply_budget(long * 10) == MAX_REPLY_TOKENS  # a model stuck repeating itself is still cut off
 

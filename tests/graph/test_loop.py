@@ -98,7 +98,7 @@ def test_runtime_error_healed_by_an_llm_replacement(settings, fake: FakeLLM, ren
 def test_a_reply_that_gives_the_script_back_unchanged_gets_the_follow_up_in_the_same_round(
     settings, fake: FakeLLM, render_pool, events
 ) -> None:
-    """The 1.5B's syringe: three rounds, three times the failing script back. Now the round asks once more, saying so."""
+    """The local model's syringe: three rounds, three times the failing script back. Now the round asks once more, saying so."""
     fake.script("generate", fenced(INDEX_BUG)).script("heal", fenced(INDEX_BUG + "\n"), fenced(INDEX_FIXED)).script(
         "critic", critic_json(0.9)
     )
@@ -113,7 +113,7 @@ UNFIXABLE = "import bpy\n\nraise ValueError('the model got the dimensions wrong'
 
 
 def test_repair_regenerate_writes_a_fresh_script_told_how_the_last_one_failed(settings, fake: FakeLLM, render_pool, events) -> None:
-    """The 1.5B's heal patches of failing scripts ran 4 times in 45 in the benchmark; its fresh scripts 21 times in 39."""
+    """The local model's heal patches of failing scripts ran 4 times in 45 in the benchmark; its fresh scripts 21 times in 39."""
     settings = dataclasses.replace(settings, repair="regenerate")
     fake.script("generate", fenced(UNFIXABLE), fenced(THREE_CUBES)).script("critic", critic_json(0.9))
     result = generate(PROMPT, settings=settings, pool=render_pool, on_event=events)
@@ -252,7 +252,7 @@ def test_the_framing_aims_a_parented_orthographic_camera_and_keeps_what_was_buil
 
 
 def test_a_builder_defined_and_never_called_is_called_without_the_llm(settings, fake: FakeLLM, render_pool, events) -> None:
-    """The 1.5B's emblem: build() defined and never called, so the run is clean and the render shows the default cube.
+    """The local model's emblem: build() defined and never called, so the run is clean and the render shows the default cube.
     Calling it is a sure, free fix: no heal round, no LLM patch."""
     never_called = "import bpy\n\n\ndef build():\n" + "".join(f"    {line}\n" if line else "\n" for line in THREE_CUBES.splitlines()[1:])
     fake.script("generate", fenced(never_called)).script("critic", critic_json(0.9))
@@ -310,7 +310,7 @@ def test_a_script_that_runs_gets_one_round_for_the_critics_findings(settings, fa
 
 
 def test_no_critic_round_when_none_is_given(settings, fake: FakeLLM, render_pool, events) -> None:
-    """max_critic_rounds 0 (the 1.5B's catalogue entry): a rejected script that runs is returned with the critic's verdict,
+    """max_critic_rounds 0 (the local model's catalogue entry): a rejected script that runs is returned with the critic's verdict,
     no round is started for its findings, and the message says how to get one."""
     settings = dataclasses.replace(settings, max_critic_rounds=0)
     fake.script("generate", fenced(STACKED_CUBES)).script("critic", critic_json(0.2, "stacked"))
@@ -450,7 +450,7 @@ def test_a_reply_with_the_failing_line_rewritten_takes_its_place(settings, fake:
 
 
 def test_a_whole_script_that_forgot_import_bpy_is_a_replacement_not_a_fragment(settings, fake: FakeLLM, render_pool, events) -> None:
-    """The 1.5B's drum kit: its first script did not parse; both heal replies rewrote all of it without `import bpy`."""
+    """The local model's drum kit: its first script did not parse; both heal replies rewrote all of it without `import bpy`."""
     settings = dataclasses.replace(settings, max_heal_rounds=1)
     unparsable = INDEX_BUG.replace("offsets = [0.0, 2.0]", "offsets = [0.0, 2.0))")
     no_import = INDEX_FIXED.replace("import bpy\n", "", 1)
@@ -462,7 +462,7 @@ def test_a_whole_script_that_forgot_import_bpy_is_a_replacement_not_a_fragment(s
 
 
 def test_a_rewrite_that_forgot_its_imports_gets_them_before_it_is_judged(settings, fake: FakeLLM, render_pool, events) -> None:
-    """The 1.5B's chair: the critic's round rewrote the script without `import bpy`; judged as written, its 26 undefined-name
+    """The local model's chair: the critic's round rewrote the script without `import bpy`; judged as written, its 26 undefined-name
     findings made it 'worse' than the script it patched, and it was discarded before the import could be added."""
     fake.script("generate", fenced(STACKED_CUBES)).script("heal", fenced(THREE_CUBES.replace("import bpy\n", "", 1)))
     fake.script("critic", critic_json(0.3, "the cubes are stacked, not in a row"), critic_json(0.9))
@@ -484,7 +484,7 @@ def test_a_fragment_that_fits_nowhere_gets_the_follow_up(settings, fake: FakeLLM
 
 
 def test_a_rejected_copy_of_an_exemplar_is_regenerated_without_it(settings, fake: FakeLLM, render_pool, events) -> None:
-    """The Check's red chair: the 1.5B returned the wooden-table recipe it was shown, 98 % of its lines unchanged. The critic
+    """The Check's red chair: the local model returned the wooden-table recipe it was shown, 98 % of its lines unchanged. The critic
     said it was a table; the patch of that copy built nothing. A copy is replaced by a fresh script, told what it copied and
     shown the exemplars it did not copy."""
     from bpywright.recipes import RECIPES_DIR

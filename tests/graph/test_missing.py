@@ -97,7 +97,7 @@ def test_an_answer_without_the_definition_falls_back_to_a_patch_in_the_same_roun
 
 
 def test_a_missing_import_is_the_rules_never_a_definitions_turn_even_with_the_rule_steps_used(settings, fake: FakeLLM) -> None:
-    """The 1.5B's hamburger: with the free rule steps used, `bpy` went to the definitions turn and came back as
+    """The local model's hamburger: with the free rule steps used, `bpy` went to the definitions turn and came back as
     `bpy = "The Blender API"`. An import is added by the missing-import rule, past the cap; the model is never asked."""
     from bpywright.graph.context import RunContext
     from bpywright.graph.llm import LLMClient

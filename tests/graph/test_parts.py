@@ -41,7 +41,7 @@ def test_extract_drops_line_numbers_a_reply_copied_from_the_heal_prompt() -> Non
     indented = extract_script(fenced(THREE_CUBES.replace("\n", "\n    ").rstrip(" ").replace("import bpy", "    import bpy", 1)))
     assert indented.failure is None and indented.code == THREE_CUBES  # a block indented as a whole is the same code
     first_only = extract_script(fenced("    " + THREE_CUBES))
-    assert first_only.failure is None and first_only.code == THREE_CUBES  # the 1.5B began its block mid-line
+    assert first_only.failure is None and first_only.code == THREE_CUBES  # the local model began its block mid-line
     table = "data = [\n    1 | 2,\n    3,\n]\n"  # a `|` after a number on some lines only is code, left alone
     assert extract_script(fenced(table)).code == table
     flags = "FLAGS = (\n    1 | 2,\n    4 | 8,\n)\n"  # two such lines in valid code: still code
@@ -49,12 +49,12 @@ def test_extract_drops_line_numbers_a_reply_copied_from_the_heal_prompt() -> Non
 
 
 def test_extract_drops_copied_line_numbers_when_new_lines_came_without_them() -> None:
-    """The 1.5B copies the numbered script and writes the lines it adds unnumbered: line 1 is then 'unexpected indent'."""
+    """The local model copies the numbered script and writes the lines it adds unnumbered: line 1 is then 'unexpected indent'."""
     added = "bpy.ops.mesh.primitive_cone_add(location=(0.0, 0.0, 3.0))\nfor i in range(2):\n    print(i)\n"
     found = extract_script(fenced(numbered(THREE_CUBES) + "\n" + added))
     assert found.failure is None and found.code == THREE_CUBES + added
     lines = numbered(THREE_CUBES).splitlines()
-    lines[-1] = lines[-1].replace(" | ", " ", 1)  # the 1.5B's storage box: `  62 if __name__ …`, the bar left out
+    lines[-1] = lines[-1].replace(" | ", " ", 1)  # the local model's storage box: `  62 if __name__ …`, the bar left out
     lines[1] = lines[1].rstrip(" |")  # an empty line's gutter, bar left out
     barless = extract_script(fenced("\n".join(lines) + "\n"))
     assert barless.failure is None and barless.code == THREE_CUBES
@@ -63,7 +63,7 @@ def test_extract_drops_copied_line_numbers_when_new_lines_came_without_them() ->
 
 
 def test_statements_started_one_space_off_are_moved_back() -> None:
-    """The 1.5B's hamburger, one-shot and with retrieval: ` Patty = bpy.data.objects.new(…)` after a comment line."""
+    """The local model's hamburger, one-shot and with retrieval: ` Patty = bpy.data.objects.new(…)` after a comment line."""
     off = THREE_CUBES.replace("\nfor i in range(3):", "\n mat.use_nodes = False\n mat.roughness = 0.5\nfor i in range(3):")
     off = off.replace("    cube.name", "     cube.name").replace("    cube.data", "   cube.data")
     found = extract_script(fenced(off))
@@ -77,7 +77,7 @@ def test_statements_started_one_space_off_are_moved_back() -> None:
 
 
 def test_a_first_script_cut_off_at_the_token_limit_keeps_what_it_wrote_completely() -> None:
-    """The 1.5B's drum kit stopped at max_tokens inside a call ('(' was never closed) three rounds running."""
+    """The local model's drum kit stopped at max_tokens inside a call ('(' was never closed) three rounds running."""
     cut = "Here is the script:\n\n```python\n" + THREE_CUBES + "bpy.ops.mesh.primitive_cone_add(location=(0.0, 0.0,"
     assert "never closed" in (extract_script(cut).failure or "")  # a heal reply keeps the failure (it rewrites a whole script)
     found = extract_script(cut, complete=True)
@@ -166,7 +166,7 @@ def test_a_scene_left_as_the_factory_made_it_was_built_by_nothing() -> None:
 
 def test_only_recipes_related_to_the_request_are_shown_with_a_real_embedder() -> None:
     """Similarity of the prompts (real MiniLM): a table request finds the table recipe; a storage box finds none, where
-    BM25 alone offers the table (shared words: 'simple', 'rectangular') and the 1.5B copied it."""
+    BM25 alone offers the table (shared words: 'simple', 'rectangular') and the local model copied it."""
     from bpywright.ingest.embedder import SentenceTransformerEmbedder, normalise
 
     model = SentenceTransformerEmbedder().load()
@@ -249,7 +249,7 @@ def test_llm_client_asks_the_server_for_its_model_and_n_samples() -> None:
 
 
 def test_a_streamed_answer_caught_in_a_loop_is_stopped_and_what_came_before_is_kept() -> None:
-    """The 1.5B's heal reply on the paperclip: one sentence 64 times, until max_tokens (about 13 minutes on this CPU)."""
+    """The local model's heal reply on the paperclip: one sentence 64 times, until max_tokens (about 13 minutes on this CPU)."""
     said = "The error occurs because the indices are wrong. "
     loop = said + "The `from_pydata` method expects the indices of vertices and edges to be tuples of lists. " * 60
     with FakeLLM() as fake:

@@ -88,8 +88,8 @@ def test_parse_plan_refuses_what_cannot_be_built_and_says_what_to_change(reply: 
 
 
 def test_a_box_or_disc_planned_0_thick_is_a_sheet_not_a_refusal() -> None:
-    """heldout16's chessboard: each of its 4 plans gave the squares a height of 0, each was refused, and the request
-    ended with no script. A box with a width and a depth is a tile; 1 % of its larger extent thick."""
+    """A chessboard whose plans each gave the squares a height of 0 was refused 4 times, and the request ended with no
+    script. A box with a width and a depth is a tile; 1 % of its larger extent thick."""
     board = parse_plan(
         plan_text(
             "chessboard",
@@ -115,7 +115,7 @@ def placed(name: str, shape: str, size: list, on: str, side: str, at: str, colou
 
 
 def test_parts_placed_in_words_touch_where_they_say() -> None:
-    """The 1.5B's own coordinates stacked a chair's four legs one above the other; in words, the layout does the sums."""
+    """The local model's own coordinates stacked a chair's four legs one above the other; in words, the layout does the sums."""
     leg = [0.04, 0.04, 0.45]
     chair = parse_plan(
         json.dumps(
@@ -150,7 +150,7 @@ def test_parts_placed_in_words_touch_where_they_say() -> None:
 
 
 def test_small_pieces_sent_to_one_spot_sit_side_by_side_and_layers_stack() -> None:
-    """The 1.5B's desk organizer: three compartments all "on base, top, center" became a tower; each is small beside the
+    """The local model's desk organizer: three compartments all "on base, top, center" became a tower; each is small beside the
     base's top, so they make a row across it. A burger's layers, each as wide as the bun, still stack."""
     organizer = parse_plan(
         json.dumps(
@@ -188,7 +188,7 @@ def test_small_pieces_sent_to_one_spot_sit_side_by_side_and_layers_stack() -> No
 
 
 def test_a_part_named_for_its_corner_goes_there_and_parts_in_one_place_are_named() -> None:
-    """The 1.5B's chairs: every part 'on top, at center' (the system prompt's example's words), then legs on the seat's
+    """The local model's chairs: every part 'on top, at center' (the system prompt's example's words), then legs on the seat's
     front and back sides."""
     legs = [placed(f"leg_{c}", "box", [0.05, 0.05, 0.1], "seat", "top", "center") for c in ("front_left", "front_right")]
     legs += [placed(f"leg_{c}", "box", [0.05, 0.05, 0.1], "seat", "back", "center") for c in ("back_left", "back_right")]  # next try
@@ -200,7 +200,8 @@ def test_a_part_named_for_its_corner_goes_there_and_parts_in_one_place_are_named
     burger = parse_plan(
         json.dumps({"object": "burger", "parts": [placed("bun", "cylinder", [0.12, 0.12, 0.03], "ground", "top", "center"), *layers]})
     )
-    assert [p.location[2] for p in burger.parts] == pytest.approx([0.015, 0.035, 0.045, 0.055])  # the 1.5B's "all on the bun" is a stack
+    # the local model's "all on the bun" is a stack
+    assert [p.location[2] for p in burger.parts] == pytest.approx([0.015, 0.035, 0.045, 0.055])
     twins = [Part(name=f"pickle_{i}", shape="cylinder", size=(0.03, 0.03, 0.004), location=(0, 0, 0.062)) for i in (1, 2)]
     same = plan_findings(Plan(object="x", parts=[*burger.parts, *twins]), "a burger")
     assert same == ["parts pickle_1, pickle_2 are the same shape in the same place: give each its own side or corner"]
@@ -259,7 +260,7 @@ def test_findings_name_a_floating_part_a_missing_part_and_a_wrong_count() -> Non
     no_pickles = plan_findings(burger.model_copy(update={"parts": [p for p in burger.parts if "pickle" not in p.name]}), BURGER_PROMPT)
     assert no_pickles == ["the request names pickle, and no part is named for it: add a part named pickle"]
     zero = Plan(object="x", parts=[Part(name="sheet", shape="box", size=(1, 1, 0), location=(0, 0, 0))])
-    boxed = Plan(object="chair", parts=[Part(name="box", shape="box", size=(0.3, 0.3, 0.1)), *chair.parts[1:]])  # the 1.5B's
+    boxed = Plan(object="chair", parts=[Part(name="box", shape="box", size=(0.3, 0.3, 0.1)), *chair.parts[1:]])  # the local model's
     assert plan_findings(boxed, CHAIR_PROMPT)[0] == "box: name each part by what it is in the object (seat, shade, patty), not by its shape"
     assert plan_findings(zero, "a sheet") == ["part 'sheet' has size 0 along z: give it a real width, depth and height"]
 

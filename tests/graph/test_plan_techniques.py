@@ -214,7 +214,7 @@ def test_a_malformed_technique_is_refused_with_what_to_write(extra: dict, says: 
     with pytest.raises(PlanError) as caught:
         parse_plan(plan("thing", part("body", "box", [1, 1, 1], **extra)))
     assert says.replace("modifiers: ", "") in str(caught.value), str(caught.value)
-    # frames and values of different lengths pair as far as both go (the 1.5B's bounce gave four values to three frames)
+    # frames and values of different lengths pair as far as both go (the local model's bounce gave four values to three frames)
     ball = parse_plan(plan("ball", part("ball", "sphere", [1, 1, 1], animate="location_z", frames=[1, 24, 48], values=[0, 1.2, 0, 0.8])))
     assert ball.parts[0].frames == (1, 24, 48) and ball.parts[0].values == (0.0, 1.2, 0.0)
     with pytest.raises(PlanError, match=r"a text part needs its words"):

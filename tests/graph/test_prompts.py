@@ -94,7 +94,7 @@ def test_critic_prompt() -> None:
     # The small critic rejected scenes for the camera and lights the generator was told to add: they are listed apart.
     scene_part = text.split("Scene built by the script")[1].split("Staging")[0]
     assert "Cube1" in scene_part and "Camera" not in scene_part and "Sun" not in scene_part
-    assert "Staging (ignore): Camera, Sun" in text and "told to add" not in text  # the 1.5B read "told to" as asked for
+    assert "Staging (ignore): Camera, Sun" in text and "told to add" not in text  # the local model read "told to" as asked for
 
 
 @pytest.mark.parametrize("name", ["generate", "generate_bare", "heal_error", "heal_rejected", "critic"])

@@ -137,7 +137,7 @@ def test_function_words_verbs_and_negated_items_are_not_parts() -> None:
 
 
 def test_a_number_before_a_unit_is_a_measure_of_the_part_not_its_count() -> None:
-    # heldout9's screwdriver (F 1.00 against its reference) was refused for "6 handles asked, 1 built"
+    # a faithful screwdriver (F 1.00 against its reference) was refused for "6 handles asked, 1 built"
     assert requested_parts("Can you create a flat-head screwdriver with a 6-inch long handle?") == {"handle": 1}
     assert requested_parts("a stool with three 18 inch legs") == {"leg": 3}
     assert requested_parts("a table with four legs, each 30 cm tall") == {"leg": 4}

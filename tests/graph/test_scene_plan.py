@@ -205,7 +205,7 @@ def test_the_plan_strategy_shows_the_stores_scene_as_a_plan(settings, fake: Fake
     # the exemplar it copied.
     before = len(fake.chat_requests)
     fake.script("plan", shown, shown, json.dumps(own))
-    copying = dataclasses.replace(settings, max_heal_rounds=1, max_critic_rounds=0, review="none")  # the 1.5B's entry
+    copying = dataclasses.replace(settings, max_heal_rounds=1, max_critic_rounds=0, review="none")  # the local model's entry
     result = generate("a tall kitchen stool with four legs", settings=copying, pool=render_pool, store=OneExemplar())
     asked = [r["messages"][-1]["content"] for r in fake.chat_requests[before:] if "plan" in json.dumps(r.get("response_format") or {})]
     assert len(asked) == 3 and shown in asked[0] and "copies the example" in asked[1]
@@ -215,7 +215,7 @@ def test_the_plan_strategy_shows_the_stores_scene_as_a_plan(settings, fake: Fake
 
 
 def test_a_library_plan_an_attempt_copied_is_not_shown_to_the_fresh_plan(settings, fake: FakeLLM, render_pool) -> None:
-    """heldout28's "Make a toy car.": the 1.5B drew the plan library's toy car, was caught, and drew it again three
+    """Asked to "Make a toy car.", the local model drew the plan library's toy car, was caught, and drew it again three
     times, shown it with each fresh plan (634 s, and a copy returned). Like an exemplar it copied, a library plan an
     attempt copied is left out of the fresh plan's examples: told what it copied, not shown it."""
     import dataclasses

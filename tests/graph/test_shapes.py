@@ -56,11 +56,11 @@ def test_a_compound_is_held_against_the_shape_of_its_head_not_of_its_modifier() 
     def ids(prompt: str) -> list[str]:
         return [k.request for k in kind_archetypes(prompt, "4.5")]
 
-    slice_ = ids("Create a pizza slice with melted cheese")  # a slice is not the pizza: the slice's own shape (stop 58)
+    slice_ = ids("Create a pizza slice with melted cheese")  # a slice is not the pizza: the slice's own shape
     assert slice_ and "slice" in slice_[0] and not any("a pizza with a crust" in r for r in slice_)
     assert not any("pet bowl" in r for r in ids("Design a bird feeder."))
     assert ids("Create a 3D model of a drum set") == []  # a set of drums is no one drum
-    # what follows "for" is what the thing is for, not what it is (heldout28's drumstick was held against the drum)
+    # what follows "for" is what the thing is for, not what it is (a drumstick is not held against the drum)
     assert ids("Create a basic drumstick for playing drums.")[0] == "a pair of drumsticks lying side by side"
     drum = ids("Design a drum for a band logo")
     assert drum and "logo" not in drum[0] and "drum" in drum[0]
@@ -78,7 +78,7 @@ def test_a_compound_is_held_against_the_shape_of_its_head_not_of_its_modifier() 
     assert "desktop" in ids("Create a desktop computer with a monitor")[0]
     assert "coffee maker" in ids("Design an espresso machine")[0]
     assert "lamp" in ids("a desk lamp")[0]  # not a class word: the desk still only modifies the lamp
-    # a comma between adjectives ends no clause (heldout9's feeding bowl had no verdict): the ball, the pet bowl
+    # a comma between adjectives ends no clause (a feeding bowl otherwise gets no verdict): the ball, the pet bowl
     assert ids("Model a simple, spherical ball.")[0] == "a ball"
     bowl = ids("What would a simple, round feeding bowl that can hold enough water for a dog look like?")
     assert bowl and "bowl" in bowl[0]
@@ -110,15 +110,14 @@ def test_a_greeting_or_a_question_before_the_request_is_not_its_first_clause() -
 
 
 def test_a_kind_word_before_what_a_thing_does_names_no_kind() -> None:
-    """ "A laptop cooling pad" is a pad, not a laptop: held against the open laptop, a plate with two blocks was accepted
-    (heldout22); "a dish drying mat" was held against a pet bowl. A kind word, an -ing word for what is done, then the
+    """ "A laptop cooling pad" is a pad, not a laptop: held against the open laptop, a plate with two blocks was accepted; "a dish drying mat" was held against a pet bowl. A kind word, an -ing word for what is done, then the
     thing that does it: the first modifies the compound. An -ing word that takes an object does not."""
 
     def ids(prompt: str) -> list[str]:
         return [k.request for k in kind_archetypes(prompt, "4.5")]
 
     assert ids("Could you model a laptop cooling pad?") == []
-    # not a post of anything else: since stop 58 the scratching post, written as one name ("scratchingpost")
+    # not a post of anything else: the scratching post, written as one name ("scratchingpost")
     post = ids("Can you create a cat scratching post? It should be about 2 feet tall.")
     assert len(post) == 1 and "cat scratching post" in post[0]
     assert (
@@ -145,7 +144,7 @@ def test_two_words_that_a_shape_writes_as_one_name_its_kind_together() -> None:
     assert "spice rack" in first("a spice rack with jars")  # a pair that joins to no kind word is left as it was
     # a modifier still modifies: no whole pizza for a slice, but the slice
     assert "slice" in first("Create a pizza slice") and "tomato sauce" not in first("Create a pizza slice")
-    assert "chess set" in first("Design a chess set with 32 pieces")  # not one chessboard, nor nothing (stop 58)
+    assert "chess set" in first("Design a chess set with 32 pieces")  # not one chessboard, nor nothing
     assert "cat tree" in first("Create a cat tree with multiple levels")  # not the library's small tree
     assert "blood pressure" in first("Create a blood pressure monitor with a cuff")  # not the flat-screen monitor
     assert "circuit breaker panel" in first("Design a circuit breaker panel with two rows of switches")

@@ -522,7 +522,7 @@ def critiqued(prompt: str, a: Attempt) -> Attempt:
 
 def test_a_missing_technique_fails_the_objective_checks_with_its_message_and_gets_repair_rounds() -> None:
     """A bounce with no keyframe is not accepted, and is repaired even where the critic's findings get no round
-    (max_critic_rounds 0, the 1.5B's catalogue entry): it is a fact of the scene, not the critic model's opinion."""
+    (max_critic_rounds 0, the local model's catalogue entry): it is a fact of the scene, not the critic model's opinion."""
     still = critiqued(BOUNCE, ran(scene(mesh("Ball"), mesh("Ground"))))
     assert still.critique is not None and not still.critique.objective_ok
     assert still.critique.checks["technique: keyframes location"] is False

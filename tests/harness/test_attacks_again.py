@@ -1,4 +1,4 @@
-"""Issue 27's attacks, each run for real in a sandboxed Blender job: what a job must not reach past itself."""
+"""Attacks on the sandbox, each run for real in a sandboxed Blender job: what a job must not reach past itself."""
 
 from __future__ import annotations
 

@@ -85,7 +85,7 @@ def test_the_local_server_gets_the_models_sampling_and_honours_it(smollm2) -> No
 
 @pytest.mark.model
 def test_a_measured_number_of_critic_rounds_is_taken_unless_the_user_set_one(smollm2, monkeypatch) -> None:
-    """The catalogue's critic_rounds (0 for the 1.5B: its revisions of a script that ran measured no gain) reaches the
+    """The catalogue's critic_rounds (0 for the local model: its revisions of a script that ran measured no gain) reaches the
     served settings when BPYWRIGHT_MAX_CRITIC_ROUNDS is unset; a set value wins."""
     monkeypatch.setitem(CATALOGUE, "smollm2-135m", CATALOGUE["smollm2-135m"].model_copy(update={"critic_rounds": 0}))
     settings = dataclasses.replace(model_settings(), local_model="smollm2-135m", llm_base_url=None)

@@ -38,7 +38,7 @@ def browser() -> Iterator[webdriver.Chrome]:
 def waiter(driver: webdriver.Chrome, seconds: float) -> WebDriverWait:
     """A wait that reads through page loads: a form submit or a link replaces the document, so an element read while the
     old page goes away is stale (or not there yet), which means "not yet", not a failure (seen in CI: the search).
-    Chrome can also answer such a read with "unknown error: unhandled inspector error" (seen here, stop 56, the same
+    Chrome can also answer such a read with "unknown error: unhandled inspector error" (seen on the same
     search): a driver error is "not yet" too, and one that lasts still fails the test when the wait times out."""
     return WebDriverWait(driver, seconds, ignored_exceptions=(StaleElementReferenceException, NoSuchElementException, WebDriverException))
 

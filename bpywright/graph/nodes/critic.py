@@ -40,7 +40,7 @@ RUBRIC_SCHEMA: dict[str, Any] = {
         # An enum, not minimum/maximum: llama.cpp's grammar ignores numeric bounds (SmolLM2 answered 3 under them).
         "score": {"type": "number", "enum": [i / 10 for i in range(11)]},
         # Bounded so a grammar-constrained small model cannot ramble past max_tokens into JSON cut in half, and short:
-        # the score comes first, so the bounds change no verdict, only how long the reasons take to write. The 1.5B
+        # the score comes first, so the bounds change no verdict, only how long the reasons take to write. The local model
         # filled 5 reasons of 200 characters with one sentence repeated (352 tokens, 42 s a review on a CPU); the loop
         # uses at most 4 reasons and 600 characters of them.
         "reasons": {"type": "array", "items": {"type": "string", "maxLength": 160}, "maxItems": 3},
@@ -92,7 +92,7 @@ def objective(prompt: str, a: Attempt, sources: Sequence[ExemplarBrief] = ()) ->
 # A script that runs but fails one of these built nothing that was asked: nothing (built), nothing of the request
 # (geometry, parts), nothing written for it ("original": a copy of what the prompt showed), or a part hidden in another
 # ("coincident": one of the two is not seen). Without "original" a copy that ran was returned at once under
-# critic_rounds=0 (the 1.5B's): 3 of its first 8 answers on unseen prompts repeated a shown exemplar's plan and were
+# critic_rounds=0 (the local model's): 3 of its first 8 answers on unseen prompts repeated a shown exemplar's plan and were
 # returned with rounds left to ask again. Without "coincident", 4 of 15 answers on unseen prompts (a microphone's grille
 # and electronics in one box, a sandwich's fillings in one slab) were returned after one answer, in under 2 of the 20
 # minutes a request may take.
@@ -154,8 +154,8 @@ _REASON = re.compile(r'\s*"((?:[^"\\]|\\.)*)"\s*(,|\])')
 
 def salvage(text: str) -> Rubric | None:
     """A rubric cut off in its reasons (the stream stopped: a small model repeating one reason until max_tokens): the
-    score, which the schema puts first, and the reasons written whole. 10 of the fidelity benchmark's 1.5B reviews
-    ended so, each costing the answer its review. None when the score itself is not there."""
+    score, which the schema puts first, and the reasons written whole. 10 of the local model's reviews on the fidelity
+    benchmark ended so, each costing the answer its review. None when the score itself is not there."""
     if (m := _SCORE.match(text)) is None:
         return None
     reasons, at = [], m.end()

@@ -104,7 +104,7 @@ def planned_attempt(
     notes: list[str] = []
     plan = None
     # verified exemplars' scenes, as plans; an exemplar an earlier attempt copied is left out, as from a code prompt, and
-    # so is a library plan it copied (heldout28's "Make a toy car." drew the library's toy car four times, shown each time)
+    # so is a library plan it copied ("Make a toy car." otherwise draws the library's toy car again each time it is shown)
     copied = copies_of(state.attempts, shown_sources(state.version, state.exemplars)).values()
     taken = {e.id for e in copied}
     left_out = {e.prompt for e in copied if e.source == LIBRARY_SOURCE}

@@ -74,7 +74,7 @@ def llm_patch(state: GenState, ctx: RunContext, a: Attempt) -> tuple[str | None,
     line = a.run.exception.line if a.run is not None and a.run.exception is not None else None
     if (usable := usable_code(a.script, found, line)) is not None and not same_script(usable[0], a.script):
         return usable[0], f"LLM patch: {usable[1]}"
-    if usable is not None:  # the 1.5B gave the script back unchanged, three rounds running on the syringe
+    if usable is not None:  # the local model gave the script back unchanged, three rounds running on the syringe
         still = f": it still fails with {a.run.failure_with_line}" if a.run is not None and not a.run.ok else ""
         why, first = f"it is the script you were given, unchanged{still}", "reply unchanged"
     elif found.diff is not None:
@@ -128,5 +128,5 @@ def define_missing(state: GenState, ctx: RunContext, a: Attempt) -> tuple[str, s
 def with_imports(script: str, version: str) -> str:
     """The script with the imports it uses and never wrote (the missing-import rule, always right): a rewrite that forgot
     `import bpy` is otherwise judged by its dozens of undefined-name findings and discarded before the rule could add it
-    (the 1.5B's chair: 26 blocking findings, all `bpy`)."""
+    (the local model's chair: 26 blocking findings, all `bpy`)."""
     return apply_rules(script, [(BY_ID["missing-import"], FixScope(version))])[0]

@@ -2,7 +2,7 @@
 score, fewer lint findings, a fuller render.
 
 The objective checks come before the score: an attempt that fails them is scored by the share of checks it passed (a
-blank render: 0.75), one that passes them by the rubric (the 1.5B's storage box: 0.3 for a lid it missed), and the two
+blank render: 0.75), one that passes them by the rubric (the local model's storage box: 0.3 for a lid it missed), and the two
 numbers do not compare. Ranked by score alone, the blank render was returned over the same scene framed.
 
 Among scripts that got as far, one that copies an exemplar comes after one written for the request: the red chair's
