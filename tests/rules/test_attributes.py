@@ -110,7 +110,7 @@ def test_runtime_rename_checks_the_struct() -> None:
 
 
 def test_a_guessed_property_name_becomes_the_real_one_only_where_the_run_failed() -> None:
-    """The 1.5B's drum kit set `stick.rotation`; a light's `intensity`: names LLMs guess, fixed on the failing line."""
+    """A small model's drum kit set `stick.rotation`; a light's `intensity`: names LLMs guess, fixed on the failing line."""
     old = "import bpy\nstick = get()\nstick.rotation = (0.5, 0, 0)\nlamp = light()\nlamp.data.intensity = 3\nother.rotation = 1\n"
     result = healed_once(old, "AttributeError", "'Object' object has no attribute 'rotation'", 3)
     assert "stick.rotation_euler = (0.5, 0, 0)" in result.script and "other.rotation = 1" in result.script
@@ -120,11 +120,11 @@ def test_a_guessed_property_name_becomes_the_real_one_only_where_the_run_failed(
     result = healed_once(old, "AttributeError", "'Scene' object has no attribute 'rotation'", 3)
     assert "stick.rotation = (0.5, 0, 0)" in result.script or "stick.rotation" not in result.script  # Scene has no alias
     assert "rotation_euler" not in result.script
-    # The 1.5B's microscope linked a part into "the stage's collection": an object has collections it is in.
+    # A small model's microscope linked a part into "the stage's collection": an object has collections it is in.
     old = "import bpy\nstage = add_floor(1.0)\nstage.collection.objects.link(eyepiece)\n"
     result = healed_once(old, "AttributeError", "'Object' object has no attribute 'collection'", 3)
     assert "stage.users_collection[0].objects.link(eyepiece)" in result.script
-    # The 1.5B's hamburger (three heal rounds, and the loop ended on it): a material appended to the object, not its mesh.
+    # A small model's hamburger (three heal rounds, and the loop ended on it): a material appended to the object, not its mesh.
     old = "import bpy\nbun = make_bun()\nbun.materials.append(bread)\n"
     result = healed_once(old, "AttributeError", "'Object' object has no attribute 'materials'", 3)
     assert "bun.data.materials.append(bread)" in result.script
@@ -183,7 +183,7 @@ def test_on_real_blender_guessed_names_fail_and_the_healed_script_runs(blender_r
 
 @pytest.mark.blender
 def test_on_real_blender_an_objects_scene_and_its_active_object_are_healed_in_two_steps(blender_run) -> None:
-    """The 1.5B's storage box ended three heal rounds on `obj.scene.collection.objects.active = obj`."""
+    """A small model's storage box ended three heal rounds on `obj.scene.collection.objects.active = obj`."""
     guessed = src("""
     import bpy
     lid = bpy.data.objects.new("Lid", bpy.data.meshes.new("Lid"))

@@ -66,7 +66,7 @@ def test_on_real_blender_both_forms_fail_and_the_fixes_run(blender_run) -> None:
         assert {a.rule for r in outcome.rounds for a in r.applied} == {"camera-data-as-object"}
 
 
-# The 1.5B's star (three heal rounds): the camera data made and assigned in one chained statement.
+# A small model's star (three heal rounds): the camera data made and assigned in one chained statement.
 CHAINED = src("""
 import bpy
 from bpy import context, data

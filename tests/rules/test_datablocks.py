@@ -68,7 +68,7 @@ def test_on_real_blender_the_old_form_fails_and_the_fix_gives_both_meshes_the_ma
     assert body.materials == ["Red", "Red"]
 
 
-# The 1.5B's arrow: the prompt's `link` helper given the mesh, and a scene link of a curve.
+# A small model's arrow: the prompt's `link` helper given the mesh, and a scene link of a curve.
 LINK_DATA = src("""
 import bpy
 
@@ -100,7 +100,7 @@ def test_a_link_of_made_data_links_an_object_made_from_it() -> None:
 
 
 def test_a_link_whose_result_takes_the_datas_name_is_fixed_too() -> None:
-    """The 1.5B's hamburger ended three heal rounds on `bun = link(bun)` with bun a mesh: the name was taken as rebound
+    """A small model's hamburger ended three heal rounds on `bun = link(bun)` with bun a mesh: the name was taken as rebound
     (to what link returns) before its argument was read."""
     rebound = "import bpy\n\n\ndef build():\n    bun = bpy.data.meshes.new('Bun')\n    bun = link(bun)\n    bun.location = (0, 0, 1)\n"
     healed = healed_once(rebound, *LINK_ERROR, 6)
@@ -117,7 +117,7 @@ def test_on_real_blender_a_link_of_mesh_data_fails_and_the_fix_links_objects(ble
     assert any(o.name == "Path" and o.type == "CURVE" for o in report.scene.objects)
 
 
-# The 1.5B's candy jar: the class asked to make the datablock, two ways, three heal rounds in a row.
+# A small model's candy jar: the class asked to make the datablock, two ways, three heal rounds in a row.
 TYPES_NEW = src("""
 import bpy
 
@@ -144,7 +144,7 @@ def test_on_real_blender_the_class_call_fails_and_the_fix_makes_the_datablocks(b
     assert report.ok, report.exception
 
 
-# The 1.5B's smartwatch: a made light handed to the world's lighting settings, as if they listed the scene's lights.
+# A small model's smartwatch: a made light handed to the world's lighting settings, as if they listed the scene's lights.
 ADD_DATA = src("""
 import bpy
 

@@ -36,7 +36,7 @@ def test_scene_objects_unlink_loops_over_users_collection() -> None:
 
 @pytest.mark.blender
 def test_scene_objects_remove_deletes_the_object(blender_run) -> None:
-    """The 1.5B's mug handle (generation benchmark, its last regeneration): scene.objects.remove(obj), never a method."""
+    """A small model's mug handle (generation benchmark, its last regeneration): scene.objects.remove(obj), never a method."""
     old = src("""
     import bpy
     scene = bpy.context.scene

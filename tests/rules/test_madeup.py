@@ -6,7 +6,7 @@ import pytest
 
 from .helpers import fired, healed_in_blender, healed_once, src
 
-# The 1.5B's syringe (generation benchmark): "connect" the plunger to the needle with a modifier that does not exist.
+# A small model's syringe (generation benchmark): "connect" the plunger to the needle with a modifier that does not exist.
 SYRINGE = src("""
 import bpy
 

@@ -80,7 +80,7 @@ def test_principled_get_explains_the_none_error() -> None:
     assert "inputs.get('Specular IOR Level')" in result.script and result.explained == "principled-sockets"
 
 
-# The 1.5B's paperclips ended on its own full-resolution render, written to disk: past the time limit.
+# A small model's paperclips ended on its own full-resolution render, written to disk: past the time limit.
 OWN_RENDER = """
 import bpy
 scene = bpy.context.scene
@@ -116,7 +116,7 @@ def test_on_real_blender_the_own_render_runs_at_validation_size(blender_run) -> 
 
 
 def test_new_socket_takes_keywords_and_settings_go_on_the_socket(blender_run) -> None:
-    """The 1.5B's inverters: the socket type by position (where description goes) and min_value as a keyword."""
+    """A small model's inverters: the socket type by position (where description goes) and min_value as a keyword."""
     old = (
         "import bpy\n"
         "ng = bpy.data.node_groups.new('Scatter', 'GeometryNodeTree')\n"

@@ -84,7 +84,7 @@ def test_bevel_vertex_only_became_affect() -> None:
     assert "bpy.ops.mesh.bevel(offset=0.1, affect='VERTICES')" in fixed("import bpy\nbpy.ops.mesh.bevel(offset=0.1, vertex_only=True)\n")
 
 
-# The 1.5B's storage box: the operator's name called on the active object, then the modifier looked up by its default name.
+# A small model's storage box: the operator's name called on the active object, then the modifier looked up by its default name.
 OBJECT_OPERATOR = src("""
 import bpy
 

@@ -44,7 +44,7 @@ def test_duplicate_is_fixed_only_where_the_run_failed() -> None:
     assert "copy = bpy.context.active_object" in healed.script and "operator-result-as-object" in {r.rule for r in healed.applied}
 
 
-# The 1.5B's business card (generation benchmark, three heal rounds): a mesh primitive asked of bpy.data, wrapped in link().
+# A small model's business card (generation benchmark, three heal rounds): a mesh primitive asked of bpy.data, wrapped in link().
 CARD = src("""
 import bpy
 

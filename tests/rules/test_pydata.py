@@ -41,7 +41,7 @@ def test_on_real_blender_the_second_fill_fails_and_the_fix_builds_every_vertex(b
     assert face.vertices == 4
 
 
-# The 1.5B's paperclip (generation benchmark): an edge of four indices. The refill rule, wrong about the cause, cleared the
+# A small model's paperclip (generation benchmark): an edge of four indices. The refill rule, wrong about the cause, cleared the
 # mesh eight times over before the LLM's rounds.
 PAPERCLIP = src("""
 import bpy
@@ -61,7 +61,7 @@ def test_an_edge_of_four_indices_is_left_out_and_the_mesh_is_not_cleared_again()
 
 
 def test_colours_given_as_faces_and_faces_past_the_vertices_are_left_out_through_a_name() -> None:
-    """The 1.5B's badge (one-shot): RGBA colours where the faces go; a list assigned once above the call is fixed there."""
+    """A small model's badge (one-shot): RGBA colours where the faces go; a list assigned once above the call is fixed there."""
     colours = src("""
     import bpy
     faces = [(0, 1, 2), (1, 0, 0, 1.0), (0, 1, 7)]

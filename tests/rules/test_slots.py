@@ -49,7 +49,7 @@ def test_on_real_blender_the_old_form_fails_and_the_fix_uses_the_second_slot(ble
     assert arrow.materials == ["Red", "Green"]
 
 
-# The 1.5B's storage box (generation benchmark): the latch object appended to the lid's materials ("# Append the latch
+# A small model's storage box (generation benchmark): the latch object appended to the lid's materials ("# Append the latch
 # material to the lid"), once as the object and once as its mesh.
 LATCH = src("""
 import bpy
@@ -97,7 +97,7 @@ def test_on_real_blender_the_latch_is_built_once_and_its_material_reaches_the_li
     assert by_name["Lid"].materials == ["Latch Material"]
 
 
-# The 1.5B's solar inverters (generation benchmark, three heal rounds): a material copied from a mesh that has none.
+# A small model's solar inverters (generation benchmark, three heal rounds): a material copied from a mesh that has none.
 INVERTERS = src("""
 import bpy
 

@@ -108,7 +108,7 @@ def test_an_alpha_appended_to_an_rgba_colour_keeps_three_channels(blender_run) -
     healed_in_blender(blender_run, src(ALPHA_ON_RGBA), "not 5")  # and the RGB call still runs
 
 
-# The 1.5B's storage box (one-shot): a solver Blender never had. No spelling is close, so the setting is left out.
+# A small model's storage box (one-shot): a solver Blender never had. No spelling is close, so the setting is left out.
 MADE_UP_ENUM = """
 import bpy
 bpy.ops.mesh.primitive_cube_add(size=2.0)
@@ -145,7 +145,7 @@ def test_on_real_blender_the_made_up_solver_is_dropped_and_the_modifier_kept(ble
     healed_in_blender(blender_run, script, 'enum "SIMPLE" not found', check="assert box.modifiers['Boolean'].solver == 'EXACT'\n")
 
 
-# The 1.5B's syringe (generation benchmark): the add operator's whole documented signature, scale=(0.0, 0.0, 0.0) included
+# A small model's syringe (generation benchmark): the add operator's whole documented signature, scale=(0.0, 0.0, 0.0) included
 # (its "not set" default). The script ran and rendered a blank frame: every part was a mesh scaled to a point.
 ZERO_SCALE = src("""
 import bpy

@@ -255,7 +255,7 @@ class _EnumValue(RuleTransformer):
 class _ZeroScale(RuleTransformer):
     """Drops `scale=(0, 0, 0)` from an operator call. The add operators document scale=(0.0, 0.0, 0.0) as their default,
     meaning "not set"; passed explicitly, the primitive's mesh is built scaled to a point (the object keeps scale 1, its
-    dimensions are 0). The 1.5B copied the whole signature from the retrieved symbols into 16 of its 30 benchmark
+    dimensions are 0). A small model copied the whole signature from the retrieved symbols into 16 of its 30 benchmark
     scripts, and 4 of them rendered blank frames for it."""
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.Call:

@@ -8,7 +8,7 @@ Only at the from_pydata call a run failed on with that error: the mesh is cleare
 the second call builds what its lists say, which is what the script meant. Not again where the statement before is that
 very `clear_geometry()` (the error then has another cause: the rule fired eight times on a small model's paperclip).
 
-Its lists have shapes: vertices of 3 numbers, edges of 2 indices, faces of 3 or more distinct indices. The 1.5B wrote an
+Its lists have shapes: vertices of 3 numbers, edges of 2 indices, faces of 3 or more distinct indices. A small model wrote an
 edge of four indices (`[(0, 0, 1, 2)]`), colours for faces (`[(1, 0, 0, 1.0)]`) and 2D vertices; Blender raises
 RuntimeError "internal error setting the array" or TypeError "couldn't access the py sequence", and takes a face whose
 index is past the vertices without a word (an invalid mesh). Only at the from_pydata call a run failed on with one of

@@ -2,7 +2,7 @@
 
 A material given where its slot index belongs: `face.material_index = mat.index` raises AttributeError "'Material'
 object has no attribute 'index'" (a material has no index of its own: the index is of the slot it occupies on the mesh).
-The 1.5B model kept this through three heal rounds in the generation benchmark.
+A small model kept this through three heal rounds in the generation benchmark.
 
 Only at the statement a run failed on with that error, inside `for FACE in MESH.polygons:`: the material is appended to
 MESH when it is not there yet, and FACE gets the index of its slot (`MESH.materials.find(mat.name)`).
