@@ -324,6 +324,7 @@ for i in range(200):
     assert RunReport.model_validate_json(report.model_dump_json()).scene == report.scene
 
 
+@pytest.mark.runtimes
 def test_blender_5_2_reads_layered_actions(runtime) -> None:
     with WorkerPool(1, runtime("5.2").run_options(RunOptions(render=False, timeout=60))) as pool:
         report = pool.run(source=TECHNIQUES)
@@ -331,6 +332,7 @@ def test_blender_5_2_reads_layered_actions(runtime) -> None:
     check_techniques(report.scene)
 
 
+@pytest.mark.runtimes
 def test_blender_3_4_reads_the_old_socket_names(blender_exe: Path) -> None:
     with WorkerPool(1, RunOptions(blender=blender_exe, render=False, timeout=60)) as pool:
         report = pool.run(source=TECHNIQUES)

@@ -27,6 +27,7 @@ def built(tmp_path_factory) -> tuple[Path, Settings, pipeline.IngestResult]:
     return settings.index_dir, settings, result
 
 
+@pytest.mark.blender
 def test_ingest_writes_symbols_manifest_and_index(built) -> None:
     root, _, result = built
     assert not result.skipped and result.version == "4.5" and result.directory == root / "4.5"
@@ -42,6 +43,7 @@ def test_ingest_writes_symbols_manifest_and_index(built) -> None:
     assert not list(root.glob(".*"))  # no staging left behind
 
 
+@pytest.mark.blender
 def test_symbols_have_urls_and_recipe_examples(built) -> None:
     _, _, result = built
     symbols = {s.name: s for s in read_symbols(result.directory / "symbols.jsonl")}
@@ -61,6 +63,7 @@ def test_symbols_have_urls_and_recipe_examples(built) -> None:
     assert all(s.blender_version == "4.5" for s in symbols.values())
 
 
+@pytest.mark.blender
 def test_second_run_is_a_no_op_and_force_rebuilds(built) -> None:
     root, settings, first = built
     symbols = first.directory / "symbols.jsonl"
@@ -75,6 +78,7 @@ def test_second_run_is_a_no_op_and_force_rebuilds(built) -> None:
     assert symbols.read_bytes() and (first.directory / "search.json").is_file()
 
 
+@pytest.mark.blender
 def test_a_failed_index_build_leaves_the_previous_index(built, monkeypatch) -> None:
     root, settings, first = built
     symbols = first.directory / "symbols.jsonl"

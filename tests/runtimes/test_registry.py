@@ -67,6 +67,7 @@ def test_blender_binary_registers_under_the_version_it_reports(tmp_path: Path, b
         registry.get(runtime.version)
 
 
+@pytest.mark.runtimes
 def test_not_a_blender_is_refused_and_nothing_is_recorded(tmp_path: Path) -> None:
     fake = tmp_path / "blender"
     fake.write_text("#!/bin/sh\necho hello\n")

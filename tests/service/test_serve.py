@@ -68,6 +68,7 @@ def test_serve_refuses_a_bad_worker_count(tmp_path: Path) -> None:
     assert proc.returncode == 2 and "--workers" in proc.stderr
 
 
+@pytest.mark.blender
 def test_serve_uses_the_token_file_addon_token_made(tmp_path: Path) -> None:
     env = {**os.environ, "BPYWRIGHT_ARTIFACTS": str(tmp_path), "BPYWRIGHT_EMBEDDER": "none", "PYTHONUNBUFFERED": "1"}
     env["XDG_CONFIG_HOME"] = str(tmp_path / "config")
