@@ -88,16 +88,11 @@ def check_row(row: dict[str, Any], request: dict[str, Any], pool: Any) -> list[d
     if not row.get("generated"):
         why = f"a copy: {row['copy_of']}" if row.get("copy_of") else f"did not run: {row.get('failure') or 'no script'}"
         return [{"label": t.kind, "ok": False, "message": why} for t in request["checks"]]
-    report = run_script_text(row["script"], pool)
+    report = pool.run(source=row["script"])
     if not report.ok or report.scene is None:
         return [{"label": t.kind, "ok": False, "message": f"ran again: {report.failure}"} for t in request["checks"]]
     results = [check(t, report.scene) for t in request["checks"]]
     return [{"label": r.label, "ok": r.ok, "message": r.message} for r in results]
-
-
-def run_script_text(script: str, pool: Any) -> Any:
-    """The RunReport of a script's text run in the pool."""
-    return pool.run(source=script)
 
 
 def judged(rows: dict[str, list[dict[str, Any]]], requests: dict[str, dict[str, Any]], cache: Path, pool_factory: Any) -> None:

@@ -60,21 +60,13 @@ def allowed(db: sqlite3.Connection, seqs: list[int], where: str, params: dict) -
     return {r[0] for r in db.execute(f"SELECT e.seq FROM exemplars e WHERE e.seq IN ({listed}) AND {where}", params)}
 
 
-def machine_accepted(db: sqlite3.Connection, seqs: list[int]) -> set[int]:
-    """The seqs of exemplars only the machine accepted (verified_by 'machine')."""
-    if not seqs:
-        return set()
-    listed = ",".join(str(int(s)) for s in seqs)
-    return {r[0] for r in db.execute(f"SELECT seq FROM exemplars WHERE seq IN ({listed}) AND verified_by = 'machine'")}
-
-
 def hits(
     db: sqlite3.Connection, clip_key: str, scored: dict[int, tuple[float, str]], k: int, exclude_group: str | None = None
 ) -> list[ExemplarHit]:
     """Exemplars for {seq: (score, why)}, best first, one per near-duplicate group (its best-scoring member). Exemplars a
     person verified come before those only the machine accepted, whatever their scores: a wrong acceptance must not
     crowd out what a person vouched for (and compound as the example of the next request)."""
-    machine = machine_accepted(db, list(scored))
+    machine = allowed(db, list(scored), "e.verified_by = 'machine'", {})  # only the machine accepted these
     ordered = sorted(scored.items(), key=lambda item: (item[0] in machine, -item[1][0], item[0]))
     found: list[ExemplarHit] = []
     groups = {exclude_group}
