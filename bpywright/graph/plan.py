@@ -25,7 +25,7 @@ from .plan_build import TABLES_MARK, build_script
 from .plan_checks import grounded
 from .plan_checks import plan_findings as _checks
 from .plan_layout import lay_out
-from .plan_library import Archetype, similar, technique_examples
+from .plan_library import TECHNIQUES, Archetype, similar, technique_examples
 from .plan_parts import (
     GROUND,
     MAX_EXTENT,
@@ -318,8 +318,10 @@ def related_plans(
     shown = first + [(r, plan) for r, plan in stored if plan.count('"name"') > 1 and kinds & kind_words(r) and (r, plan) != shape]
     shown = shown[:examples]
     library = [(a.request, a.plan) for a in similar(prompt, examples - len(shown) + len(left_out)) if a.request not in left_out]
-    # and one plan that says a technique the request names (plan_library.TECHNIQUES), to show the form
-    technique = [(a.request, a.plan) for a in technique_examples(prompt, 1 + len(left_out)) if a.request not in left_out][:1]
+    # and one plan that says a technique the request names (plan_library.TECHNIQUES), to show the form: kept even after
+    # an attempt copied it, since a plan drawn without it drops the technique (keyframes, a text body); the copy is caught
+    # by the same test, and its finding says to keep the technique with the request's own values (copied_plan)
+    technique = [(a.request, a.plan) for a in technique_examples(prompt, 1)]
     return shown + library[: examples - len(shown)] + technique
 
 
@@ -437,5 +439,21 @@ def plan_findings(
     """What is wrong with the plan before anything runs (a copy of a shown plan, floating or zero-size parts, counts and
     parts the request names that the plan lacks), each a sentence the model can act on (see plan_checks)."""
     if (copied := copied_plan(plan, prompt, examples, stored, shape)) is not None:
+        fields = technique_fields(copied)
+        if fields:
+            return [
+                f"the plan copies the example ({copied}) part for part: keep what it shows ({', '.join(fields)}), but give the "
+                "request's own object its own parts, sizes and values (the frames, counts, words and settings the request names)"
+            ]
         return [f"the plan copies the example ({copied}): plan the requested object's own parts instead"]
     return _checks(plan, prompt)
+
+
+def technique_fields(obj: str) -> list[str]:
+    """The technique properties (animate, material, repeat, text …) of the technique plan of the library whose object is
+    obj, in the order its parts give them; [] when obj is no technique plan's object."""
+    for a in TECHNIQUES:
+        data = json.loads(a.plan)
+        if data.get("object") == obj:
+            return list(dict.fromkeys(k for part in data["parts"] for k in part if k in TECHNIQUE_PROPERTIES))
+    return []

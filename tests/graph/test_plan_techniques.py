@@ -248,3 +248,20 @@ def test_technique_examples_travel_with_their_requests_and_a_repeat_of_one_is_a_
         assert found is not None and found.prompt == example.request
     own = build_script(grounded(parse_plan(CASES["the word HELLO as extruded 3D text"][0]), "text"), "4.5")
     assert copied_exemplar(own, sources) is None
+
+
+def test_a_copied_technique_example_is_shown_again_and_its_finding_says_to_keep_the_technique() -> None:
+    """A plan drawn without the technique's example drops the technique (a bounce with no keyframes): after an attempt
+    copied it, the example still travels with the request, and the copy's finding names what to keep."""
+    bounce = "a ball that bounces up and down over 48 frames, keyframed"
+    example = next(a for a in TECHNIQUES if "frames" in a.kinds)
+    shown = related_plans(bounce, 2, left_out={example.request})
+    assert (example.request, example.plan) in shown
+    repeat = grounded(parse_plan(example.plan), bounce)
+    found = plan_findings(repeat, bounce, 2)
+    assert len(found) == 1 and "copies the example (bouncing ball)" in found[0]
+    assert "keep what it shows (material, animate, frames, values)" in found[0] and "own parts, sizes and values" in found[0]
+    own = json.loads(example.plan)
+    own["parts"][0]["size"] = [0.5, 0.5, 0.5]
+    own["parts"][0]["frames"], own["parts"][0]["values"] = [1, 12, 24, 36, 48], [0, 2, 0, 1, 0]
+    assert not any("copies" in f for f in plan_findings(grounded(parse_plan(json.dumps(own)), bounce), bounce, 2))
