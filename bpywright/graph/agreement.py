@@ -303,7 +303,8 @@ def known_archetypes(version: str) -> tuple[Known, ...]:
     from .shapes import SHAPES
 
     shapes = tuple(Known(f"shape:{i}", a.request, archetype_script(a, version), False, a.kinds, a.plan) for i, a in enumerate(SHAPES))
-    library = tuple(Known(b.id, a.request, b.script, True, a.kinds, a.plan) for a, b in zip(LIBRARY, library_scripts(version), strict=True))
+    # a library plan is held against only what its own object's words name; its broader kinds choose what it is shown for
+    library = tuple(Known(b.id, a.request, b.script, True, a.same, a.plan) for a, b in zip(LIBRARY, library_scripts(version), strict=True))
     return shapes + library
 
 

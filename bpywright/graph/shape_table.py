@@ -26,6 +26,7 @@ class Archetype:
     request: str
     kinds: frozenset[str]
     plan: str
+    same: frozenset[str] = frozenset()  # of a library plan, the words that name its own object (LibraryPlan.same)
 
 
 class ShapeTableError(ValueError):
@@ -121,6 +122,15 @@ class LibraryPlan(TableShape):
 
     group: str = ""
     parts: list[LibraryPart] = Field(min_length=1)  # type: ignore[assignment]
+    # the kind words that name the plan's own object, what the critic holds an answer against it for; the broader kinds
+    # only choose it to be shown (a park bench is shown for a throne, and a throne is no bench)
+    same: list[str] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _same_among_kinds(self) -> LibraryPlan:
+        if extra := sorted(set(self.same) - set(self.kinds)):
+            raise ValueError(f"'same' words must be among its kinds: {extra}")
+        return self
 
 
 class ShapeTable(BaseModel):
@@ -163,7 +173,7 @@ def _archetypes(path: Path, section: str, entries: list, model: type[TableShape]
             what = entry.get("request", "?") if isinstance(entry, dict) else "?"
             problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'entry'}: {e['msg']}" for e in exc.errors())
             raise ShapeTableError(f"{path}: {section} {i} ({what!r}): {problems}") from None
-    return tuple(Archetype(s.request, frozenset(s.kinds), plan_text(s)) for s in table)
+    return tuple(Archetype(s.request, frozenset(s.kinds), plan_text(s), frozenset(getattr(s, "same", ()))) for s in table)
 
 
 def load_shapes(path: Path = SHAPE_TABLE) -> tuple[Archetype, ...]:
@@ -175,6 +185,8 @@ def load_plan_library(path: Path = PLAN_LIBRARY) -> tuple[tuple[Archetype, ...],
     """The plan library: (its object plans, its technique plans), each validated as the table's parts plus the technique
     keys a plan may say."""
     raw = _read(path, ("library", "techniques"))
+    if lacking := [e.get("request", "?") for e in raw["library"] if isinstance(e, dict) and not e.get("same")]:
+        raise ShapeTableError(f"{path}: library plan(s) {lacking} lack 'same', the words that name their own object")
     return _archetypes(path, "library", raw["library"], LibraryPlan), _archetypes(path, "technique", raw["techniques"], LibraryPlan)
 
 
