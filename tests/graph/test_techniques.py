@@ -9,7 +9,7 @@ import pytest
 
 from bpywright.config import Settings
 from bpywright.graph.context import RunContext
-from bpywright.graph.nodes.critic import lacks_technique, objective, unbuilt
+from bpywright.graph.nodes.critic import lacks_asked, lacks_technique, objective, unbuilt
 from bpywright.graph.nodes.heal import Turn, regenerate_after
 from bpywright.graph.plan_parts import PALETTE
 from bpywright.graph.routing import after_critic
@@ -538,6 +538,23 @@ def test_a_missing_technique_fails_the_objective_checks_with_its_message_and_get
     moving = critiqued(BOUNCE, ran(scene(mesh("Ball", fcurves=[key("location", 2)]), mesh("Ground"))))
     assert moving.critique is not None and moving.critique.checks["technique: keyframes location"] is True
     assert not lacks_technique(moving.critique) and not unbuilt(moving)
+
+
+def test_a_count_the_request_states_and_the_scene_lacks_gets_repair_rounds() -> None:
+    """ "a chrome ball resting on a white floor plane" built as the ball alone: the missing plane is counted in the scene,
+    so it is repaired even where the critic's findings get no round; with the plane it is not."""
+    prompt = "a chrome ball resting on a white floor plane"
+    alone = critiqued(prompt, ran(scene(mesh("Ball"))))
+    assert alone.critique is not None and alone.critique.checks["scene: 1 plane"] is False
+    assert lacks_asked(alone.critique) and unbuilt(alone)
+    state = GenState(prompt=prompt, max_critic_rounds=0, attempts=[alone], current=0, reviews=1)
+    assert after_critic(state) == "heal"
+    both = critiqued(prompt, ran(scene(mesh("Ball"), mesh("Floor", vertices=4, faces=1))))
+    assert both.critique is not None and both.critique.checks["scene: 1 plane"] is True
+    assert lacks_asked(both.critique)  # its materials, chrome and white, are still missing: a material is counted too
+    assert not lacks_asked(
+        critiqued("a ball resting on a floor plane", ran(scene(mesh("Ball"), mesh("Floor", vertices=4, faces=1)))).critique
+    )
 
 
 def test_a_scene_that_built_nothing_is_told_so_not_every_technique_it_lacks() -> None:

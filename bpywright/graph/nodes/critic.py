@@ -98,8 +98,10 @@ def objective(prompt: str, a: Attempt, sources: Sequence[ExemplarBrief] = ()) ->
 # minutes a request may take.
 # A technique the request names and the scene lacks (no keyframe for a bounce, no metal for a gold crown) is of the same
 # kind: a fact of the scene, not the critic model's opinion, so it gets repair rounds where the critic's findings get
-# none (critic_rounds=0).
-SUBSTANCE = ("built", "geometry", "parts", "original", "coincident")
+# none (critic_rounds=0). So is a count or a material the request states ("a 10 by 10 grid of cubes" built as one cube,
+# "a chrome ball on a white floor plane" with no plane): a count of the scene's objects, not an opinion.
+SUBSTANCE = ("built", "geometry", "parts", "counts", "original", "coincident")
+ASKED = "scene: "  # the prefix of a count or material the request states (expectations.Expectation.label)
 
 
 def lacks_technique(c: Critique) -> bool:
@@ -111,7 +113,12 @@ def unbuilt(a: Attempt) -> bool:
     """True for a script that ran but built nothing, or nothing the request asked for (a part, a technique): it has
     failed like one that raised, and gets repair rounds (a fresh script or a patch), not the critic's one round."""
     c = a.critique
-    return a.ran_ok and c is not None and (any(c.checks.get(name) is False for name in SUBSTANCE) or lacks_technique(c))
+    return a.ran_ok and c is not None and (any(c.checks.get(name) is False for name in SUBSTANCE) or lacks_technique(c) or lacks_asked(c))
+
+
+def lacks_asked(c: Critique) -> bool:
+    """A count or a material the request states is missing from the scene (a failed 'scene: …' check)."""
+    return any(not passed and name.startswith(ASKED) for name, passed in c.checks.items())
 
 
 CHECKS_DECIDE = "accepted on the objective and structural checks, without a model's review (BPYWRIGHT_REVIEW=checks)"
