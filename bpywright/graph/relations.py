@@ -26,7 +26,9 @@ The vocabulary:
 - `A taller_than B` / `A shorter_than B`: by height, by SIZE_MARGIN.
 - `A count N`: at least N objects are named like A.
 
-A part's box is the union of its objects' boxes. An object whose name names two of the request's parts belongs to the one
+A part's objects that touch one another are one group (a lamp's base, stem and shade), and every group must hold the
+relation (each of three candles stands on the cake); `around` holds of all of them together (chairs around a table),
+`touches` of each object, through the part's other objects. An object whose name names two of the request's parts belongs to the one
 its name ends with ("MugHandle" is the handle, not the mug); objects named with the part's word as a whole word
 ("Ear_L") are preferred to names that only hold it ("Bear"). Where no object's name finds a part, objects with a material
 named for it do. Tolerances are shares of the scene's size (the diagonal of its visible geometry's box): models build in
@@ -241,10 +243,51 @@ def check(relation: Relation, scene: SceneSummary, parts: Sequence[str] = ()) ->
         return False, f"no object named like {relation.target!r}"
     a_boxes = [_box(o.bbox) for o in a_objects if o.bbox is not None]
     b_boxes = [_box(o.bbox) for o in b_objects if o.bbox is not None]
-    a, b = union(a_boxes), union(b_boxes)
+    b = union(b_boxes)
     tol = TOUCH * scene_size(scene)
     s, t = relation.subject, relation.target
-    match relation.relation:
+    names = [o.name for o in a_objects if o.bbox is not None]
+    if relation.relation == "touches":
+        far = _touching(a_boxes, b_boxes, tol)
+        if far:
+            distance = min(gap(a_boxes[far[0]], x) for x in b_boxes)
+            return False, f"{s}: {names[far[0]]} not touching {t} (gap {_metres(distance)})"
+        return True, f"{s}: touches {t}"
+    if relation.relation == "around":
+        return _around(s, t, union(a_boxes), b, tol)
+    groups = clusters(a_boxes, names, tol)
+    message = ""
+    for members, box in groups:
+        ok, message = _one(relation.relation, s, t, box, b, b_boxes, tol)
+        if not ok:
+            return False, message.replace(f"{s}: ", f"{s} ({members[0]}): ", 1) if len(groups) > 1 else message
+    return True, message
+
+
+def clusters(boxes: list[Box], names: list[str], tol: float) -> list[tuple[list[str], Box]]:
+    """The part's objects grouped where they touch (within tol), each group with its names and box: a lamp's base, stem
+    and shade are one lamp; three candles apart on a cake are three, each of which must stand on it."""
+    group = list(range(len(boxes)))
+
+    def root(i: int) -> int:
+        while group[i] != i:
+            group[i] = group[group[i]]
+            i = group[i]
+        return i
+
+    for i in range(len(boxes)):
+        for j in range(i + 1, len(boxes)):
+            if gap(boxes[i], boxes[j]) <= tol:
+                group[root(i)] = root(j)
+    members: dict[int, list[int]] = {}
+    for i in range(len(boxes)):
+        members.setdefault(root(i), []).append(i)
+    return [([names[i] for i in m], union([boxes[i] for i in m])) for m in members.values()]
+
+
+def _one(relation: str, s: str, t: str, a: Box, b: Box, b_boxes: list[Box], tol: float) -> tuple[bool, str]:
+    """One group of the subject's objects (its box a) against the target (its box b, its objects' boxes b_boxes)."""
+    match relation:
         case "on":
             return _on(s, t, a, b_boxes, tol)
         case "under":
@@ -255,14 +298,6 @@ def check(relation: Relation, scene: SceneSummary, parts: Sequence[str] = ()) ->
             if a[0][2] < b[1][2] - tol:
                 return False, f"{s}: not above {t} (its bottom is {_metres(b[1][2] - a[0][2])} below the {t}'s top)"
             return True, f"{s}: above {t}"
-        case "touches":
-            far = _touching(a_boxes, b_boxes, tol)
-            if far:
-                i = far[0]
-                names = [o.name for o in a_objects if o.bbox is not None]
-                distance = min(gap(a_boxes[i], x) for x in b_boxes)
-                return False, f"{s}: {names[i]} not touching {t} (gap {_metres(distance)})"
-            return True, f"{s}: touches {t}"
         case "beside":
             return _beside(s, t, a, b, b_boxes, tol)
         case "inside":
@@ -270,15 +305,17 @@ def check(relation: Relation, scene: SceneSummary, parts: Sequence[str] = ()) ->
             if out > tol:
                 return False, f"{s}: not inside {t} ({_metres(out)} out of it)"
             return True, f"{s}: inside {t}"
-        case "around":
-            short = max(max(a[0][i] - b[0][i], b[1][i] - a[1][i]) for i in (0, 1))
-            if short > tol:
-                return False, f"{s}: not around {t} (its footprint leaves the {t}'s by {_metres(short)})"
-            if a[1][2] < b[0][2] - tol or a[0][2] > b[1][2] + tol:
-                return False, f"{s}: not around {t} (above or below it, not at its height)"
-            return True, f"{s}: around {t}"
         case _:
-            return _sized(relation.relation, s, t, a, b)
+            return _sized(relation, s, t, a, b)
+
+
+def _around(s: str, t: str, a: Box, b: Box, tol: float) -> tuple[bool, str]:
+    short = max(max(a[0][i] - b[0][i], b[1][i] - a[1][i]) for i in (0, 1))
+    if short > tol:
+        return False, f"{s}: not around {t} (its footprint leaves the {t}'s by {_metres(short)})"
+    if a[1][2] < b[0][2] - tol or a[0][2] > b[1][2] + tol:
+        return False, f"{s}: not around {t} (above or below it, not at its height)"
+    return True, f"{s}: around {t}"
 
 
 def _on(s: str, t: str, a: Box, b_boxes: list[Box], tol: float) -> tuple[bool, str]:

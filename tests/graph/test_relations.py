@@ -231,3 +231,21 @@ def test_a_relation_reads_back_as_written() -> None:
     assert str(Relation.parse("handle on_side_of mug")) == "handle beside mug"
     assert str(Relation.parse("eye count 2")) == "eye count 2"
     assert Relation.parse("water in bowl").parts == ("water", "bowl")
+
+
+def test_every_separate_object_of_a_part_holds_the_relation_and_touching_ones_hold_it_together() -> None:
+    cake = box("Cake", (-0.15, -0.15, 0), (0.15, 0.15, 0.1))
+    on = [box(f"Candle_{i}", (x, 0, 0.1), (x + 0.012, 0.012, 0.17)) for i, x in enumerate((-0.06, 0.0))]
+    off = box("Candle_2", (0.5, 0.5, 0.0), (0.512, 0.512, 0.07))
+    parts = ["cake", "candle"]
+    assert holds("candle on cake", scene(cake, *on), parts)[0]
+    ok, message = holds("candle on cake", scene(cake, *on, off), parts)
+    assert not ok and message.startswith("candle (Candle_2): not on cake (not over it")
+    table = box("Table", (-0.5, -0.5, 0), (0.5, 0.5, 0.5))
+    lamp = [box("Lamp_Base", (-0.05, -0.05, 0.5), (0.05, 0.05, 0.55)), box("Lamp_Shade", (-0.1, -0.1, 0.55), (0.1, 0.1, 0.75))]
+    assert holds("lamp on table", scene(table, *lamp), ["lamp", "table"]) == (True, "lamp: on table")
+    chairs = [
+        box(f"Chair_{i}", (x, y, 0), (x + 0.4, y + 0.4, 0.9))
+        for i, (x, y) in enumerate([(-0.2, -1.0), (-0.2, 0.6), (-1.0, -0.2), (0.6, -0.2)])
+    ]
+    assert holds("chair around table", scene(table, *chairs), ["chair", "table"])[0]
