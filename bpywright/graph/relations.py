@@ -20,7 +20,8 @@ The vocabulary:
 - `A touches B`: every object of A is within TOUCH of an object of B, directly or through other objects of A (a
   lampshade touches the table through the lamp's base).
 - `A above B`: A's bottom at or above B's top (within TOUCH) and their footprints overlapping; touching is not asked.
-- `A larger_than B` / `A smaller_than B`: by the volume of their boxes, by SIZE_MARGIN.
+- `A larger_than B` / `A smaller_than B`: by the volume of their boxes, by SIZE_MARGIN (each separate object of one
+  against each of the other: a car is larger than each of its wheels).
 - `A wider_than B` / `A narrower_than B`: by footprint, the larger of width and depth, by SIZE_MARGIN (a saucer is wider
   than its mug and holds less volume).
 - `A taller_than B` / `A shorter_than B`: by height, by SIZE_MARGIN.
@@ -257,6 +258,17 @@ def check(relation: Relation, scene: SceneSummary, parts: Sequence[str] = ()) ->
         return _around(s, t, union(a_boxes), b, tol)
     groups = clusters(a_boxes, names, tol)
     message = ""
+    if relation.relation in _SIZES:  # each group of the one against each group of the other: a car is wider than each wheel
+        targets = clusters(b_boxes, [o.name for o in b_objects if o.bbox is not None], tol)
+        for members, box in groups:
+            for others, other in targets:
+                ok, message = _sized(relation.relation, s, t, box, other)
+                if not ok:
+                    named = f"{s} ({members[0]})" if len(groups) > 1 else s
+                    return False, message.replace(f"{s}: ", f"{named}: ", 1).replace(
+                        f"the {t} ", f"the {t} ({others[0]}) " if len(targets) > 1 else f"the {t} ", 1
+                    )
+        return True, message
     for members, box in groups:
         ok, message = _one(relation.relation, s, t, box, b, b_boxes, tol)
         if not ok:

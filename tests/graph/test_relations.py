@@ -249,3 +249,16 @@ def test_every_separate_object_of_a_part_holds_the_relation_and_touching_ones_ho
         for i, (x, y) in enumerate([(-0.2, -1.0), (-0.2, 0.6), (-1.0, -0.2), (0.6, -0.2)])
     ]
     assert holds("chair around table", scene(table, *chairs), ["chair", "table"])[0]
+
+
+def test_sizes_compare_each_separate_object_of_one_part_with_each_of_the_other() -> None:
+    body = box("Body", (-2.1, -0.9, 0.65), (2.1, 0.9, 1.35))
+    wheels = [
+        box(f"Wheel_{i}", (x, y, 0), (x + 0.22, y + 0.65, 0.65))
+        for i, (x, y) in enumerate([(-2.1, -0.9), (1.88, -0.9), (-2.1, 0.25), (1.88, 0.25)])
+    ]
+    parts = ["car|body", "wheel"]
+    assert holds("car wider_than wheel", scene(body, *wheels), parts)[0]  # the wheels together span the car; each is small
+    big = box("Wheel_3", (-1.0, 0.25, 0), (3.5, 2.75, 0.65))
+    ok, message = holds("car wider_than wheel", scene(body, *wheels[:3], big), parts)
+    assert not ok and message == "car: not wider than wheel (4.2 m across, the wheel (Wheel_3) 4.5 m)"
