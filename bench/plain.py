@@ -206,7 +206,8 @@ def judged(
     pool_factory: Callable[[], Any],
     version: str = "4.5",
 ) -> None:
-    """Add `checks`, `placed` (every part, every relation) and `recognisable` (and structure and shape) to every row,
+    """Add `checks`, `placed` (every part, every relation), `unshaped` (and the structural checks) and `recognisable`
+    (and the shape of its kind, where it has one) to every row,
     from ID.plain.json beside it where the row and its request are unchanged, else measured."""
     from bpywright.fidelity.measure import measure as measure_on
 
@@ -243,6 +244,7 @@ def judged(
                 ok = bool(row.get("generated"))
                 row["placed"] = ok and all(c["ok"] for c in row["checks"] if c["kind"] in ("part", "relation"))
                 row["recognisable"] = ok and all(c["ok"] for c in row["checks"])
+                row["unshaped"] = ok and all(c["ok"] for c in row["checks"] if c["kind"] != "shape")
     finally:
         if pool is not None:
             pool.close()
@@ -259,9 +261,9 @@ def markdown(model: str, rows: dict[str, list[dict[str, Any]]], requests: dict[s
     lines = [
         f"# Plain-request benchmark: {model}",
         "",
-        "| mode | requests | recognisable by checks | every part where it belongs | parts found | relations held "
+        "| mode | requests | recognisable by checks | without the shape verdict | every part where it belongs | parts found | relations held "
         "| structure passed | shape agrees (of kinds with one) | copies | did not run | accepted | median s |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
 
     def of(mode_rows: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
@@ -276,7 +278,8 @@ def markdown(model: str, rows: dict[str, list[dict[str, Any]]], requests: dict[s
         structure_ok = sum(all(c["ok"] for c in r["checks"] if c["kind"] == "structure") for r in structured)
         with_kind = [r for r in mode_rows if requests[r["id"]]["archetype"]]
         lines.append(
-            f"| {mode} | {n} | **{_share(sum(r['recognisable'] for r in mode_rows), n)}** | {_share(sum(r['placed'] for r in mode_rows), n)} "
+            f"| {mode} | {n} | **{_share(sum(r['recognisable'] for r in mode_rows), n)}** | {_share(sum(r['unshaped'] for r in mode_rows), n)} "
+            f"| {_share(sum(r['placed'] for r in mode_rows), n)} "
             f"| {sum(c['ok'] for c in parts)} of {len(parts)} | {sum(c['ok'] for c in relations)} of {len(relations)} "
             f"| {structure_ok} of {n} | {sum(c['ok'] for c in shapes)} of {len(with_kind)} "
             f"| {sum(bool(r.get('copy_of')) for r in mode_rows)} | {sum(not r.get('ran') for r in mode_rows)} "
@@ -309,7 +312,8 @@ def markdown(model: str, rows: dict[str, list[dict[str, Any]]], requests: dict[s
         "",
         "Recognisable by checks: the answer ran, is not a copy of what its prompt showed, has every part, holds every "
         "relation written for it (bench/plain/requests.toml), passes the structural checks and, where its kind has an "
-        "archetype, agrees with it. Placed: every part found and every relation held. Accepted: the loop's own verdict. "
+        "archetype, agrees with it; without the shape verdict: all of that but the last (an archetype of the kind alone, a mug "
+        "with no saucer, is held against a mug on a saucer). Placed: every part found and every relation held. Accepted: the loop's own verdict. "
         "Read the contact sheet beside these figures.",
     ]
     return "\n".join(lines) + "\n"

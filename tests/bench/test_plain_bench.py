@@ -209,8 +209,8 @@ def test_the_table_is_written_from_cached_verdicts(tmp_path: Path) -> None:
     bench.judged(rows, reqs, tmp_path, lambda: pytest.fail("a cached verdict is not measured again"))
     assert [r["recognisable"] for r in rows["one-shot"]] == [False, False] and rows["loop"][0]["recognisable"]
     text = bench.markdown("m", rows, reqs)
-    assert "| one-shot | 2 | **0 (0 %)** | 0 (0 %) | 2 of 5 | 1 of 5 | 1 of 2 | 0 of 1 | 1 | 0 | 0 | 15 |" in text
-    assert "| loop | 1 | **1 (100 %)** | 1 (100 %) | 3 of 3 | 3 of 3 | 1 of 1 | 1 of 1 | 0 | 0 | 1 | 30 |" in text
+    assert "| one-shot | 2 | **0 (0 %)** | 0 (0 %) | 0 (0 %) | 2 of 5 | 1 of 5 | 1 of 2 | 0 of 1 | 1 | 0 | 0 | 15 |" in text
+    assert "| loop | 1 | **1 (100 %)** | 1 (100 %) | 1 (100 %) | 3 of 3 | 3 of 3 | 1 of 1 | 1 of 1 | 0 | 0 | 1 | 30 |" in text
     assert "one-shot `mug-on-saucer` (a coffee mug with a handle on a saucer): no object named like 'saucer'" in text
     assert "one-shot `fishbowl`" in text and "a copy: a recipe" in text
     assert "| no archetype (no table lists it) | 0 of 1 | 0 of 1 | 0 of 0 | 0 of 0 |" in text
