@@ -68,8 +68,40 @@ CORRECT: dict[str, dict[str, Box]] = {
         "Eye_L": ((-0.1, -0.26, 1.05), (-0.06, -0.2, 1.09)),
         "Eye_R": ((0.06, -0.26, 1.05), (0.1, -0.2, 1.09)),
     },
+    "hot-air-balloon": {
+        "Balloon": cylinder(0, 0, 2.0, 1.0, 2.4),
+        "Rope": ((-0.3, -0.3, 1.0), (-0.28, -0.28, 2.1)),
+        "Basket": cylinder(0, 0, 0.4, 0.35, 0.6),
+    },
+    "table-four-chairs": {
+        "Table": ((-0.6, -0.4, 0), (0.6, 0.4, 0.75)),
+        "Chair_1": ((-0.2, -0.9, 0), (0.2, -0.45, 0.9)),
+        "Chair_2": ((-0.2, 0.45, 0), (0.2, 0.9, 0.9)),
+        "Chair_3": ((-1.1, -0.2, 0), (-0.65, 0.2, 0.9)),
+        "Chair_4": ((0.65, -0.2, 0), (1.1, 0.2, 0.9)),
+    },
+    "hourglass": {
+        "Frame_Base": cylinder(0, 0, 0, 0.1, 0.02),
+        "Glass_Bottom": cylinder(0, 0, 0.02, 0.08, 0.13),
+        "Glass_Top": cylinder(0, 0, 0.15, 0.08, 0.13),
+        "Frame_Top": cylinder(0, 0, 0.28, 0.1, 0.02),
+        "Sand": cylinder(0, 0, 0.03, 0.06, 0.05),
+    },
+    "igloo": {"Igloo": cylinder(0, 0, 0, 1.5, 1.5), "Tunnel": ((-0.4, -2.2, 0), (0.4, -1.3, 0.8))},
+    "treasure-chest": {
+        "Chest": ((-0.5, -0.3, 0), (0.5, 0.3, 0.5)),
+        "Chest_Lid": ((-0.5, -0.3, 0.5), (0.5, 0.3, 0.7)),
+        "Coin_1": cylinder(-0.1, 0, 0.4, 0.03, 0.01),
+        "Coin_2": cylinder(0.1, 0.05, 0.4, 0.03, 0.01),
+    },
+    "scarecrow": {
+        "Pole": ((-0.03, -0.03, 0), (0.03, 0.03, 1.6)),
+        "Scarecrow_Body": ((-0.25, -0.1, 0.9), (0.25, 0.1, 1.4)),
+        "Scarecrow_Head": cylinder(0, 0, 1.4, 0.12, 0.2),
+        "Hat": cylinder(0, 0, 1.6, 0.2, 0.15),
+    },
 }
-# request → (the part to remove, the object to move and where to)
+# request → (the objects to remove, the object to move and where to)
 BROKEN: dict[str, tuple[tuple[str, ...], str, Box]] = {
     "mug-on-saucer": (("Saucer",), "Mug_Handle", ((-0.015, -0.006, 0.115), (0.015, 0.006, 0.16))),  # a handle standing on the rim
     "lamp-bedside-table": (("Nightstand_Top", "Nightstand_Body"), "Lamp_Base", ((0.6, 0.6, 0.0), (0.72, 0.72, 0.03))),
@@ -77,6 +109,12 @@ BROKEN: dict[str, tuple[tuple[str, ...], str, Box]] = {
     "fishbowl": (("Goldfish",), "Goldfish", ((0.3, -0.015, 0.1), (0.38, 0.015, 0.14))),
     "chair-four-legs": (("Backrest",), "Backrest", ((-0.22, 0.18, 0.0), (0.22, 0.22, 0.4))),
     "snowman": (("Carrot_Nose",), "Eye_L", ((-0.1, -0.9, 1.05), (-0.06, -0.84, 1.09))),
+    "hot-air-balloon": (("Basket",), "Basket", cylinder(0, 0, 4.5, 0.35, 0.6)),  # carried on top
+    "table-four-chairs": (("Table",), "Chair_1", ((-0.2, 0.95, 0), (0.2, 1.4, 0.9))),  # two chairs on one side, none at the front
+    "hourglass": (("Sand",), "Sand", cylinder(0.3, 0, 0, 0.06, 0.05)),
+    "igloo": (("Tunnel",), "Tunnel", ((-0.4, -0.45, 1.5), (0.4, 0.45, 2.3))),  # on the roof
+    "treasure-chest": (("Coin_1", "Coin_2"), "Coin_1", cylinder(0.8, 0, 0, 0.03, 0.01)),
+    "scarecrow": (("Hat",), "Hat", cylinder(0.8, 0, 0, 0.2, 0.15)),
 }
 
 
