@@ -196,7 +196,14 @@ def shape_check(
     cache = GeometryCache(measures)
     no_verdict = Agreement(False, "held against the archetype of its kind", too_few=True)
     verdict = against_archetype(request["prompt"], script, version, geometry, cache, no_verdict, shown)
-    return {"kind": "shape", "label": request["archetype"], "ok": verdict.agreed, "message": verdict.why[:400]}
+    short = verdict.why[:160]
+    if verdict.neighbours:
+        n = verdict.neighbours[0]
+        short = f"shape {'agrees' if verdict.agreed else 'does not agree'} with {n.id} {n.prompt!r}: F {n.fscore:.2f}, a cube {n.cube:.2f}"
+        short += f", other objects {n.wrong:.2f}" if n.wrong is not None else ""
+        short += f", covers {n.cover:.0%} of it" if n.cover is not None else ""
+        short += f", {n.proportion:.2f} of its height to width" if n.proportion is not None else ""
+    return {"kind": "shape", "label": request["archetype"], "ok": verdict.agreed, "message": verdict.why[:600], "short": short}
 
 
 def judged(
@@ -305,7 +312,7 @@ def markdown(model: str, rows: dict[str, list[dict[str, Any]]], requests: dict[s
     lines += ["", "## What was wrong", ""]
     for mode, mode_rows in rows.items():
         for r in mode_rows:
-            failed = [c["message"] if c["kind"] != "shape" else "shape: " + c["message"][:120] for c in r["checks"] if not c["ok"]]
+            failed = [c.get("short") or c["message"] for c in r["checks"] if not c["ok"]]
             if failed:
                 lines.append(f"- {mode} `{r['id']}` ({requests[r['id']]['prompt']}): " + "; ".join(dict.fromkeys(failed))[:400])
     lines += [
