@@ -309,6 +309,9 @@ def markdown(model: str, rows: dict[str, list[dict[str, Any]]], requests: dict[s
                 f"{sum(r['placed'] for r in of_kind)} of {len(of_kind)}",
             ]
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    measured = {r["id"] for mode_rows in rows.values() for r in mode_rows}
+    cells = [i for i in requests if i in measured]  # the contact sheet's order
+    lines += ["", "Contact sheet cells: " + ", ".join(f"{k + 1} `{i}`" for k, i in enumerate(cells)) + "."]
     lines += ["", "## What was wrong", ""]
     for mode, mode_rows in rows.items():
         for r in mode_rows:

@@ -252,3 +252,4 @@ def test_the_table_is_written_from_cached_verdicts(tmp_path: Path) -> None:
     assert "one-shot `mug-on-saucer` (a coffee mug with a handle on a saucer): no object named like 'saucer'" in text
     assert "one-shot `fishbowl`" in text and "a copy: a recipe" in text
     assert "| no archetype (no table lists it) | 0 of 1 | 0 of 1 | 0 of 0 | 0 of 0 |" in text
+    assert "Contact sheet cells: 1 `mug-on-saucer`, 2 `fishbowl`." in text
