@@ -173,7 +173,7 @@ def check_row(
     if not report.ok or report.scene is None:
         return failing(request, f"ran again: {report.failure or 'no scene'}")
     results = scene_checks(request, report.scene)
-    if measured is not None:
+    if measured is not None and measure is not None:
         results.append(shape_check(request, row, measured, measure, version, measures))
     return results
 

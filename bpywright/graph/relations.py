@@ -264,8 +264,8 @@ def check(relation: Relation, scene: SceneSummary, parts: Sequence[str] = ()) ->
             for others, other in targets:
                 ok, message = _sized(relation.relation, s, t, box, other)
                 if not ok:
-                    named = f"{s} ({members[0]})" if len(groups) > 1 else s
-                    return False, message.replace(f"{s}: ", f"{named}: ", 1).replace(
+                    who = f"{s} ({members[0]})" if len(groups) > 1 else s
+                    return False, message.replace(f"{s}: ", f"{who}: ", 1).replace(
                         f"the {t} ", f"the {t} ({others[0]}) " if len(targets) > 1 else f"the {t} ", 1
                     )
         return True, message

@@ -241,7 +241,7 @@ def test_the_table_is_written_from_cached_verdicts(tmp_path: Path) -> None:
                 "relations": [str(r) for r in request["relations"]],
                 "archetype": request["archetype"],
             }
-            results = verdicts.get(row["script"]) or bench.failing(request, f"a copy: {row.get('copy_of')}")
+            results = verdicts.get(str(row["script"])) or bench.failing(request, f"a copy: {row.get('copy_of')}")
             (tmp_path / mode).mkdir(exist_ok=True)
             (tmp_path / mode / f"{row['id']}.plain.json").write_text(json.dumps({"key": key, "results": results}), encoding="utf-8")
     bench.judged(rows, reqs, tmp_path, lambda: pytest.fail("a cached verdict is not measured again"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -30,7 +31,7 @@ def test_a_plan_built_mug_on_a_saucer_holds_its_relations_and_is_held_against_it
     request = {r["id"]: r for r in bench.load_requests()}["mug-on-saucer"]
     good = build_script(parse_plan(MUG_ON_SAUCER), "4.5")
     rim = build_script(parse_plan(MUG_ON_SAUCER.replace('"side": "right"', '"side": "top"')), "4.5")
-    rows = {
+    rows: dict[str, list[dict[str, Any]]] = {
         "loop": [{"id": "mug-on-saucer", "generated": True, "ran": True, "script": good, "seconds": 1.0}],
         "one-shot": [{"id": "mug-on-saucer", "generated": True, "ran": True, "script": rim, "seconds": 1.0}],
     }

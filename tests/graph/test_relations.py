@@ -19,7 +19,7 @@ def scene(*objects: ObjectSummary) -> SceneSummary:
     boxes = [o.bbox for o in objects if o.bbox is not None]
     lo = tuple(min(b.min[i] for b in boxes) for i in range(3))
     hi = tuple(max(b.max[i] for b in boxes) for i in range(3))
-    return SceneSummary(object_count=len(objects), objects=list(objects), bbox=BoundingBox(min=lo, max=hi), camera=False, light=False)  # type: ignore[arg-type]
+    return SceneSummary(object_count=len(objects), objects=list(objects), bbox=BoundingBox(min=lo, max=hi), camera=False, light=False)
 
 
 SAUCER = box("Saucer", (-0.08, -0.08, 0.0), (0.08, 0.08, 0.02))
