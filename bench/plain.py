@@ -34,6 +34,7 @@ with the row's own seed, so a long CPU run resumes where it stopped); the verdic
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import statistics
 import sys
@@ -161,7 +162,8 @@ def check_row(
     measures: Path = ROOT / "bench" / "results" / "plain" / "measures",
 ) -> list[dict[str, Any]]:
     """The row's checks on the scene its script builds (run again here, render off), and its shape against the kind's
-    archetype where the request has one (measure given; the archetypes' and the cube's geometry cached under measures). A row that did not run, or is a copy, fails every check."""
+    archetype where the request has one (measure given; the archetypes' and the cube's geometry cached under
+    measures). A row that did not run, or is a copy, fails every check."""
     if not row.get("generated"):
         return failing(request, f"a copy: {row['copy_of']}" if row.get("copy_of") else f"did not run: {row.get('failure') or 'no script'}")
     script = row["script"]
@@ -206,6 +208,22 @@ def shape_check(
     return {"kind": "shape", "label": request["archetype"], "ok": verdict.agreed, "message": verdict.why[:600], "short": short}
 
 
+def verdict_key(row: dict[str, Any], request: dict[str, Any]) -> dict[str, Any]:
+    """What a cached verdict was measured from: the row's script, the request's parts, relations and archetype, and the
+    source of the relation and structural checks."""
+    from bpywright.graph import relations, structure
+
+    code = hashlib.sha256(b"".join(Path(m.__file__ or "").read_bytes() for m in (relations, structure))).hexdigest()[:16]
+    return {
+        "script": row.get("script"),
+        "generated": row.get("generated"),
+        "parts": request["parts"],
+        "relations": [str(r) for r in request["relations"]],
+        "archetype": request["archetype"],
+        "code": code,
+    }
+
+
 def judged(
     rows: dict[str, list[dict[str, Any]]],
     requests: dict[str, dict[str, Any]],
@@ -214,8 +232,8 @@ def judged(
     version: str = "4.5",
 ) -> None:
     """Add `checks`, `placed` (every part, every relation), `unshaped` (and the structural checks) and `recognisable`
-    (and the shape of its kind, where it has one) to every row,
-    from ID.plain.json beside it where the row and its request are unchanged, else measured."""
+    (and the shape of its kind, where it has one) to every row, from ID.plain.json beside it where the row, its request
+    and the checking code are unchanged (verdict_key), else measured."""
     from bpywright.fidelity.measure import measure as measure_on
 
     pool = None
@@ -224,13 +242,7 @@ def judged(
             for row in mode_rows:
                 request = requests[row["id"]]
                 path = cache / mode / f"{row['id']}.plain.json"
-                key = {
-                    "script": row.get("script"),
-                    "generated": row.get("generated"),
-                    "parts": request["parts"],
-                    "relations": [str(r) for r in request["relations"]],
-                    "archetype": request["archetype"],
-                }
+                key = verdict_key(row, request)
                 cached = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
                 if cached is not None and cached.get("key") == key:
                     row["checks"] = cached["results"]

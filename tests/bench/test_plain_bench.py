@@ -234,13 +234,7 @@ def test_the_table_is_written_from_cached_verdicts(tmp_path: Path) -> None:
     for mode, mode_rows in rows.items():
         for row in mode_rows:
             request = reqs[row["id"]]
-            key = {
-                "script": row["script"],
-                "generated": row["generated"],
-                "parts": request["parts"],
-                "relations": [str(r) for r in request["relations"]],
-                "archetype": request["archetype"],
-            }
+            key = bench.verdict_key(row, request)
             results = verdicts.get(str(row["script"])) or bench.failing(request, f"a copy: {row.get('copy_of')}")
             (tmp_path / mode).mkdir(exist_ok=True)
             (tmp_path / mode / f"{row['id']}.plain.json").write_text(json.dumps({"key": key, "results": results}), encoding="utf-8")
@@ -253,3 +247,19 @@ def test_the_table_is_written_from_cached_verdicts(tmp_path: Path) -> None:
     assert "one-shot `fishbowl`" in text and "a copy: a recipe" in text
     assert "| no archetype (no table lists it) | 0 of 1 | 0 of 1 | 0 of 0 | 0 of 0 |" in text
     assert "Contact sheet cells: 1 `mug-on-saucer`, 2 `fishbowl`." in text
+
+
+def test_a_cached_verdict_is_measured_again_when_its_request_changes(tmp_path: Path) -> None:
+    request = requests()["mug-on-saucer"]
+    row = {"id": "mug-on-saucer", "generated": True, "ran": True, "script": "A", "seconds": 1.0}
+    (tmp_path / "loop").mkdir()
+    results = bench.scene_checks(request, scene(CORRECT["mug-on-saucer"]))
+    (tmp_path / "loop" / "mug-on-saucer.plain.json").write_text(json.dumps({"key": bench.verdict_key(row, request), "results": results}))
+    bench.judged({"loop": [dict(row)]}, {"mug-on-saucer": request}, tmp_path, lambda: pytest.fail("unchanged: read from the cache"))
+    changed = request | {"relations": [*request["relations"], bench.Relation.parse("mug taller_than saucer")]}
+
+    def pool() -> None:
+        raise LookupError("measured again")
+
+    with pytest.raises(LookupError, match="measured again"):
+        bench.judged({"loop": [dict(row)]}, {"mug-on-saucer": changed}, tmp_path, pool)
