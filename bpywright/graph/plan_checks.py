@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import re
 
+from .expectations import NAME_WORDS, expectations
 from .plan_layout import Box, box_of
 from .plan_parts import MIN_EXTENT, STAGING, Part, Plan
 from .request import counted_parts, head, lemmas, names_part, one_object, plural, requested_parts
@@ -22,6 +23,10 @@ SHAPE_WORDS = frozenset("box cube cuboid cylinder cone sphere torus plane part o
 # a part repeated (or arrayed) that many times, whatever its name.
 LAYOUT_WORDS = frozenset("grid array row column line circle ring copy instance duplicate time".split())
 _WORD = re.compile(r"[a-z]+(?:-[a-z]+)*")
+# The plan's shape for each kind the scene check counts (expectations.py): a part of this shape, or one named by a word
+# of the kind ("floor" for a plane), is one of it, as the scene check will count it. A light and a camera are not here:
+# the builder adds both to every scene.
+KIND_SHAPES = {"cube": "box", "sphere": "sphere", "cylinder": "cylinder", "cone": "cone", "torus": "torus", "plane": "plane"}
 
 
 def box_gap(a: Box, b: Box) -> float:
@@ -119,6 +124,16 @@ def plan_findings(plan: Plan, prompt: str) -> list[str]:
             listed = f" ({', '.join(have[:6])})" if have else ""
             findings.append(
                 f"the request asks for {want} {plural(noun)}; the plan has {len(have)} part(s) named so{listed}: make it {want}"
+            )
+    for want_kind in expectations(prompt):
+        shape, words = KIND_SHAPES.get(want_kind.kind), NAME_WORDS.get(want_kind.kind, ())
+        if shape is None or any(w in counts or plural(w) in counts for w in (want_kind.kind, *words)):
+            continue  # counted above by name
+        have = sum(copies(p) for p in plan.parts if p.shape == shape or any(names_part(p.name, w) for w in words))
+        if have < want_kind.count:
+            findings.append(
+                f"the request asks for {want_kind.count} {want_kind.kind if want_kind.count == 1 else plural(want_kind.kind)}; "
+                f"the plan has {have} part(s) of shape {shape}: add {'it' if want_kind.count - have == 1 else 'them'}"
             )
     for noun in requested_parts(prompt):
         if noun in counts:

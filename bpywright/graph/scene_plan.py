@@ -224,6 +224,9 @@ def kind_words(prompt: str) -> set[str]:
     return {singular(w) for w in _kind(prompt)}
 
 
+PLACE_WORDS = frozenset("on in inside into under underneath beneath beside near next behind atop above below against onto".split())
+
+
 def kind_heads(prompt: str, joined: frozenset[str] = frozenset()) -> set[str]:
     """The kind words that name what is asked for, not what it is for: a kind word written straight before another
     ("a pizza slice", "a bird feeder", "a desk lamp") modifies it, and so does one before a word for a group of things
@@ -247,7 +250,10 @@ def kind_heads(prompt: str, joined: frozenset[str] = frozenset()) -> set[str]:
     # "a drumstick for playing drums", "a logo for a tech company": what follows "for" is what the thing is for or whom,
     # not what it is, where a kind word came before it ("i'm looking for a wind turbine" names its kind after it)
     purpose = next((i for i, w in enumerate(words) if w == "for" and any(map(names, words[:i]))), len(words))
-    words = words[:purpose]
+    # "a cactus in a flower pot", "a lamp on a bedside table": after a word of place, a known kind says where the thing
+    # is, not what it is: held against the pot or the table, a right answer disagrees and a wrong one may agree
+    place = next((i for i, w in enumerate(words) if w in PLACE_WORDS and any(map(names, words[:i]))), len(words))
+    words = words[: min(purpose, place)]
     kinds = set(filter(names, words))
     pairs = list(zip(words, words[1:], strict=False))
     compounds = {(w, after) for w, after in pairs if singular(w + after) in joined}  # "coat rack": the coatrack

@@ -265,6 +265,25 @@ def test_findings_name_a_floating_part_a_missing_part_and_a_wrong_count() -> Non
     assert plan_findings(zero, "a sheet") == ["part 'sheet' has size 0 along z: give it a real width, depth and height"]
 
 
+def test_a_primitive_the_request_counts_is_asked_of_the_plan_before_anything_runs() -> None:
+    """ "a chrome ball resting on a white floor plane" planned as the ball alone: the plane the scene check will count is
+    missing, said before a Blender run; a floor plane, or a grid part repeated 100 times for 100 cubes, is enough."""
+    ball = Part(name="ball", shape="sphere", size=(0.2, 0.2, 0.2), location=(0, 0, 0.1))
+    prompt = "a chrome ball resting on a white floor plane"
+    assert plan_findings(Plan(object="ball", parts=[ball]), prompt) == [
+        "the request asks for 1 plane; the plan has 0 part(s) of shape plane: add it"
+    ]
+    floor = Part(name="floor", shape="plane", size=(3, 3, 0), location=(0, 0, 0))
+    assert plan_findings(Plan(object="ball", parts=[ball, floor]), prompt) == []
+    one = Part(name="tower", shape="box", size=(0.2, 0.2, 0.5), location=(0, 0, 0.25))
+    grid = "a grid of 100 cubes with random heights"
+    assert "the request asks for 100 cubes; the plan has 1 part(s) of shape box: add them" in plan_findings(
+        Plan(object="city", parts=[one]), grid
+    )
+    hundred = one.model_copy(update={"repeat": 100, "pattern": "grid", "rows": 10, "spacing": 0.3})
+    assert not any("cubes" in f for f in plan_findings(Plan(object="city", parts=[hundred]), grid))
+
+
 def test_a_scene_of_separate_things_may_have_gaps_and_a_plan_off_the_ground_is_set_down() -> None:
     cubes = Plan(object="cubes", parts=[Part(name=f"cube_{i}", shape="box", size=(1, 1, 1), location=(2 * i, 0, 0.5)) for i in range(3)])
     assert plan_findings(cubes, "three red cubes in a row") == []

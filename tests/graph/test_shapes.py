@@ -198,3 +198,13 @@ def test_a_library_plan_must_say_which_words_name_its_own_object(tmp_path) -> No
     path.write_text(json.dumps(data), encoding="utf-8")
     with pytest.raises(ShapeTableError, match="'same' words must be among its kinds"):
         load_plan_library(path)
+
+
+def test_what_a_thing_stands_on_or_in_is_not_its_kind() -> None:
+    """ "a lamp on a bedside table" is a lamp, "a cactus in a flower pot" a cactus (no shape of its kind), not the pot:
+    held against the pot, a right answer disagrees and a wrong one may agree."""
+    assert all("cooking pot" not in k.request for k in kind_archetypes("a cactus in a flower pot", "4.5"))
+    lamp = kind_archetypes("a lamp on a bedside table", "4.5")
+    assert lamp and "lamp" in lamp[0].request and not any("table" in k.request for k in lamp)
+    assert kind_archetypes("a cat sleeping on a sofa", "4.5") == []
+    assert "sofa" in kind_archetypes("Create a 3D model of a sofa in a living room", "4.5")[0].request
