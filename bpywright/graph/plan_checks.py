@@ -126,14 +126,14 @@ def plan_findings(plan: Plan, prompt: str) -> list[str]:
                 f"the request asks for {want} {plural(noun)}; the plan has {len(have)} part(s) named so{listed}: make it {want}"
             )
     for want_kind in expectations(prompt):
-        shape, words = KIND_SHAPES.get(want_kind.kind), NAME_WORDS.get(want_kind.kind, ())
-        if shape is None or any(w in counts or plural(w) in counts for w in (want_kind.kind, *words)):
+        shape, names = KIND_SHAPES.get(want_kind.kind), NAME_WORDS.get(want_kind.kind, ())
+        if shape is None or any(w in counts or plural(w) in counts for w in (want_kind.kind, *names)):
             continue  # counted above by name
-        have = sum(copies(p) for p in plan.parts if p.shape == shape or any(names_part(p.name, w) for w in words))
-        if have < want_kind.count:
+        built = sum(copies(p) for p in plan.parts if p.shape == shape or any(names_part(p.name, w) for w in names))
+        if built < want_kind.count:
             findings.append(
                 f"the request asks for {want_kind.count} {want_kind.kind if want_kind.count == 1 else plural(want_kind.kind)}; "
-                f"the plan has {have} part(s) of shape {shape}: add {'it' if want_kind.count - have == 1 else 'them'}"
+                f"the plan has {built} part(s) of shape {shape}: add {'it' if want_kind.count - built == 1 else 'them'}"
             )
     for noun in requested_parts(prompt):
         if noun in counts:
