@@ -126,10 +126,10 @@ def plan_findings(plan: Plan, prompt: str) -> list[str]:
                 f"the request asks for {want} {plural(noun)}; the plan has {len(have)} part(s) named so{listed}: make it {want}"
             )
     for want_kind in expectations(prompt):
-        shape, names = KIND_SHAPES.get(want_kind.kind), NAME_WORDS.get(want_kind.kind, ())
-        if shape is None or any(w in counts or plural(w) in counts for w in (want_kind.kind, *names)):
+        shape, kind_names = KIND_SHAPES.get(want_kind.kind), NAME_WORDS.get(want_kind.kind, ())
+        if shape is None or any(w in counts or plural(w) in counts for w in (want_kind.kind, *kind_names)):
             continue  # counted above by name
-        built = sum(copies(p) for p in plan.parts if p.shape == shape or any(names_part(p.name, w) for w in names))
+        built = sum(copies(p) for p in plan.parts if p.shape == shape or any(names_part(p.name, w) for w in kind_names))
         if built < want_kind.count:
             findings.append(
                 f"the request asks for {want_kind.count} {want_kind.kind if want_kind.count == 1 else plural(want_kind.kind)}; "
