@@ -44,7 +44,7 @@ DATA = ROOT.parent / "shared" / "data" / "blendnet" / "BlendNetHuman.dev.jsonl"
 THRESHOLDS = (0.5, 0.6, 0.7, 0.75, 0.8)
 MARGINS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5)
 RULES = ((1, 1), (2, 1), (2, 2), (3, 2), (3, 3))  # (k nearest same-kind exemplars, how many of them the answer must agree with)
-PICKED = (2, 2, 0.2)  # the loop's rule (graph/agreement.py), picked on the first 17 prompts' runs
+PICKED = (2, 2, 0.2)  # the loop's rule (graph/review/agreement.py), picked on the first 17 prompts' runs
 
 
 def digest(script: str) -> str:
@@ -87,7 +87,7 @@ def attempts(folders: list[Path], rows: dict[str, dict[str, Any]], entries: dict
 def neighbours(found: list[dict[str, Any]], rows: dict[str, dict[str, Any]], store: Any, cache: Any, k: int = 3) -> None:
     """Per attempt: (F against the neighbour, the neighbour's cube floor) for its k nearest verified exemplars of the same
     kind, leave-one-out: the neighbours the loop's review picks (agreement.neighbours_of)."""
-    from bpywright.graph.agreement import neighbours_of
+    from bpywright.graph.review.agreement import neighbours_of
 
     cube = geometry(cache.get("cube", UNIT_CUBE))
     for item in found:

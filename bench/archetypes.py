@@ -3,7 +3,7 @@
     .venv/bin/python bench/archetypes.py FOLDER [FOLDER ...] [--out FILE.md] [--cache DIR]
 
 A fresh `make run` store holds no verified exemplar of a BlendNet prompt's kind, so the neighbour rule
-(graph/agreement.py) gives no verdict there and nothing is accepted. The plan library (graph/plan_library.py) is the one
+(graph/review/agreement.py) gives no verdict there and nothing is accepted. The plan library (graph/plans/library.py) is the one
 set of shapes written here, at real sizes, that a fresh install has of everyday kinds. This reads the answers kept in
 benchmark result folders (bench/results/fidelity/*/MODEL/MODE/*.json with the folder's floors.json), measures each answer
 that passed the objective and structural checks against its prompt's reference (faithful: F beats both floors, as
@@ -31,7 +31,8 @@ from fidelity import UNIT_CUBE, compare, faithful, floor, geometry, load_rows, m
 
 from bpywright.config import Settings  # noqa: E402
 from bpywright.fidelity.plain import plainness  # noqa: E402
-from bpywright.graph.agreement import (  # noqa: E402
+from bpywright.graph.loop.state import ExemplarBrief  # noqa: E402
+from bpywright.graph.review.agreement import (  # noqa: E402
     ARCHETYPE_MARGIN,
     COVER,
     FLOORS,
@@ -50,8 +51,7 @@ from bpywright.graph.agreement import (  # noqa: E402
     shipped_floors,
     wrong_objects,
 )
-from bpywright.graph.copies import copied_exemplar, shown_sources  # noqa: E402
-from bpywright.graph.state import ExemplarBrief  # noqa: E402
+from bpywright.graph.review.copies import copied_exemplar, shown_sources  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "blendnet" / "BlendNetHuman.dev.jsonl"
 MARGINS = (0.0, 0.1, 0.2, 0.3)
@@ -78,7 +78,7 @@ def measured(cache: Any, key: str, script: str) -> Any:
 
 
 def copied(r: dict[str, Any]) -> bool:
-    """The answer copies what its prompt showed by today's copy test (graph/copies.py: its exemplars, their plans as
+    """The answer copies what its prompt showed by today's copy test (graph/review/copies.py: its exemplars, their plans as
     built, the system prompt's example, the recipes, the plan library), which some kept rows predate: the loop no
     longer returns such an answer while it can ask again, and its checks fail it."""
     shown = [ExemplarBrief.model_validate(e) for e in r.get("shown") or [] if isinstance(e, dict) and "script" in e]
@@ -269,7 +269,7 @@ def write_floors(cache: Any) -> None:
     by_digest = {k.digest: k.request for k in known}
     body = {
         "about": "each archetype's wrong-object floor: the F-score against it that this share of the archetypes of other "
-        "kinds stay at or below (graph/agreement.py); written by bench/archetypes.py --write-floors",
+        "kinds stay at or below (graph/review/agreement.py); written by bench/archetypes.py --write-floors",
         "quantile": WRONG_QUANTILE,
         "blender": VERSION,
         "floors": {

@@ -36,9 +36,9 @@ RETRIEVE_PROMPT = "a low-poly pine tree on a snowy ground"
 RETRIEVE = """
 import json, sys
 from bpywright.config import Settings
-from bpywright.graph.context import RunContext
-from bpywright.graph.nodes.retrieve import retrieve_node
-from bpywright.graph.state import GenState
+from bpywright.graph.loop.context import RunContext
+from bpywright.graph.loop.nodes.retrieve import retrieve_node
+from bpywright.graph.loop.state import GenState
 settings = Settings.from_env()
 store = None
 if settings.exemplar_db.is_file():

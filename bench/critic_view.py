@@ -1,5 +1,5 @@
 """What the critic reads of a plan-built answer: the whole script, or its PARTS table with the fixed builder named
-(graph/plan.py plan_view). Same model, same answers, asked both ways in one run, order alternating.
+(graph/plans/plan.py plan_view). Same model, same answers, asked both ways in one run, order alternating.
 
     .venv/bin/python bench/critic_view.py --rows bench/results/fidelity/qwen2.5-coder-1.5b [--modes loop] [--limit N]
                                           [--base-url URL --model NAME | --local NAME] [--json out.json]
@@ -8,7 +8,7 @@ For every row whose answer is a plan-built script that ran: the script is run ag
 checks and the scene summary the critic sees, then the critic model is asked twice: once shown the whole script (the
 review before plan_view), once shown the view (today's). Reported per form: prompt characters, seconds to the first
 token (prompt processing, on a CPU the bulk of a review), seconds in all, the score, and the verdict after the scene's
-check of the reasons (graph/grounding.py); and how often the two verdicts agree. Wall clock on whatever else runs: the
+check of the reasons (graph/review/grounding.py); and how often the two verdicts agree. Wall clock on whatever else runs: the
 ratio is the figure, read with the load printed beside it.
 """
 
@@ -37,9 +37,9 @@ def review(
     llm: Any, prompt: str, script: str, report: Any, checks: dict[str, bool], reasons: list[str], threshold: float
 ) -> dict[str, Any]:
     """One critic call on `script` (whole or viewed): its cost and verdict."""
-    from bpywright.graph.grounding import overruled
-    from bpywright.graph.nodes.critic import RUBRIC_SCHEMA, Rubric, salvage
-    from bpywright.graph.prompting import critic_messages
+    from bpywright.graph.loop.nodes.critic import RUBRIC_SCHEMA, Rubric, salvage
+    from bpywright.graph.model.prompting import critic_messages
+    from bpywright.graph.review.grounding import overruled
 
     render = f"{report.render.width}x{report.render.height}, {report.render.nonblank_fraction:.0%} non-blank" if report.render else ""
     messages = critic_messages(prompt, script, checks, reasons, report.scene, render, threshold)
@@ -81,10 +81,10 @@ def main() -> int:
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
 
-    from bpywright.graph.llm import LLMClient
-    from bpywright.graph.nodes.critic import objective
-    from bpywright.graph.plan import plan_view
-    from bpywright.graph.state import Attempt
+    from bpywright.graph.loop.nodes.critic import objective
+    from bpywright.graph.loop.state import Attempt
+    from bpywright.graph.model.llm import LLMClient
+    from bpywright.graph.plans.plan import plan_view
     from bpywright.harness.pool import WorkerPool
     from bpywright.models.local import local_llm
 

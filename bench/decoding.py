@@ -87,12 +87,12 @@ def short_prompt() -> list[dict[str, str]]:
 
 def heal_prompt(numbered: bool) -> list[dict[str, str]]:
     """The project's heal prompt around the recipe (numbered: as shipped; else the script as plain code)."""
-    from bpywright.graph.prompting import heal_messages
+    from bpywright.graph.model.prompting import heal_messages
 
     script = SCRIPT.read_text(encoding="utf-8")
     messages = heal_messages("a wooden table with four legs", "4.5", script, failure=FAILURE, fix_block="", critique=None, symbols=[])
     if not numbered:
-        from bpywright.graph.prompting import numbered as number
+        from bpywright.graph.model.prompting import numbered as number
 
         messages[1]["content"] = messages[1]["content"].replace(number(script), script)
     return messages
@@ -105,8 +105,8 @@ def plan_revision_prompt() -> list[dict[str, str]]:
     """The project's plan revision as the loop sends it: the plan request, the last plan (the library's bookshelf with one
     shelf) and the finding it failed (the benchmark's bookshelf: the count of shelves). The answer repeats most of the
     plan it is shown, the case prompt lookup is for."""
-    from bpywright.graph.plan import parse_plan, plan_findings, plan_messages
-    from bpywright.graph.plan_library import similar
+    from bpywright.graph.plans.library import similar
+    from bpywright.graph.plans.plan import parse_plan, plan_findings, plan_messages
 
     previous = parse_plan(similar(BOOKSHELF, 1)[0].plan)
     feedback = "; ".join(plan_findings(previous, BOOKSHELF)) or "the request asks for 5 shelves: make it 5"
@@ -197,7 +197,7 @@ def bench_flags(model: Path, repeats: int, decode: int) -> dict[str, Any]:
 
 def bench_lookup(model: Path, repeats: int, max_tokens: int, settings: dict[str, Any], only_plan: bool = False) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    from bpywright.graph.plan import PLAN_SCHEMA
+    from bpywright.graph.plans.plan import PLAN_SCHEMA
 
     variants = {
         "short rewrite request (plain script)": (short_prompt(), None),

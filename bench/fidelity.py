@@ -18,7 +18,7 @@ silhouette IoU (front/side/top/iso), part counts and colour distance are reporte
 
 Modes are bench/generation.py's (one row per (prompt, mode), cached under --out/MODEL/MODE/ID.json, the row's own seed):
 one-shot, retrieval, loop, and plan (the loop with Settings.strategy=plan). A row that did not run, or ran a copy of what
-its prompt showed (graph/copies.py), is a failure and not faithful. --store draws exemplars from the configured exemplar
+its prompt showed (graph/review/copies.py), is a failure and not faithful. --store draws exemplars from the configured exemplar
 store (e.g. with the BlendNet dev pairs imported: `bpywright exemplars import BlendNetHuman.dev.jsonl`) through a
 leave-one-out view: the prompt's own reference pair is never shown. Without it the prompt shows what a fresh `make run`
 gives (the bundled recipes).
@@ -386,7 +386,7 @@ def main() -> int:
     parser.add_argument("--n", type=int, default=30)
     parser.add_argument("--start", type=int, default=0, help="skip the sample's first START prompts (e.g. ones already read)")
     parser.add_argument(
-        "--related", action="store_true", help="only prompts the plan library shows a related plan for (graph/plan_library.py)"
+        "--related", action="store_true", help="only prompts the plan library shows a related plan for (graph/plans/library.py)"
     )
     parser.add_argument("--ids", help="only these prompts of the sample (comma-separated id prefixes), e.g. to rerun some")
     parser.add_argument("--seed", type=int, default=26)
@@ -411,7 +411,7 @@ def main() -> int:
         rows = load_rows(args.data)
         sample = choose_sample(rows, args.start + args.n, args.seed, cache)[args.start :]
         if args.related:
-            from bpywright.graph.plan_library import similar
+            from bpywright.graph.plans.library import similar
 
             sample = [r for r in sample if similar(r["instruction"], 2)]
         if args.ids:
@@ -444,7 +444,7 @@ def run_modes(
     cache: MeasureCache,
 ) -> int:
     """Generate (or read) each mode's rows, measure them, write the table and the contact sheets."""
-    from bpywright.graph.llm import LLMClient
+    from bpywright.graph.model.llm import LLMClient
     from bpywright.models.local import local_llm
 
     if args.report_only:

@@ -41,8 +41,8 @@ from bpywright.config import Settings  # noqa: E402
 
 def final_state(settings: Settings, thread: str) -> Any:
     """The run's last checkpointed GenState."""
-    from bpywright.graph.build import build_graph, checkpoint_db, sqlite_checkpointer
-    from bpywright.graph.state import GenState
+    from bpywright.graph.loop.build import build_graph, checkpoint_db, sqlite_checkpointer
+    from bpywright.graph.loop.state import GenState
 
     with sqlite_checkpointer(checkpoint_db(settings)) as saver:
         snapshot = build_graph(checkpointer=saver).get_state({"configurable": {"thread_id": thread}})
@@ -100,10 +100,10 @@ _QUOTED = re.compile(r": '(.*)'$")
 
 def verdict_now(prompt: str, a: Any, threshold: float) -> bool:
     """The verdict today's critic code gives the same attempt and the same rubric: its objective and structural checks run
-    again on the attempt's scene, the critic's reasons read against it again (graph/grounding.py). The rubric is the
+    again on the attempt's scene, the critic's reasons read against it again (graph/review/grounding.py). The rubric is the
     model's, as recorded; an older run that overruled it kept only the reasons quoted in its notes (cut at 120 chars)."""
-    from bpywright.graph.grounding import overruled
-    from bpywright.graph.nodes.critic import objective
+    from bpywright.graph.loop.nodes.critic import objective
+    from bpywright.graph.review.grounding import overruled
 
     c = a.critique
     if c is None or a.run is None:

@@ -16,7 +16,7 @@ the repository and the next run resumes from them. Modes, on the same prompts an
   plan       the loop with the plan strategy (Settings.strategy / BPYWRIGHT_STRATEGY=plan: parts as JSON, a builder writes
              the script), measured as its own mode.
 A prompt counts as a run failure unless a *generated* script ran: a retrieved exemplar is never an answer here, and neither
-is a copy (graph/copies.py: >= 0.8 of the answer's code lines found in something its prompt showed: the system prompt's
+is a copy (graph/review/copies.py: >= 0.8 of the answer's code lines found in something its prompt showed: the system prompt's
 example, an exemplar, a bundled recipe). Copies are judged when the table is written, so committed rows are re-judged.
 Row generation (generate_row, run_rows) is shared with bench/fidelity.py.
 The table (Markdown) is written to --out/generation-MODEL.md with a contact sheet of the renders per mode.
@@ -40,10 +40,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bpywright.config import Settings  # noqa: E402
-from bpywright.graph.context import RunContext  # noqa: E402
-from bpywright.graph.expectations import MIN_NONBLANK  # noqa: E402
-from bpywright.graph.llm import LLMClient, LLMError  # noqa: E402
-from bpywright.graph.state import GenState  # noqa: E402
+from bpywright.graph.loop.context import RunContext  # noqa: E402
+from bpywright.graph.loop.state import GenState  # noqa: E402
+from bpywright.graph.model.llm import LLMClient, LLMError  # noqa: E402
+from bpywright.graph.reading.expectations import MIN_NONBLANK  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "blendnet" / "CADBench.jsonl"
 MODES = ("one-shot", "retrieval", "loop", "plan")
@@ -77,10 +77,10 @@ def single(
     item: dict[str, Any], mode: str, settings: Settings, llm: LLMClient, pool: Any, run_dir: str, store: Any = None
 ) -> dict[str, Any]:
     """One-shot or retrieval: one generation, validated and scored by the same nodes the graph uses (objective checks + rubric)."""
-    from bpywright.graph.nodes.critic import critic_node
-    from bpywright.graph.nodes.generate import new_attempts
-    from bpywright.graph.nodes.retrieve import retrieve_node
-    from bpywright.graph.nodes.validate import validate_one
+    from bpywright.graph.loop.nodes.critic import critic_node
+    from bpywright.graph.loop.nodes.generate import new_attempts
+    from bpywright.graph.loop.nodes.retrieve import retrieve_node
+    from bpywright.graph.loop.nodes.validate import validate_one
 
     ctx = RunContext(settings=settings, thread_id=run_dir, pool=pool, llm=llm, store=store)
     state = GenState(prompt=item["prompt"], version="4.5", n=1, max_rounds=0)
@@ -140,8 +140,8 @@ def loop(
     item: dict[str, Any], settings: Settings, llm: LLMClient, pool: Any, max_rounds: int, thread_id: str, store: Any = None
 ) -> dict[str, Any]:
     """The full graph for one prompt (store: the exemplars it may retrieve, e.g. a leave-one-out view; None: the default)."""
-    from bpywright.graph.build import build_graph, checkpoint_db, sqlite_checkpointer
-    from bpywright.graph.run import generate
+    from bpywright.graph.loop.build import build_graph, checkpoint_db, sqlite_checkpointer
+    from bpywright.graph.loop.run import generate
 
     start, mark = time.monotonic(), len(llm.stats)
     result = generate(item["prompt"], settings=settings, max_rounds=max_rounds, pool=pool, llm=llm, thread_id=thread_id, store=store)
@@ -156,7 +156,7 @@ def loop(
     if best is not None and best.critique is not None and best.critique.agreement:
         out["agreement"] = best.critique.agreement  # the neighbours or fresh plans it was compared with (F, a cube's F)
     if state.witnesses:
-        out["witnesses"] = state.witnesses  # the fresh plan-built scripts of the request (graph/witnesses.py)
+        out["witnesses"] = state.witnesses  # the fresh plan-built scripts of the request (graph/review/witnesses.py)
     out["shown"] = shown(state)
     out["replies"] = heal_replies(settings.runs_dir / thread_id / "attempts", state)
     if best is not None and best.ran_ok and best.render_path is None and result.render_path:
@@ -192,8 +192,8 @@ def copy_of(row: dict[str, Any], version: str = "4.5") -> str | None:
     """What the row's answer copies (>= COPY_RATIO of its code lines) among what its prompt showed, or None: the exemplars
     the row records (rows before 11/2026 recorded none: their retrieval came from the bundled recipes, which are always
     checked), the system prompt's example and every recipe."""
-    from bpywright.graph.copies import copied_exemplar, describe, shown_sources
-    from bpywright.graph.state import ExemplarBrief
+    from bpywright.graph.loop.state import ExemplarBrief
+    from bpywright.graph.review.copies import copied_exemplar, describe, shown_sources
 
     exemplars = [
         ExemplarBrief(id=e["id"], prompt=e.get("prompt", ""), script=e["script"], source=e.get("source", ""), plan=e.get("plan", ""))
@@ -306,7 +306,7 @@ def markdown(model: str, table: dict[str, dict[str, float]], results: dict[str, 
         "",
         "Its first script failed: the loop's first script (with retrieval) before any rule or heal, in the same requests.",
         "Copies: answers that ran but hold >= 80 % of their code lines (difflib, stripped, comments dropped) in the system "
-        "prompt's example, a shown exemplar or a bundled recipe (graph/copies.py); they count as failures in every column "
+        "prompt's example, a shown exemplar or a bundled recipe (graph/review/copies.py); they count as failures in every column "
         "but 'run failure, copies counted as runs' (the figure before copies were counted).",
     ]
     versions: dict[str, int] = {}

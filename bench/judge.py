@@ -9,7 +9,7 @@ and used as its own judge: allowed, and labelled WEAK in the table (a 1.5B coder
 not a measurement). A text judge reads the script and the scene summary (the script is run again, without a render, to
 get it); --images also renders four fixed views (front, side, top, iso: bpywright/fidelity/views.py) in that run and sends
 them.
-An answer that did not run or is a copy (graph/copies.py) scores 0 on every criterion without asking the judge.
+An answer that did not run or is a copy (graph/review/copies.py) scores 0 on every criterion without asking the judge.
 Verdicts are cached beside the rows (MODE/ID.judge-JUDGE.json); the table goes to ROWS/../judge-MODEL-JUDGE.md.
 """
 
@@ -51,7 +51,7 @@ def main() -> int:
     }
     results = honest({m: rows[: args.limit] if args.limit else rows for m, rows in results.items()})
 
-    from bpywright.graph.llm import LLMClient
+    from bpywright.graph.model.llm import LLMClient
     from bpywright.harness.options import RunOptions
     from bpywright.harness.pool import WorkerPool
     from bpywright.models.local import local_llm

@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from fidelity import DATA, acceptance, answers, load_rows, measure_cache  # noqa: E402
 
 from bpywright.config import Settings  # noqa: E402
-from bpywright.graph.agreement import REPEAT_F  # noqa: E402
+from bpywright.graph.review.agreement import REPEAT_F  # noqa: E402
 
 
 def judged_rows(folder: Path, mode: str, references: dict[str, str], settings: Settings) -> dict[str, dict[str, Any]]:

@@ -9,9 +9,9 @@ each with its parts and the relations a careful reader insists on, one-shot and 
 What is measured, on the scene summary of the answer's own script run again here in the harness (render off), never on
 the script's text:
 
-- **parts**: each part the request names is found in an object's name (graph/request.names_part; graph/relations.py
+- **parts**: each part the request names is found in an object's name (graph/reading/request.names_part; graph/review/relations.py
   says whose an object naming two parts is), else in a material's name;
-- **relations**: each relation written for the request holds (graph/relations.py: on, under, beside, inside, around,
+- **relations**: each relation written for the request holds (graph/review/relations.py: on, under, beside, inside, around,
   touches, above, larger/smaller by box volume, wider/narrower by footprint, taller/shorter, count), with the message a
   model would be told where it does not ("handle: not touching mug (gap 0.31 m)");
 - **structure**: the critic's structural checks (graph/structure.structure_checks: named parts exist, counts, no
@@ -50,7 +50,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from generation import contact_sheet, endpoint, honest, run_rows  # noqa: E402
 
 from bpywright.config import Settings  # noqa: E402
-from bpywright.graph.relations import Relation, RelationError, check_all, part_key, parts_found, valid_part  # noqa: E402
+from bpywright.graph.review.relations import Relation, RelationError, check_all, part_key, parts_found, valid_part  # noqa: E402
 from bpywright.harness.report import SceneSummary  # noqa: E402
 
 REQUESTS = ROOT / "bench" / "plain" / "requests.toml"
@@ -121,7 +121,7 @@ def load_requests(path: Path = REQUESTS, which: str = "all") -> list[dict[str, A
 
 def archetype_for(prompt: str, version: str = "4.5") -> str:
     """The archetype the critic holds an answer to the prompt against (kind_archetypes' first), or '' where none."""
-    from bpywright.graph.agreement import kind_archetypes
+    from bpywright.graph.review.agreement import kind_archetypes
 
     found = kind_archetypes(prompt, version)
     return found[0].id if found else ""
@@ -129,7 +129,7 @@ def archetype_for(prompt: str, version: str = "4.5") -> str:
 
 def scene_checks(request: dict[str, Any], scene: SceneSummary) -> list[dict[str, Any]]:
     """The request's parts, relations and the structural checks on one scene: kind, label, ok, message each."""
-    from bpywright.graph.structure import structure_checks
+    from bpywright.graph.review.structure import structure_checks
 
     out = [{"kind": "part", "label": key, "ok": ok, "message": message} for key, ok, message in parts_found(scene, request["parts"])]
     out += [
@@ -184,7 +184,7 @@ def shape_check(
     request: dict[str, Any], row: dict[str, Any], measured: Any, measure: Measurer, version: str, measures: Path
 ) -> dict[str, Any]:
     """The critic's verdict on the answer's shape against the archetype of its kind (the answer measured once: measured)."""
-    from bpywright.graph.agreement import Agreement, GeometryCache, against_archetype
+    from bpywright.graph.review.agreement import Agreement, GeometryCache, against_archetype
 
     script = row["script"]
 
@@ -211,7 +211,7 @@ def shape_check(
 def verdict_key(row: dict[str, Any], request: dict[str, Any]) -> dict[str, Any]:
     """What a cached verdict was measured from: the row's script, the request's parts, relations and archetype, and the
     source of the relation and structural checks."""
-    from bpywright.graph import relations, structure
+    from bpywright.graph.review import relations, structure
 
     code = hashlib.sha256(b"".join(Path(m.__file__ or "").read_bytes() for m in (relations, structure))).hexdigest()[:16]
     return {
@@ -401,7 +401,7 @@ def main() -> int:
             m: [json.loads(p.read_text(encoding="utf-8")) for i in items if (p := cache / m / f"{i['id']}.json").is_file()] for m in modes
         }
     else:
-        from bpywright.graph.llm import LLMClient
+        from bpywright.graph.model.llm import LLMClient
 
         with local_llm(base) as (settings, note):
             if not settings.llm_base_url:

@@ -83,9 +83,9 @@ def scene_of(plan: Any) -> Any:
 
 def sequence(llm: Any, request: str) -> list[dict[str, Any]]:
     """plan → critique → revised plan → critique, greedy; each call's timing and answer."""
-    from bpywright.graph.nodes.critic import RUBRIC_SCHEMA
-    from bpywright.graph.plan import PLAN_SCHEMA, build_script, parse_plan, plan_messages, plan_view
-    from bpywright.graph.prompting import critic_messages
+    from bpywright.graph.loop.nodes.critic import RUBRIC_SCHEMA
+    from bpywright.graph.model.prompting import critic_messages
+    from bpywright.graph.plans.plan import PLAN_SCHEMA, build_script, parse_plan, plan_messages, plan_view
 
     out = []
 
@@ -128,7 +128,7 @@ def main() -> int:
     import os
 
     from bpywright.config import Settings
-    from bpywright.graph.llm import LLMClient
+    from bpywright.graph.model.llm import LLMClient
     from bpywright.models.catalogue import CATALOGUE
     from bpywright.models.install import model_path
     from bpywright.models.server import LocalServer

@@ -28,7 +28,7 @@ from fidelity import DATA, faithful, geometry, load_rows, measure_cache  # noqa:
 from fidelity_attempts import attempt_fidelity, final_state, threads  # noqa: E402
 
 from bpywright.config import Settings  # noqa: E402
-from bpywright.graph.plan import plan_of_script  # noqa: E402
+from bpywright.graph.plans.plan import plan_of_script  # noqa: E402
 
 FLOORS = ROOT / "bench" / "results" / "fidelity" / "floors.json"
 

@@ -1,4 +1,4 @@
-"""How faithful is an exemplar's scene read back as a part plan (graph/scene_plan.py)? The plan strategy shows verified
+"""How faithful is an exemplar's scene read back as a part plan (graph/plans/scene.py)? The plan strategy shows verified
 exemplars to the model as such plans, so a reading that loses the object would teach the wrong one.
 
     .venv/bin/python bench/scene_plans.py [--n 30] [--floors bench/results/fidelity/floors.json] [--out DIR]
@@ -39,8 +39,8 @@ def main() -> int:
     args = parser.parse_args()
 
     from bpywright.fidelity.measure import measure
-    from bpywright.graph.plan import build_script, grounded, plan_json
-    from bpywright.graph.scene_plan import plan_of_scene
+    from bpywright.graph.plans.plan import build_script, grounded, plan_json
+    from bpywright.graph.plans.scene import plan_of_scene
     from bpywright.harness.pool import WorkerPool
 
     entries = json.loads(args.floors.read_text(encoding="utf-8"))[: args.n]
@@ -75,7 +75,7 @@ def main() -> int:
         pool.close()
     n = len(rows)
     lines = [
-        "# Exemplar scenes read back as part plans (graph/scene_plan.py)",
+        "# Exemplar scenes read back as part plans (graph/plans/scene.py)",
         "",
         f"{n} references of the fidelity sample; each one's scene read as a plan, the plan built by the plan builder, the "
         "built scene measured against the reference. Faithful: F beats both floors of the prompt (a cube, the wrong object).",

@@ -4,7 +4,7 @@
     .venv/bin/python bench/shapes_as_answers.py FOLDER [FOLDER ...] [--out FILE.md] [--cache DIR]
 
 On a fresh store the loop accepts an answer when its shape agrees with the critic's shape of the request's kind
-(graph/shapes.py, graph/agreement.against_archetype). An accepted answer is then about as faithful to the reference as
+(graph/plans/shapes.py, graph/agreement.against_archetype). An accepted answer is then about as faithful to the reference as
 that shape is: where the shape itself is not (the reference is a round cat bed and the shape a square one, the request
 asks for drumsticks beside the drum, or compares two objects), agreeing with it says little. This measures, for every
 prompt of the given fidelity result folders (their floors.json), the kind's shape built and measured in Blender as if it
@@ -29,7 +29,7 @@ from archetypes import DATA, VERSION, digest  # noqa: E402  (its measurement cac
 from fidelity import compare, faithful, geometry, load_rows, measure_cache  # noqa: E402
 
 from bpywright.config import Settings  # noqa: E402
-from bpywright.graph.agreement import archetype_of  # noqa: E402
+from bpywright.graph.review.agreement import archetype_of  # noqa: E402
 
 
 def judge(folders: list[Path], references: dict[str, dict[str, Any]], cache: Any, mode: str = "loop") -> list[dict[str, Any]]:

@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bpywright.graph.structure import structure_checks  # noqa: E402
+from bpywright.graph.review.structure import structure_checks  # noqa: E402
 from bpywright.harness.options import RunOptions  # noqa: E402
 from bpywright.harness.pool import WorkerPool  # noqa: E402
 

@@ -5,7 +5,7 @@ areas (bench/techniques/requests.toml), each with the checks its scene must pass
                                          [--base-url URL --model NAME | --local NAME] [--max-rounds 3]
                                          [--out bench/results/techniques] [--report-only]
 
-A check is a `bpywright.graph.techniques.Technique`: a material and its values (a named colour's range, metallic,
+A check is a `bpywright.graph.review.techniques.Technique`: a material and its values (a named colour's range, metallic,
 roughness, transmission, emission), a modifier and its settings, keyframes on a channel over a frame range whose value
 changes, a text body, a curve object, an array or scatter count, a light of a type, the camera. It is evaluated on the
 scene summary of the answer's own script, run again here in the harness (render off), never on the script's text.
@@ -51,8 +51,8 @@ def load_requests(path: Path = REQUESTS, which: str = "all") -> list[dict[str, A
     """The requests of a set (dev, holdout or all), each with its checks as Technique models; validated."""
     from pydantic import ValidationError
 
-    from bpywright.graph.technique_words import words
-    from bpywright.graph.techniques import Technique
+    from bpywright.graph.reading.technique_words import words
+    from bpywright.graph.review.techniques import Technique
 
     data = tomllib.loads(path.read_text(encoding="utf-8"))
     seen: set[str] = set()
@@ -83,7 +83,7 @@ def load_requests(path: Path = REQUESTS, which: str = "all") -> list[dict[str, A
 def check_row(row: dict[str, Any], request: dict[str, Any], pool: Any) -> list[dict[str, Any]]:
     """Each of the request's checks on the scene the row's script builds (run again here, render off): label, ok, message.
     A row that did not run, or is a copy, has no scene: every check fails with that reason."""
-    from bpywright.graph.techniques import check
+    from bpywright.graph.review.techniques import check
 
     if not row.get("generated"):
         why = f"a copy: {row['copy_of']}" if row.get("copy_of") else f"did not run: {row.get('failure') or 'no script'}"
@@ -217,7 +217,7 @@ def main() -> int:
             m: [json.loads(p.read_text(encoding="utf-8")) for i in items if (p := cache / m / f"{i['id']}.json").is_file()] for m in modes
         }
     else:
-        from bpywright.graph.llm import LLMClient
+        from bpywright.graph.model.llm import LLMClient
 
         with local_llm(base) as (settings, note):
             if not settings.llm_base_url:

@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/witnesses.py FOLDER [--model qwen2.5-coder-1.5b] [--out FOLDER/witnesses.md]
 
-FOLDER is a bench/fidelity.py --out folder whose loop rows were written with BPYWRIGHT_WITNESSES=K (graph/witnesses.py):
+FOLDER is a bench/fidelity.py --out folder whose loop rows were written with BPYWRIGHT_WITNESSES=K (graph/review/witnesses.py):
 each row keeps the fresh plans its answer was compared with (`witnesses`, their scripts) and the comparison
 (`agreement`: the answer's F-score against each, a unit cube's). The answers are judged as bench/fidelity.py judges them
 (copies are failures; faithful: F against the reference beats both floors). No model is asked: the loop's recorded

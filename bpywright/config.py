@@ -152,25 +152,25 @@ class Settings:
     # failed), auto (patch, then regenerate once a patch round has not made it run; a local model's catalogue entry decides)
     repair: str = "auto"
     # how the first script is written: code (the model writes the bpy script), plan (the model writes the parts as JSON and
-    # a deterministic builder writes the script: graph/plan.py), auto (a local model's catalogue entry decides; else code)
+    # a deterministic builder writes the script: graph/plans/plan.py), auto (a local model's catalogue entry decides; else code)
     strategy: str = "auto"
     # who accepts a script that passed the objective checks: model (the critic model's rubric), grounded (the rubric, its
-    # low score overruled when the scene disproves every reason it gives: graph/grounding.py), checks (those checks
+    # low score overruled when the scene disproves every reason it gives: graph/review/grounding.py), checks (those checks
     # decide, no rubric call), none (no rubric call and nothing accepted: the local model's entry, its reviews carry no
     # information), neighbours (no rubric call: the scene's shape must agree with its 2 nearest verified exemplars of the
-    # same kind: graph/agreement.py), auto (a local model's catalogue entry decides; else model)
+    # same kind: graph/review/agreement.py), auto (a local model's catalogue entry decides; else model)
     review: str = "auto"
     # fresh answers a request may draw when its answer passed the checks and its shape disagreed with its verified
-    # neighbours or the archetype of its kind (review=neighbours; graph/agreement.py), each a round. Against the archetypes
+    # neighbours or the archetype of its kind (review=neighbours; graph/review/agreement.py), each a round. Against the archetypes
     # they raised a run's accepts from 7 to 12 of 30, all faithful (docs/benchmarks/acceptance.md)
     redraws: int = DEFAULT_REDRAWS
     # fresh plans of the request an answer's shape is compared with when the store holds no two verified exemplars of its
-    # kind (review=neighbours, plan strategy; graph/witnesses.py): accepted when it agrees with each. 0 (none drawn):
+    # kind (review=neighbours, plan strategy; graph/review/witnesses.py): accepted when it agrees with each. 0 (none drawn):
     # the local model's agreement with its own plans accepted 2 of 18 answers, neither faithful (its errors repeat)
     witnesses: int = 0
-    # plans of related everyday objects (graph/plan_library.py) shown with a plan request, to adapt: 0 shows none
+    # plans of related everyday objects (graph/plans/library.py) shown with a plan request, to adapt: 0 shows none
     plan_examples: int = 2
-    # show the critic's own shape of the request's kind (graph/shapes.py) as the first plan example, to adapt; the critic
+    # show the critic's own shape of the request's kind (graph/plans/shapes.py) as the first plan example, to adapt; the critic
     # then holds the answer against a shape the model was shown (agreement.REPEAT_F refuses it repeated up to scale) and
     # the copy test counts it as shown (BPYWRIGHT_PLAN_SHAPES=0 hides it). Shown, 20 answers of 30 were faithful against
     # 17 and about 10 recognisable on the contact sheet against 3; built as answers, the shapes are faithful to 74.4 % of

@@ -74,7 +74,7 @@ def _one_linter_per_version(monkeypatch: pytest.MonkeyPatch, _warm_linters: dict
     start once, not once per run: a cold dmypy over the bpy stubs takes tens of seconds). Only where the run's rule pack
     would have no api-check (its settings hold no symbol index for the version), so the rules are the same as its own:
     the socket check and the drift rules of that version. A run with an index makes its own Linter as before."""
-    from bpywright.graph.context import RunContext
+    from bpywright.graph.loop.context import RunContext
 
     own = RunContext.version_linter
 

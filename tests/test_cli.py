@@ -98,7 +98,7 @@ def test_generate_progress_escapes_what_a_script_or_model_wrote(capsys) -> None:
     """A progress line carries text a script raised or a model wrote: OSC 52 (clipboard), a window title and a screen
     clear reach the terminal escaped, not as control sequences."""
     from bpywright.graph.command import _show
-    from bpywright.graph.events import ProgressEvent
+    from bpywright.graph.loop.events import ProgressEvent
 
     hostile = "ValueError: \x1b]52;c;cm0gLXJmIH4=\x07 \x1b]0;owned\x07 \x1b[2J"
     _show(ProgressEvent(thread_id="t", node="run", attempt=1, status="error", detail=hostile))

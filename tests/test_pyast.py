@@ -12,7 +12,7 @@ import pytest
 
 from bpywright import pyast
 
-SOURCE = (Path(pyast.__file__).parent / "graph" / "patch.py").read_text(encoding="utf-8")
+SOURCE = (Path(pyast.__file__).parent / "graph" / "repair" / "patch.py").read_text(encoding="utf-8")
 
 
 class _Finalized:

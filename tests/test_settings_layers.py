@@ -1,7 +1,7 @@
 """Only front doors read the environment: Settings.from_env() is called by the CLI, command modules, the service and MCP.
 
 Everything below them takes the settings, paths and version it needs as parameters (ARCHITECTURE.md). The one
-exception is graph/build.py's make_graph: LangGraph's server (langgraph.json) imports a module-level factory and
+exception is graph/loop/build.py's make_graph: LangGraph's server (langgraph.json) imports a module-level factory and
 passes it no settings.
 """
 
@@ -15,7 +15,7 @@ import bpywright
 PACKAGE = Path(bpywright.__file__).parent
 FRONT_PACKAGES = ("service", "mcp")  # every module of these packages is a front door
 FRONT_MODULES = ("cli.py", "__main__.py")  # and these, and every package's command.py
-ONLY_IN = {"graph/build.py": {"make_graph"}}  # module → the functions where a call is allowed
+ONLY_IN = {"graph/loop/build.py": {"make_graph"}}  # module → the functions where a call is allowed
 
 
 def _front_door(rel: Path) -> bool:

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 
 class StructuredLLM(Protocol):
-    """What the judge asks of a model client (graph.llm.LLMClient is one; this package stays below the loop's): a reply
+    """What the judge asks of a model client (graph.model.llm.LLMClient is one; this package stays below the loop's): a reply
     constrained by a JSON schema, or RuntimeError (LLMError) when the endpoint cannot answer."""
 
     def structured(self, messages: list[dict[str, Any]], name: str, schema: dict[str, Any]) -> str: ...
@@ -157,7 +157,7 @@ def judge(
     messages = messages_for(instruction, script, scene_text(scene), criteria, list(images))
     try:
         reply = llm.structured(messages, "checklist", schema)
-    except RuntimeError as exc:  # graph.llm.LLMError: unreachable, retries exhausted, refused
+    except RuntimeError as exc:  # graph.model.llm.LLMError: unreachable, retries exhausted, refused
         return Verdict(criteria=criteria, scores=[0] * len(criteria), problem=f"the judge failed: {exc}"[:300])
     scores, problem = parse_scores(reply, len(criteria))
     return Verdict(criteria=criteria, scores=scores, problem=problem)

@@ -17,7 +17,7 @@ from ..cliargs import add_cluster_flag
 from ..config import Settings
 
 if TYPE_CHECKING:
-    from .events import RequestCost
+    from .loop.events import RequestCost
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -95,7 +95,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     from ..models.install import ModelInstallError
     from ..models.local import local_llm
     from ..models.server import LocalServerError
-    from .run import RunNotFound, VersionConflict, generate, new_thread_id, resumed_version
+    from .loop.run import RunNotFound, VersionConflict, generate, new_thread_id, resumed_version
 
     thread_id = args.resume or new_thread_id()
     print(f"thread {thread_id}", file=sys.stderr)

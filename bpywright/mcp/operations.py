@@ -18,7 +18,7 @@ import anyio
 from mcp_types import CallToolResult
 from pydantic import ValidationError
 
-from ..graph.events import ProgressEvent
+from ..graph.loop.events import ProgressEvent
 from ..harness.report import RunReport
 from ..ingest.index import first_sentence
 from ..rules.healer import HealOutcome
@@ -413,7 +413,7 @@ class Operations:
     @returns_refusals
     async def generate_script(self, prompt: str, version: str | None, progress: Progress | None = None) -> CallToolResult:
         """The generation loop (retrieve, generate, lint, run, critic, heal) or, with no LLM, the nearest verified exemplar."""
-        from ..graph.events import GenerationResult
+        from ..graph.loop.events import GenerationResult
         from ..service.schemas import GenerateRequest
 
         version = await self.runtime_version(version)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..graph.events import GenerationResult
+from ..graph.loop.events import GenerationResult
 from ..harness.report import RunReport
 from ..harness.summary import render_summary
 from ..rules.healer import HealOutcome

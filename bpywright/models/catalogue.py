@@ -79,7 +79,7 @@ CATALOGUE: dict[str, ModelSpec] = {
             # them faithful by the fidelity benchmark's reference test, 38 not), below the 0.75 that accepts,
             # and each review took 20-55 s of a request (bench/results/fidelity/acceptance.md). It is not asked: an
             # answer is accepted when its shape agrees with its 2 nearest verified exemplars of the same kind
-            # (graph/agreement.py): 22 of those 85 attempts at precision 0.82; on prompts unseen when the rule was
+            # (graph/review/agreement.py): 22 of those 85 attempts at precision 0.82; on prompts unseen when the rule was
             # picked, 8 of 35 attempts, all faithful, and in the loop 1 of 15 requests, faithful (a second, a copy of
             # its neighbour's plan, is no longer returned). A store without two of the kind (a fresh `make run`'s)
             # holds the answer against the plan library's archetype of its kind (bench/results/fidelity/archetypes.md).

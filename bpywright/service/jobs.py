@@ -17,7 +17,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from ..graph.events import ProgressEvent
+from ..graph.loop.events import ProgressEvent
 
 JobKind = Literal["generate", "validate", "heal"]
 JobState = Literal["queued", "running", "done", "failed"]

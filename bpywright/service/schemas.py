@@ -7,7 +7,7 @@ from datetime import datetime
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator
 
 from ..exemplars.models import Exemplar, ExemplarHit, VerifiedBy
-from ..graph.events import GenerationResult, ProgressEvent
+from ..graph.loop.events import GenerationResult, ProgressEvent
 from ..harness.diagnostics import LintReport
 from ..harness.options import Engine
 from ..harness.report import RunReport

@@ -129,7 +129,7 @@ def generate_work(ctx: ServiceContext, req: GenerateRequest) -> Work:
     version, pool = target_of(ctx, req.blender_version)
 
     def work(job: Job):
-        from ..graph.run import generate
+        from ..graph.loop.run import generate
         from ..ingest.search import IndexMissing
 
         try:

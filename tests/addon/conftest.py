@@ -14,7 +14,7 @@ import pytest
 
 from bpywright.addon.build import build
 from bpywright.config import Settings
-from bpywright.graph.fake_llm import FakeLLM
+from bpywright.graph.model.fake_llm import FakeLLM
 from bpywright.harness.options import RunOptions
 from bpywright.harness.pool import WorkerPool
 from bpywright.service.app import create_app

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from bpywright.graph.fake_llm import FakeLLM, critic_json
-from bpywright.graph.plan_build import build_script
-from bpywright.graph.plan_parts import Part, Plan
+from bpywright.graph.model.fake_llm import FakeLLM, critic_json
+from bpywright.graph.plans.build import build_script
+from bpywright.graph.plans.parts import Part, Plan
 
 pytestmark = pytest.mark.blender  # the bpy module in a subprocess, and the service's sandboxed workers
 

@@ -11,8 +11,8 @@ import types
 import pytest
 
 from bpywright.addon.build import SOURCE
-from bpywright.graph.plan_build import BODY, build_script
-from bpywright.graph.plan_parts import Part, Plan
+from bpywright.graph.plans.build import BODY, build_script
+from bpywright.graph.plans.parts import Part, Plan
 from bpywright.recipes import all_recipes
 
 

@@ -79,8 +79,8 @@ def test_modes_against_the_fake_model_faithful_and_copies(tmp_path: Path) -> Non
     import os
     import subprocess
 
-    from bpywright.graph.copies import system_example
-    from bpywright.graph.fake_llm import FakeLLM, critic_json
+    from bpywright.graph.model.fake_llm import FakeLLM, critic_json
+    from bpywright.graph.review.copies import system_example
 
     rows = [r | {"id": f"{r['id']}0000000"} for r in ROWS[:2]] + [
         {"id": "e0000000", "name": "Table", "category": "furniture", "instruction": "a table", "script": TABLE}

@@ -10,7 +10,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))  # bench/
 from generation import copy_of, honest, mode_settings, summarise  # noqa: E402
 
 from bpywright.config import Settings  # noqa: E402
-from bpywright.graph.copies import system_example  # noqa: E402
+from bpywright.graph.review.copies import system_example  # noqa: E402
 
 OWN = "import bpy\n" + "".join(
     f"bpy.ops.mesh.primitive_cube_add(location=({i}, 0, 0))\nbpy.context.object.name = 'Step{i}'\n" for i in range(4)

@@ -14,7 +14,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import plain as bench  # noqa: E402
 
-from bpywright.graph.agreement import kind_archetypes  # noqa: E402
+from bpywright.graph.review.agreement import kind_archetypes  # noqa: E402
 from bpywright.harness.report import BoundingBox, ObjectSummary, SceneSummary  # noqa: E402
 
 Box = tuple[tuple[float, float, float], tuple[float, float, float]]

@@ -14,7 +14,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import plain as bench  # noqa: E402
 
-from bpywright.graph.plan import build_script, parse_plan  # noqa: E402
+from bpywright.graph.plans.plan import build_script, parse_plan  # noqa: E402
 from bpywright.harness.options import RunOptions  # noqa: E402
 from bpywright.harness.pool import WorkerPool  # noqa: E402
 

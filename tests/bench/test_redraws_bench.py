@@ -10,8 +10,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))  # bench/
 
 from redraws import Judge, first_redraw, markdown, tally, without_redraws  # noqa: E402
 
-from bpywright.graph.copies import system_example  # noqa: E402
-from bpywright.graph.state import Attempt, Critique  # noqa: E402
+from bpywright.graph.loop.state import Attempt, Critique  # noqa: E402
+from bpywright.graph.review.copies import system_example  # noqa: E402
 
 
 def attempt(index: int, note: str, *, ok: bool = True, accepted: bool = False, closeness: float = 0.0) -> Attempt:

@@ -15,8 +15,8 @@ from bpywright.cli import main
 from bpywright.cluster import factory
 from bpywright.cluster.raypool import RayPool
 from bpywright.config import Settings
-from bpywright.graph.fake_llm import FakeLLM, critic_json
-from bpywright.graph.run import generate
+from bpywright.graph.loop.run import generate
+from bpywright.graph.model.fake_llm import FakeLLM, critic_json
 from bpywright.harness.pool import WorkerPool
 from tests.graph.samples import EARLY_BUG, INDEX_BUG, PROMPT, THREE_CUBES, fenced
 

@@ -10,7 +10,7 @@ import pytest
 
 from bpywright.fakes.openai_server import FakeOpenAIServer
 from bpywright.fidelity.judge import criteria_of, judge, parse_scores, scene_text, table
-from bpywright.graph.llm import LLMClient
+from bpywright.graph.model.llm import LLMClient
 from bpywright.harness.report import BoundingBox, ObjectSummary, SceneSummary
 
 ROW = {

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from bpywright.config import Settings
-from bpywright.graph.events import ProgressEvent
-from bpywright.graph.fake_llm import FakeLLM
+from bpywright.graph.loop.events import ProgressEvent
+from bpywright.graph.model.fake_llm import FakeLLM
 from bpywright.harness.options import RunOptions
 from bpywright.harness.pool import WorkerPool
 
@@ -71,8 +71,8 @@ class Interrupted(Exception):
 @pytest.fixture
 def interrupted_run(fake: FakeLLM, render_pool: WorkerPool) -> Callable[..., None]:
     """Start a run that targets `version` and stop it at its first script run: a checkpoint to resume."""
-    from bpywright.graph.fake_llm import critic_json
-    from bpywright.graph.run import generate
+    from bpywright.graph.loop.run import generate
+    from bpywright.graph.model.fake_llm import critic_json
 
     from .samples import PROMPT, THREE_CUBES, fenced
 

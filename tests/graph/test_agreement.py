@@ -11,7 +11,13 @@ import pytest
 
 from bpywright.exemplars.store import ExemplarStore
 from bpywright.fidelity.compare import compare
-from bpywright.graph.agreement import (
+from bpywright.graph.loop.build import build_graph, checkpoint_db, sqlite_checkpointer
+from bpywright.graph.loop.events import GenerationResult
+from bpywright.graph.loop.run import generate
+from bpywright.graph.loop.state import Attempt, GenState
+from bpywright.graph.model.fake_llm import FakeLLM
+from bpywright.graph.model.llm import VARIANT_TEMPERATURE
+from bpywright.graph.review.agreement import (
     AGREE_WITH,
     MARGIN,
     PLAIN,
@@ -33,12 +39,6 @@ from bpywright.graph.agreement import (
     shipped_floors,
     summary,
 )
-from bpywright.graph.build import build_graph, checkpoint_db, sqlite_checkpointer
-from bpywright.graph.events import GenerationResult
-from bpywright.graph.fake_llm import FakeLLM
-from bpywright.graph.llm import VARIANT_TEMPERATURE
-from bpywright.graph.run import generate
-from bpywright.graph.state import Attempt, GenState
 from bpywright.harness.options import RunOptions
 from bpywright.harness.report import RunReport
 
@@ -626,7 +626,7 @@ def test_an_answer_no_closer_to_the_archetype_than_other_objects_is_not_accepted
     assert "other objects" in stack.why
     # the same answer, where other kinds' shapes come within WRONG_MARGIN of it: closer than they are, not by a clear step
     raised = {found.digest: Floor(stack.neighbours[0].fscore - WRONG_MARGIN / 2, "a calculator lying flat")}
-    monkeypatch.setattr("bpywright.graph.agreement.shipped_floors", lambda: raised)
+    monkeypatch.setattr("bpywright.graph.review.agreement.shipped_floors", lambda: raised)
     again = against_archetype(BURGER, BURGER_PARTS, "4.5", measure, cache, none)
     assert not again.agreed and "and of 0.1 over other objects" in again.why and "a calculator lying flat" in again.why
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bpywright.graph.borrow import borrow_helpers, code_blocks
-from bpywright.graph.prompting import render
+from bpywright.graph.model.prompting import render
+from bpywright.graph.repair.borrow import borrow_helpers, code_blocks
 
 from .samples import src
 

@@ -8,10 +8,10 @@ import itertools
 
 import pytest
 
-from bpywright.graph import routing
-from bpywright.graph.copies import system_example
-from bpywright.graph.fake_llm import FakeLLM, critic_json
-from bpywright.graph.run import generate
+from bpywright.graph.loop import routing
+from bpywright.graph.loop.run import generate
+from bpywright.graph.model.fake_llm import FakeLLM, critic_json
+from bpywright.graph.review.copies import system_example
 
 from .samples import INDEX_BUG, PROMPT, THREE_CUBES, fenced
 
@@ -131,7 +131,7 @@ def test_n_plan_candidates_are_n_plans_not_one_plan_n_times(settings, fake: Fake
 
 
 def fake_role(body) -> str:
-    from bpywright.graph.fake_llm import role_of
+    from bpywright.graph.model.fake_llm import role_of
 
     return role_of(body)
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bpywright.cli import main
-from bpywright.graph.fake_llm import FakeLLM, critic_json
+from bpywright.graph.model.fake_llm import FakeLLM, critic_json
 
 from .samples import PROMPT, THREE_CUBES, fenced
 

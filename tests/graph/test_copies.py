@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from bpywright.graph.copies import SYSTEM_EXAMPLE_ID, copied_exemplar, describe, shown_sources, system_example
-from bpywright.graph.state import ExemplarBrief
+from bpywright.graph.loop.state import ExemplarBrief
+from bpywright.graph.review.copies import SYSTEM_EXAMPLE_ID, copied_exemplar, describe, shown_sources, system_example
 from bpywright.recipes import RECIPES_DIR
 
 from .samples import THREE_CUBES
@@ -54,7 +54,7 @@ def test_the_committed_benchmark_answers_that_copy_the_system_prompt_example_are
 
 
 def test_a_plan_built_answer_that_repeats_an_exemplars_shown_plan_is_a_copy() -> None:
-    from bpywright.graph.plan import build_script, grounded, parse_plan
+    from bpywright.graph.plans.plan import build_script, grounded, parse_plan
 
     from .test_plan import BURGER, BURGER_PROMPT, CHAIR, CHAIR_PROMPT
 
@@ -76,7 +76,7 @@ def test_a_plan_built_answer_of_a_few_parts_repeated_from_a_shown_plan_is_a_copy
     """On unseen prompts the local model returned three parts of a verified syringe's five-part plan verbatim; with parts
     counted like code lines (under 4 is too short to judge) it went unseen and was accepted. A plan's parts count from
     one; short code still does not."""
-    from bpywright.graph.plan import build_script, grounded, parse_plan
+    from bpywright.graph.plans.plan import build_script, grounded, parse_plan
 
     from .test_plan import BURGER, BURGER_PROMPT
 
@@ -101,7 +101,7 @@ def test_a_shown_plan_with_its_parts_renamed_and_repainted_is_a_copy() -> None:
     """Told it copied a verified clarinet's plan, the local model renamed every part ("key" → "clarinet_key"), painted them all
     black and kept 11 of its 13 parts' sizes and places: 8 % of its lines matched, and it was accepted for agreeing with
     the clarinet it copied (F 1.00). Parts are also compared without their names and colours."""
-    from bpywright.graph.plan import build_script, grounded, parse_plan
+    from bpywright.graph.plans.plan import build_script, grounded, parse_plan
 
     from .test_plan import BURGER, BURGER_PROMPT, CHAIR, CHAIR_PROMPT
 

@@ -9,10 +9,10 @@ import math
 import pytest
 
 from bpywright.graph.command import cost_line
-from bpywright.graph.events import RequestCost
-from bpywright.graph.fake_llm import FakeLLM, critic_json
-from bpywright.graph.llm import LLMClient, conversation_text, shared_prefix
-from bpywright.graph.run import CHARS_PER_TOKEN, generate
+from bpywright.graph.loop.events import RequestCost
+from bpywright.graph.loop.run import CHARS_PER_TOKEN, generate
+from bpywright.graph.model.fake_llm import FakeLLM, critic_json
+from bpywright.graph.model.llm import LLMClient, conversation_text, shared_prefix
 
 from .samples import DRIFT_CUBES, PROMPT, THREE_CUBES, TWO_CUBES, fenced
 

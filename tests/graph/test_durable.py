@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from bpywright.graph.events import ProgressEvent
-from bpywright.graph.fake_llm import FakeLLM, critic_json
-from bpywright.graph.run import RunNotFound, generate
+from bpywright.graph.loop.events import ProgressEvent
+from bpywright.graph.loop.run import RunNotFound, generate
+from bpywright.graph.model.fake_llm import FakeLLM, critic_json
 from bpywright.ingest.index import build_index
 from bpywright.ingest.symbols import Symbol, write_symbols
 from bpywright.recipes import all_recipes
@@ -63,7 +63,7 @@ def test_resume_of_an_unknown_thread_and_reuse_of_a_taken_one_are_refused(settin
 
 @pytest.mark.blender
 def test_a_resumed_run_keeps_the_version_of_its_checkpoint(settings, render_pool, interrupted_run, events) -> None:
-    from bpywright.graph.run import VersionConflict, resumed_version
+    from bpywright.graph.loop.run import VersionConflict, resumed_version
 
     interrupted_run(settings, "t-52", version="5.2")  # the 4.5 pool runs it: only the target is under test
     elsewhere = dataclasses.replace(settings, blender_version="4.5")  # e.g. BPYWRIGHT_BLENDER_VERSION differs on resume
@@ -108,7 +108,7 @@ def test_concurrent_requests_share_one_pool_and_one_checkpoint_database(offline_
 
 def _open_and_read(db: Path, barrier: Any) -> str | None:
     """Open the checkpointer on db once every opener is ready, and read through it; the error, if any, as text."""
-    from bpywright.graph.build import sqlite_checkpointer
+    from bpywright.graph.loop.build import sqlite_checkpointer
 
     try:
         barrier.wait()
@@ -152,10 +152,10 @@ def test_openers_of_a_fresh_checkpoint_database_do_not_lock_each_other_out(tmp_p
 
 @pytest.mark.blender
 def test_offline_rule_heals_an_exemplar_that_fails_here(offline_settings, render_pool) -> None:
-    from bpywright.graph.context import RunContext
-    from bpywright.graph.nodes.fallback import rule_healed
-    from bpywright.graph.nodes.validate import validate_one
-    from bpywright.graph.state import Attempt
+    from bpywright.graph.loop.context import RunContext
+    from bpywright.graph.loop.nodes.fallback import rule_healed
+    from bpywright.graph.loop.nodes.validate import validate_one
+    from bpywright.graph.loop.state import Attempt
 
     ctx = RunContext(settings=offline_settings, thread_id="t-offline-heal", pool=render_pool)
     old = validate_one(Attempt(index=0, origin="retrieved", script=DRIFT_CUBES, note="imported exemplar"), ctx)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bpywright.graph.fake_llm import FakeLLM, critic_json
+from bpywright.graph.model.fake_llm import FakeLLM, critic_json
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT.parent / "shared" / "data" / "blendnet" / "CADBench.jsonl"

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from bpywright.graph.fake_llm import FakeLLM, critic_json
-from bpywright.graph.grounding import overruled, read
-from bpywright.graph.nodes.critic import salvage
-from bpywright.graph.run import generate
+from bpywright.graph.loop.nodes.critic import salvage
+from bpywright.graph.loop.run import generate
+from bpywright.graph.model.fake_llm import FakeLLM, critic_json
+from bpywright.graph.review.grounding import overruled, read
 from bpywright.harness.report import BoundingBox, ObjectSummary, SceneSummary
 
 from .samples import fenced

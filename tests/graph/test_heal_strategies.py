@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from bpywright.config import Settings
-from bpywright.graph.context import RunContext
-from bpywright.graph.nodes.heal import STRATEGIES, Turn, heal_node
-from bpywright.graph.routing import MAX_RULE_STEPS
-from bpywright.graph.state import Attempt, GenState
+from bpywright.graph.loop.context import RunContext
+from bpywright.graph.loop.nodes.heal import STRATEGIES, Turn, heal_node
+from bpywright.graph.loop.routing import MAX_RULE_STEPS
+from bpywright.graph.loop.state import Attempt, GenState
 
 from .samples import PROMPT, failed_run
 
@@ -69,8 +69,8 @@ def test_no_script_is_regenerated_and_an_llm_that_cannot_answer_ends_the_run(off
 
 
 def test_a_rejected_plan_built_scene_is_replanned_under_the_plan_strategy_and_patched_under_code(offline_settings: Settings) -> None:
-    from bpywright.graph.plan import build_script, parse_plan, plan_of_script
-    from bpywright.graph.state import Critique
+    from bpywright.graph.loop.state import Critique
+    from bpywright.graph.plans.plan import build_script, parse_plan, plan_of_script
     from bpywright.harness.report import RunReport
 
     plan = parse_plan(

@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from bpywright.graph.fake_llm import FakeLLM, critic_json
-from bpywright.graph.llm import (
+from bpywright.graph.model.fake_llm import FakeLLM, critic_json
+from bpywright.graph.model.llm import (
     MAX_REPLY_TOKENS,
     MAX_TOKENS,
     VARIANT_TEMPERATURE,

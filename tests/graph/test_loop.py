@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from bpywright.graph.fake_llm import FakeLLM, critic_json
-from bpywright.graph.llm import reply_budget
-from bpywright.graph.run import generate
+from bpywright.graph.loop.run import generate
+from bpywright.graph.model.fake_llm import FakeLLM, critic_json
+from bpywright.graph.model.llm import reply_budget
 from bpywright.rules.healer import unified_diff
 
 from .samples import (
@@ -234,7 +234,7 @@ def test_a_camera_looking_away_from_what_was_built_is_aimed_at_it_without_the_ll
 
 
 def test_the_framing_aims_a_parented_orthographic_camera_and_keeps_what_was_built(render_pool) -> None:
-    from bpywright.graph.framing import framed
+    from bpywright.graph.repair.framing import framed
 
     ortho = LOOKING_AWAY.replace(
         "camera.location = (2.0, -8.0, 1.0)",

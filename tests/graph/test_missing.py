@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from bpywright.graph.fake_llm import FakeLLM, critic_json
-from bpywright.graph.missing import constants, insert_definitions, uses
-from bpywright.graph.run import generate
+from bpywright.graph.loop.run import generate
+from bpywright.graph.model.fake_llm import FakeLLM, critic_json
+from bpywright.graph.repair.missing import constants, insert_definitions, uses
 from bpywright.rules.unbound import undefined_names
 
 from .samples import CONSTANT_UNDEFINED, PROMPT, failed_run, fenced, src
@@ -99,12 +99,12 @@ def test_an_answer_without_the_definition_falls_back_to_a_patch_in_the_same_roun
 def test_a_missing_import_is_the_rules_never_a_definitions_turn_even_with_the_rule_steps_used(settings, fake: FakeLLM) -> None:
     """The local model's hamburger: with the free rule steps used, `bpy` went to the definitions turn and came back as
     `bpy = "The Blender API"`. An import is added by the missing-import rule, past the cap; the model is never asked."""
-    from bpywright.graph.context import RunContext
-    from bpywright.graph.llm import LLMClient
-    from bpywright.graph.nodes.heal import heal_node
-    from bpywright.graph.nodes.heal_llm import define_missing
-    from bpywright.graph.routing import MAX_RULE_STEPS
-    from bpywright.graph.state import Attempt, GenState
+    from bpywright.graph.loop.context import RunContext
+    from bpywright.graph.loop.nodes.heal import heal_node
+    from bpywright.graph.loop.nodes.heal_llm import define_missing
+    from bpywright.graph.loop.routing import MAX_RULE_STEPS
+    from bpywright.graph.loop.state import Attempt, GenState
+    from bpywright.graph.model.llm import LLMClient
 
     script = "bun = bpy.data.objects.new('Bun', None)\nbun.location.z = PATTY_HEIGHT\n"
     failed = failed_run("NameError", "name 'bpy' is not defined", 1)

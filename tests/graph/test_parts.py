@@ -9,13 +9,13 @@ import urllib.request
 
 import pytest
 
-from bpywright.graph.exemplar_source import ExemplarStoreLike, RecipeSource
-from bpywright.graph.expectations import built_nothing, check_scene, expectations
-from bpywright.graph.extract import extract_script
-from bpywright.graph.fake_llm import FakeLLM, critic_json, role_of
-from bpywright.graph.llm import LLMClient, LLMError
-from bpywright.graph.patch import PatchError, apply_unified_diff
-from bpywright.graph.prompting import numbered
+from bpywright.graph.loop.exemplar_source import ExemplarStoreLike, RecipeSource
+from bpywright.graph.model.extract import extract_script
+from bpywright.graph.model.fake_llm import FakeLLM, critic_json, role_of
+from bpywright.graph.model.llm import LLMClient, LLMError
+from bpywright.graph.model.prompting import numbered
+from bpywright.graph.reading.expectations import built_nothing, check_scene, expectations
+from bpywright.graph.repair.patch import PatchError, apply_unified_diff
 from bpywright.harness.report import ObjectSummary, SceneSummary
 from bpywright.rules.healer import unified_diff
 
@@ -128,7 +128,7 @@ def test_scene_check_counts_by_name_and_primitive_geometry() -> None:
 
 
 def test_only_a_blank_render_of_built_geometry_with_a_camera_gets_the_framing() -> None:
-    from bpywright.graph.framing import MARKER, framed
+    from bpywright.graph.repair.framing import MARKER, framed
     from bpywright.harness.report import BoundingBox, RenderInfo, RunReport
 
     def run(nonblank: float | None, *, camera: bool = True, bbox: bool = True, status: str = "ok") -> RunReport:
@@ -180,8 +180,8 @@ def test_only_recipes_related_to_the_request_are_shown_with_a_real_embedder() ->
 
 
 def test_an_attempt_that_passes_the_objective_checks_outranks_one_that_fails_them_whatever_the_scores() -> None:
-    from bpywright.graph.nodes.ranking import best_of
-    from bpywright.graph.state import Attempt, Critique
+    from bpywright.graph.loop.nodes.ranking import best_of
+    from bpywright.graph.loop.state import Attempt, Critique
     from bpywright.harness.report import RunReport
 
     ran = RunReport(status="ok", backend="bpy-module", sandbox="bwrap")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bpywright.graph.patch import merge_fragment
+from bpywright.graph.repair.patch import merge_fragment
 
 from .samples import src
 

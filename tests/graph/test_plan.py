@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from bpywright.graph.expectations import MIN_NONBLANK
-from bpywright.graph.fake_llm import FakeLLM
-from bpywright.graph.llm import LLMClient
-from bpywright.graph.plan import PALETTE, PLAN_SCHEMA, Part, Plan, PlanError, build_script, parse_plan, plan_findings, plan_messages
-from bpywright.graph.plan_checks import grounded
-from bpywright.graph.plan_techniques import TECHNIQUE_PROPERTIES
-from bpywright.graph.request import requested_parts
+from bpywright.graph.model.fake_llm import FakeLLM
+from bpywright.graph.model.llm import LLMClient
+from bpywright.graph.plans.checks import grounded
+from bpywright.graph.plans.plan import PALETTE, PLAN_SCHEMA, Part, Plan, PlanError, build_script, parse_plan, plan_findings, plan_messages
+from bpywright.graph.plans.techniques import TECHNIQUE_PROPERTIES
+from bpywright.graph.reading.expectations import MIN_NONBLANK
+from bpywright.graph.reading.request import requested_parts
 from bpywright.harness.pool import WorkerPool
 
 pytestmark = pytest.mark.blender
@@ -385,7 +385,7 @@ def test_a_built_script_runs_on_blender_5_2_with_every_shape(runtime, tmp_path: 
 
 
 def test_a_reviewer_reads_a_plan_built_script_as_its_parts_table_unless_its_builder_was_edited() -> None:
-    from bpywright.graph.plan import plan_view
+    from bpywright.graph.plans.plan import plan_view
 
     script = build_script(parse_plan(CHAIR), "4.5")
     view = plan_view(script)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from bpywright.graph.copies import copied_exemplar, describe, shown_sources
-from bpywright.graph.plan import build_script, grounded, parse_plan, plan_findings, plan_messages
-from bpywright.graph.plan_library import LIBRARY, similar
+from bpywright.graph.plans.library import LIBRARY, similar
+from bpywright.graph.plans.plan import build_script, grounded, parse_plan, plan_findings, plan_messages
+from bpywright.graph.review.copies import copied_exemplar, describe, shown_sources
 
 pytestmark = pytest.mark.blender
 
@@ -82,8 +82,8 @@ def build_failures(pool, tmp_path, archetypes) -> list[tuple[str, object]]:
     its parts', or fails the critic's structural checks (none: an empty list). All of them in one job (BUILD_ALL)."""
     import json
 
-    from bpywright.graph.plan import archetype_script
-    from bpywright.graph.structure import structure_checks
+    from bpywright.graph.plans.plan import archetype_script
+    from bpywright.graph.review.structure import structure_checks
     from bpywright.harness.backend import ENTRY
     from bpywright.harness.report import SceneSummary
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from bpywright.graph.copies import copied_exemplar, shown_sources
-from bpywright.graph.plan import (
+from bpywright.graph.plans.library import LIBRARY, TECHNIQUES
+from bpywright.graph.plans.plan import (
     PLAN_SCHEMA,
     PlanError,
     build_script,
@@ -23,9 +23,9 @@ from bpywright.graph.plan import (
     plan_of_script,
     related_plans,
 )
-from bpywright.graph.plan_library import LIBRARY, TECHNIQUES
-from bpywright.graph.request import strategy_for
-from bpywright.graph.shapes import SHAPES
+from bpywright.graph.plans.shapes import SHAPES
+from bpywright.graph.reading.request import strategy_for
+from bpywright.graph.review.copies import copied_exemplar, shown_sources
 
 SNAPSHOT = Path(__file__).parent / "snapshots" / "plan_scripts.json"
 

@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from bpywright.graph.plan import build_script, grounded, parse_plan
-from bpywright.graph.plan_library import TECHNIQUES
+from bpywright.graph.plans.library import TECHNIQUES
+from bpywright.graph.plans.plan import build_script, grounded, parse_plan
 from bpywright.harness.pool import WorkerPool
 
 from .test_plan_techniques import CASES, CHECKS_PRELUDE, part, plan
@@ -74,8 +74,8 @@ def test_a_request_that_names_a_technique_is_planned_and_built_through_the_loop(
     example and sends the technique keys in its schema; the plan's keyframes reach the scene the loop validated."""
     import dataclasses
 
-    from bpywright.graph.fake_llm import critic_json, role_of
-    from bpywright.graph.run import generate
+    from bpywright.graph.loop.run import generate
+    from bpywright.graph.model.fake_llm import critic_json, role_of
 
     prompt = "a ball that bounces up and down over 48 frames, keyframed"
     fake.script("plan", CASES[prompt][0]).script("critic", *[critic_json(0.9)] * 4)

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bpywright.graph.prompting import critic_messages, generator_messages, heal_messages, replacement_request
-from bpywright.graph.state import Critique, ExemplarBrief, SymbolBrief
+from bpywright.graph.loop.state import Critique, ExemplarBrief, SymbolBrief
+from bpywright.graph.model.prompting import critic_messages, generator_messages, heal_messages, replacement_request
 from bpywright.harness.report import ObjectSummary, SceneSummary
 
 from .samples import INDEX_BUG, THREE_CUBES

@@ -7,14 +7,14 @@ import json
 
 import pytest
 
-from bpywright.graph import llm as llm_module
-from bpywright.graph.build import build_graph, checkpoint_db, sqlite_checkpointer
-from bpywright.graph.context import RunContext
-from bpywright.graph.llm import LLMClient
-from bpywright.graph.nodes.critic import RUBRIC_SCHEMA, Rubric, rubric
-from bpywright.graph.nodes.heal import heal_node
-from bpywright.graph.run import generate
-from bpywright.graph.state import Attempt, GenState
+from bpywright.graph.loop.build import build_graph, checkpoint_db, sqlite_checkpointer
+from bpywright.graph.loop.context import RunContext
+from bpywright.graph.loop.nodes.critic import RUBRIC_SCHEMA, Rubric, rubric
+from bpywright.graph.loop.nodes.heal import heal_node
+from bpywright.graph.loop.run import generate
+from bpywright.graph.loop.state import Attempt, GenState
+from bpywright.graph.model import llm as llm_module
+from bpywright.graph.model.llm import LLMClient
 from bpywright.harness.report import RunReport
 
 from .samples import PROMPT, THREE_CUBES, failed_run

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bpywright.graph.relations import Relation, RelationError, check, check_all, part_objects, parts_found
+from bpywright.graph.review.relations import Relation, RelationError, check, check_all, part_objects, parts_found
 from bpywright.harness.report import BoundingBox, ObjectSummary, SceneSummary
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bpywright.graph.plan import parse_plan, plan_findings
-from bpywright.graph.request import counted_parts, names_part, one_object, plural, requested_parts, singular, strategy_for
+from bpywright.graph.plans.plan import parse_plan, plan_findings
+from bpywright.graph.reading.request import counted_parts, names_part, one_object, plural, requested_parts, singular, strategy_for
 
 BOOKSHELF = (
     "Create a bookshelf with five evenly spaced shelves. Ensure it has a back panel and is sturdy enough to hold several "

@@ -1,4 +1,4 @@
-"""An exemplar's scene read back as a part plan (graph/scene_plan.py), and the plan strategy showing it."""
+"""An exemplar's scene read back as a part plan (graph/plans/scene.py), and the plan strategy showing it."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from datetime import UTC, datetime
 import pytest
 
 from bpywright.exemplars.models import Exemplar
-from bpywright.graph.fake_llm import FakeLLM
-from bpywright.graph.plan import copied_plan, grounded, parse_plan, plan_findings, plan_json, plan_messages, related_plans
-from bpywright.graph.plan_layout import box_of
-from bpywright.graph.scene_plan import colour_of, object_name, plan_of_scene, shape_of, size_and_turn
+from bpywright.graph.model.fake_llm import FakeLLM
+from bpywright.graph.plans.layout import box_of
+from bpywright.graph.plans.plan import copied_plan, grounded, parse_plan, plan_findings, plan_json, plan_messages, related_plans
+from bpywright.graph.plans.scene import colour_of, object_name, plan_of_scene, shape_of, size_and_turn
 from bpywright.harness.report import BoundingBox, ObjectSummary, RunReport, SceneSummary
 
 pytestmark = pytest.mark.blender
@@ -126,7 +126,7 @@ def test_the_plan_strategy_shows_the_stores_scene_as_a_plan(settings, fake: Fake
     plan that repeats it is asked again, told it copies, before anything runs."""
     import dataclasses
 
-    from bpywright.graph.run import generate
+    from bpywright.graph.loop.run import generate
     from tests.graph.test_budget import critic_json
 
     legs = "".join(
@@ -220,8 +220,8 @@ def test_a_library_plan_an_attempt_copied_is_not_shown_to_the_fresh_plan(setting
     attempt copied is left out of the fresh plan's examples: told what it copied, not shown it."""
     import dataclasses
 
-    from bpywright.graph.plan_library import LIBRARY
-    from bpywright.graph.run import generate
+    from bpywright.graph.loop.run import generate
+    from bpywright.graph.plans.library import LIBRARY
 
     toy = next(a for a in LIBRARY if a.request == "a toy car with four wheels")
     corners = ("front_left", "front_right", "back_left", "back_right")
@@ -252,8 +252,8 @@ CHAIR_REQUEST = "a wooden dining chair with four legs and a backrest"
 def test_the_critics_shape_of_the_kind_is_shown_first_and_repeating_it_is_a_copy() -> None:
     """Settings.plan_shapes: the critic's shape of the request's kind leads the plan examples; a plan that repeats it is
     asked again, and a script that is it again counts as a copy of what was shown (never of what was not)."""
-    from bpywright.graph.copies import SHAPE_SOURCE, copied_exemplar, describe, shown_sources
-    from bpywright.graph.nodes.retrieve import kind_shape
+    from bpywright.graph.loop.nodes.retrieve import kind_shape
+    from bpywright.graph.review.copies import SHAPE_SOURCE, copied_exemplar, describe, shown_sources
 
     shape = kind_shape(CHAIR_REQUEST, "4.5")
     assert shape is not None and shape.source == SHAPE_SOURCE and shape.id.startswith("shape:")
@@ -293,8 +293,8 @@ def test_the_loop_shows_the_critics_shape_only_where_asked(settings, fake: FakeL
     assert Settings().plan_shapes
     import dataclasses
 
-    from bpywright.graph.nodes.retrieve import kind_shape
-    from bpywright.graph.run import generate
+    from bpywright.graph.loop.nodes.retrieve import kind_shape
+    from bpywright.graph.loop.run import generate
 
     shape = kind_shape(CHAIR_REQUEST, "4.5")
     assert shape is not None

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bpywright.graph.plan import parse_plan
-from bpywright.graph.shape_table import SHAPE_TABLE, ShapeTableError, load_shapes
+from bpywright.graph.plans.plan import parse_plan
+from bpywright.graph.plans.tables import SHAPE_TABLE, ShapeTableError, load_shapes
 
 
 def table() -> dict:
@@ -68,8 +68,8 @@ def test_an_unreadable_or_wrongly_versioned_table_is_refused(tmp_path: Path) -> 
 
 
 def test_the_plan_library_is_data_with_its_technique_keys_checked(tmp_path: Path) -> None:
-    from bpywright.graph.plan_library import LIBRARY, TECHNIQUES
-    from bpywright.graph.shape_table import PLAN_LIBRARY, load_plan_library
+    from bpywright.graph.plans.library import LIBRARY, TECHNIQUES
+    from bpywright.graph.plans.tables import PLAN_LIBRARY, load_plan_library
 
     library, techniques = load_plan_library()
     assert (library, techniques) == (LIBRARY, TECHNIQUES) and len(library) >= 10 and len(techniques) >= 8

@@ -1,4 +1,4 @@
-"""graph/shapes.py: the critic's archetypes, each a plan that builds in Blender; shown to the model only as the
+"""graph/plans/shapes.py: the critic's archetypes, each a plan that builds in Blender; shown to the model only as the
 request's own kind (retrieve.kind_shape, Settings.plan_shapes), never among the plan library's examples."""
 
 from __future__ import annotations
@@ -7,11 +7,11 @@ import json
 
 import pytest
 
-from bpywright.graph.agreement import archetype_of, kind_archetypes
-from bpywright.graph.copies import shown_sources
-from bpywright.graph.plan import plan_messages, related_plans
-from bpywright.graph.plan_library import LIBRARY
-from bpywright.graph.shapes import SHAPES
+from bpywright.graph.plans.library import LIBRARY
+from bpywright.graph.plans.plan import plan_messages, related_plans
+from bpywright.graph.plans.shapes import SHAPES
+from bpywright.graph.review.agreement import archetype_of, kind_archetypes
+from bpywright.graph.review.copies import shown_sources
 
 from .test_plan_library import build_failures
 
@@ -93,7 +93,7 @@ def test_a_greeting_or_a_question_before_the_request_is_not_its_first_clause() -
     """Conversational openers named no kind (BlendNet: "Hi, can you create a 3D model of a circuit breaker", "Alright,
     let's create a hat", "What is this? Picture a small, cylindrical syringe"): the request got no archetype, so no
     verdict, no redraw and no acceptance; nor a shown plan of its kind."""
-    from bpywright.graph.request import head, without_opener
+    from bpywright.graph.reading.request import head, without_opener
 
     def ids(prompt: str) -> list[str]:
         return [k.request for k in kind_archetypes(prompt, "4.5")]
@@ -186,7 +186,7 @@ def test_the_narrow_kinds_still_find_their_shape() -> None:
 
 
 def test_a_library_plan_must_say_which_words_name_its_own_object(tmp_path) -> None:
-    from bpywright.graph.shape_table import PLAN_LIBRARY, ShapeTableError, load_plan_library
+    from bpywright.graph.plans.tables import PLAN_LIBRARY, ShapeTableError, load_plan_library
 
     data = json.loads(PLAN_LIBRARY.read_text(encoding="utf-8"))
     del data["library"][0]["same"]

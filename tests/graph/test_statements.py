@@ -3,7 +3,7 @@ place of the statement the run failed on; anything else is left to the follow-up
 
 from __future__ import annotations
 
-from bpywright.graph.patch import merge_statements
+from bpywright.graph.repair.patch import merge_statements
 
 SCRIPT = """import bpy
 

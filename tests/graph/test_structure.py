@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from bpywright.graph.builders import call_builders, uncalled_builders
-from bpywright.graph.structure import requested_parts, structure_checks
+from bpywright.graph.repair.builders import call_builders, uncalled_builders
+from bpywright.graph.review.structure import requested_parts, structure_checks
 from bpywright.harness.options import RunOptions
 from bpywright.harness.report import BoundingBox, ObjectSummary, SceneSummary
 from bpywright.recipes import all_recipes
@@ -178,7 +178,7 @@ def test_calling_the_builders_builds_the_scene_in_blender(pool, tmp_path) -> Non
 
 
 def test_two_parts_in_the_same_space_are_found_and_parts_side_by_side_are_not(pool, tmp_path) -> None:
-    from bpywright.graph.structure import coincident
+    from bpywright.graph.review.structure import coincident
 
     wallpaper = (
         CLEAR
@@ -200,7 +200,7 @@ def test_thin_layers_stacked_are_not_one_hidden_in_the_other_and_a_part_inside_a
     """A sandwich's fillings, 8 mm each on a 2 m loaf, agree within 1 % of the scene's size along every axis but touch
     without overlapping: each is seen from the side. A microphone's grille and electronics, one box in one place, are
     one hidden in the other."""
-    from bpywright.graph.structure import coincident
+    from bpywright.graph.review.structure import coincident
 
     sandwich = (
         CLEAR

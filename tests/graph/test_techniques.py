@@ -8,14 +8,14 @@ from pathlib import Path
 import pytest
 
 from bpywright.config import Settings
-from bpywright.graph.context import RunContext
-from bpywright.graph.nodes.critic import lacks_asked, lacks_technique, objective, unbuilt
-from bpywright.graph.nodes.heal import Turn, regenerate_after
-from bpywright.graph.plan_parts import PALETTE
-from bpywright.graph.routing import after_critic
-from bpywright.graph.state import Attempt, Critique, GenState
-from bpywright.graph.technique_words import TechniqueWordsError, load_words, words
-from bpywright.graph.techniques import Technique, check, check_techniques, hsv, techniques, within
+from bpywright.graph.loop.context import RunContext
+from bpywright.graph.loop.nodes.critic import lacks_asked, lacks_technique, objective, unbuilt
+from bpywright.graph.loop.nodes.heal import Turn, regenerate_after
+from bpywright.graph.loop.routing import after_critic
+from bpywright.graph.loop.state import Attempt, Critique, GenState
+from bpywright.graph.plans.parts import PALETTE
+from bpywright.graph.reading.technique_words import TechniqueWordsError, load_words, words
+from bpywright.graph.review.techniques import Technique, check, check_techniques, hsv, techniques, within
 from bpywright.harness.report import (
     BoundingBox,
     CameraSummary,
@@ -571,7 +571,7 @@ def test_a_missing_technique_is_never_accepted_even_where_the_checks_alone_decid
     accepted, the keyframed one is."""
     import dataclasses
 
-    from bpywright.graph.nodes.critic import critic_node
+    from bpywright.graph.loop.nodes.critic import critic_node
 
     ctx = RunContext(settings=dataclasses.replace(offline_settings, review="checks"), thread_id="techniques")
     for s, accepted in (

@@ -6,8 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from bpywright.graph import expectations, grounding, request, scene_plan
-from bpywright.graph.vocabulary import WORDS_PATH, VocabularyError, load_vocabulary, vocabulary
+from bpywright.graph.plans import scene as scene_plan
+from bpywright.graph.reading import expectations, request
+from bpywright.graph.reading.vocabulary import WORDS_PATH, VocabularyError, load_vocabulary, vocabulary
+from bpywright.graph.review import grounding
 
 
 def test_the_shipped_words_load_and_are_what_the_readers_use() -> None:

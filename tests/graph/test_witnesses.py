@@ -1,4 +1,4 @@
-"""Witnesses (graph/witnesses.py): where the store holds no verified exemplars of the kind, a plan-built answer is
+"""Witnesses (graph/review/witnesses.py): where the store holds no verified exemplars of the kind, a plan-built answer is
 compared with fresh plans of the same request. Real Blender measures every scene, the store is real SQLite, the
 planner is the FAKE LLM on loopback (scripted plans: a deterministic path of the loop)."""
 
@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from bpywright.exemplars.store import ExemplarStore
-from bpywright.graph.fake_llm import FakeLLM
-from bpywright.graph.llm import VARIANT_TEMPERATURE
-from bpywright.graph.run import generate
-from bpywright.graph.witnesses import WITNESS_VARIANT, draw_witnesses
+from bpywright.graph.loop.run import generate
+from bpywright.graph.model.fake_llm import FakeLLM
+from bpywright.graph.model.llm import VARIANT_TEMPERATURE
+from bpywright.graph.review.witnesses import WITNESS_VARIANT, draw_witnesses
 
 from .test_agreement import attempts_of
 from .test_plan import BURGER as BURGER_PLAN

@@ -62,7 +62,7 @@ def test_a_tampered_model_is_not_served_and_the_service_says_why(tmp_path: Path)
 @pytest.mark.model
 def test_the_local_server_gets_the_models_sampling_and_honours_it(smollm2) -> None:
     """llama-cpp-python's server applies repeat_penalty 1.1 unless a request names one: ours names 1.0 (the catalogue's)."""
-    from bpywright.graph.llm import LLMClient
+    from bpywright.graph.model.llm import LLMClient
 
     settings = dataclasses.replace(model_settings(), local_model="smollm2-135m", llm_base_url=None)
     with local_llm(settings) as (served, _):

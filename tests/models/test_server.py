@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bpywright.graph.llm import LLMClient
+from bpywright.graph.model.llm import LLMClient
 from bpywright.models.server import LocalServer, LocalServerError
 
 pytestmark = pytest.mark.model

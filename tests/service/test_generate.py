@@ -6,7 +6,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from bpywright.graph.fake_llm import FakeLLM, critic_json
+from bpywright.graph.model.fake_llm import FakeLLM, critic_json
 from bpywright.service.app import create_app
 
 from .conftest import LiveServer, replace

@@ -1,0 +1,81 @@
+"""Where the graph goes after a node: offline or generate; accept, heal or give up (bounded by rounds and budget)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from ..repair.builders import call_builders
+from ..repair.framing import framed
+from ..review.agreement import disagreed
+from .nodes.critic import unbuilt, unreviewed
+from .state import Attempt, GenState
+
+
+def after_retrieve(state: GenState) -> Literal["generate", "fallback"]:
+    """With an LLM, generate; without one, return the nearest verified exemplar."""
+    return "generate" if state.llm else "fallback"
+
+
+def after_generate(state: GenState) -> Literal["validate", "give_up"]:
+    """Validate the new attempts, unless the LLM could not answer."""
+    return "give_up" if state.error else "validate"
+
+
+MAX_RULE_STEPS = 8  # deterministic rule heals one request may take besides its rounds (they cost no LLM call, a run each:
+# a guessed rename is fixed one failing line at a time, and the local model's hamburger spent 4 on obj.materials, 3 lines of it)
+
+
+def after_critic(state: GenState) -> Literal["accept", "heal", "give_up"]:
+    """Accept the current attempt, heal it, or stop when rounds (and free rule steps) or budget are used up.
+
+    A script that runs but was rejected gets at most max_critic_rounds of the rounds: a small critic's rejections rarely
+    lead to a better scene, and each of its rounds costs a whole-script answer (minutes on CPU).
+
+    With its rounds used up, a request may still take a free rule step: the heal node gives up when no rule applies.
+    """
+    current = state.attempt(state.current)
+    if current is not None and current.critique is not None and current.critique.accepted:
+        return "accept"
+    if state.error or current is None or state.max_rounds <= 0 or state.spent_s >= state.budget_s:
+        return "give_up"
+    if state.reviews >= max_reviews(state.max_rounds):
+        return "give_up"  # the step budget: copies regenerated, free steps and rounds together (LangGraph's limit is above it)
+    if redraw_due(state, current):
+        return "heal"  # it passed the checks, and its shape disagreed with verified exemplars: one fresh answer
+    if unreviewed(state, current):
+        return "give_up"  # it passed the checks; the critic could not say what to change
+    if current.run is not None and current.run.ok and state.critic_rounds >= state.max_critic_rounds:
+        if state.rule_steps < MAX_RULE_STEPS and framed(current.script, current.run) is not None:
+            return "heal"  # a blank render of built geometry: aiming the camera is a free step, not a critic round
+        if state.rule_steps < MAX_RULE_STEPS and call_builders(current.script, current.run) is not None:
+            return "heal"  # builders defined and never called: calling them is a free step
+        if not unbuilt(current):
+            return "give_up"  # it runs; the critic's rounds are used (rounds left are for repairing failures)
+    if state.rounds >= state.max_rounds and (state.rule_steps >= MAX_RULE_STEPS or current.script is None):
+        return "give_up"
+    return "heal"
+
+
+def redraw_due(state: GenState, current: Attempt) -> bool:
+    """A fresh answer is drawn (heal's redraw): the current one passed the checks and its shape disagreed with the
+    verified exemplars of its kind (BPYWRIGHT_REVIEW=neighbours), a redraw and a round are left."""
+    c = current.critique
+    return c is not None and disagreed(c) and state.redraws < state.max_redraws and state.rounds < state.max_rounds
+
+
+def after_heal(state: GenState) -> Literal["validate", "give_up"]:
+    """Validate the patched attempt, unless the LLM could not answer or no heal was left to try."""
+    fresh = bool(state.attempts) and not state.attempts[-1].checked
+    return "give_up" if state.error or not fresh else "validate"
+
+
+def max_reviews(max_rounds: int) -> int:
+    """Critic visits one request may take: the first script's, then one per heal (rounds, free rule steps, copies
+    regenerated): the loop gives up with its best attempt here, before LangGraph's recursion limit."""
+    return 1 + max_rounds + MAX_RULE_STEPS + 2
+
+
+def recursion_limit(max_rounds: int) -> int:
+    """Graph steps one request may take: retrieve, generate, validate, critic, 3 per heal (heal, validate, critic), the
+    end, slack; routing stops at max_reviews first, and run.generate ends a run that still reaches it with its best."""
+    return 4 + 3 * max_reviews(max_rounds) + 4

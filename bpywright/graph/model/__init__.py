@@ -1,0 +1,1 @@
+"""The model client and everything about talking to a model: the OpenAI-compatible client (llm), the prompt templates (prompts/, rendered by prompting), reading a script out of a reply (extract, replies), and the FAKE LLM for tests."""

@@ -1,0 +1,1 @@
+"""Part plans: the data model (parts, techniques), placing parts (layout), the builder that turns a plan into a script (build), checks of a plan (checks), the shapes and library plans read from graph/data (tables, shapes, library), and a scene read back as a plan (scene)."""

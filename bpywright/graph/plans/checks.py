@@ -1,0 +1,143 @@
+"""Cheap checks of a part plan before Blender runs it: against itself (floating, zero-size parts) and against the request
+(the counts it states, the parts it names)."""
+
+from __future__ import annotations
+
+import math
+import re
+
+from ..reading.expectations import NAME_WORDS, expectations
+from ..reading.request import counted_parts, head, lemmas, names_part, one_object, plural, requested_parts
+from .layout import Box, box_of
+from .parts import MIN_EXTENT, STAGING, Part, Plan
+
+TOUCH = 0.02  # share of the object's bounding-box diagonal two parts may be apart and still count as touching
+MIN_TOUCH = 0.002  # metres: the least gap allowed, for tiny objects
+# Words that let an object leave the ground (z = 0).
+ABOVE_GROUND = frozenset(
+    "floating float hanging hang hangs flying fly hovering hover suspended mounted ceiling wall pendant chandelier "
+    "balloon cloud kite bird airplane plane drone mobile orbit planet planets".split()
+)
+SHAPE_WORDS = frozenset("box cube cuboid cylinder cone sphere torus plane part object piece shape block".split())
+# Words for how copies are laid out ("a 10 by 10 grid of cubes", "a row of 5 via an array"): a count before one is met by
+# a part repeated (or arrayed) that many times, whatever its name.
+LAYOUT_WORDS = frozenset("grid array row column line circle ring copy instance duplicate time".split())
+_WORD = re.compile(r"[a-z]+(?:-[a-z]+)*")
+# The plan's shape for each kind the scene check counts (expectations.py): a part of this shape, or one named by a word
+# of the kind ("floor" for a plane), is one of it, as the scene check will count it. A light and a camera are not here:
+# the builder adds both to every scene.
+KIND_SHAPES = {"cube": "box", "sphere": "sphere", "cylinder": "cylinder", "cone": "cone", "torus": "torus", "plane": "plane"}
+
+
+def box_gap(a: Box, b: Box) -> float:
+    """The distance between two boxes (0 when they touch or overlap)."""
+    return math.sqrt(sum(max(0.0, a[0][i] - b[1][i], b[0][i] - a[1][i]) ** 2 for i in range(3)))
+
+
+def floating_groups(plan: Plan) -> list[list[str]]:
+    """The parts in groups that touch no part outside their group, largest first (one group when every part connects)."""
+    solids = [p for p in plan.parts if p.shape not in STAGING]  # a light or a camera touches nothing
+    boxes = [box_of(p) for p in solids]
+    low = [min(b[0][i] for b in boxes) for i in range(3)]
+    high = [max(b[1][i] for b in boxes) for i in range(3)]
+    tolerance = max(MIN_TOUCH, TOUCH * math.dist(low, high))
+    group = list(range(len(boxes)))
+
+    def root(i: int) -> int:
+        while group[i] != i:
+            group[i] = group[group[i]]
+            i = group[i]
+        return i
+
+    for i in range(len(boxes)):
+        for j in range(i + 1, len(boxes)):
+            if box_gap(boxes[i], boxes[j]) <= tolerance:
+                group[root(i)] = root(j)
+    members: dict[int, list[str]] = {}
+    for i, p in enumerate(solids):
+        members.setdefault(root(i), []).append(p.name)
+    return sorted(members.values(), key=len, reverse=True)
+
+
+def grounded(plan: Plan, prompt: str) -> Plan:
+    """The plan moved up or down so its lowest point is at z = 0, unless the request lets it leave the ground (a
+    hanging lamp): a free, certain fix that costs the model no revision."""
+    if set(_WORD.findall(prompt.lower())) & ABOVE_GROUND:
+        return plan
+    bottom = min(box_of(p)[0][2] for p in plan.parts if p.shape not in STAGING)
+    if abs(bottom) < MIN_EXTENT:
+        return plan
+    moved = [
+        p if p.shape in STAGING else p.model_copy(update={"location": (p.location[0], p.location[1], p.location[2] - bottom)})
+        for p in plan.parts
+    ]
+    return plan.model_copy(update={"parts": moved})
+
+
+def copies(part: Part) -> int:
+    """How many of the part the scene will hold: its repeats times its array modifiers' counts."""
+    return part.repeat * math.prod(m.count or 3 for m in part.modifiers if m.type == "array")
+
+
+def plan_findings(plan: Plan, prompt: str) -> list[str]:
+    """The plan's faults, each a sentence saying what to change; empty for a plan that fits the request as far as
+    cheap checks can tell."""
+    findings: list[str] = []
+    for p in plan.parts:
+        if p.shape in STAGING:
+            continue
+        needs = "xy" if p.shape == "plane" else "xyz"
+        thin = [axis for axis, v in zip("xyz", p.size, strict=True) if axis in needs and v < MIN_EXTENT]
+        if thin:
+            findings.append(f"part {p.name!r} has size 0 along {', '.join(thin)}: give it a real width, depth and height")
+    words = set(_WORD.findall(prompt.lower()))
+    asked = {form for w in words for form in lemmas(w)}  # "three cubes": parts named cube are what was asked
+    vague = [p.name for p in plan.parts if (base := p.name.rstrip("_0123456789")) in SHAPE_WORDS and base not in asked]
+    if vague:
+        findings.append(f"{', '.join(vague)}: name each part by what it is in the object (seat, shade, patty), not by its shape")
+    spots: dict[tuple[object, ...], list[str]] = {}
+    for p in plan.parts:
+        if p.shape not in STAGING:
+            spots.setdefault((p.shape, p.size, p.location, p.rotation), []).append(p.name)
+    for names in spots.values():
+        if len(names) > 1:
+            findings.append(f"parts {', '.join(names)} are the same shape in the same place: give each its own side or corner")
+    if one_object(prompt) and len(plan.parts) > 1:
+        main, *apart = floating_groups(plan)
+        for group in apart:
+            many = len(group) > 1
+            findings.append(
+                f"{'parts' if many else 'part'} {', '.join(group)} {'float' if many else 'floats'}: "
+                f"{'they touch' if many else 'it touches'} none of {', '.join(main[:4])}{' …' if len(main) > 4 else ''}; "
+                f"move {'them' if many else 'it'} to rest on or against another part"
+            )
+    counts = counted_parts(prompt)
+    whole = counted_parts(head(prompt))  # "four chairs" before any "with": whole things, each may take several parts
+    for noun, want in counts.items():
+        named = [p for p in plan.parts if names_part(p.name, noun)]
+        have = [p.name for p in named]
+        if noun in LAYOUT_WORDS and any(copies(p) >= want for p in plan.parts):
+            continue
+        if any(copies(p) > 1 for p in named) and sum(copies(p) for p in named) >= want:  # a step repeated 20 times is 20 steps
+            continue
+        if len(have) < want or (len(have) > want and noun not in whole):
+            listed = f" ({', '.join(have[:6])})" if have else ""
+            findings.append(
+                f"the request asks for {want} {plural(noun)}; the plan has {len(have)} part(s) named so{listed}: make it {want}"
+            )
+    for want_kind in expectations(prompt):
+        shape, kind_names = KIND_SHAPES.get(want_kind.kind), NAME_WORDS.get(want_kind.kind, ())
+        if shape is None or any(w in counts or plural(w) in counts for w in (want_kind.kind, *kind_names)):
+            continue  # counted above by name
+        built = sum(copies(p) for p in plan.parts if p.shape == shape or any(names_part(p.name, w) for w in kind_names))
+        if built < want_kind.count:
+            findings.append(
+                f"the request asks for {want_kind.count} {want_kind.kind if want_kind.count == 1 else plural(want_kind.kind)}; "
+                f"the plan has {built} part(s) of shape {shape}: add {'it' if want_kind.count - built == 1 else 'them'}"
+            )
+    for noun in requested_parts(prompt):
+        if noun in counts:
+            continue
+        if not any(names_part(p.name, noun) for p in plan.parts):
+            findings.append(f"the request names {noun}, and no part is named for it: add a part named {noun}")
+    return findings

@@ -1,0 +1,1 @@
+"""What a request asks for, read from its own words: the word tables (vocabulary, technique_words, from graph/data), the parts and counts it names (request), the techniques it names (techniques), and what a scene summary can confirm (expectations)."""

@@ -1,0 +1,1 @@
+"""Deterministic repairs of a script: applying a diff or merged definitions (patch), borrowing helpers (borrow), finding names used and never defined (missing), calling builders a script forgot to call (builders), and aiming a camera that looks away (framing)."""

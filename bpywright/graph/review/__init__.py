@@ -1,0 +1,1 @@
+"""Review of an attempt against its request, with no model asked: agreement with shapes and verified exemplars, structure, techniques in the scene, copies of what the prompt showed, and the grounding of a critic's objections."""
