@@ -81,10 +81,10 @@ def main() -> int:
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
 
-    from bpywright.graph.loop.nodes.critic import objective
     from bpywright.graph.loop.state import Attempt
     from bpywright.graph.model.llm import LLMClient
     from bpywright.graph.plans.plan import plan_view
+    from bpywright.graph.review.checks import objective
     from bpywright.harness.pool import WorkerPool
     from bpywright.models.local import local_llm
 

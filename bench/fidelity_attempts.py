@@ -102,7 +102,7 @@ def verdict_now(prompt: str, a: Any, threshold: float) -> bool:
     """The verdict today's critic code gives the same attempt and the same rubric: its objective and structural checks run
     again on the attempt's scene, the critic's reasons read against it again (graph/review/grounding.py). The rubric is the
     model's, as recorded; an older run that overruled it kept only the reasons quoted in its notes (cut at 120 chars)."""
-    from bpywright.graph.loop.nodes.critic import objective
+    from bpywright.graph.review.checks import objective
     from bpywright.graph.review.grounding import overruled
 
     c = a.critique

@@ -77,10 +77,10 @@ def single(
     item: dict[str, Any], mode: str, settings: Settings, llm: LLMClient, pool: Any, run_dir: str, store: Any = None
 ) -> dict[str, Any]:
     """One-shot or retrieval: one generation, validated and scored by the same nodes the graph uses (objective checks + rubric)."""
+    from bpywright.graph.loop.drafts import new_attempts
     from bpywright.graph.loop.nodes.critic import critic_node
-    from bpywright.graph.loop.nodes.generate import new_attempts
     from bpywright.graph.loop.nodes.retrieve import retrieve_node
-    from bpywright.graph.loop.nodes.validate import validate_one
+    from bpywright.graph.loop.validation import validate_one
 
     ctx = RunContext(settings=settings, thread_id=run_dir, pool=pool, llm=llm, store=store)
     state = GenState(prompt=item["prompt"], version="4.5", n=1, max_rounds=0)

@@ -7,7 +7,7 @@ Reads each row's run from the checkpoints (BPYWRIGHT_ARTIFACTS must be the run's
 bench/fidelity_attempts.py). A redraw is an attempt whose note starts "redrawn:" (heal's redraw: a fresh plan sampled
 after an answer that passed the checks disagreed with its verified neighbours or the archetype of its kind). Without
 redraws the loop stops at the first such disagreement and returns the best attempt made before it (the loop's own
-ranking, graph/loop/nodes/ranking.py), which was not accepted. Per row and in all: redraws drawn, draws accepted and whether
+ranking, graph/loop/ranking.py), which was not accepted. Per row and in all: redraws drawn, draws accepted and whether
 they are faithful (F beats both floors, as bench/fidelity.py), the returned answer with and without, and the seconds
 the redraws took (the wall time of the run after the first redraw began is not recorded; the LLM seconds of the plan
 calls after it are, in cost.json).
@@ -27,7 +27,7 @@ from fidelity import faithful, measure_cache  # noqa: E402
 from fidelity_attempts import arguments, attempt_fidelity, cost_of, runs  # noqa: E402
 
 from bpywright.config import Settings  # noqa: E402
-from bpywright.graph.loop.nodes.ranking import best_of  # noqa: E402
+from bpywright.graph.loop.ranking import best_of  # noqa: E402
 from bpywright.graph.review.copies import copies_of, shown_sources  # noqa: E402
 
 REDRAWN = "redrawn:"

@@ -74,6 +74,19 @@ def test_the_scan_sees_lazy_and_relative_imports() -> None:
     assert ("bpywright.harness.command", "bpywright.rules") in edges  # the lint command's rule pack, imported lazily
 
 
+def test_every_import_names_a_module_that_exists() -> None:
+    """A relative import inside a function runs only when the function does: one left pointing at a module's old place
+    after a move fails here, not in the middle of a run."""
+    outside = ("bpywright.recipes", "bpywright.harness.blender")  # not scanned, but they exist
+    found = sorted(
+        (m, i)
+        for m in _modules()
+        for i, _ in _imports(m)
+        if i not in _modules() and not any(i == o or i.startswith(o + ".") for o in outside)
+    )
+    assert found == []
+
+
 def test_the_harness_does_not_import_the_rules() -> None:
     """rules builds on the harness (diagnostics, reports); the lint takes its rule pack from the caller."""
     found = sorted((m, t) for m, t in _edges() if _area(m) == "harness" and not _is_front_door(m) and _area(t) == "rules")
@@ -90,6 +103,59 @@ def test_the_library_never_imports_graph_or_a_front_door() -> None:
 def test_front_doors_do_not_reach_into_graph_nodes() -> None:
     """Nodes are the graph's inside; what a front door shares with them lives in the package below (exemplars.teach)."""
     assert sorted((m, t) for m, t in _edges() if _is_front_door(m) and t.startswith("bpywright.graph.loop.nodes")) == []
+
+
+NODES = "bpywright.graph.loop.nodes"
+ROOMS_BELOW_THE_LOOP = ("model", "plans", "reading", "repair", "review")  # graph's rooms that the loop wires together
+
+
+def _in(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
+def test_no_node_imports_another_node() -> None:
+    """A node is one step of the graph; what two nodes share lives in the room it belongs to (loop.ranking,
+    loop.drafts, review.checks …), and the way from one node to the next is an edge (loop.build, loop.routing)."""
+    found = sorted((m, t) for m, t in _edges() if _in(m, NODES) and m != NODES and _in(t, NODES) and t != m)
+    assert found == []
+
+
+def test_only_the_wiring_imports_the_nodes() -> None:
+    """build wires the nodes; run ends a request that hits LangGraph's limit with the give_up node. Nothing else
+    (routing included) reaches into a node."""
+    found = sorted((m, t) for m, t in _edges() if _in(t, NODES) and not _in(m, NODES))
+    assert ("bpywright.graph.loop.build", f"{NODES}.critic") in found  # the scan sees the wiring
+    assert [m for m, _ in found if m not in {"bpywright.graph.loop.build", "bpywright.graph.loop.run"}] == []
+
+
+def test_graph_rooms_below_the_loop_take_only_its_state_types() -> None:
+    """model, plans, reading, repair and review know nothing of the loop but the types an attempt is made of."""
+    found = sorted(
+        (m, t)
+        for m, t in _edges()
+        if any(_in(m, f"bpywright.graph.{room}") for room in ROOMS_BELOW_THE_LOOP)
+        and _in(t, "bpywright.graph.loop")
+        and t != "bpywright.graph.loop.state"
+    )
+    assert found == []
+
+
+def test_review_does_not_import_the_model_client() -> None:
+    """Review checks an attempt against its request with no model asked: a draw or a rubric call is the loop's."""
+    found = sorted((m, t) for m, t in _edges() if _in(m, "bpywright.graph.review") and _in(t, "bpywright.graph.model.llm"))
+    assert found == []
+
+
+DRAWING = {"new_attempts", "new_plan", "planned_attempt", "plan_messages", "generator_messages", "draw_witnesses"}
+
+
+def test_the_critic_reviews_and_does_not_draw() -> None:
+    """Fresh answers and plans (redraws, witnesses) are drawn by their own nodes, edges of the graph; the critic only
+    reviews what they drew."""
+    critic = f"{NODES}.critic"
+    taken = {(i, n) for i, n in _imports(critic)}
+    assert ("bpywright.graph.review.checks", "objective") in taken  # the scan sees the critic's imports
+    assert sorted((i, n) for i, n in taken if n in DRAWING or _in(i, "bpywright.graph.loop.drafts")) == []
 
 
 def test_only_the_cli_imports_command_modules() -> None:

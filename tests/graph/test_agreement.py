@@ -175,8 +175,9 @@ def test_the_loop_draws_one_fresh_answer_when_the_first_disagrees_and_returns_th
 ) -> None:
     neighbours = dataclasses.replace(settings, review="neighbours", max_critic_rounds=0, redraws=1)
     fake.script("generate", fenced(BURGER_PARTS), fenced(SKEWER), fenced(BURGER_PARTS))
+    events: list = []
     with store_with(tmp_path / "store", BOXES) as store:
-        result = generate(BURGER, settings=neighbours, pool=render_pool, store=store)
+        result = generate(BURGER, settings=neighbours, pool=render_pool, store=store, on_event=events.append)
         assert result.outcome == "best_attempt" and "critic" not in fake.roles_asked(), result.message
         # the best attempt's verdict, then the stop's (the last attempt's, another answer): each said once
         assert result.message.count("does not agree with the 2 nearest verified exemplars") == 2
@@ -185,6 +186,9 @@ def test_the_loop_draws_one_fresh_answer_when_the_first_disagrees_and_returns_th
     assert fake.roles_asked() == ["generate", "generate"] and fake.queues["generate"]
     first, second = attempts_of(neighbours, result.thread_id)
     assert "redrawn: #0 its shape did not agree" in second.note and second.parent == 0
+    # the fresh answer is the redraw node's, an edge of the graph: critic → redraw → validate → critic
+    steps = [e.node for e in events if e.node in ("generate", "critic", "redraw", "heal", "run")]
+    assert steps == ["generate", "run", "critic", "redraw", "run", "critic"], steps
     assert first.critique is not None and second.critique is not None
     assert len(first.critique.agreement) == len(second.critique.agreement) == AGREE_WITH
     # of two answers that both disagree, the one closer to the neighbours is returned

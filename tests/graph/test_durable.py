@@ -154,8 +154,8 @@ def test_openers_of_a_fresh_checkpoint_database_do_not_lock_each_other_out(tmp_p
 def test_offline_rule_heals_an_exemplar_that_fails_here(offline_settings, render_pool) -> None:
     from bpywright.graph.loop.context import RunContext
     from bpywright.graph.loop.nodes.fallback import rule_healed
-    from bpywright.graph.loop.nodes.validate import validate_one
     from bpywright.graph.loop.state import Attempt
+    from bpywright.graph.loop.validation import validate_one
 
     ctx = RunContext(settings=offline_settings, thread_id="t-offline-heal", pool=render_pool)
     old = validate_one(Attempt(index=0, origin="retrieved", script=DRIFT_CUBES, note="imported exemplar"), ctx)

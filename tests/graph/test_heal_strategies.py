@@ -28,7 +28,6 @@ def test_the_free_steps_come_first_then_the_rounds_and_a_patch_last() -> None:
         "frame-camera",
         "call-builders",
         "borrow-helpers",
-        "redraw",
         "rounds-used",
         "regenerate-missing",
         "regenerate",

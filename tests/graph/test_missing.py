@@ -100,8 +100,8 @@ def test_a_missing_import_is_the_rules_never_a_definitions_turn_even_with_the_ru
     """The local model's hamburger: with the free rule steps used, `bpy` went to the definitions turn and came back as
     `bpy = "The Blender API"`. An import is added by the missing-import rule, past the cap; the model is never asked."""
     from bpywright.graph.loop.context import RunContext
+    from bpywright.graph.loop.heal_llm import define_missing
     from bpywright.graph.loop.nodes.heal import heal_node
-    from bpywright.graph.loop.nodes.heal_llm import define_missing
     from bpywright.graph.loop.routing import MAX_RULE_STEPS
     from bpywright.graph.loop.state import Attempt, GenState
     from bpywright.graph.model.llm import LLMClient

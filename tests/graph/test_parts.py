@@ -180,7 +180,7 @@ def test_only_recipes_related_to_the_request_are_shown_with_a_real_embedder() ->
 
 
 def test_an_attempt_that_passes_the_objective_checks_outranks_one_that_fails_them_whatever_the_scores() -> None:
-    from bpywright.graph.loop.nodes.ranking import best_of
+    from bpywright.graph.loop.ranking import best_of
     from bpywright.graph.loop.state import Attempt, Critique
     from bpywright.harness.report import RunReport
 

@@ -9,12 +9,12 @@ import pytest
 
 from bpywright.config import Settings
 from bpywright.graph.loop.context import RunContext
-from bpywright.graph.loop.nodes.critic import lacks_asked, lacks_technique, objective, unbuilt
 from bpywright.graph.loop.nodes.heal import Turn, regenerate_after
 from bpywright.graph.loop.routing import after_critic
 from bpywright.graph.loop.state import Attempt, Critique, GenState
 from bpywright.graph.plans.parts import PALETTE
 from bpywright.graph.reading.technique_words import TechniqueWordsError, load_words, words
+from bpywright.graph.review.checks import lacks_asked, lacks_technique, objective, unbuilt
 from bpywright.graph.review.techniques import Technique, check, check_techniques, hsv, techniques, within
 from bpywright.harness.report import (
     BoundingBox,

@@ -61,8 +61,9 @@ def plan_requests(fake: FakeLLM) -> list[dict]:
 def test_an_answer_its_fresh_plans_agree_with_is_accepted_and_the_store_grows(settings, fake: FakeLLM, render_pool, tmp_path: Path) -> None:
     config = planned(settings, witnesses=2)
     fake.script("plan", BURGER_PLAN, scaled(BURGER_PLAN, 1.1), scaled(BURGER_PLAN, 0.9, 1.1))
+    events: list = []
     with empty_store(tmp_path / "store") as store:
-        result = generate(BURGER_PROMPT, settings=config, pool=render_pool, store=store)
+        result = generate(BURGER_PROMPT, settings=config, pool=render_pool, store=store, on_event=events.append)
         assert result.outcome == "accepted", result.message
         assert "agrees with 2 fresh plans of the same request" in result.message
         grown = [e for e in store.list(limit=10).items if e.source == "generated"]
@@ -72,6 +73,8 @@ def test_an_answer_its_fresh_plans_agree_with_is_accepted_and_the_store_grows(se
     assert [b.get("temperature") for b in asked] == [0.0, VARIANT_TEMPERATURE, VARIANT_TEMPERATURE]
     assert [b.get("seed") for b in asked[1:]] == [7 + WITNESS_VARIANT, 7 + WITNESS_VARIANT + 1]
     assert asked[1]["messages"] == asked[0]["messages"] and "critic" not in fake.roles_asked()
+    # the witnesses are the witnesses node's, drawn between the critic's two visits: it reviews, it does not draw
+    assert [e.node for e in events if e.node in ("critic", "witnesses")] == ["witnesses", "critic"]
     (answer,) = attempts_of(config, result.thread_id)
     assert answer.critique is not None and len(answer.critique.agreement) == 2
     assert all(n["witness"] and n["fscore"] > n["cube"] + 0.2 for n in answer.critique.agreement)

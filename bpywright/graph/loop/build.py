@@ -22,8 +22,10 @@ from .nodes.fallback import fallback_node
 from .nodes.finish import accept_node, give_up_node
 from .nodes.generate import generate_node
 from .nodes.heal import heal_node
+from .nodes.redraw import redraw_node
 from .nodes.retrieve import retrieve_node
 from .nodes.validate import validate_node
+from .nodes.witnesses import witnesses_node
 from .state import Attempt, ExemplarBrief, GenState, SymbolBrief
 
 NODES: dict[str, NodeFn] = {
@@ -32,6 +34,8 @@ NODES: dict[str, NodeFn] = {
     "validate": validate_node,
     "critic": critic_node,
     "heal": heal_node,
+    "redraw": redraw_node,
+    "witnesses": witnesses_node,
     "accept": accept_node,
     "give_up": give_up_node,
     "fallback": fallback_node,
@@ -61,7 +65,9 @@ def _bind(fn: NodeFn, default: RunContext | None):
 
 
 def build_graph(checkpointer: Any = None, *, default_context: RunContext | None = None):
-    """The compiled graph: retrieve → generate → validate → critic → (heal → validate → critic)* → accept | give_up."""
+    """The compiled graph: retrieve → generate → validate → critic → ((heal | redraw) → validate → critic)* → accept |
+    give_up; critic → witnesses → critic where a plan-built answer is compared with fresh plans of its request. Every
+    step that asks the model for an answer is a node, so the graph drawn is the graph that runs."""
     graph = StateGraph(GenState, context_schema=RunContext)
     for name, fn in NODES.items():
         graph.add_node(name, _bind(fn, default_context))
@@ -69,8 +75,10 @@ def build_graph(checkpointer: Any = None, *, default_context: RunContext | None 
     graph.add_conditional_edges("retrieve", routing.after_retrieve, ["generate", "fallback"])
     graph.add_conditional_edges("generate", routing.after_generate, ["validate", "give_up"])
     graph.add_edge("validate", "critic")
-    graph.add_conditional_edges("critic", routing.after_critic, ["accept", "heal", "give_up"])
+    graph.add_conditional_edges("critic", routing.after_critic, ["accept", "heal", "redraw", "witnesses", "give_up"])
     graph.add_conditional_edges("heal", routing.after_heal, ["validate", "give_up"])
+    graph.add_conditional_edges("redraw", routing.after_heal, ["validate", "give_up"])
+    graph.add_edge("witnesses", "critic")
     for end in ("accept", "give_up", "fallback"):
         graph.add_edge(end, END)
     return graph.compile(checkpointer=checkpointer)

@@ -1,4 +1,5 @@
-"""Where the graph goes after a node: offline or generate; accept, heal or give up (bounded by rounds and budget)."""
+"""Where the graph goes after a node: offline or generate; accept, heal, redraw or give up (bounded by rounds and
+budget); the witnesses the critic needs before it can compare."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Literal
 from ..repair.builders import call_builders
 from ..repair.framing import framed
 from ..review.agreement import disagreed
-from .nodes.critic import unbuilt, unreviewed
+from ..review.checks import unbuilt
 from .state import Attempt, GenState
 
 
@@ -25,14 +26,17 @@ MAX_RULE_STEPS = 8  # deterministic rule heals one request may take besides its 
 # a guessed rename is fixed one failing line at a time, and the local model's hamburger spent 4 on obj.materials, 3 lines of it)
 
 
-def after_critic(state: GenState) -> Literal["accept", "heal", "give_up"]:
-    """Accept the current attempt, heal it, or stop when rounds (and free rule steps) or budget are used up.
+def after_critic(state: GenState) -> Literal["accept", "heal", "redraw", "witnesses", "give_up"]:
+    """Accept the current attempt, heal it, draw a fresh answer, or stop when rounds (and free rule steps) or budget are
+    used up; first, the fresh plans the critic asked for to compare a plan-built answer with (witnesses).
 
     A script that runs but was rejected gets at most max_critic_rounds of the rounds: a small critic's rejections rarely
     lead to a better scene, and each of its rounds costs a whole-script answer (minutes on CPU).
 
     With its rounds used up, a request may still take a free rule step: the heal node gives up when no rule applies.
     """
+    if state.witnesses_due:
+        return "witnesses"  # drawn once a request; the critic reviews the attempt when they are in
     current = state.attempt(state.current)
     if current is not None and current.critique is not None and current.critique.accepted:
         return "accept"
@@ -41,7 +45,7 @@ def after_critic(state: GenState) -> Literal["accept", "heal", "give_up"]:
     if state.reviews >= max_reviews(state.max_rounds):
         return "give_up"  # the step budget: copies regenerated, free steps and rounds together (LangGraph's limit is above it)
     if redraw_due(state, current):
-        return "heal"  # it passed the checks, and its shape disagreed with verified exemplars: one fresh answer
+        return "redraw"  # it passed the checks, and its shape disagreed with verified exemplars: one fresh answer
     if unreviewed(state, current):
         return "give_up"  # it passed the checks; the critic could not say what to change
     if current.run is not None and current.run.ok and state.critic_rounds >= state.max_critic_rounds:
@@ -56,15 +60,22 @@ def after_critic(state: GenState) -> Literal["accept", "heal", "give_up"]:
     return "heal"
 
 
+def unreviewed(state: GenState, a: Attempt) -> bool:
+    """True for an attempt that passed the objective checks but that the critic model, configured, could not score:
+    nothing for a heal to act on, and nothing to accept."""
+    c = a.critique
+    return state.llm and c is not None and c.objective_ok and not c.llm_scored and not c.accepted
+
+
 def redraw_due(state: GenState, current: Attempt) -> bool:
-    """A fresh answer is drawn (heal's redraw): the current one passed the checks and its shape disagreed with the
+    """A fresh answer is drawn (the redraw node): the current one passed the checks and its shape disagreed with the
     verified exemplars of its kind (BPYWRIGHT_REVIEW=neighbours), a redraw and a round are left."""
     c = current.critique
     return c is not None and disagreed(c) and state.redraws < state.max_redraws and state.rounds < state.max_rounds
 
 
 def after_heal(state: GenState) -> Literal["validate", "give_up"]:
-    """Validate the patched attempt, unless the LLM could not answer or no heal was left to try."""
+    """Validate the patched or redrawn attempt, unless the LLM could not answer or no heal was left to try."""
     fresh = bool(state.attempts) and not state.attempts[-1].checked
     return "give_up" if state.error or not fresh else "validate"
 
@@ -76,6 +87,6 @@ def max_reviews(max_rounds: int) -> int:
 
 
 def recursion_limit(max_rounds: int) -> int:
-    """Graph steps one request may take: retrieve, generate, validate, critic, 3 per heal (heal, validate, critic), the
-    end, slack; routing stops at max_reviews first, and run.generate ends a run that still reaches it with its best."""
-    return 4 + 3 * max_reviews(max_rounds) + 4
+    """Graph steps one request may take: retrieve, generate, validate, critic, 3 per heal or redraw (heal, validate,
+    critic), 2 for the witnesses (drawn, then the critic again), the end, slack; routing stops at max_reviews first, and run.generate ends a run that still reaches it with its best."""
+    return 4 + 3 * max_reviews(max_rounds) + 2 + 4

@@ -103,7 +103,10 @@ class GenState(BaseModel):
     critic_rounds: int = 0  # rounds that patched a script which ran (the critic's rejection drove them)
     rule_steps: int = 0  # deterministic rule heals, free of rounds (bounded by MAX_RULE_STEPS)
     redraws: int = 0  # fresh answers drawn after a shape that disagreed with verified neighbours (of max_redraws)
-    witnesses: list[str] = Field(default_factory=list)  # the fresh plan-built scripts drawn once per request (witnesses.py)
+    witnesses: list[str] = Field(default_factory=list)  # the fresh plan-built scripts drawn once per request (nodes/witnesses.py)
+    witnesses_due: bool = False  # the critic needs witnesses to review the current attempt: the witnesses node draws them
+    witnesses_drawn: bool = False  # they were drawn (witnesses holds the usable ones), or witness_error says why not
+    witness_error: str = ""  # why the witnesses could not be drawn (the budget ran out, the endpoint went away)
     reviews: int = 0  # critic visits: one per validated attempt batch (bounded by routing.max_reviews: the step budget)
     spent_s: float = 0.0  # time spent in nodes (survives resume; the budget counts this)
     started_at: float = 0.0  # wall-clock time.time() of the request's start
@@ -117,3 +120,16 @@ class GenState(BaseModel):
     def attempt(self, index: int | None) -> Attempt | None:
         """The attempt with this index (None for None)."""
         return None if index is None else self.attempts[index]
+
+
+def brief(symbol: Any) -> SymbolBrief:
+    """A Symbol cut down to what a prompt shows: name, signature/type, first sentence, URL."""
+    from ...ingest.index import first_sentence
+
+    return SymbolBrief(
+        name=symbol.name,
+        kind=symbol.kind,
+        signature=symbol.signature or (f": {symbol.type}" if symbol.type else None),
+        description=first_sentence(symbol.description, 160),
+        uri=symbol.uri,
+    )

@@ -14,7 +14,7 @@ normalised by centre and bounding-box diagonal) and compared with:
   pattern with PATTERN_PARTS parts or more, and is not a shown archetype again up to scale (REPEAT_F).
 
 A request of a kind that neither has gets no verdict (nothing is accepted). An answer that disagrees gets fresh answers
-(heal's redraw, Settings.redraws), each reviewed the same way; of answers that all disagree, the one that beats the cube
+(the redraw node, Settings.redraws), each reviewed the same way; of answers that all disagree, the one that beats the cube
 by most against its least-agreeing neighbour is returned. Measurements of neighbours, archetypes and the cube are cached
 under the artifacts folder by script digest.
 

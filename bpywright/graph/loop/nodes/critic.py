@@ -5,25 +5,21 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Sequence
 from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
 
 from ...model.llm import LLMError
 from ...model.prompting import critic_messages
-from ...plans.plan import plan_view
-from ...reading.expectations import BUILT_NOTHING, MIN_NONBLANK, built_nothing, check_scene
+from ...plans.plan import plan_of_script, plan_view
 from ...review.agreement import Agreement, GeometryCache, Measure, against_archetype, agree, compared_with, pool_measure, summary
-from ...review.copies import copied_exemplar, copies_of, describe, shown_sources
+from ...review.checks import objective
+from ...review.copies import copies_of, shown_sources
 from ...review.grounding import overruled
-from ...review.structure import structure_checks
-from ...review.techniques import PREFIX as TECHNIQUE
-from ...review.techniques import check_techniques
-from ...review.witnesses import corroborate, draw_witnesses
+from ...review.witnesses import corroborate
 from ..context import RunContext
-from ..state import Attempt, Critique, ExemplarBrief, GenState
-from .ranking import best_of
+from ..ranking import best_of
+from ..state import Attempt, Critique, GenState
 
 
 class Rubric(BaseModel):
@@ -51,89 +47,12 @@ RUBRIC_SCHEMA: dict[str, Any] = {
 }
 
 
-def objective(prompt: str, a: Attempt, sources: Sequence[ExemplarBrief] = ()) -> tuple[dict[str, bool], list[str]]:
-    """Checks anyone can verify (name → passed) and the reasons for each failure (sources: what the prompt showed, which
-    an answer must not copy)."""
-    if a.run is None:
-        return {"script": False}, [a.failure or "no script to run"]
-    checks: dict[str, bool] = {"run": a.run.ok}
-    reasons: list[str] = []
-    if (copied := copied_exemplar(a.script, sources)) is not None:
-        checks["original"] = False
-        reasons.append(f"{describe(copied)}, not a script written for this request")
-    if not a.run.ok:
-        reasons.append(f"the script did not run: {a.run.status}" + (f" ({a.run.failure})" if a.run.exception else ""))
-    blocking = len(a.lint.blocking) if a.lint is not None else 0
-    checks["lint"] = blocking == 0
-    if blocking:
-        reasons.append(f"{blocking} blocking lint finding(s)")
-    if a.run.ok:
-        nonblank = a.run.render.nonblank_fraction if a.run.render is not None else None
-        checks["render"] = nonblank is not None and nonblank >= MIN_NONBLANK
-        if not checks["render"]:
-            reasons.append("the render is blank" if nonblank is not None else "nothing was rendered")
-        if built_nothing(a.run.scene):
-            checks["built"] = False
-            reasons.append(BUILT_NOTHING)
-        else:  # the techniques the request names (keyframes, a metal, text …), each message saying what is missing
-            technique_checks, technique_reasons = check_techniques(prompt, a.run.scene)
-            checks.update(technique_checks)
-            reasons.extend(technique_reasons)
-        scene_checks, scene_reasons = check_scene(prompt, a.run.scene)
-        checks.update(scene_checks)
-        reasons.extend(scene_reasons)
-        if checks.get("built", True):
-            shape_checks, shape_reasons = structure_checks(prompt, a.run.scene)
-            checks.update(shape_checks)
-            reasons.extend(shape_reasons)
-    return checks, reasons
-
-
-# A script that runs but fails one of these built nothing that was asked: nothing (built), nothing of the request
-# (geometry, parts), nothing written for it ("original": a copy of what the prompt showed), or a part hidden in another
-# ("coincident": one of the two is not seen). Without "original" a copy that ran was returned at once under
-# critic_rounds=0 (the local model's): 3 of its first 8 answers on unseen prompts repeated a shown exemplar's plan and were
-# returned with rounds left to ask again. Without "coincident", 4 of 15 answers on unseen prompts (a microphone's grille
-# and electronics in one box, a sandwich's fillings in one slab) were returned after one answer, in under 2 of the 20
-# minutes a request may take.
-# A technique the request names and the scene lacks (no keyframe for a bounce, no metal for a gold crown) is of the same
-# kind: a fact of the scene, not the critic model's opinion, so it gets repair rounds where the critic's findings get
-# none (critic_rounds=0). So is a count or a material the request states ("a 10 by 10 grid of cubes" built as one cube,
-# "a chrome ball on a white floor plane" with no plane): a count of the scene's objects, not an opinion.
-SUBSTANCE = ("built", "geometry", "parts", "counts", "original", "coincident")
-ASKED = "scene: "  # the prefix of a count or material the request states (expectations.Expectation.label)
-
-
-def lacks_technique(c: Critique) -> bool:
-    """A technique the request names is missing from the scene (a failed 'technique: …' check)."""
-    return any(not passed and name.startswith(TECHNIQUE) for name, passed in c.checks.items())
-
-
-def unbuilt(a: Attempt) -> bool:
-    """True for a script that ran but built nothing, or nothing the request asked for (a part, a technique): it has
-    failed like one that raised, and gets repair rounds (a fresh script or a patch), not the critic's one round."""
-    c = a.critique
-    return a.ran_ok and c is not None and (any(c.checks.get(name) is False for name in SUBSTANCE) or lacks_technique(c) or lacks_asked(c))
-
-
-def lacks_asked(c: Critique) -> bool:
-    """A count or a material the request states is missing from the scene (a failed 'scene: …' check)."""
-    return any(not passed and name.startswith(ASKED) for name, passed in c.checks.items())
-
-
 CHECKS_DECIDE = "accepted on the objective and structural checks, without a model's review (BPYWRIGHT_REVIEW=checks)"
 UNREVIEWED = "not accepted without the critic's review (an accepted script becomes an exemplar)"
 NOT_ASKED = (
     "not reviewed, so not accepted: no critic model is asked (BPYWRIGHT_REVIEW=none; =model asks it, =neighbours accepts "
     "a shape that agrees with verified exemplars of its kind)"
 )
-
-
-def unreviewed(state: GenState, a: Attempt) -> bool:
-    """True for an attempt that passed the objective checks but that the critic model, configured, could not score:
-    nothing for a heal to act on, and nothing to accept."""
-    c = a.critique
-    return state.llm and c is not None and c.objective_ok and not c.llm_scored and not c.accepted
 
 
 def rubric(state: GenState, ctx: RunContext, a: Attempt, checks: dict[str, bool], reasons: list[str]) -> tuple[Rubric | None, str]:
@@ -202,38 +121,29 @@ def archetype_review(state: GenState, ctx: RunContext, a: Attempt, no_verdict: A
     return against_archetype(state.prompt, a.script, state.version, *measuring(ctx), no_verdict, shown)
 
 
-def witness_review(state: GenState, ctx: RunContext, a: Attempt, no_verdict: Agreement) -> tuple[Agreement, list[str]]:
-    """No two verified exemplars of the kind (no_verdict): compare the plan-built answer with fresh plans of the same
-    request (graph/review/witnesses.py), drawn once a request; (the verdict, the witnesses drawn). no_verdict where the request
-    is not planned or no witnesses are configured, and no verdict where a draw found no model time left. Called only
-    after neighbour_review reached the store, so the pool is a local one."""
-    from ...plans.plan import plan_of_script
-    from .generate import planned_attempt
+def wants_witnesses(state: GenState, a: Attempt) -> bool:
+    """The answer can be compared with fresh plans of its request (Settings.witnesses, the plan strategy, a plan-built
+    script): the witnesses node draws them, once a request, before the critic compares."""
+    return bool(state.max_witnesses) and state.strategy == "plan" and plan_of_script(a.script) is not None
 
+
+def witness_review(state: GenState, ctx: RunContext, a: Attempt, no_verdict: Agreement) -> Agreement:
+    """No two verified exemplars of the kind (no_verdict): compare the plan-built answer with the fresh plans of the
+    same request that the witnesses node drew (state.witnesses). no_verdict where the request is not planned or no
+    witnesses are configured, and no verdict where the draw found no model time left. Called only after
+    neighbour_review reached the store, so the pool is a local one."""
     assert a.script is not None
-    if not state.max_witnesses or state.strategy != "plan" or plan_of_script(a.script) is None:
-        return no_verdict, state.witnesses
-    drawn = list(state.witnesses)
-    if not drawn:
-        sources = shown_sources(state.version, state.exemplars)
-
-        def draw(variant: int) -> str | None:
-            return planned_attempt(state, ctx, len(state.attempts), a.round, None, "", None, variant).script
-
-        ctx.emit("critic", attempt=a.index, status=f"drawing {state.max_witnesses} fresh plan(s) to compare its shape with")
-        try:
-            drawn = draw_witnesses(draw, state.max_witnesses, lambda s: copied_exemplar(s, sources) is not None)
-        except LLMError as exc:  # the budget ran out, or the endpoint went away: no verdict, the answer stands
-            return Agreement(False, f"{no_verdict.why}; fresh plans to compare its shape with could not be drawn ({exc})"), []
-    found = corroborate(a.script, drawn, state.max_witnesses, *measuring(ctx))
-    return found, drawn
+    if not wants_witnesses(state, a):
+        return no_verdict
+    if state.witness_error:
+        return Agreement(False, f"{no_verdict.why}; fresh plans to compare its shape with could not be drawn ({state.witness_error})")
+    return corroborate(a.script, state.witnesses, state.max_witnesses, *measuring(ctx))
 
 
 def critic_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
     """Score the current attempt; accept when the objective checks pass and the score reaches the threshold."""
     start = time.monotonic()
     a = state.attempt(state.current)
-    witnesses = state.witnesses
     if a is None:
         return {"best": best_of(state.attempts, copies_of(state.attempts, shown_sources(state.version, state.exemplars)))}
     if a.critique is None:
@@ -248,8 +158,10 @@ def critic_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
             critique.reasons.append(NOT_ASKED)
         elif passed and by_neighbours:  # no rubric call: the scene's shape against verified exemplars of its kind
             found = neighbour_review(state, ctx, a)
-            if found.too_few:  # no verified neighbours of its kind: fresh plans of the request, where configured
-                found, witnesses = witness_review(state, ctx, a, found)
+            if found.too_few and wants_witnesses(state, a) and not state.witnesses_drawn:
+                return {"witnesses_due": True}  # fresh plans of the request are drawn first (the witnesses node), then back here
+            if found.too_few:  # no verified neighbours of its kind: the fresh plans of the request, where configured
+                found = witness_review(state, ctx, a, found)
             if found.too_few:  # nor those: the archetype of its kind, where there is one
                 found = archetype_review(state, ctx, a, found)
             critique.reasons.append(found.why)
@@ -295,4 +207,4 @@ def critic_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
         detail="; ".join(a.critique.reasons[:4]),
     )
     best = best_of(attempts, copies_of(attempts, shown_sources(state.version, state.exemplars)))
-    return {"attempts": attempts, "best": best, "reviews": state.reviews + 1, "witnesses": witnesses}
+    return {"attempts": attempts, "best": best, "reviews": state.reviews + 1}

@@ -8,10 +8,10 @@ from typing import Any
 from ....rules.healer import heal_once
 from ...model.llm import HOW_TO_CONFIGURE
 from ..context import RunContext
+from ..outputs import write_outputs
+from ..ranking import best_of
 from ..state import Attempt, GenState
-from .finish import write_outputs
-from .ranking import best_of
-from .validate import validate_one
+from ..validation import validate_one
 
 NO_LLM = "retrieved, no LLM configured"
 

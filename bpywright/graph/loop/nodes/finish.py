@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 import time
 from pathlib import Path
 from typing import Any
@@ -10,34 +9,10 @@ from typing import Any
 from ...review.agreement import compared_with
 from ...review.copies import copies_of, describe, shown_sources
 from ..context import RunContext
-from ..state import Attempt, GenState
-from .critic import unreviewed
-from .ranking import best_of
-
-
-def stored_id(result: object) -> str:
-    """The exemplar id in whatever store.add returned (an Exemplar, an AddResult with .exemplar, or an id)."""
-    exemplar = getattr(result, "exemplar", result)
-    return str(getattr(exemplar, "id", exemplar))
-
-
-def write_outputs(ctx: RunContext, a: Attempt) -> dict[str, str | None]:
-    """script.py, run.json (with the LintReport attached) and render.png of one attempt; the paths written."""
-    ctx.run_dir.mkdir(parents=True, exist_ok=True)
-    paths: dict[str, str | None] = {"script_path": None, "report_path": None, "render_path": None}
-    if a.script is not None:
-        script = ctx.run_dir / "script.py"
-        script.write_text(a.script, encoding="utf-8")
-        paths["script_path"] = str(script)
-    if a.run is not None:
-        report = ctx.run_dir / "run.json"
-        a.run.model_copy(update={"lint": a.lint}).write(report)
-        paths["report_path"] = str(report)
-    if a.render_path and Path(a.render_path).is_file():
-        render = ctx.run_dir / "render.png"
-        shutil.copyfile(a.render_path, render)
-        paths["render_path"] = str(render)
-    return paths
+from ..outputs import stored_id, write_outputs
+from ..ranking import best_of
+from ..routing import unreviewed
+from ..state import GenState
 
 
 def accept_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
@@ -84,7 +59,7 @@ def accept_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
 
 def give_up_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
     """Out of rounds or budget (or the LLM failed): return the best attempt so far, saying why it was not accepted."""
-    from ..routing import max_reviews  # routing imports the nodes
+    from ..routing import max_reviews
 
     start = time.monotonic()
     copies = copies_of(state.attempts, shown_sources(state.version, state.exemplars))

@@ -15,14 +15,13 @@ from ...plans.plan import plan_of_script
 from ...repair.borrow import borrow_helpers, code_blocks
 from ...repair.builders import call_builders, uncalled_builders
 from ...repair.framing import framed
-from ...review.agreement import compared_with, redraw_hint
+from ...review.checks import unbuilt
 from ...review.copies import copied_exemplar, describe, shown_sources
 from ..context import RunContext
-from ..routing import MAX_RULE_STEPS, redraw_due
+from ..drafts import new_attempts
+from ..heal_llm import define_missing, failure_of, llm_patch, with_imports
+from ..routing import MAX_RULE_STEPS
 from ..state import Attempt, ExemplarBrief, GenState
-from .critic import unbuilt
-from .generate import new_attempts, new_plan
-from .heal_llm import define_missing, failure_of, llm_patch, with_imports
 
 Update = dict[str, Any]
 
@@ -248,28 +247,6 @@ def _replan(turn: Turn) -> Update:
     return turn.added(new, how, {"rounds": turn.round, "rule_steps": 0, **turn.critic_rounds()})
 
 
-def _redraw(turn: Turn) -> Update:
-    """A fresh answer for a request whose answer passed the checks and whose shape disagreed with its verified
-    neighbours or the archetype of its kind: a new sample, not a revision (revising a plan moved its F by under 0.02 in 20 of 22 runs,
-    bench/replan_rounds.py), so a plan is drawn afresh at the sampling temperature with seed + k. It is told only what
-    agreement.redraw_hint says of the earlier answer (too tall or flat for its kind, or one plain solid)."""
-    state, ctx, a = turn.state, turn.ctx, turn.attempt
-    held = a.critique.agreement if a.critique is not None else []
-    against = "the archetype" if compared_with(held) == "archetype" else "the verified exemplars"
-    earlier = f"its shape did not agree with {against} of its kind"
-    hint = redraw_hint(held)  # its proportions, plainness or pattern, where those failed: never its F, cover or floor
-    if state.strategy == "plan":
-        new = [new_plan(state, ctx, len(state.attempts), turn.round, a.index, hint, None, variant=state.n + state.redraws)]
-        how = f"redrawn: #{a.index} {earlier}; a fresh plan, sampled" + (
-            ", told what the earlier plan lacked (proportions, parts, a pattern)" if hint else ""
-        )
-    else:
-        new = new_attempts(state, ctx, round_=turn.round, parent=a.index, earlier=f"it ran, but {earlier}" + (f". {hint}" if hint else ""))
-        how = f"redrawn: #{a.index} {earlier}; a fresh script"
-    new = [x.model_copy(update={"note": f"{how}; {x.note}"}) for x in new]
-    return turn.added(new, how, {"rounds": turn.round, "rule_steps": 0, "redraws": state.redraws + 1})
-
-
 def _patch(turn: Turn) -> Update:
     state, ctx, a = turn.state, turn.ctx, turn.attempt
     script, how = define_missing(state, ctx, a) or llm_patch(state, ctx, a)
@@ -296,8 +273,6 @@ STRATEGIES: tuple[Strategy, ...] = (
     free_step("frame-camera", _camera_fix),  # a blank render of built geometry: the camera aimed at it
     free_step("call-builders", _builders_fix),  # builder functions defined and never called
     free_step("borrow-helpers", _helpers_fix),  # helpers called and never defined, from the prompt's example/exemplars
-    # a round: one LLM call, for an answer that passed the checks and disagreed with its verified neighbours
-    Strategy("redraw", lambda t: redraw_due(t.state, t.attempt), _redraw),
     # with the rounds used, nothing is left
     Strategy("rounds-used", lambda t: t.state.rounds >= t.state.max_rounds, _rounds_used),
     # a round: one LLM call

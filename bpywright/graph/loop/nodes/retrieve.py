@@ -7,23 +7,10 @@ from typing import Any
 
 from ..context import RunContext
 from ..exemplar_source import RecipeSource
-from ..state import ExemplarBrief, GenState, SymbolBrief
+from ..state import ExemplarBrief, GenState, SymbolBrief, brief
 
 SYMBOLS_K = 12
 EXEMPLARS_K = 3
-
-
-def brief(symbol: Any) -> SymbolBrief:
-    """A Symbol cut down to what a prompt shows: name, signature/type, first sentence, URL."""
-    from ....ingest.index import first_sentence
-
-    return SymbolBrief(
-        name=symbol.name,
-        kind=symbol.kind,
-        signature=symbol.signature or (f": {symbol.type}" if symbol.type else None),
-        description=first_sentence(symbol.description, 160),
-        uri=symbol.uri,
-    )
 
 
 def load_index(ctx: RunContext, version: str) -> str:

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from ...review.agreement import closeness
-from ..state import Attempt
+from ..review.agreement import closeness
+from .state import Attempt
 
 _STATUS = {"ok": 3, "error": 2, "timeout": 1, "crash": 1, "rejected": 0}
 

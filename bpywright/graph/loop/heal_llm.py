@@ -5,21 +5,20 @@ from __future__ import annotations
 
 import re
 
-from ....harness.lint import render_fix_block
-from ....rules.base import FixScope
-from ....rules.families.imports.missing_import import CONSOLE, IMPORTS
-from ....rules.pack import BY_ID, apply_rules
-from ....rules.unbound import NOT_DEFINED, undefined_names
-from ...model.extract import extract_script
-from ...model.llm import HOW_TO_CONFIGURE, LLMError, reply_budget
-from ...model.prompting import definition_messages, heal_messages, replacement_request
-from ...model.replies import same_script, unusable_reason, usable_code
-from ...repair.missing import insert_definitions
-from ...repair.patch import PatchError, apply_unified_diff
-from ..context import RunContext
-from ..state import Attempt, GenState, SymbolBrief
-from ..streaming import token_progress
-from .retrieve import brief
+from ...harness.lint import render_fix_block
+from ...rules.base import FixScope
+from ...rules.families.imports.missing_import import CONSOLE, IMPORTS
+from ...rules.pack import BY_ID, apply_rules
+from ...rules.unbound import NOT_DEFINED, undefined_names
+from ..model.extract import extract_script
+from ..model.llm import HOW_TO_CONFIGURE, LLMError, reply_budget
+from ..model.prompting import definition_messages, heal_messages, replacement_request
+from ..model.replies import same_script, unusable_reason, usable_code
+from ..repair.missing import insert_definitions
+from ..repair.patch import PatchError, apply_unified_diff
+from .context import RunContext
+from .state import Attempt, GenState, SymbolBrief, brief
+from .streaming import token_progress
 
 MAX_DOC_SYMBOLS = 6
 _NAME = re.compile(r"[A-Za-z_][\w.]*")
