@@ -11,6 +11,7 @@ import pytest
 from bpywright.graph.model.fake_llm import FakeLLM
 from bpywright.graph.model.llm import LLMClient
 from bpywright.graph.plans.checks import grounded
+from bpywright.graph.plans.parts import Modifier
 from bpywright.graph.plans.plan import PALETTE, PLAN_SCHEMA, Part, Plan, PlanError, build_script, parse_plan, plan_findings, plan_messages
 from bpywright.graph.plans.techniques import TECHNIQUE_PROPERTIES
 from bpywright.graph.reading.expectations import MIN_NONBLANK
@@ -282,6 +283,20 @@ def test_a_primitive_the_request_counts_is_asked_of_the_plan_before_anything_run
     )
     hundred = one.model_copy(update={"repeat": 100, "pattern": "grid", "rows": 10, "spacing": 0.3})
     assert not any("cubes" in f for f in plan_findings(Plan(object="city", parts=[hundred]), grid))
+
+
+def test_a_modifier_the_request_names_is_asked_of_the_plan_and_repeats_are_no_array_modifier() -> None:
+    post = Part(name="post", shape="box", size=(0.1, 0.1, 1.0), location=(0, 0, 0.5))
+    prompt = "a fence of 12 wooden posts in a row made with an array modifier"
+    repeated = Plan(object="fence", parts=[post.model_copy(update={"repeat": 12, "pattern": "line", "spacing": 0.5})])
+    assert plan_findings(repeated, prompt) == [
+        'the request asks for an array modifier and no part has one: add "modifiers": [{"type": "array"}] to the part it shapes'
+    ]
+    arrayed = Plan(object="fence", parts=[post.model_copy(update={"modifiers": (Modifier(type="array", count=12),)})])
+    assert plan_findings(arrayed, prompt) == []
+    assert plan_findings(Plan(object="cube", parts=[post]), "a cube with a bevel modifier")[-1].startswith(
+        "the request asks for a bevel modifier"
+    )
 
 
 def test_a_scene_of_separate_things_may_have_gaps_and_a_plan_off_the_ground_is_set_down() -> None:

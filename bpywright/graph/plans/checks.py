@@ -8,8 +8,9 @@ import re
 
 from ..reading.expectations import NAME_WORDS, expectations
 from ..reading.request import counted_parts, head, lemmas, names_part, one_object, plural, requested_parts
+from ..reading.techniques import techniques
 from .layout import Box, box_of
-from .parts import MIN_EXTENT, STAGING, Part, Plan
+from .parts import MIN_EXTENT, MODIFIERS, STAGING, Part, Plan
 
 TOUCH = 0.02  # share of the object's bounding-box diagonal two parts may be apart and still count as touching
 MIN_TOUCH = 0.002  # metres: the least gap allowed, for tiny objects
@@ -135,9 +136,24 @@ def plan_findings(plan: Plan, prompt: str) -> list[str]:
                 f"the request asks for {want_kind.count} {want_kind.kind if want_kind.count == 1 else plural(want_kind.kind)}; "
                 f"the plan has {built} part(s) of shape {shape}: add {'it' if want_kind.count - built == 1 else 'them'}"
             )
+    findings.extend(missing_modifiers(plan, prompt))
     for noun in requested_parts(prompt):
         if noun in counts:
             continue
         if not any(names_part(p.name, noun) for p in plan.parts):
             findings.append(f"the request names {noun}, and no part is named for it: add a part named {noun}")
     return findings
+
+
+def missing_modifiers(plan: Plan, prompt: str) -> list[str]:
+    """The modifiers the request names (an array, a bevel, a subdivision surface …) that no part of the plan has: the
+    scene check looks for the modifier itself, and copies laid out by `repeat` are not an array modifier. A lathe part
+    is built with a screw modifier."""
+    have = {m.type for p in plan.parts for m in p.modifiers} | ({"screw"} if any(p.shape == "lathe" for p in plan.parts) else set())
+    asked = dict.fromkeys(t.modifier.lower() for t in techniques(prompt) if t.modifier)
+    return [
+        f"the request asks for {'an' if kind[0] in 'aeiou' else 'a'} {kind} modifier and no part has one: "
+        f'add "modifiers": [{{"type": "{kind}"}}] to the part it shapes'
+        for kind in asked
+        if kind in MODIFIERS and kind not in have
+    ]
