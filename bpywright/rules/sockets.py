@@ -10,6 +10,7 @@ from pathlib import Path
 
 from .. import pyast
 from ..harness.diagnostics import Diagnostic
+from .rna import rna_table
 from .tables import closest_table, probe_table
 
 # Runs inside Blender: every shader/geometry/compositor/texture node type with its sockets and default name.
@@ -156,8 +157,9 @@ class _NodeTypes(ast.NodeVisitor):
     """Infers which variables hold which node type, from nodes.new('Type') (also spelled through a namespace class or
     bpy.types) and nodes['Default Name']; reports node types the target Blender does not have."""
 
-    def __init__(self, table: dict, names: _Namespaces | None = None):
+    def __init__(self, table: dict, names: _Namespaces | None = None, version: str = "4.5"):
         self.table = table
+        self.version = version
         self.names = names or _Namespaces()
         self.types: dict[str, str] = {}
         self.findings: list[Diagnostic] = []
@@ -186,6 +188,8 @@ class _NodeTypes(ast.NodeVisitor):
     def _exists(self, kind: str) -> bool:
         """A node type this Blender creates, or one the probe does not list (groups, custom nodes, the script's own)."""
         if kind in self.table["nodes"] or kind.endswith("Group") or "Custom" in kind or kind in self.names.classes:
+            return True
+        if kind in rna_table(self.version)["bases"]:  # a node class of this Blender the probe could not make in its trees
             return True
         return kind in REMOVED_NODES  # the node-type-removed drift rule reports these with their replacement
 
@@ -255,6 +259,6 @@ def check_node_sockets(source: str, version: str = "4.5") -> list[Diagnostic]:
         return []
     names = _Namespaces()
     names.visit(tree)
-    visitor = _NodeTypes(socket_table(version), names)
+    visitor = _NodeTypes(socket_table(version), names, version)
     visitor.visit(tree)
     return visitor.findings
