@@ -64,6 +64,8 @@ PRINCIPLED_RENAMED_4_0 = {
 }
 # The first suggestion for an unknown input: the renames, and where a removed or retyped input's value went.
 SUGGESTED_4_0 = {**PRINCIPLED_RENAMED_4_0, "Subsurface Color": "Base Color", "Specular Tint": "Specular Tint"}
+# Node type names nodes.new() still accepts for a node it now makes of another type (measured on Blender 4.5).
+NODE_TYPE_ALIASES = {"ShaderNodeBsdfGlossy": "ShaderNodeBsdfAnisotropic"}
 # Removed node type → (version it was removed in, replacement): the node-type-removed drift rule rewrites them.
 REMOVED_NODES = {
     "ShaderNodeTexMusgrave": ("4.1", "ShaderNodeTexNoise"),
@@ -168,6 +170,7 @@ class _NodeTypes(ast.NodeVisitor):
         if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
             if value.func.attr == "new":
                 kind = self.names.type_name(_new_type_arg(value))
+                kind = NODE_TYPE_ALIASES.get(kind or "", kind)
                 return kind if kind in self.table["nodes"] else None
             arg = value.args[0] if value.args else next((k.value for k in value.keywords if k.arg == "key"), None)
             if value.func.attr == "get" and isinstance(arg, ast.Constant) and isinstance(arg.value, str):
@@ -188,6 +191,8 @@ class _NodeTypes(ast.NodeVisitor):
     def _exists(self, kind: str) -> bool:
         """A node type this Blender creates, or one the probe does not list (groups, custom nodes, the script's own)."""
         if kind in self.table["nodes"] or kind.endswith("Group") or "Custom" in kind or kind in self.names.classes:
+            return True
+        if kind in NODE_TYPE_ALIASES:
             return True
         if kind in rna_table(self.version)["bases"]:  # a node class of this Blender the probe could not make in its trees
             return True
