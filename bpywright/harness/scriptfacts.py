@@ -52,6 +52,7 @@ class ScriptFacts:
     registered: set[str] = field(default_factory=set)
     operators: set[str] = field(default_factory=set)
     helper_results: dict[str, str] = field(default_factory=dict)  # name -> the script's own function whose result it holds
+    class_aliases: dict[str, str] = field(default_factory=dict)  # `N = Nodes` at module level: N -> the script's class Nodes
     lines: list[str] = field(default_factory=list, repr=False)
     tree: ast.Module | None = field(default=None, repr=False)
 
@@ -397,6 +398,22 @@ def helper_results(tree: ast.Module) -> dict[str, str]:
     return found
 
 
+def class_aliases(tree: ast.Module, classes: set[str]) -> dict[str, str]:
+    """Module-level names bound once to one of the script's own classes (`N = Nodes`): the checkers report an attribute
+    the script sets on the class later (`setattr(Nodes, …)`, `Nodes.X = …`) as missing on the alias's class."""
+    bound: dict[str, list[ast.expr]] = {}
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign):
+            for target in stmt.targets:
+                if isinstance(target, ast.Name):
+                    bound.setdefault(target.id, []).append(stmt.value)
+    return {
+        name: values[0].id
+        for name, values in bound.items()
+        if len(values) == 1 and isinstance(values[0], ast.Name) and values[0].id in classes and name not in classes
+    }
+
+
 def script_facts(source: str, target: str = "4.5") -> ScriptFacts:
     """The facts of a script (empty when it does not parse)."""
     try:
@@ -414,6 +431,7 @@ def script_facts(source: str, target: str = "4.5") -> ScriptFacts:
     facts.tree = tree
     facts.lines = source.splitlines()
     facts.helper_results = helper_results(tree)
+    facts.class_aliases = class_aliases(tree, facts.classes)
     live: set[str] = set()
     todo = list(collector.loads[None])
     while todo:  # functions and methods reachable from module code, through the functions and methods they name

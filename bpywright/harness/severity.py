@@ -1,8 +1,9 @@
 """Blocking means "would raise if the line runs": demote findings the script's code or the stubs' class tree do not prove.
 
 A checker's attribute error proves a failure only when no class the value could be has the attribute: an
-attribute reached through a base class (`Node.color_ramp`), one of the script's own classes or properties it
-registers, or a receiver the checker cannot type (`tuple[Unknown, ...]`, Unknown) is advisory. What bpy accepts and returns
+attribute reached through a base class (`Node.color_ramp`), one of the script's own classes (or a name bound to one:
+`N = Nodes`, a namespace of node type names the script fills at run time) or properties it registers, a class's
+`bl_rna` (its RNA Struct, which the stubs type BlenderRNA), or a receiver the checker cannot type (`tuple[Unknown, ...]`, Unknown) is advisory. What bpy accepts and returns
 (numpy arrays for vector properties, mathutils operators, the node class behind `nodes.new(str)`) is stub truth:
 typings/overlays, measured in Blender, not a case here.
 Findings inside a guard that tests for the API (hasattr, try/except AttributeError, a bpy.app.version branch
@@ -133,8 +134,12 @@ def why_not_proved(diag: Diagnostic, facts: ScriptFacts, index: MemberIndex | No
     cls = receiver_class(cls_text)
     if cls in facts.classes:
         return f'"{cls}" is the script\'s own class'
+    if cls in facts.class_aliases:
+        return f'"{cls}" stands for the script\'s own class {facts.class_aliases[cls]}, whose attributes the script may set at run time'
     if index is None:
         return None
+    if cls == "BlenderRNA" and index.on_some_subclass("Struct", attr):  # `Cls.bl_rna` is the class's RNA Struct
+        return f'bl_rna is the class\'s RNA definition (a Struct, which has "{attr}"); the stubs type it BlenderRNA'
     if index.knows(cls):
         if index.on_some_subclass(cls, attr):
             return f'"{attr}" exists on a subclass of {cls}; the value may be one'

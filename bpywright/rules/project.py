@@ -83,6 +83,8 @@ def frames(report: RunReport, root: Path) -> list[Frame]:
     found = []
     for name, line in _FRAME.findall(report.exception.traceback or ""):
         path = Path(os.path.normpath(name))  # a helper found through sys.path.append(dir + '/..') shows the '..'
+        if not path.is_absolute() and not name.startswith("<") and (root / path).is_file():
+            path = root / path  # a helper exec'd by its relative name: compile(open("utils.py").read(), "utils.py", "exec")
         inside = path.is_absolute() and path.is_relative_to(root)
         # a virtualenv or vendored site-packages under the root is library code all the same: never the project's
         inside = inside and not (_LIBRARY_PARTS & set(path.relative_to(root).parts))

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from .. import pyast
 from ..harness.diagnostics import Diagnostic
+from .rna import rna_table
 from .tables import closest_table, probe_table
 
 # Runs inside Blender: every shader/geometry/compositor/texture node type with its sockets and default name.
@@ -63,28 +64,153 @@ PRINCIPLED_RENAMED_4_0 = {
 }
 # The first suggestion for an unknown input: the renames, and where a removed or retyped input's value went.
 SUGGESTED_4_0 = {**PRINCIPLED_RENAMED_4_0, "Subsurface Color": "Base Color", "Specular Tint": "Specular Tint"}
+# Node type names nodes.new() still accepts for a node it now makes of another type (measured on Blender 4.5).
+NODE_TYPE_ALIASES = {"ShaderNodeBsdfGlossy": "ShaderNodeBsdfAnisotropic"}
+# Removed node type → (version it was removed in, replacement): the node-type-removed drift rule rewrites them.
+REMOVED_NODES = {
+    "ShaderNodeTexMusgrave": ("4.1", "ShaderNodeTexNoise"),
+    "ShaderNodeBsdfVelvet": ("4.0", "ShaderNodeBsdfSheen"),
+    "FunctionNodeCompareFloats": ("3.3", "FunctionNodeCompare"),
+    "GeometryNodeAttributeRandomize": ("3.0", "FunctionNodeRandomValue"),
+}
+
+
+# Attribute chains that name a node class's type: bpy.types.ShaderNodeMath.bl_idname, N.NodeGroupInput.__name__ …
+TYPE_NAME_ATTRS = ("bl_idname", "__name__", "identifier")
+
+
+class _Namespaces(ast.NodeVisitor):
+    """Module-level names that stand for node type names: a class holding them as string attributes (`class Nodes:
+    GroupInput = "NodeGroupInput"`, also filled after the class statement), an alias of such a class (`N = Nodes`),
+    and an alias of bpy.types (`N = bpy.types`, `from bpy import types as N`)."""
+
+    def __init__(self) -> None:
+        self.strings: dict[str, dict[str, str]] = {}  # class (or alias) → attribute → string value
+        self.types_aliases: set[str] = {"bpy.types"}
+        self.classes: set[str] = set()  # classes the script defines (its own node classes have their own bl_idname)
+
+    def visit_Module(self, node: ast.Module) -> None:
+        for stmt in node.body:
+            if isinstance(stmt, ast.ClassDef):
+                self.classes.add(stmt.name)
+                self.strings[stmt.name] = {
+                    t.id: v.value
+                    for a in stmt.body
+                    if isinstance(a, ast.Assign) and isinstance(v := a.value, ast.Constant) and isinstance(v.value, str)
+                    for t in a.targets
+                    if isinstance(t, ast.Name)
+                }
+            elif isinstance(stmt, ast.ImportFrom) and stmt.module == "bpy":
+                self.types_aliases.update(a.asname or a.name for a in stmt.names if a.name == "types")
+            elif isinstance(stmt, ast.Import):
+                self.types_aliases.update(a.asname for a in stmt.names if a.name == "bpy.types" and a.asname)
+            elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+                self._assign(stmt.targets[0], stmt.value)
+
+    def _assign(self, target: ast.expr, value: ast.expr) -> None:
+        if isinstance(target, ast.Name) and isinstance(value, ast.Name) and value.id in self.strings:
+            self.strings[target.id] = self.strings[value.id]  # N = Nodes: the same dict, later attributes included
+        elif isinstance(target, ast.Name) and _dotted(value) in self.types_aliases:
+            self.types_aliases.add(target.id)
+        elif (
+            isinstance(target, ast.Attribute)
+            and isinstance(target.value, ast.Name)
+            and target.value.id in self.strings
+            and isinstance(value, ast.Constant)
+            and isinstance(value.value, str)
+        ):
+            self.strings[target.value.id][target.attr] = value.value
+
+    def type_name(self, arg: ast.expr | None) -> str | None:
+        """The node type name an argument of nodes.new() spells, when the script shows it; else None."""
+        if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+            return arg.value
+        if isinstance(arg, ast.Attribute) and isinstance(arg.value, ast.Name) and arg.value.id in self.strings:
+            return self.strings[arg.value.id].get(arg.attr)
+        if isinstance(arg, ast.Attribute) and arg.attr in TYPE_NAME_ATTRS:
+            inner = arg.value.value if isinstance(arg.value, ast.Attribute) and arg.value.attr == "bl_rna" else arg.value
+            if isinstance(inner, ast.Attribute) and _dotted(inner.value) in self.types_aliases:
+                return inner.attr
+        return None
+
+
+def _dotted(node: ast.expr) -> str | None:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    return ".".join([node.id, *reversed(parts)]) if isinstance(node, ast.Name) else None
+
+
+def _new_type_arg(call: ast.Call) -> ast.expr | None:
+    return call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "type"), None)
+
+
+def _is_nodes_new(call: ast.Call) -> bool:
+    """`<tree>.nodes.new(...)` or `nodes.new(...)`: a node collection's new(), not bpy.data.*.new()."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr == "new"):
+        return False
+    receiver = func.value
+    return (isinstance(receiver, ast.Attribute) and receiver.attr == "nodes") or (isinstance(receiver, ast.Name) and receiver.id == "nodes")
 
 
 class _NodeTypes(ast.NodeVisitor):
-    """Infers which variables hold which node type, from nodes.new('Type') and nodes['Default Name']."""
+    """Infers which variables hold which node type, from nodes.new('Type') (also spelled through a namespace class or
+    bpy.types) and nodes['Default Name']; reports node types the target Blender does not have."""
 
-    def __init__(self, table: dict):
+    def __init__(self, table: dict, names: _Namespaces | None = None, version: str = "4.5"):
         self.table = table
+        self.version = version
+        self.names = names or _Namespaces()
         self.types: dict[str, str] = {}
         self.findings: list[Diagnostic] = []
 
     def _node_type(self, value: ast.expr) -> str | None:
         if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
-            arg = value.args[0] if value.args else next((k.value for k in value.keywords if k.arg in ("type", "key")), None)
-            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
-                if value.func.attr == "new" and arg.value in self.table["nodes"]:
-                    return arg.value
-                if value.func.attr == "get":
-                    return self.table["default_names"].get(arg.value)
+            if value.func.attr == "new":
+                kind = self.names.type_name(_new_type_arg(value))
+                kind = NODE_TYPE_ALIASES.get(kind or "", kind)
+                return kind if kind in self.table["nodes"] else None
+            arg = value.args[0] if value.args else next((k.value for k in value.keywords if k.arg == "key"), None)
+            if value.func.attr == "get" and isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                return self.table["default_names"].get(arg.value)
         if isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Constant) and isinstance(value.slice.value, str):
             if isinstance(value.value, ast.Attribute) and value.value.attr == "nodes":
                 return self.table["default_names"].get(value.slice.value)
         return None
+
+    def visit_Call(self, node: ast.Call) -> None:
+        if _is_nodes_new(node):
+            arg = _new_type_arg(node)
+            kind = self.names.type_name(arg)
+            if kind is not None and arg is not None and not self._exists(kind):
+                self._unknown_type(kind, arg)
+        self.generic_visit(node)
+
+    def _exists(self, kind: str) -> bool:
+        """A node type this Blender creates, or one the probe does not list (groups, custom nodes, the script's own)."""
+        if kind in self.table["nodes"] or kind.endswith("Group") or "Custom" in kind or kind in self.names.classes:
+            return True
+        if kind in NODE_TYPE_ALIASES:
+            return True
+        if kind in rna_table(self.version)["bases"]:  # a node class of this Blender the probe could not make in its trees
+            return True
+        return kind in REMOVED_NODES  # the node-type-removed drift rule reports these with their replacement
+
+    def _unknown_type(self, kind: str, arg: ast.expr) -> None:
+        suggestion = next(iter(difflib.get_close_matches(kind, list(self.table["nodes"]), n=1, cutoff=0.6)), None)
+        self.findings.append(
+            Diagnostic(
+                tool="rules",
+                code="node-type",
+                severity="blocking",
+                line=arg.lineno,
+                col=arg.col_offset + 1,
+                message=f'nodes.new("{kind}"): no node type "{kind}" in Blender {self.table["blender_version"].split()[0]}',
+                fix=f'use "{suggestion}"' if suggestion else "a node type's bl_idname (ShaderNodeMath, GeometryNodeSetPosition …)",
+            )
+        )
 
     def visit_Assign(self, node: ast.Assign) -> None:
         kind = self._node_type(node.value)
@@ -130,11 +256,14 @@ class _NodeTypes(ast.NodeVisitor):
 
 
 def check_node_sockets(source: str, version: str = "4.5") -> list[Diagnostic]:
-    """Blocking diagnostics for `node.inputs['X']`/`outputs['X']` naming a socket the node type lacks."""
+    """Blocking diagnostics for `node.inputs['X']`/`outputs['X']` naming a socket the node type lacks, and for
+    `nodes.new(T)` where T (a literal, a namespace class's attribute, a bpy.types class's name) is no node type."""
     try:
         tree = pyast.parse(source)
     except SyntaxError:
         return []
-    visitor = _NodeTypes(socket_table(version))
+    names = _Namespaces()
+    names.visit(tree)
+    visitor = _NodeTypes(socket_table(version), names, version)
     visitor.visit(tree)
     return visitor.findings

@@ -19,6 +19,8 @@ ERRORS = {
     "made-up-modifier": "TypeError: ObjectModifiers.new(): error with keyword argument \"type\" -  enum \"CONNECT\" not found in ('DATA_TRANSFER', 'MESH_CACHE')",
     "data-of-data": "AttributeError: 'Mesh' object has no attribute 'data'",
     "link-already-linked": "RuntimeError: Error: Object 'Lid' already in collection 'Scene Collection'",
+    "modifier-default-name": "KeyError: 'bpy_prop_collection[key]: key \"Subsurf\" not found'",
+    "open-beside-script": "FileNotFoundError: [Errno 2] No such file or directory: 'utils.py'",
 }
 # Their example is a line of a larger script: the rule needs the script around it or the failed run's details (a
 # defined name, the project's module, the object the operator needs); tests/rules heals each in full.

@@ -118,3 +118,32 @@ def test_on_real_blender_operator_names_on_an_object_fail_and_the_fix_builds_the
     assert report.scene is not None
     # both found again by the names Blender would have given them (modifiers["Boolean"], modifiers["Subdivision"]: no KeyError)
     assert {"BOOLEAN", "SUBSURF"} <= {m for o in report.scene.objects for m in o.modifiers}
+
+
+SUBSURF_BY_OLD_NAME = src("""
+    import bpy
+    bpy.ops.mesh.primitive_cube_add()
+    bpy.ops.object.modifier_add(type='SUBSURF')
+    bpy.context.object.modifiers["Subsurf"].levels = 3
+    """)
+
+
+def test_a_modifier_named_by_its_old_default_name_changes_only_where_the_run_failed() -> None:
+    named = src("""
+        import bpy
+        ob = bpy.context.object
+        ob.modifiers.new(name="Subsurf", type='SUBSURF')
+        ob.modifiers["Subsurf"].levels = 2
+        """)
+    assert "modifier-default-name" not in fired(named)  # a name the script gave is not Blender's default
+    result = healed_once(SUBSURF_BY_OLD_NAME, "KeyError", 'bpy_prop_collection[key]: key "Subsurf" not found', 4)
+    assert result.explained == "modifier-default-name"
+    assert 'bpy.context.object.modifiers["Subdivision"].levels = 3' in result.script
+
+
+@pytest.mark.blender
+def test_a_modifier_found_by_its_2_7x_default_name_heals_on_blender(blender_run) -> None:
+    """Blender 2.90 renamed the default name of a new Subdivision Surface modifier from "Subsurf" to "Subdivision"."""
+    check = "assert bpy.context.object.modifiers['Subdivision'].levels == 3\n"
+    outcome, _ = healed_in_blender(blender_run, SUBSURF_BY_OLD_NAME, 'key "Subsurf" not found', check=check)
+    assert outcome.rounds[0].explained == "modifier-default-name"

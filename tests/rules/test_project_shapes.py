@@ -162,3 +162,48 @@ def test_a_division_passed_through_a_helpers_kwargs_in_another_file_gets_int(tmp
     assert "  main.py: int-from-division (line 6: " in out
     assert "shapes.cone(bm, segments=int(rings / 2))" in (project / "main.py").read_text()
     assert (project / "shapes.py").read_text() == files["shapes.py"]
+
+
+EXEC_ENTRY = """\
+import os
+
+import bpy
+
+directory = os.path.basename(bpy.data.filepath)
+for file_name in ["utils.py"]:
+    file_path = os.path.join(directory, file_name)
+    exec(compile(open(file_path).read(), file_path, 'exec'))
+
+clear_scene()
+bpy.ops.mesh.primitive_plane_add(location=(0, 0, 0))
+bpy.context.object.name = "Plane from helper"
+"""
+EXEC_HELPER = """\
+import bpy
+
+
+def clear_scene():
+    bpy.ops.object.select_all(action='DESELECT')
+    for obj in bpy.context.scene.objects:
+        obj.select = True
+    bpy.ops.object.delete()
+"""
+
+
+def test_a_helper_read_by_its_relative_name_is_found_beside_the_script_and_healed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A script run from its own folder execs `utils.py` by a relative name; run from anywhere else (the harness, or
+    `blender -b --python DIR/script.py`), open() looks in the working folder. The heal opens it beside the script, and
+    the helper, which the traceback names relatively, is healed in its own file."""
+    files = {"planes.py": EXEC_ENTRY, "utils.py": EXEC_HELPER}
+    project = make_project(tmp_path / "p", files)
+    assert main(["run", str(project / "planes.py")]) != 0
+    capsys.readouterr()
+    assert main(["heal", str(project / "planes.py"), "--write"]) == 0
+    printed = capsys.readouterr()
+    assert "open-beside-script" in printed.out and "object-select" in printed.out, printed.out
+    healed = tree(project)
+    assert "exec(compile(open(_beside_script(file_path)).read(), file_path, 'exec'))" in healed["planes.py"]
+    assert "obj.select_set(True)" in healed["utils.py"] and "bpy.ops.object.delete()" in healed["utils.py"]
+    assert main(["run", str(project / "planes.py")]) == 0

@@ -13,7 +13,7 @@ from bpywright.harness.options import RunOptions
 from bpywright.harness.pool import WorkerPool
 from bpywright.harness.report import RunReport
 from bpywright.rules.base import FixScope
-from bpywright.rules.pack import ALL_RULES, apply_rules
+from bpywright.rules.pack import ALL_RULES, apply_rules, drift_check, fix_all
 
 from .helpers import healed_in_blender, src
 
@@ -77,3 +77,20 @@ def test_opengl_render_headless_becomes_a_workbench_render(tmp_path: Path) -> No
     assert "_viewport_render(write_still=True, view_context=True)" in outcome.script
     assert "def _viewport_render(**options):" in outcome.script and "bpy.ops.render.opengl(**options)" in outcome.script
     assert "ran for validation" in report.stderr  # the image is written: the render ran, at validation size
+
+
+def test_a_viewport_render_is_a_finding_that_never_blocks_lint() -> None:
+    """An add-on's operator that renders the viewport runs in a window, where bpy.ops.render.opengl works: lint says
+    what fails headless without blocking, and heal still makes the headless form."""
+    addon = src("""
+        import bpy
+        class SnapshotOperator(bpy.types.Operator):
+            bl_idname = "view3d.snapshot"
+            bl_label = "Snapshot"
+            def execute(self, context):
+                bpy.ops.render.opengl(write_still=True)
+                return {'FINISHED'}
+        """)
+    found = [d for d in drift_check(addon) if d.code == "opengl-render-headless"]
+    assert [(d.line, d.severity) for d in found] == [(6, "advisory")]
+    assert "_viewport_render(write_still=True)" in fix_all(addon)[0]

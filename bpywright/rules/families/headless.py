@@ -283,13 +283,50 @@ class _OpenGLRender(RuleTransformer):
         keywords = all(a.keyword is not None for a in original.args)
         fix = f"{RENDER_HELPER}(…): the viewport render headless is a Workbench render"
         why = "bpy.ops.render.opengl cannot run headless (blender -b): 'Cannot use OpenGL render in background mode'"
-        if self.report(original, why, fix, certain=keywords):
+        # it runs in a window (an add-on's operator, a script run from the UI): a finding, never proof the script fails
+        if self.report(original, why, fix, certain=keywords, blocking=False):
             self.used = True
             return updated.with_changes(func=cst.Name(RENDER_HELPER))
         return updated
 
     def leave_Module(self, original: cst.Module, updated: cst.Module) -> cst.Module:
         return with_helper(updated, RENDER_HELPER_SOURCE) if self.used and not self.helper_exists else updated
+
+
+BESIDE_HELPER = "_beside_script"
+BESIDE_HELPER_SOURCE = f'''
+def {BESIDE_HELPER}(path):
+    """A relative path the script reads from its own folder, the folder it is run from: found there wherever it runs."""
+    import os
+
+    if os.path.isabs(path) or os.path.exists(path) or "__file__" not in globals():
+        return path
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), path)
+'''
+
+
+class _OpenBesideScript(RuleTransformer):
+    """open(relative) that failed with FileNotFoundError → open(_beside_script(relative)): the file beside the script."""
+
+    def visit_Module(self, node: cst.Module) -> None:
+        self.helper_exists = any(isinstance(s, cst.FunctionDef) and s.name.value == BESIDE_HELPER for s in node.body)
+        self.used = False
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        if not (isinstance(original.func, cst.Name) and original.func.value == "open" and original.args):
+            return updated
+        first = updated.args[0]
+        if first.keyword is not None or first.star or (isinstance(first.value, cst.Call) and dotted(first.value.func) == BESIDE_HELPER):
+            return updated
+        why = "a relative path is opened from the folder Blender runs in, not the script's own"
+        if self.report(original, why, f"open({BESIDE_HELPER}(…)): the file beside the script", certain=False):
+            self.used = True
+            wrapped = cst.Call(func=cst.Name(BESIDE_HELPER), args=[cst.Arg(first.value)])
+            return updated.with_changes(args=[first.with_changes(value=wrapped), *updated.args[1:]])
+        return updated
+
+    def leave_Module(self, original: cst.Module, updated: cst.Module) -> cst.Module:
+        return with_helper(updated, BESIDE_HELPER_SOURCE) if self.used and not self.helper_exists else updated
 
 
 RULES = (
@@ -362,5 +399,15 @@ RULES = (
         (r"Cannot use OpenGL render in background mode",),
         needles=("render.opengl(",),
         example=("bpy.ops.render.opengl(write_still=True)", "_viewport_render(write_still=True)"),
+    ),
+    DriftRule(
+        "open-beside-script",
+        "open('helper.py') of a file beside the script, run from another folder → the path found beside the script",
+        "2.50",
+        "2.50",
+        _OpenBesideScript,
+        (r"FileNotFoundError: \[Errno 2\] No such file or directory: '(?!/)",),
+        runtime_only=True,
+        example=("exec(open('utils.py').read())", "exec(open(_beside_script('utils.py')).read())"),
     ),
 )

@@ -10,19 +10,12 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from ...versions import version_key
 from ..base import DriftRule, RuleTransformer
 from ..fragments import code, dotted, expr, in_place_of, number_value, stmt, string_value
-from ..sockets import PRINCIPLED_RENAMED_4_0, socket_table
+from ..sockets import PRINCIPLED_RENAMED_4_0, REMOVED_NODES, socket_table
 
 PRINCIPLED = "ShaderNodeBsdfPrincipled"
 RENAMED_INPUTS = PRINCIPLED_RENAMED_4_0
 REMOVED_INPUTS = {"Subsurface Color", "Transmission Roughness"}
 NOW_COLOURS = {"Specular Tint", "Sheen Tint"}  # floats before 4.0, colours after
-# Removed node type → (version it was removed in, replacement).
-REMOVED_NODES = {
-    "ShaderNodeTexMusgrave": ("4.1", "ShaderNodeTexNoise"),
-    "ShaderNodeBsdfVelvet": ("4.0", "ShaderNodeBsdfSheen"),
-    "FunctionNodeCompareFloats": ("3.3", "FunctionNodeCompare"),
-    "GeometryNodeAttributeRandomize": ("3.0", "FunctionNodeRandomValue"),
-}
 
 
 def _node_type(value: cst.BaseExpression | None, table: dict) -> str | None:

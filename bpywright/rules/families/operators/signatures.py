@@ -240,6 +240,30 @@ class _ObjectOperatorCall(RuleTransformer):
         return expr(fix)
 
 
+# Default modifier names a later Blender changed: old name → (version it changed in, new name).
+RENAMED_MODIFIER_NAMES = {"Subsurf": ("2.90", "Subdivision")}
+_MODIFIER_NAME_ERROR = re.compile(r'key "(\w+)" not found|[Mm]odifier ["\'](\w+)["\'] not found')
+
+
+class _ModifierDefaultName(RuleTransformer):
+    """modifiers["Subsurf"] (the name modifier_add gave before 2.90) → modifiers["Subdivision"], where a run failed on it."""
+
+    def visit_Module(self, node: cst.Module) -> None:
+        found = _MODIFIER_NAME_ERROR.search(self.scope.error)
+        self.old = (found.group(1) or found.group(2)) if found else None
+
+    def leave_SimpleString(self, original: cst.SimpleString, updated: cst.SimpleString) -> cst.BaseExpression:
+        old = string_value(original)
+        entry = RENAMED_MODIFIER_NAMES.get(old or "")
+        if old is None or entry is None or old != self.old:
+            return updated
+        quote = original.value[0]
+        why = f'a new {old} modifier is named "{entry[1]}" since Blender {entry[0]}'
+        if self.report(original, why, f"{quote}{entry[1]}{quote}", certain=False):
+            return updated.with_changes(value=f"{quote}{entry[1]}{quote}")
+        return updated
+
+
 RULES = (
     DriftRule(
         "object-operator-call",
@@ -295,5 +319,15 @@ RULES = (
             "me = ob.to_mesh(bpy.context.scene, True, 'PREVIEW')",
             "me = bpy.data.meshes.new_from_object(ob.evaluated_get(bpy.context.evaluated_depsgraph_get()))",
         ),
+    ),
+    DriftRule(
+        "modifier-default-name",
+        'a modifier found by the default name Blender used to give it (modifiers["Subsurf"] → modifiers["Subdivision"])',
+        "2.90",
+        "2.90",
+        _ModifierDefaultName,
+        (r'key "Subsurf" not found', r"[Mm]odifier [\"']Subsurf[\"'] not found"),
+        runtime_only=True,
+        example=('bpy.context.object.modifiers["Subsurf"].levels = 4', 'bpy.context.object.modifiers["Subdivision"].levels = 4'),
     ),
 )
