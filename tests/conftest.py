@@ -178,15 +178,55 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         shutil.rmtree(config.stash[STARTS_FILE].parent, ignore_errors=True)
 
 
+# Session fixtures whose every user runs on one worker (the group named here), so the fixture is made once per run, not
+# once per worker: the real MiniLM model and the hybrid index built with it (its ONNX export included).
+SHARED_FIXTURE_GROUPS = {"minilm": "minilm", "hybrid_dir": "minilm"}
+
+
+def xdist_group_of(item: pytest.Item) -> str | None:
+    """The worker group of a test under `--dist loadgroup`, or None where any worker may run it alone.
+
+    One shared server per run: the tests of a tier that starts one (the model, Ray, the browser) share a worker. Then a
+    session fixture of SHARED_FIXTURE_GROUPS. Then a test module with a module- or package-scoped fixture runs whole on
+    one worker, which makes the fixture once (xdist hands out single tests otherwise: both workers would make it).
+    """
+    for tier in ("model", "ray", "browser"):
+        if item.get_closest_marker(tier) is not None:
+            return tier
+    names = getattr(item, "fixturenames", ())
+    for name, group in SHARED_FIXTURE_GROUPS.items():
+        if name in names:
+            return group
+    info = getattr(item, "_fixtureinfo", None)
+    if info is not None:
+        for defs in info.name2fixturedefs.values():
+            if defs and defs[-1].scope in ("module", "package"):
+                return item.nodeid.split("::", 1)[0]
+    return None
+
+
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under xdist (`make test`: --dist loadgroup) the tests of one shared server run on one worker: one SmolLM2 server,
-    one Ray cluster at a time, one browser."""
+    """Under xdist (`make test`: --dist loadgroup) each test joins its xdist_group_of group."""
     for item in items:
-        for tier in ("model", "ray", "browser"):
-            if item.get_closest_marker(tier) is not None:
-                item.add_marker(pytest.mark.xdist_group(tier))
-                break
+        if item.get_closest_marker("xdist_group") is None and (group := xdist_group_of(item)) is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
+    _name_groups_in_ids(config, items)
+
+
+def _name_groups_in_ids(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """xdist's loadgroup scheduler reads a test's group from its id (`ID@GROUP`), which xdist writes into the item's
+    `_nodeid`; pytest 9 keeps the id elsewhere (`_id`), so without this every group is silently ignored and each test
+    goes to any worker (both workers then start the test model, Ray, the module fixtures). Written here the way xdist
+    writes it; where xdist's own write takes too, the group is named twice (`ID@GROUP@GROUP`), which it reads alike."""
+    if not getattr(config.option, "loadgroup", False):  # set on an xdist worker under --dist loadgroup
+        return
+    from _pytest.nodeid import NodeId
+
+    for item in items:
+        names = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default")) for m in item.iter_markers("xdist_group")})
+        if names and "@" not in item.nodeid:
+            item._id = NodeId.parse(f"{item.nodeid}@{'_'.join(names)}")
 
 
 def tiers_started(lines: list[str], bpy_imported: bool) -> dict[str, str]:
