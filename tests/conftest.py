@@ -250,8 +250,10 @@ def _name_groups_in_ids(config: pytest.Config, items: list[pytest.Item]) -> None
     writes it; where xdist's own write takes too, the group is named twice (`ID@GROUP@GROUP`), which it reads alike."""
     if not getattr(config.option, "loadgroup", False):  # set on an xdist worker under --dist loadgroup
         return
-    from _pytest.nodeid import NodeId
-
+    try:
+        from _pytest.nodeid import NodeId
+    except ImportError:  # an older pytest: xdist's own write takes
+        return
     for item in items:
         names = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default")) for m in item.iter_markers("xdist_group")})
         if names and "@" not in item.nodeid:
