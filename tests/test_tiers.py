@@ -123,7 +123,8 @@ def test_make_tests_groups_put_a_tier_and_a_module_fixture_on_one_worker(tmp_pat
         encoding="utf-8",
     )
     (tmp_path / "pytest.ini").write_text("[pytest]\nmarkers =\n    ray: r\n", encoding="utf-8")
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}  # this run's own workers, not ours
+    env["PYTHONPATH"] = str(ROOT)
     env.pop(RECORD_ENV, None)
     proc = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "tests.conftest", "-p", "no:cacheprovider", "-q", "-n", "2", "--dist", "loadgroup"],
