@@ -94,8 +94,8 @@ runtimes: venv
 	fi
 
 # The whole suite on TEST_JOBS pytest-xdist workers. Tests sharing one server (the test model, a Ray cluster, the
-# browser) run on one worker (--dist loadgroup, groups from the tier marks in tests/conftest.py). CONTRIBUTING.md has
-# the tiers and how long each takes.
+# service, the browser), one costly session fixture (the MiniLM model) or a module fixture run on one worker
+# (--dist loadgroup; the groups are set in tests/conftest.py). CONTRIBUTING.md has the tiers and how long each takes.
 TEST_JOBS ?= 2
 test: setup typecheck
 	$(PY) -m pytest -n $(TEST_JOBS) --dist loadgroup

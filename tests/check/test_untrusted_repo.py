@@ -39,6 +39,7 @@ def _plan_in(project: Path, monkeypatch: pytest.MonkeyPatch, *argv: str):
     return _plan(args, Settings.from_env())[1]
 
 
+@pytest.mark.blender  # planning probes the bundled Blender's version
 def test_a_repositorys_config_cannot_raise_the_operators_limits(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
     for _, variable in LIMITS.values():
         monkeypatch.delenv(variable, raising=False)

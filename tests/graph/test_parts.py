@@ -164,12 +164,12 @@ def test_a_scene_left_as_the_factory_made_it_was_built_by_nothing() -> None:
     assert not built_nothing(None)  # no summary (the run failed): other checks speak
 
 
-def test_only_recipes_related_to_the_request_are_shown_with_a_real_embedder() -> None:
+def test_only_recipes_related_to_the_request_are_shown_with_a_real_embedder(minilm) -> None:
     """Similarity of the prompts (real MiniLM): a table request finds the table recipe; a storage box finds none, where
     BM25 alone offers the table (shared words: 'simple', 'rectangular') and the local model copied it."""
-    from bpywright.ingest.embedder import SentenceTransformerEmbedder, normalise
+    from bpywright.ingest.embedder import normalise
 
-    model = SentenceTransformerEmbedder().load()
+    model = minilm
     source = RecipeSource()
     related = source.related("a wooden table with four legs", 2, lambda texts: normalise(model.embed(texts)), 0.45)
     assert [e.prompt[:21] for e, _ in related] == ["A simple wooden table"] and related[0][1] >= 0.45

@@ -324,26 +324,22 @@ def test_the_script_keeps_hostile_names_as_literals() -> None:
     assert parse_plan(plan_text(evil, (short, "box", [1, 1, 1], ZERO, ZERO, "red"))).parts[0].name == "a_box_import_os"
 
 
-def test_built_scripts_run_in_blender_with_named_coloured_parts_and_a_render(render_pool: WorkerPool, tmp_path: Path) -> None:
-    from bpywright.harness.lint import Linter
-    from bpywright.rules import rule_pack
-
-    with Linter(version="4.5", rules=rule_pack("4.5")) as linter:
-        for text, colours in ((CHAIR, 2), (BURGER, 6)):
-            plan = parse_plan(text)
-            png = tmp_path / f"{plan.object}.png"
-            report = render_pool.run(source=build_script(plan, "4.5"), render_to=png, linter=linter)
-            assert report.ok, report.exception
-            assert report.lint is not None and report.lint.blocking == []
-            assert report.scene is not None and report.render is not None
-            meshes = {o.name: o for o in report.scene.objects if o.type == "MESH"}
-            assert sorted(meshes) == sorted(p.name for p in plan.parts)
-            assert all(len(o.materials) == 1 for o in meshes.values())
-            assert len({o.materials[0] for o in meshes.values()}) == colours
-            assert report.scene.camera and report.scene.light and report.scene.bbox is not None
-            low, high = report.scene.bbox.min, report.scene.bbox.max
-            assert abs(low[2]) < 1e-4 and high[2] == pytest.approx(max(p.location[2] + p.size[2] / 2 for p in plan.parts), abs=1e-3)
-            assert (report.render.nonblank_fraction or 0) >= 10 * MIN_NONBLANK and png.stat().st_size > 0
+def test_built_scripts_run_in_blender_with_named_coloured_parts_and_a_render(render_pool: WorkerPool, warm_linter, tmp_path: Path) -> None:
+    for text, colours in ((CHAIR, 2), (BURGER, 6)):
+        plan = parse_plan(text)
+        png = tmp_path / f"{plan.object}.png"
+        report = render_pool.run(source=build_script(plan, "4.5"), render_to=png, linter=warm_linter)
+        assert report.ok, report.exception
+        assert report.lint is not None and report.lint.blocking == []
+        assert report.scene is not None and report.render is not None
+        meshes = {o.name: o for o in report.scene.objects if o.type == "MESH"}
+        assert sorted(meshes) == sorted(p.name for p in plan.parts)
+        assert all(len(o.materials) == 1 for o in meshes.values())
+        assert len({o.materials[0] for o in meshes.values()}) == colours
+        assert report.scene.camera and report.scene.light and report.scene.bbox is not None
+        low, high = report.scene.bbox.min, report.scene.bbox.max
+        assert abs(low[2]) < 1e-4 and high[2] == pytest.approx(max(p.location[2] + p.size[2] / 2 for p in plan.parts), abs=1e-3)
+        assert (report.render.nonblank_fraction or 0) >= 10 * MIN_NONBLANK and png.stat().st_size > 0
 
 
 def test_a_small_object_is_framed_inside_the_cameras_clipping_range(render_pool: WorkerPool, tmp_path: Path) -> None:

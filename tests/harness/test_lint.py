@@ -100,11 +100,9 @@ def test_cli_lint_exit_codes_and_json(tmp_path: Path) -> None:
     assert run(str(good), "--tools", "flake8").returncode == 2
 
 
-def test_pool_and_run_attach_the_lint_report(pool, tmp_path: Path) -> None:
-    from bpywright.harness.lint import Linter
-
-    with Linter(version="4.5", rules=rule_pack("4.5")) as linter:  # the caller's linter, built for the target version
-        report = pool.run(source="import bpy\nbpy.data.objects['Cube'].locaton = (0, 0, 0)\n", linter=linter)
+def test_pool_and_run_attach_the_lint_report(pool, warm_linter, tmp_path: Path) -> None:
+    # the caller's linter (the session's, built for the target version)
+    report = pool.run(source="import bpy\nbpy.data.objects['Cube'].locaton = (0, 0, 0)\n", linter=warm_linter)
     assert report.status == "error" and report.exception.line == 2
     assert report.lint is not None and [d.line for d in report.lint.blocking] == [2]
     script = tmp_path / "s.py"

@@ -9,10 +9,8 @@ import textwrap
 
 import pytest
 
-from bpywright.harness.lint import Linter
 from bpywright.harness.options import RunOptions
 from bpywright.harness.pool import WorkerPool
-from bpywright.rules import rule_pack
 
 pytestmark = pytest.mark.blender
 
@@ -49,9 +47,8 @@ RAISES = textwrap.dedent("""
 
 
 @pytest.fixture(scope="module")
-def linter():
-    with Linter(rules=rule_pack("4.5")) as warm:
-        yield warm
+def linter(warm_linter):
+    return warm_linter
 
 
 def test_a_script_that_runs_is_not_blocked_and_each_advisory_says_why(linter) -> None:

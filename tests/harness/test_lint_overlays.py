@@ -10,8 +10,6 @@ from pathlib import Path
 import pytest
 
 from bpywright.harness.checkers import classify_pyright
-from bpywright.harness.lint import Linter
-from bpywright.rules import rule_pack
 
 OVERLAYS = Path(__file__).resolve().parents[2] / "typings" / "overlays"
 VERSIONS = ("4.2", "4.5", "5.0", "5.2")
@@ -77,9 +75,8 @@ def _src(name: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def reports():
-    with Linter(rules=rule_pack("4.5")) as linter:
-        yield {name: linter.lint(_src(name)) for name in CASES}
+def reports(warm_linter):
+    return {name: warm_linter.lint(_src(name)) for name in CASES}
 
 
 def _checker_lines(report) -> set[int]:

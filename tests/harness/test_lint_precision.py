@@ -7,9 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bpywright.harness.lint import Linter
 from bpywright.harness.severity import attribute_subject, receiver_class
-from bpywright.rules import rule_pack
 
 pytestmark = pytest.mark.blender
 
@@ -136,9 +134,8 @@ def _src(name: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def linter():
-    with Linter(rules=rule_pack("4.5")) as warm:  # one warm pyright server and dmypy for every case
-        yield warm
+def linter(warm_linter):
+    return warm_linter  # the session's warm pyright server and dmypy for every case
 
 
 @pytest.fixture(scope="module")

