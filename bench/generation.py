@@ -529,3 +529,85 @@ def write_report(out_dir: Path, model: str, results: dict[str, list[dict[str, An
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+# --- what the request benchmarks (bench/techniques.py, bench/plain.py) share -------------------------------------------
+
+
+def request_bench_arguments(
+    parser: argparse.ArgumentParser, sets: tuple[str, ...], modes: tuple[str, ...], out: Path, listing: str
+) -> None:
+    """The options every request benchmark takes: which requests, which modes, which model, where the cache is."""
+    parser.add_argument("--set", default="dev", choices=(*sets, "all"))
+    parser.add_argument("--modes", default=",".join(modes))
+    parser.add_argument("--first", type=int, help="only the first K requests of the set")
+    parser.add_argument("--ids", help="only these request ids (comma-separated)")
+    parser.add_argument("--base-url", help="an OpenAI-compatible /v1 (default: serve the local model)")
+    parser.add_argument("--model", help="the model to ask for at --base-url")
+    parser.add_argument("--local", help="the local model to serve (default: BPYWRIGHT_LOCAL_MODEL or the best installed)")
+    parser.add_argument("--max-rounds", type=int, default=3)
+    parser.add_argument("--budget", type=float, default=900.0, help="seconds one loop request may take (default 900)")
+    parser.add_argument("--out", type=Path, default=out)
+    parser.add_argument("--report-only", action="store_true", help="write the table from the cache, generate nothing")
+    parser.add_argument("--list", action="store_true", help=listing)
+
+
+def chosen_modes(parser: argparse.ArgumentParser, args: argparse.Namespace, modes: tuple[str, ...]) -> list[str]:
+    """--modes as a list; an unknown mode is a usage error."""
+    chosen = [m.strip() for m in args.modes.split(",") if m.strip()]
+    if bad := [m for m in chosen if m not in modes]:
+        parser.error(f"unknown mode(s) {bad}; choose from {modes}")
+    return chosen
+
+
+def chosen_requests(items: list[dict[str, Any]], args: argparse.Namespace) -> list[dict[str, Any]]:
+    """The requests --ids and --first leave, in the file's order."""
+    if args.ids:
+        wanted = set(args.ids.split(","))
+        items = [i for i in items if i["id"] in wanted]
+    return items[: args.first] if args.first else items
+
+
+def request_rows(
+    parser: argparse.ArgumentParser, args: argparse.Namespace, base: Settings, items: list[dict[str, Any]], modes: list[str]
+) -> tuple[str, Path, dict[str, list[dict[str, Any]]]] | None:
+    """(model, cache, rows per mode): read from the cache with --report-only, else generated (resuming the cache) on the
+    configured endpoint or the served local model; None when there is no model to ask (said on stderr)."""
+    if args.report_only:
+        name = args.model or args.local or base.local_model
+        if not name:
+            parser.error("--report-only needs --local NAME or --model NAME (the cache is named after the model)")
+        cache = args.out / name.replace("/", "_")
+        rows = {
+            m: [json.loads(p.read_text(encoding="utf-8")) for i in items if (p := cache / m / f"{i['id']}.json").is_file()] for m in modes
+        }
+        return name, cache, rows
+    from bpywright.harness.options import RunOptions
+    from bpywright.harness.pool import WorkerPool
+    from bpywright.models.local import local_llm
+
+    with local_llm(base) as (settings, note):
+        if not settings.llm_base_url:
+            print(f"error: no model to benchmark ({note})", file=sys.stderr)
+            return None
+        llm = LLMClient.from_settings(settings)
+        assert llm is not None
+        cache = args.out / llm.model.replace("/", "_")
+        print(f"model {llm.model} ({note or 'configured endpoint'}); {len(items)} requests; cache {cache}", file=sys.stderr)
+        with WorkerPool(1, RunOptions(render=True, resolution=128, sandbox=settings.sandbox, blender=settings.blender)) as pool:
+            gen_items = [{"id": i["id"], "prompt": i["prompt"]} for i in items]
+            rows = run_rows(gen_items, modes, cache, settings=settings, llm=llm, pool=pool, max_rounds=args.max_rounds)
+        return llm.model, cache, rows
+
+
+def write_request_report(out_dir: Path, name: str, model: str, text: str, rows: dict[str, list[dict[str, Any]]], order: list[str]) -> None:
+    """NAME-MODEL.md and the contact sheet NAME-MODEL.png under out_dir; the table printed too."""
+    stem = f"{name}-{model.replace('/', '_')}"
+    out = out_dir / f"{stem}.md"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(text, encoding="utf-8")
+    sheet = contact_sheet(rows, out_dir / f"generation-{model.replace('/', '_')}.png", order)
+    if sheet is not None:
+        sheet = sheet.rename(out_dir / f"{stem}.png")
+    print(text)
+    print(f"table: {out}" + (f"  contact sheet: {sheet}" if sheet else ""))

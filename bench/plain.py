@@ -47,7 +47,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from generation import contact_sheet, endpoint, honest, run_rows  # noqa: E402
+from generation import chosen_modes, chosen_requests, endpoint, honest, request_bench_arguments, request_rows, write_request_report  # noqa: E402
 
 from bpywright.config import Settings  # noqa: E402
 from bpywright.graph.review.relations import Relation, RelationError, check_all, part_key, parts_found, valid_part  # noqa: E402
@@ -344,29 +344,13 @@ def markdown(model: str, rows: dict[str, list[dict[str, Any]]], requests: dict[s
 def main() -> int:
     """Run (or resume) the benchmark and write the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--set", default="dev", choices=(*SETS, "all"))
-    parser.add_argument("--modes", default=",".join(MODES))
-    parser.add_argument("--first", type=int, help="only the first K requests of the set")
-    parser.add_argument("--ids", help="only these request ids (comma-separated)")
-    parser.add_argument("--base-url", help="an OpenAI-compatible /v1 (default: serve the local model)")
-    parser.add_argument("--model", help="the model to ask for at --base-url")
-    parser.add_argument("--local", help="the local model to serve (default: BPYWRIGHT_LOCAL_MODEL or the best installed)")
-    parser.add_argument("--max-rounds", type=int, default=3)
-    parser.add_argument("--budget", type=float, default=900.0, help="seconds one loop request may take (default 900)")
-    parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "plain")
-    parser.add_argument("--report-only", action="store_true", help="write the table from the cache, generate nothing")
-    parser.add_argument("--list", action="store_true", help="print the requests, their parts and relations, run nothing")
+    request_bench_arguments(
+        parser, SETS, MODES, ROOT / "bench" / "results" / "plain", "print the requests, their parts and relations, run nothing"
+    )
     parser.add_argument("--archetypes", action="store_true", help="print each request's archetype as computed now, run nothing")
     args = parser.parse_args()
-    modes = [m.strip() for m in args.modes.split(",") if m.strip()]
-    if bad := [m for m in modes if m not in MODES]:
-        parser.error(f"unknown mode(s) {bad}; choose from {MODES}")
-    items = load_requests(REQUESTS, args.set)
-    if args.ids:
-        wanted = set(args.ids.split(","))
-        items = [i for i in items if i["id"] in wanted]
-    if args.first:
-        items = items[: args.first]
+    modes = chosen_modes(parser, args, MODES)
+    items = chosen_requests(load_requests(REQUESTS, args.set), args)
     if args.list:
         for i in items:
             print(f"{i['id']:<22} {i['set']:<8} {i['archetype'] or '-':<10} {i['prompt']}")
@@ -382,7 +366,6 @@ def main() -> int:
 
     from bpywright.harness.options import RunOptions
     from bpywright.harness.pool import WorkerPool
-    from bpywright.models.local import local_llm
     from bpywright.versions import major_minor
 
     base = endpoint(Settings.from_env(), args.base_url, args.model, args.local, budget_s=args.budget, max_heal_rounds=args.max_rounds)
@@ -391,41 +374,13 @@ def main() -> int:
     def pool_factory() -> WorkerPool:
         return WorkerPool(1, RunOptions(render=False, sandbox=base.sandbox, blender=base.blender, timeout=60))
 
-    if args.report_only:
-        name = args.model or args.local or base.local_model
-        if not name:
-            parser.error("--report-only needs --local NAME or --model NAME (the cache is named after the model)")
-        model = name
-        cache = args.out / name.replace("/", "_")
-        rows = {
-            m: [json.loads(p.read_text(encoding="utf-8")) for i in items if (p := cache / m / f"{i['id']}.json").is_file()] for m in modes
-        }
-    else:
-        from bpywright.graph.model.llm import LLMClient
-
-        with local_llm(base) as (settings, note):
-            if not settings.llm_base_url:
-                print(f"error: no model to benchmark ({note})", file=sys.stderr)
-                return 1
-            llm = LLMClient.from_settings(settings)
-            assert llm is not None
-            model = llm.model
-            cache = args.out / model.replace("/", "_")
-            print(f"model {model} ({note or 'configured endpoint'}); {len(items)} requests; cache {cache}", file=sys.stderr)
-            with WorkerPool(1, RunOptions(render=True, resolution=128, sandbox=settings.sandbox, blender=settings.blender)) as pool:
-                gen_items = [{"id": i["id"], "prompt": i["prompt"]} for i in items]
-                rows = run_rows(gen_items, modes, cache, settings=settings, llm=llm, pool=pool, max_rounds=args.max_rounds)
+    found = request_rows(parser, args, base, items, modes)
+    if found is None:
+        return 1
+    model, cache, rows = found
     rows = honest(rows, version)
     judged(rows, requests, cache, pool_factory, version)
-    text = markdown(model, rows, requests)
-    out = args.out / f"plain-{model.replace('/', '_')}.md"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(text, encoding="utf-8")
-    sheet = contact_sheet(rows, args.out / f"generation-{model.replace('/', '_')}.png", [i["id"] for i in items])
-    if sheet is not None:
-        sheet = sheet.rename(args.out / f"plain-{model.replace('/', '_')}.png")
-    print(text)
-    print(f"table: {out}" + (f"  contact sheet: {sheet}" if sheet else ""))
+    write_request_report(args.out, "plain", model, markdown(model, rows, requests), rows, [i["id"] for i in items])
     return 0
 
 
