@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from ..loop.state import Attempt, Critique, ExemplarBrief
 from ..reading.expectations import BUILT_NOTHING, MIN_NONBLANK, built_nothing, check_scene
 from .copies import copied_exemplar, describe
+from .relations import PLACEMENT, placement_checks
 from .structure import structure_checks
 from .techniques import PREFIX as TECHNIQUE
 from .techniques import check_techniques
@@ -48,6 +49,9 @@ def objective(prompt: str, a: Attempt, sources: Sequence[ExemplarBrief] = ()) ->
             shape_checks, shape_reasons = structure_checks(prompt, a.run.scene)
             checks.update(shape_checks)
             reasons.extend(shape_reasons)
+            placed, misplaced = placement_checks(prompt, a.run.scene)  # "a lamp on a bedside table": on it, not beside it
+            checks.update(placed)
+            reasons.extend(misplaced)
     return checks, reasons
 
 
@@ -61,7 +65,8 @@ def objective(prompt: str, a: Attempt, sources: Sequence[ExemplarBrief] = ()) ->
 # A technique the request names and the scene lacks (no keyframe for a bounce, no metal for a gold crown) is of the same
 # kind: a fact of the scene, not the critic model's opinion, so it gets repair rounds where the critic's findings get
 # none (critic_rounds=0). So is a count or a material the request states ("a 10 by 10 grid of cubes" built as one cube,
-# "a chrome ball on a white floor plane" with no plane): a count of the scene's objects, not an opinion.
+# "a chrome ball on a white floor plane" with no plane): a count of the scene's objects, not an opinion. And so is a
+# placement it states ("a lamp on a bedside table" built with the lamp beside the table), read from the scene's boxes.
 SUBSTANCE = ("built", "geometry", "parts", "counts", "original", "coincident")
 ASKED = "scene: "  # the prefix of a count or material the request states (expectations.Expectation.label)
 
@@ -79,5 +84,6 @@ def unbuilt(a: Attempt) -> bool:
 
 
 def lacks_asked(c: Critique) -> bool:
-    """A count or a material the request states is missing from the scene (a failed 'scene: …' check)."""
-    return any(not passed and name.startswith(ASKED) for name, passed in c.checks.items())
+    """A count, a material or a placement the request states is missing from the scene (a failed 'scene: …' or
+    'placement: …' check)."""
+    return any(not passed and name.startswith((ASKED, PLACEMENT)) for name, passed in c.checks.items())

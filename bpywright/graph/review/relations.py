@@ -43,6 +43,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ...harness.report import BoundingBox, ObjectSummary, SceneSummary
+from ..reading.placement import placements
 from ..reading.request import lemmas, name_words, names_part, singular
 
 TOUCH = 0.03  # of the scene's diagonal: boxes closer than this touch (the structural checks' contact distance)
@@ -415,3 +416,33 @@ _WORD = re.compile(r"^[a-z][a-z-]*(?:\|[a-z][a-z-]*)*$")
 def valid_part(part: str) -> bool:
     """A part is lower-case words joined by '|' (alternatives): 'saucer', 'nose|carrot'."""
     return bool(_WORD.match(part))
+
+
+PLACEMENT = "placement: "  # every placement check's label starts so ("placement: lamp on table")
+
+
+def placement_checks(prompt: str, scene: SceneSummary | None) -> tuple[dict[str, bool], list[str]]:
+    """(label → holds, reasons) of the placements the request states (reading.placement: "a lamp on a bedside table" →
+    lamp on table), each checked where the scene has objects named for both of its parts: a part the scene lacks is the
+    parts check's finding, not a misplacement. A reason says where the part is ("the request puts the lamp on the
+    table: lamp: not on table (its bottom is 0.31 m above the table's top)")."""
+    checks: dict[str, bool] = {}
+    reasons: list[str] = []
+    if scene is None:
+        return checks, reasons
+    for text in placements(prompt):
+        try:
+            relation = Relation.parse(text)
+        except RelationError:
+            continue
+        parts = relation.parts
+        if any(not part_objects(scene, p, parts) for p in parts):
+            continue
+        holds, message = check(relation, scene, parts)
+        checks[PLACEMENT + text] = holds
+        if not holds:
+            reasons.append(f"the request puts the {relation.subject} {_SAID[relation.relation]} the {relation.target}: {message}")
+    return checks, reasons
+
+
+_SAID = {"on": "on", "under": "under", "inside": "inside", "around": "around", "above": "above", "touches": "against"}

@@ -1,0 +1,139 @@
+"""Where a request puts its parts: read from its words (reading.placement) and checked from the scene's boxes by the
+critic (review.relations.placement_checks), on scenes that hold each placement and scenes that break it."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from bpywright.graph.loop.routing import after_critic
+from bpywright.graph.loop.state import Attempt, Critique, GenState
+from bpywright.graph.reading.placement import placements
+from bpywright.graph.review.checks import lacks_asked, objective, unbuilt
+from bpywright.graph.review.relations import PLACEMENT, placement_checks
+from bpywright.harness.report import BoundingBox, ObjectSummary, RenderInfo, RunReport, SceneSummary
+
+PLAIN = Path(__file__).parents[2] / "bench" / "plain" / "requests.toml"
+
+
+@pytest.mark.parametrize(
+    ("prompt", "read"),
+    [
+        ("a lamp on a bedside table", ["lamp on table"]),
+        ("a bird sitting on a branch", ["bird on branch"]),
+        ("a birthday cake with three candles on top", ["candle on cake"]),
+        ("a cherry on top of a cupcake", ["cherry on cupcake"]),
+        ("a dining table with four chairs around it", ["chair around table"]),
+        ("a hot air balloon with a basket hanging under it", ["basket under balloon"]),
+        ("a treasure chest with gold coins inside", ["coin inside chest"]),
+        ("a ladder leaning against a wall", ["ladder touches wall"]),
+        ("a bookshelf with books on its shelves", ["book on shelf"]),
+        ("a small table with a vase of flowers on it", ["vase touches table"]),  # "on it" may be its face: touching
+        ("a clock on the wall", ["clock touches wall"]),
+        ("Include a toothpick with an olive on top to hold it", ["olive on toothpick"]),
+        ("Create a living room. Place a rug under the coffee table.", ["rug under table"]),
+        ("The lampshade should be placed on top of the stem.", ["lampshade on stem"]),
+        # not read: which of two nouns the phrase places, and prepositions a box cannot hold to
+        ("a coffee mug with a handle on a saucer", []),
+        ("a stone birdbath with a bowl on a pedestal", []),
+        ("a cactus in a flower pot", []),
+        ("a beach umbrella next to a deck chair", []),
+        ("a doghouse with a food bowl in front", []),
+        ("sprinkle cheese over the sauce", []),
+        ("an eyepiece at the top and objective lenses below.", []),
+        ("a drum with a membrane on top and bottom", []),
+        ("a panel suitable for mounting on a wall", []),
+    ],
+)
+def test_placements_are_read_where_the_words_say_which_part_goes_where(prompt: str, read: list[str]) -> None:
+    assert placements(prompt) == read
+
+
+def test_no_placement_hangs_from_a_word_that_is_no_noun() -> None:
+    """A list opened by "add" or "include" hangs from the request's head, not from the word before it ("please")."""
+    assert [r for r in placements("A pizza. Please add a few basil leaves on top.") if "please" in r] == []
+
+
+def _keys(parts: list[str]) -> dict[str, str]:
+    return {alt: p.split("|")[0] for p in parts for alt in p.split("|")}
+
+
+def _key(word: str, keys: dict[str, str]) -> str | None:
+    if word in keys:
+        return keys[word]
+    found = [key for alt, key in keys.items() if alt in word or word in alt]  # "goldfish" is the fish
+    return found[0] if found else None
+
+
+def test_every_placement_read_from_the_plain_requests_is_one_their_careful_reader_wrote() -> None:
+    """The plain requests carry the relations a careful reader insists on; what the request reader finds in their prompts
+    is one of them, or the weaker "touches" of one ("a vase of flowers on it": on its top or its face). And it finds
+    most of the placements those prompts state in words (a floor, so a reader that stops reading fails here)."""
+    requests = tomllib.loads(PLAIN.read_text(encoding="utf-8"))["request"]
+    read = wrong = 0
+    for r in requests:
+        keys = _keys(r["parts"])
+        written = [tuple(t.split()) for t in r["relations"]]
+        for text in placements(r["prompt"]):
+            subject, relation, target = text.split()
+            s, t = _key(subject, keys), _key(target, keys)
+            read += 1
+            if not any(w[0] == s and w[2] == t and (w[1] == relation or relation == "touches") for w in written if len(w) == 3):
+                wrong += 1
+                print(f"{r['id']}: read {text!r}, written {r['relations']}")
+    assert wrong == 0
+    assert read >= 15
+
+
+def box(name: str, lo: tuple[float, float, float], hi: tuple[float, float, float]) -> ObjectSummary:
+    return ObjectSummary(name=name, type="MESH", vertices=8, faces=6, visible=True, bbox=BoundingBox(min=lo, max=hi))
+
+
+def scene(*objects: ObjectSummary) -> SceneSummary:
+    boxes = [o.bbox for o in objects if o.bbox is not None]
+    lo = tuple(min(b.min[i] for b in boxes) for i in range(3))
+    hi = tuple(max(b.max[i] for b in boxes) for i in range(3))
+    return SceneSummary(object_count=len(objects), objects=list(objects), bbox=BoundingBox(min=lo, max=hi), camera=True, light=True)
+
+
+TABLE = box("BedsideTable", (-0.3, -0.3, 0.0), (0.3, 0.3, 0.6))
+VASE_ON = box("Vase", (-0.1, -0.1, 0.6), (0.1, 0.1, 1.0))
+VASE_BESIDE = box("Vase", (0.35, -0.1, 0.0), (0.55, 0.1, 0.4))
+VASE = "a vase on a bedside table"
+
+
+def test_a_placement_the_scene_holds_passes_and_one_it_breaks_says_where_the_part_is() -> None:
+    assert placement_checks(VASE, scene(TABLE, VASE_ON)) == ({"placement: vase on table": True}, [])
+    checks, reasons = placement_checks(VASE, scene(TABLE, VASE_BESIDE))
+    assert checks == {"placement: vase on table": False}
+    assert reasons[0].startswith("the request puts the vase on the table: vase: not on table")
+
+
+def test_a_placement_whose_part_the_scene_lacks_is_left_to_the_parts_check() -> None:
+    assert placement_checks(VASE, scene(VASE_BESIDE, box("Floor", (-2, -2, -0.01), (2, 2, 0.0)))) == ({}, [])
+    assert placement_checks("a red cube", scene(TABLE)) == ({}, [])
+
+
+def ran(s: SceneSummary) -> Attempt:
+    render = RenderInfo(path="r.png", width=64, height=64, engine="BLENDER_WORKBENCH", nonblank_fraction=0.3)
+    report = RunReport(status="ok", backend="bpy-module", sandbox="bwrap", scene=s, render=render)
+    return Attempt(index=0, origin="generate", script="import bpy\n", run=report, checked=True)
+
+
+def test_a_misplaced_part_is_not_accepted_and_gets_repair_rounds_with_its_message() -> None:
+    """A vase beside the table is a fact of the scene, not the critic model's opinion: it is repaired even where the
+    critic's findings get no round (max_critic_rounds 0), and the repair is told where the vase is."""
+    a = ran(scene(TABLE, VASE_BESIDE))
+    checks, reasons = objective(VASE, a)
+    assert checks[PLACEMENT + "vase on table"] is False and any("not on table" in r for r in reasons)
+    critique = Critique(score=0.5, reasons=reasons, objective_ok=all(checks.values()), checks=checks)
+    misplaced = a.model_copy(update={"critique": critique})
+    assert lacks_asked(critique) and unbuilt(misplaced)
+    assert after_critic(GenState(prompt=VASE, max_critic_rounds=0, attempts=[misplaced], current=0, reviews=1)) == "heal"
+
+    placed = ran(scene(TABLE, VASE_ON))
+    checks, _ = objective(VASE, placed)
+    assert checks[PLACEMENT + "vase on table"] is True
+    assert not lacks_asked(Critique(score=1.0, reasons=[], objective_ok=all(checks.values()), checks=checks))
