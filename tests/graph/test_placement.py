@@ -3,6 +3,7 @@ critic (review.relations.placement_checks), on scenes that hold each placement a
 
 from __future__ import annotations
 
+import json
 import tomllib
 from pathlib import Path
 
@@ -10,9 +11,11 @@ import pytest
 
 from bpywright.graph.loop.routing import after_critic
 from bpywright.graph.loop.state import Attempt, Critique, GenState
+from bpywright.graph.plans.parts import Plan
+from bpywright.graph.plans.plan import parse_plan
 from bpywright.graph.reading.placement import placements
 from bpywright.graph.review.checks import lacks_asked, objective, unbuilt
-from bpywright.graph.review.relations import PLACEMENT, placement_checks
+from bpywright.graph.review.relations import PLACEMENT, placement_checks, plan_placement_findings
 from bpywright.harness.report import BoundingBox, ObjectSummary, RenderInfo, RunReport, SceneSummary
 
 PLAIN = Path(__file__).parents[2] / "bench" / "plain" / "requests.toml"
@@ -137,3 +140,28 @@ def test_a_misplaced_part_is_not_accepted_and_gets_repair_rounds_with_its_messag
     checks, _ = objective(VASE, placed)
     assert checks[PLACEMENT + "vase on table"] is True
     assert not lacks_asked(Critique(score=1.0, reasons=[], objective_ok=all(checks.values()), checks=checks))
+
+
+def plan(*parts: dict[str, object]) -> Plan:
+    return parse_plan(json.dumps({"object": "scene", "parts": list(parts)}))
+
+
+TABLE_PART = {"name": "table", "shape": "box", "size": [0.6, 0.6, 0.6], "location": [0, 0, 0.3]}
+
+
+def test_a_plan_that_breaks_a_placement_is_told_how_to_place_the_part_before_anything_runs() -> None:
+    beside = plan(TABLE_PART, {"name": "vase", "shape": "cylinder", "size": [0.2, 0.2, 0.4], "location": [0.45, 0, 0.2]})
+    (finding,) = plan_placement_findings(beside, VASE)
+    assert finding.startswith("the request puts the vase on the table: vase: not on table")
+    assert finding.endswith('give the vase "on": "<the table part>" and "side": "top"')
+    placed = plan(TABLE_PART, {"name": "vase", "shape": "cylinder", "size": [0.2, 0.2, 0.4], "on": "table", "side": "top"})
+    assert plan_placement_findings(placed, VASE) == []
+
+
+def test_a_placement_of_a_repeated_part_is_left_to_the_scene() -> None:
+    """The plan's box of a repeated part is its first copy only: four chairs laid out in a circle are checked in the scene."""
+    chairs = {"name": "chair", "shape": "box", "size": [0.4, 0.4, 0.8], "location": [1.0, 0, 0.4], "repeat": 4, "pattern": "circle"}
+    assert plan_placement_findings(plan(TABLE_PART, chairs), "a dining table with four chairs around it") == []
+    one = {k: v for k, v in chairs.items() if k not in ("repeat", "pattern")}
+    (finding,) = plan_placement_findings(plan(TABLE_PART, one), "a dining table with four chairs around it")
+    assert finding.startswith("the request puts the chair around the table")

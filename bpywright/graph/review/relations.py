@@ -43,6 +43,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ...harness.report import BoundingBox, ObjectSummary, SceneSummary
+from ..plans.layout import box_of
+from ..plans.parts import STAGING as PLAN_STAGING
+from ..plans.parts import Plan
 from ..reading.placement import placements
 from ..reading.request import lemmas, name_words, names_part, singular
 
@@ -426,23 +429,59 @@ def placement_checks(prompt: str, scene: SceneSummary | None) -> tuple[dict[str,
     lamp on table), each checked where the scene has objects named for both of its parts: a part the scene lacks is the
     parts check's finding, not a misplacement. A reason says where the part is ("the request puts the lamp on the
     table: lamp: not on table (its bottom is 0.31 m above the table's top)")."""
-    checks: dict[str, bool] = {}
-    reasons: list[str] = []
-    if scene is None:
-        return checks, reasons
+    placed = _placed(prompt, scene) if scene is not None else []
+    return {PLACEMENT + str(r): holds for r, holds, _ in placed}, [reason for _, holds, reason in placed if not holds]
+
+
+def _placed(prompt: str, scene: SceneSummary) -> list[tuple[Relation, bool, str]]:
+    """(relation, holds, reason) of each placement the request states whose parts the scene has."""
+    out = []
     for text in placements(prompt):
         try:
             relation = Relation.parse(text)
         except RelationError:
             continue
-        parts = relation.parts
-        if any(not part_objects(scene, p, parts) for p in parts):
+        if any(not part_objects(scene, p, relation.parts) for p in relation.parts):
             continue
-        holds, message = check(relation, scene, parts)
-        checks[PLACEMENT + text] = holds
-        if not holds:
-            reasons.append(f"the request puts the {relation.subject} {_SAID[relation.relation]} the {relation.target}: {message}")
-    return checks, reasons
+        holds, message = check(relation, scene, relation.parts)
+        said = f"the request puts the {relation.subject} {_SAID[relation.relation]} the {relation.target}"
+        out.append((relation, holds, f"{said}: {message}"))
+    return out
 
 
 _SAID = {"on": "on", "under": "under", "inside": "inside", "around": "around", "above": "above", "touches": "against"}
+
+
+# What a plan revision is told to set where a placement fails: the builder places a part by "on", "side" and "at".
+_FIX = {
+    "on": 'give the {s} "on": "<the {t} part>" and "side": "top"',
+    "under": 'give the {s} "on": "<the {t} part>" and "side": "bottom"',
+    "inside": "size the {s} to fit within the {t} and put its centre at the {t}'s",
+    "around": "lay the {s} out around the {t} (a repeat with pattern circle, the {t} at its centre)",
+    "above": "move the {s} up over the {t}",
+    "touches": 'give the {s} "on": "<the {t} part>" and the side it touches',
+}
+
+
+def plan_placement_findings(plan: Plan, prompt: str) -> list[str]:
+    """The placements the request states that the plan's boxes break, each a sentence a plan revision acts on, before
+    anything runs ("the request puts the lamp on the table: lamp: not on table (…); give the lamp "on": "<the table
+    part>" and "side": "top""). A placement naming a part the plan repeats is left to the scene (the plan's box is its
+    first copy only)."""
+    objects = [
+        ObjectSummary(name=p.name, type="MESH", vertices=8, faces=6, visible=True, bbox=BoundingBox(min=lo, max=hi))
+        for p in plan.parts
+        if p.shape not in PLAN_STAGING
+        for lo, hi in [box_of(p)]
+    ]
+    if not objects:
+        return []
+    lo = tuple(min(o.bbox.min[i] for o in objects if o.bbox) for i in range(3))
+    hi = tuple(max(o.bbox.max[i] for o in objects if o.bbox) for i in range(3))
+    scene = SceneSummary(object_count=len(objects), objects=objects, bbox=BoundingBox(min=lo, max=hi), camera=True, light=True)
+    repeated = {p.name for p in plan.parts if p.repeat > 1 or any(m.type == "array" for m in p.modifiers)}
+    return [
+        f"{reason}; {_FIX[relation.relation].format(s=relation.subject, t=relation.target)}"
+        for relation, holds, reason in _placed(prompt, scene)
+        if not holds and not any(o.name in repeated for part in relation.parts for o in part_objects(scene, part, relation.parts))
+    ]
