@@ -165,3 +165,54 @@ def test_a_placement_of_a_repeated_part_is_left_to_the_scene() -> None:
     one = {k: v for k, v in chairs.items() if k not in ("repeat", "pattern")}
     (finding,) = plan_placement_findings(plan(TABLE_PART, one), "a dining table with four chairs around it")
     assert finding.startswith("the request puts the chair around the table")
+
+
+def test_a_part_rests_on_another_through_what_holds_it_but_not_across_a_gap() -> None:
+    """A monitor stands on a desk through its stand; a monitor floating over the desk with its stand floating too is not
+    on it (BlendNet's reference of "a monitor positioned on top of a desk" floats 0.30 m above it)."""
+    ask = "a monitor on a desk"
+    desk = box("Desk", (-1, -0.5, 0.0), (1, 0.5, 0.75))
+    stand = box("Stand", (-0.05, -0.05, 0.75), (0.05, 0.05, 0.95))
+    monitor = box("Monitor", (-0.4, -0.03, 0.95), (0.4, 0.03, 1.45))
+    checks, _ = placement_checks(ask, scene(desk, stand, monitor))
+    assert checks == {"placement: monitor on desk": True}
+    lifted = box("Stand", (-0.05, -0.05, 1.0), (0.05, 0.05, 1.2))
+    high = box("Monitor", (-0.4, -0.03, 1.2), (0.4, 0.03, 1.7))
+    checks, reasons = placement_checks(ask, scene(desk, lifted, high))
+    assert checks == {"placement: monitor on desk": False} and "floats" in reasons[0]
+
+
+def test_a_part_that_names_its_owner_is_the_one_placed() -> None:
+    """ "A lid with a handle on top" places the lid's handle ("LidHandle"), not the pot's side handles."""
+    ask = "a cooking pot with two side handles and a lid with a handle on top"
+    pot = box("Pot", (-0.2, -0.2, 0.0), (0.2, 0.2, 0.2))
+    lid = box("Lid", (-0.2, -0.2, 0.2), (0.2, 0.2, 0.22))
+    knob = box("LidHandle", (-0.02, -0.02, 0.22), (0.02, 0.02, 0.26))
+    sides = [box("Handle_L", (-0.26, -0.02, 0.12), (-0.2, 0.02, 0.16)), box("Handle_R", (0.2, -0.02, 0.12), (0.26, 0.02, 0.16))]
+    assert placement_checks(ask, scene(pot, lid, knob, *sides)) == ({"placement: handle on lid": True}, [])
+
+
+def test_a_part_the_whole_holds_is_not_placed_against_the_whole() -> None:
+    """Where the request's head is found only in materials every object has ("HatMaterial"), the band is part of the
+    hat: no placement is checked rather than a band that cannot be around itself."""
+    ask = "a hat with a wide brim and a decorative band around it"
+    felt = ["HatFelt"]
+    parts = [
+        ObjectSummary(name=n, type="MESH", vertices=8, faces=6, visible=True, bbox=BoundingBox(min=lo, max=hi), materials=felt)
+        for n, lo, hi in (
+            ("Brim", (-2, -2, 0), (2, 2, 0.1)),
+            ("Crown", (-1, -1, 0.1), (1, 1, 1.0)),
+            ("Band", (-1.05, -1.05, 0.2), (1.05, 1.05, 0.3)),
+        )
+    ]
+    assert placement_checks(ask, scene(*parts)) == ({}, [])
+
+
+def test_something_inside_an_open_container_may_stand_out_of_its_top_by_half_its_height() -> None:
+    ask = "a treasure chest with gold coins inside"
+    chest = box("Chest", (-0.5, -0.3, 0.0), (0.5, 0.3, 0.4))
+    heap = box("Coins", (-0.3, -0.2, 0.1), (0.3, 0.2, 0.5))  # heaped 0.1 m over the rim, 0.4 m tall
+    assert placement_checks(ask, scene(chest, heap)) == ({"placement: coin inside chest": True}, [])
+    beside = box("Coins", (0.6, -0.2, 0.0), (1.0, 0.2, 0.2))
+    checks, reasons = placement_checks(ask, scene(chest, beside))
+    assert checks == {"placement: coin inside chest": False} and "out of it" in reasons[0]

@@ -11,6 +11,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from bpywright.graph.plans.checks import missing_techniques
 from bpywright.graph.plans.library import LIBRARY, TECHNIQUES
 from bpywright.graph.plans.plan import (
     PLAN_SCHEMA,
@@ -174,6 +175,40 @@ assert block.scale[:] == (1.0, 1.0, 1.0) and max(xs) - min(xs) == pytest_approx(
     ),
 }
 
+CASES["a chess piece seen from an orthographic top-down camera"] = (
+    plan(
+        "chess piece",
+        part("base", "cylinder", [0.4, 0.4, 0.1], color="white"),
+        part("body", "cone", [0.25, 0.25, 0.6], "base", "top", "center", "white"),
+        part("camera", "camera", [0.1, 0.1, 0.1], "base", "top", "center", "white", projection="orthographic"),
+    ),
+    """
+camera = bpy.context.scene.camera
+assert camera.name == "camera" and camera.data.type == "ORTHO" and camera.data.ortho_scale > 0.5
+assert camera.location.z > 1.0  # seen from the top
+""",
+)
+
+CASES["three cubes parented to an empty so they move together"] = (
+    plan(
+        "cubes on an empty",
+        part("cube", "box", [0.5, 0.5, 0.5], repeat=3, pattern="line", parent="pivot"),
+        part("pivot", "empty", [1, 1, 1], animate="rotation_z", frames=[1, 48], values=[0, 90]),
+    ),
+    """
+pivot = bpy.data.objects["pivot"]
+cubes = [o for o in bpy.data.objects if o.name.startswith("cube")]
+assert pivot.type == "EMPTY" and len(cubes) == 3 and all(c.parent == pivot for c in cubes)
+xs = sorted(c.matrix_world.translation.x for c in cubes)
+assert pivot.location.x == pytest_approx((xs[0] + xs[-1]) / 2)  # at the centre of what it carries, the cubes where they were
+bpy.context.scene.frame_set(1)
+before = [c.matrix_world.translation.copy() for c in cubes]
+bpy.context.scene.frame_set(48)
+after = [c.matrix_world.translation.copy() for c in cubes]
+assert max((a - b).length for a, b in zip(after, before)) > 0.3  # they turn with the empty
+""",
+)
+
 CHECKS_PRELUDE = """
 
 def pytest_approx(value, tolerance=1e-4):
@@ -265,3 +300,63 @@ def test_a_copied_technique_example_is_shown_again_and_its_finding_says_to_keep_
     own["parts"][0]["size"] = [0.5, 0.5, 0.5]
     own["parts"][0]["frames"], own["parts"][0]["values"] = [1, 12, 24, 36, 48], [0, 2, 0, 1, 0]
     assert not any("copies" in f for f in plan_findings(grounded(parse_plan(json.dumps(own)), bounce), bounce, 2))
+
+
+BOX = part("thing", "box", [1, 1, 1])
+
+
+@pytest.mark.parametrize(
+    ("prompt", "says", "fixed"),
+    [
+        ("a torus with a shiny gold metal material", '"metallic": 1', {"material": "gold"}),
+        ("a clear glass cube", '"transmission": 1', {"transmission": 1.0}),
+        ("a cube that glows green", "no part glows", {"emission": 4.0}),
+        ("the word HELLO as extruded 3D text", '"shape": "text" and "text": "HELLO"', {"shape": "text", "text": "hello"}),
+        ("a bezier curve path winding across the scene", '"shape": "curve"', {"shape": "curve", "path": "wave"}),
+        (
+            "a cube that spins one full turn around Z over 100 frames",
+            '"animate": "rotation_z"',
+            {"animate": "rotation_z", "frames": [1, 100], "values": [0, 360]},
+        ),
+    ],
+)
+def test_a_plan_that_lacks_a_technique_the_request_names_is_told_which_field_says_it(prompt: str, says: str, fixed: dict) -> None:
+    """Before any run: the scene check would find the technique missing, so the plan revision is told the field."""
+    (finding,) = missing_techniques(parse_plan(plan("thing", BOX)), prompt)
+    assert says in finding, finding
+    assert missing_techniques(parse_plan(plan("thing", {**BOX, **fixed})), prompt) == []
+
+
+def test_lights_and_the_camera_the_request_names_are_asked_of_the_plan() -> None:
+    lit = "a cube on a plane lit by a sun light"
+    (finding,) = missing_techniques(parse_plan(plan("cube", BOX)), lit)
+    assert '"shape": "light" and "light": "sun"' in finding
+    sun = part("sun", "light", [0.1, 0.1, 0.1], "thing", "top", "center", light="sun")
+    assert missing_techniques(parse_plan(plan("cube", BOX, sun)), lit) == []
+    point = part("sun", "light", [0.1, 0.1, 0.1], "thing", "top", "center", light="point")
+    assert missing_techniques(parse_plan(plan("cube", BOX, point)), lit) != []  # a light of another type is not it
+    top = "a chess piece seen from an orthographic top-down camera"
+    camera = part("camera", "camera", [0.1, 0.1, 0.1], "thing", "top", "center")
+    (finding,) = missing_techniques(parse_plan(plan("piece", BOX, camera)), top)
+    assert '"projection": "orthographic"' in finding
+    ortho = part("camera", "camera", [0.1, 0.1, 0.1], "thing", "top", "center", projection="orthographic")
+    assert missing_techniques(parse_plan(plan("piece", BOX, ortho)), top) == []
+    lens = "a cone with a camera using a 85 mm lens aimed at it"
+    assert '"lens": 85' in missing_techniques(parse_plan(plan("cone", BOX, camera)), lens)[0]
+    assert missing_techniques(parse_plan(plan("cone", BOX, {**camera, "lens": 85})), lens) == []
+
+
+def test_one_motion_read_twice_is_asked_for_once() -> None:
+    assert len(missing_techniques(parse_plan(plan("pendulum", BOX)), "a pendulum that swings back and forth, keyframed rotation")) == 1
+
+
+def test_an_empty_the_request_names_is_asked_of_the_plan_with_the_parts_it_carries() -> None:
+    ask = "three cubes parented to an empty so they move together"
+    (finding,) = missing_techniques(parse_plan(plan("cubes", BOX)), ask)
+    assert '"shape": "empty"' in finding
+    pivot = part("pivot", "empty", [1, 1, 1])
+    (finding,) = missing_techniques(parse_plan(plan("cubes", BOX, pivot)), ask)
+    assert finding == 'no part is parented to pivot: give each part that moves with it "parent": "pivot"'
+    assert missing_techniques(parse_plan(plan("cubes", {**BOX, "parent": "Pivot"}, pivot)), ask) == []
+    with pytest.raises(PlanError, match="parent 'hinge' is no other part of the plan"):
+        parse_plan(plan("cubes", {**BOX, "parent": "hinge"}, pivot))

@@ -44,8 +44,11 @@ def test_each_technique_builds_a_script_whose_scene_has_it(render_pool: WorkerPo
             assert sum(o.name.startswith("step") for o in report.scene.objects) == 20
         if "helix" in prompt:
             assert "CURVE" in types and {"BEVEL", "ARRAY"} <= modifiers
-        if "camera" in prompt:
+        if "35 mm camera" in prompt:
             assert {"LIGHT", "CAMERA"} <= types and "glowing" in materials
+        if "orthographic" in prompt:
+            cameras = [o.camera for o in report.scene.objects if o.camera is not None]
+            assert [c.type for c in cameras] == ["ORTHO"]
 
 
 @pytest.mark.blender

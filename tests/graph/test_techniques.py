@@ -591,3 +591,16 @@ def test_a_lens_the_request_names_is_the_camera_s_focal_length() -> None:
         "camera Cam has a 50 mm lens, asked for 85 mm (85 mm lens)"
     )
     assert "lens" not in techniques("place a camera looking at the cube")[0].settings
+
+
+def test_an_empty_the_request_parents_objects_to_and_one_with_nothing_parented() -> None:
+    ask = "three cubes parented to an empty so they move together"
+    (t,) = techniques(ask)
+    assert (t.kind, t.object_type, t.settings) == ("object_type", "EMPTY", {"children": 1})
+    pivot = ObjectSummary(name="Pivot", type="EMPTY")
+    carried = scene(*(mesh(f"Cube{i}", parent="Pivot") for i in range(3)), pivot)
+    assert verdict(ask, carried) == ""
+    loose = scene(*(mesh(f"Cube{i}") for i in range(3)), pivot)
+    assert verdict(ask, loose) == "no object is parented to Pivot (an empty): set each one's parent to it"
+    assert verdict(ask, scene(*(mesh(f"Cube{i}") for i in range(3)))).startswith("0 EMPTY object(s), asked for 1")
+    assert techniques("an empty bottle on a table") == []  # an empty bottle is a bottle

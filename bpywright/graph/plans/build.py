@@ -272,6 +272,26 @@ def repeat(obj, count, pattern, rows, spacing, rise, turns, vary, seed):
         copies.append(copy)
     return copies
 """,
+    "EMPTIES": """
+
+def add_empty(name, size, carried):
+    \"\"\"An empty (no geometry, drawn as axes `size` m long) at the centre of the objects it carries.\"\"\"
+    empty = bpy.data.objects.new(name, None)
+    empty.empty_display_type = "PLAIN_AXES"
+    empty.empty_display_size = size
+    bpy.context.scene.collection.objects.link(empty)
+    if carried:
+        empty.location = scene_bounds(carried)[0]
+    return empty
+""",
+    "PARENTS": """
+
+def parent_to(child, parent):
+    \"\"\"Make `parent` the child's parent, keeping the child where it is: it now moves, turns and scales with it.\"\"\"
+    bpy.context.view_layer.update()
+    child.parent = parent
+    child.matrix_parent_inverse = parent.matrix_world.inverted()
+""",
     "KEYFRAMES": """
 
 def animate(obj, channel, index, keys):
@@ -321,12 +341,16 @@ def direction(side, at):
     return vector.normalized()
 
 
-def add_camera(objects, name="Camera", lens=50.0, side="front", at="right"):
-    \"\"\"The active camera, `lens` mm, looking at the objects from `side` and framing them all.\"\"\"
+def add_camera(objects, name="Camera", lens=50.0, side="front", at="right", orthographic=False):
+    \"\"\"The active camera, `lens` mm (or orthographic, its view as wide as the objects), looking at the objects from
+    `side` and framing them all.\"\"\"
     scene = bpy.context.scene
     centre, radius = scene_bounds(objects)
     data = bpy.data.cameras.new(name)
     data.lens = lens
+    if orthographic:
+        data.type = "ORTHO"
+        data.ortho_scale = radius * 2.2
     camera = bpy.data.objects.new(name, data)
     scene.collection.objects.link(camera)
     distance = radius / math.sin(min(data.angle, 3.0) / 2) * 1.05
@@ -494,6 +518,8 @@ def build_with_techniques(plan: Plan, version: str) -> str:
     modifiers = [(p, m) for p in plan.parts if p.shape not in STAGING for m in p.modifiers]
     repeats = [p for p in plan.parts if p.repeat > 1 and p.shape not in STAGING]
     keyframes = [p for p in plan.parts if p.animate]
+    empties = [p for p in plan.parts if p.shape == "empty"]
+    parented = [p for p in plan.parts if p.parent]
     tables: dict[str, str] = {}
     if texts:
         rows = [
@@ -547,6 +573,13 @@ def build_with_techniques(plan: Plan, version: str) -> str:
             keys = ", ".join(f"({f}, {_num(v)})" for f, v in zip(p.frames, p.values, strict=True))
             rows.append(f"({p.name!r}, {channel!r}, {index}, [{keys}])")
         tables["KEYFRAMES"] = _table("KEYFRAMES", "part, channel, axis (0 x, 1 y, 2 z, -1 all), (frame, value) keys", rows)
+    if empties:
+        rows = [f"({p.name!r}, {_num(max(p.size) / 2 or 0.5)}, {[c.name for c in plan.parts if c.parent == p.name]!r})" for p in empties]
+        tables["EMPTIES"] = _table("EMPTIES", "name, display size (m), the parts it carries (it sits at their centre)", rows)
+    if parented:
+        tables["PARENTS"] = _table(
+            "PARENTS", "part, the part it moves with (its parent)", [f"({p.name!r}, {p.parent!r})" for p in parented]
+        )
     if lights:
         rows = [
             f"({p.name!r}, {p.light.upper()!r}, {_num(p.energy)}, {_colour(p.color)}, {p.side or 'front'!r}, {p.at or 'left'!r})"
@@ -562,7 +595,12 @@ def build_with_techniques(plan: Plan, version: str) -> str:
         f"{TABLES_MARK} what the plan asks beyond placed parts (the functions below apply each table)\n",
         *tables.values(),
     ]
-    if camera is not None:
+    if camera is not None and camera.projection == "orthographic":
+        lines.append(
+            f"# the camera: name, lens (mm), side it looks from, toward, orthographic\nCAMERA = ({camera.name!r}, "
+            f"{_num(camera.lens or 50.0)}, {camera.side or 'front'!r}, {camera.at or 'right'!r}, True)\n"
+        )
+    elif camera is not None:
         lines.append(
             f"# the camera: name, lens (mm), side it looks from, toward\nCAMERA = ({camera.name!r}, {_num(camera.lens or 50.0)}, "
             f"{camera.side or 'front'!r}, {camera.at or 'right'!r})\n"
@@ -581,8 +619,27 @@ def build_with_techniques(plan: Plan, version: str) -> str:
         main += ["for name, *look in LOOKS:", "    finish(bpy.data.objects[name], *look)"]
     if modifiers:
         main += ["for name, kind, settings in MODIFIERS:", "    add_modifier(bpy.data.objects[name], kind, settings)"]
-    if repeats:
+    if repeats and (parented or empties):  # a repeated part's copies move with its parent too
+        main += [
+            "copies = {}",
+            "for name, *layout in REPEATS:",
+            "    copies[name] = repeat(bpy.data.objects[name], *layout)",
+            "    objects += copies[name][1:]",
+        ]
+    elif repeats:
         main += ["for name, *layout in REPEATS:", "    objects += repeat(bpy.data.objects[name], *layout)[1:]"]
+    carried = "copies.get(part, [bpy.data.objects[part]])" if repeats else "[bpy.data.objects[part]]"
+    if empties:
+        main += [
+            "for name, size, parts in EMPTIES:",
+            f"    add_empty(name, size, [obj for part in parts for obj in {carried}])",
+        ]
+    if parented:
+        main += [
+            "for part, parent in PARENTS:",
+            f"    for obj in {carried}:",
+            "        parent_to(obj, bpy.data.objects[parent])",
+        ]
     main.append("add_camera(objects, *CAMERA)")
     if lights:
         main += ["for light in LIGHTS:", "    add_light(objects, *light)"]

@@ -10,7 +10,7 @@ from ..reading.expectations import NAME_WORDS, expectations
 from ..reading.request import counted_parts, head, lemmas, names_part, one_object, plural, requested_parts
 from ..reading.techniques import techniques
 from .layout import Box, box_of
-from .parts import MIN_EXTENT, MODIFIERS, STAGING, Part, Plan
+from .parts import MIN_EXTENT, MODIFIERS, STAGING, Part, Plan, looks
 
 TOUCH = 0.02  # share of the object's bounding-box diagonal two parts may be apart and still count as touching
 MIN_TOUCH = 0.002  # metres: the least gap allowed, for tiny objects
@@ -137,6 +137,7 @@ def plan_findings(plan: Plan, prompt: str) -> list[str]:
                 f"the plan has {built} part(s) of shape {shape}: add {'it' if want_kind.count - built == 1 else 'them'}"
             )
     findings.extend(missing_modifiers(plan, prompt))
+    findings.extend(missing_techniques(plan, prompt))
     for noun in requested_parts(prompt):
         if noun in counts:
             continue
@@ -157,3 +158,78 @@ def missing_modifiers(plan: Plan, prompt: str) -> list[str]:
         for kind in asked
         if kind in MODIFIERS and kind not in have
     ]
+
+
+def _look(part: Part, value: str) -> float:
+    """A Principled value the part will have: its own, else its named material's, else the plain colour's."""
+    own = getattr(part, value)
+    if own is not None:
+        return float(own)
+    look = looks().get(part.material)
+    return float(getattr(look, value)) if look is not None else {"metallic": 0.0, "transmission": 0.0, "emission": 0.0}[value]
+
+
+def missing_techniques(plan: Plan, prompt: str) -> list[str]:
+    """The techniques the request names (reading.techniques: keyframes, text, a curve, a light of a type, the camera's
+    projection, a metal, glass or a glow) that the plan says nowhere, each with the field that says it: the scene check
+    will look for each, and a revision costs a short JSON answer where a run and a repair cost a Blender run more."""
+    findings: list[str] = []
+    parts = plan.parts
+    asked = techniques(prompt)
+    motions = [t for t in asked if t.kind == "keyframes"]
+    for t in [t for t in asked if t.kind != "keyframes"] + motions[:1]:  # one motion read twice is told once
+        if t.kind == "keyframes" and not any(p.animate and (t.channel is None or p.animate.startswith(t.channel)) for p in parts):
+            axis = "xyz"[t.axis if t.axis is not None else 2]  # up, or about the vertical, where the request names no axis
+            channel = t.channel if t.channel in (None, "scale", "energy") else f"{t.channel}_{axis}"
+            findings.append(
+                f"the request asks for keyframed motion ({t.source[:80]}) and no part moves: give the part that moves "
+                f'"animate": "{channel or "location_z"}" with "frames" and "values"'
+            )
+        elif t.kind == "text" and not any(p.shape == "text" and (t.body is None or p.text.lower() == t.body.lower()) for p in parts):
+            words = t.body or "THE WORDS"
+            findings.append(f'the request asks for text ({t.source}): add a part with "shape": "text" and "text": "{words}"')
+        elif t.kind == "curve" and not any(p.shape == "curve" for p in parts):
+            findings.append(f'the request asks for a curve ({t.source}): add a part with "shape": "curve" and a "path"')
+        elif t.kind == "light" and t.light_type:
+            kind = t.light_type.lower()
+            have = sum(p.repeat for p in parts if p.shape == "light" and p.light == kind)
+            if have < (t.count or 1):
+                findings.append(
+                    f"the request asks for {t.count or 1} {kind} light(s) ({t.source}); the plan has {have}: add "
+                    f'{"one" if (t.count or 1) - have == 1 else "them"} with "shape": "light" and "light": "{kind}"'
+                )
+        elif t.kind == "camera":
+            cameras = [p for p in parts if p.shape == "camera"]
+            if t.settings.get("type") == "ORTHO" and not any(p.projection == "orthographic" for p in cameras):
+                findings.append(
+                    f'the request asks for an orthographic camera ({t.source}): add a part with "shape": "camera" and '
+                    '"projection": "orthographic"'
+                )
+            elif (lens := t.settings.get("lens")) is not None and not any(p.lens == lens for p in cameras):
+                findings.append(
+                    f'the request asks for a camera with a {lens:g} mm lens: give a part "shape": "camera" and "lens": {lens:g}'
+                )
+            elif not cameras:
+                findings.append(f'the request asks for a camera ({t.source}): add a part with "shape": "camera"')
+        elif t.kind == "object_type" and t.object_type == "EMPTY":
+            empties = [p.name for p in parts if p.shape == "empty"]
+            if not empties:
+                findings.append(
+                    f'the request asks for an empty ({t.source}): add a part with "shape": "empty" and give each part that '
+                    'moves with it "parent": "<the empty\'s name>"'
+                )
+            elif t.settings.get("children") and not any(p.parent in empties for p in parts):
+                findings.append(f'no part is parented to {empties[0]}: give each part that moves with it "parent": "{empties[0]}"')
+        elif t.kind == "material":
+            for value, least in (("metallic", t.metallic_min), ("transmission", t.transmission_min), ("emission", t.emission_min)):
+                # a glow asked with no strength (emission_min 0) is any emission at all
+                if least is not None and not any(
+                    _look(p, value) > least or 0 < least <= _look(p, value) for p in parts if p.shape not in STAGING
+                ):
+                    lacks = f"has {value} {least:g} or more" if least else "glows"
+                    give = max(least, 5.0) if value == "emission" else max(least, 1.0)
+                    findings.append(
+                        f'the request names "{t.source}" and no part {lacks}: give the part it names "{value}": {give:g} '
+                        "or a material that has it"
+                    )
+    return list(dict.fromkeys(findings))

@@ -11,16 +11,17 @@ from pydantic import BaseModel, ConfigDict, Field
 
 PRIMITIVES = ("box", "cylinder", "cone", "sphere", "torus", "plane")
 # Beyond primitives: words (a FONT object), a profile turned about z (a SCREW modifier: vase, bowl, glass), a curve
-# along a path with a round thickness (a tube, rail, spring), and the scene's own light and camera.
-EXTRA_SHAPES = ("text", "lathe", "curve", "light", "camera")
+# along a path with a round thickness (a tube, rail, spring), the scene's own light and camera, and an empty (no
+# geometry: a handle other parts are parented to, so they move together).
+EXTRA_SHAPES = ("text", "lathe", "curve", "light", "camera", "empty")
 SHAPES = PRIMITIVES + EXTRA_SHAPES
-STAGING = ("light", "camera")  # shapes that are no solid: placed around the scene by the builder, not by the layout
+STAGING = ("light", "camera", "empty")  # shapes that are no solid: placed by the builder (an empty at its children's centre)
 # Where a part goes, in words (plan_layout does the arithmetic): the side of the part it is on, and the edge or corner
 # of that side it is flush with. Front is -y, left is -x, top is +z.
 SIDES = ("top", "bottom", "front", "back", "left", "right")
 SPOTS = ("center", "front", "back", "left", "right", "top", "bottom", "front_left", "front_right", "back_left", "back_right")
 GROUND = "ground"
-Shape = Literal["box", "cylinder", "cone", "sphere", "torus", "plane", "text", "lathe", "curve", "light", "camera"]
+Shape = Literal["box", "cylinder", "cone", "sphere", "torus", "plane", "text", "lathe", "curve", "light", "camera", "empty"]
 # Named colours, not RGB: one or two tokens each where three numbers take about twelve, and a small model knows names.
 PALETTE: dict[str, tuple[float, float, float]] = {
     "white": (0.9, 0.9, 0.9),
@@ -65,6 +66,7 @@ CHANNELS = (
 )  # fmt: skip
 PATHS = ("line", "circle", "helix", "wave")  # a curve part's path
 LIGHTS = ("sun", "point", "spot", "area")
+PROJECTIONS = ("perspective", "orthographic")  # a camera part's
 AXES = ("x", "y", "z")
 MAX_KEYS = 16  # keyframes a channel, profile points a lathe
 MAX_COPIES = 400  # copies of one repeated part: a 20 by 20 grid
@@ -160,6 +162,8 @@ class Part(BaseModel):
     light: str = ""  # a light's type (LIGHTS)
     energy: float = 0.0  # a light's power (W; a sun's W/m²); 0: the builder's default for its type
     lens: float = 0.0  # a camera's focal length, mm; 0: 50
+    projection: str = ""  # a camera's projection: "orthographic", or "" for perspective
+    parent: str = ""  # the part it moves with (its parent object), "" for none
 
 
 TECHNIQUE_DEFAULTS = {name: field.default for name, field in Part.model_fields.items() if name not in (

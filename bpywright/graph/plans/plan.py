@@ -258,6 +258,10 @@ def parse_plan(text: str) -> Plan:
     solids = [p for p in every if p.shape not in STAGING]
     if not solids:
         raise PlanError("the plan has only a light or a camera: plan the object itself as parts too")
+    names = {p.name for p in every}
+    for p in every:
+        if p.parent and (p.parent not in names or p.parent == p.name):
+            raise PlanError(f"part {p.name!r}: parent {p.parent!r} is no other part of the plan; name the part it moves with")
     # a light or a camera is placed around the scene by the builder (its side and spot say from where), not laid out
     parts = lay_out(solids) + [p for p in every if p.shape in STAGING]
     name = re.sub(r"\s+", " ", str(data.get("object") or "object")).strip()[:200] or "object"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from typing import Any
 
 from pydantic import ValidationError
@@ -25,6 +26,7 @@ from .parts import (
     MODIFIERS,
     PATHS,
     PATTERNS,
+    PROJECTIONS,
     VARY,
     Modifier,
     PlanError,
@@ -79,6 +81,8 @@ TECHNIQUE_PROPERTIES: dict[str, Any] = {
     "light": {"type": "string", "enum": list(LIGHTS)},
     "energy": {"type": "number"},
     "lens": {"type": "number"},
+    "projection": {"type": "string", "enum": list(PROJECTIONS)},
+    "parent": {"type": "string"},
 }
 
 
@@ -235,6 +239,13 @@ def techniques(raw: dict[str, Any], name: str, shape: str) -> dict[str, Any]:
             out["energy"] = energy
     if shape == "camera" and (lens := _number(raw, "lens", what, 1.0, 5000.0)) is not None:
         out["lens"] = lens
+    if shape == "camera" and _choice(raw, "projection", what, PROJECTIONS) == "orthographic":
+        out["projection"] = "orthographic"
+    parent = raw.get("parent")
+    if parent not in (None, "", "none"):
+        if not isinstance(parent, str):
+            raise PlanError(f"{what}: parent must be the name of another part, got {json.dumps(parent)[:40]}")
+        out["parent"] = re.sub(r"[^a-z0-9]+", "_", parent.lower()).strip("_")[:32]  # as part names are written
     return out
 
 

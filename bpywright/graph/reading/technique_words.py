@@ -121,6 +121,13 @@ class CameraWords(Strict):
     orthographic: list[str] = []
 
 
+class EmptyWords(Strict):
+    """Phrases that ask for an empty, and words that ask for objects parented to it."""
+
+    phrases: list[str] = Field(min_length=1)
+    parent: list[str] = []
+
+
 class TechniqueWords(Strict):
     """The whole data file."""
 
@@ -136,6 +143,7 @@ class TechniqueWords(Strict):
     copies: CopyWords
     lights: list[LightWord]
     camera: CameraWords
+    empty: EmptyWords
 
     @model_validator(mode="after")
     def _colours_named(self) -> TechniqueWords:

@@ -169,6 +169,7 @@ def techniques(prompt: str) -> list[Technique]:
         *_copies(reading),
         *_lights(reading),
         *_camera(reading),
+        *_empty(reading),
     ]
     unique: dict[str, Technique] = {}
     for t in found:
@@ -465,6 +466,20 @@ def _camera(reading: Reading) -> list[Technique]:
         settings["lens"] = float(lens.group(1) or lens.group(2))
     source = said[0].group(0) if said else lens.group(0) if lens is not None else "camera"
     return [Technique(kind="camera", object_type="CAMERA", settings=settings, source=source)]
+
+
+_EMPTY_AFTER = frozenset({"", "object", "axes", "parent", "so", "named", "called", "which", "that"})
+
+
+def _empty(reading: Reading) -> list[Technique]:
+    """An empty ("three cubes parented to an empty"), with at least one object parented to it where the request says
+    so (settings children: 1)."""
+    # "an empty bottle" is a bottle: an empty is the noun only where no noun follows it
+    said = [m for m in reading.hits(reading.table.empty.phrases) if reading.next_word(m) in _FUNCTION | _EMPTY_AFTER]
+    if not said:
+        return []
+    settings: dict[str, float | int | str | bool] = {"children": 1} if reading.hits(reading.table.empty.parent) else {}
+    return [Technique(kind="object_type", object_type="EMPTY", settings=settings, source=said[0].group(0))]
 
 
 _LENS = re.compile(r"\b(\d{1,3}(?:\.\d+)?)\s*mm\b(?:\s+\w+){0,2}?\s+(?:lens|focal)|\bfocal length of (\d{1,3})")

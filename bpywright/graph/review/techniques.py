@@ -442,7 +442,14 @@ def _camera(t: Technique, scene: SceneSummary) -> str:
 def _object_type(t: Technique, scene: SceneSummary) -> str:
     have = [o for o in own(scene) if o.type == t.object_type]
     need = t.count or 1
-    return "" if len(have) >= need else f"{len(have)} {t.object_type} object(s), asked for {need} ({t.source})"
+    if len(have) < need:
+        return f"{len(have)} {t.object_type} object(s), asked for {need} ({t.source})"
+    children = t.settings.get("children")
+    names = {o.name for o in have}
+    carried = [o.name for o in scene.objects if o.parent in names]
+    if isinstance(children, int) and len(carried) < children:
+        return f"no object is parented to {', '.join(sorted(names)[:3])} ({t.source}): set each one's parent to it"
+    return ""
 
 
 CHECKS: dict[str, Callable[[Technique, SceneSummary], str]] = {
