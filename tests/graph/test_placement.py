@@ -114,8 +114,18 @@ def test_a_placement_the_scene_holds_passes_and_one_it_breaks_says_where_the_par
     assert reasons[0].startswith("the request puts the vase on the table: vase: not on table")
 
 
-def test_a_placement_whose_part_the_scene_lacks_is_left_to_the_parts_check() -> None:
-    assert placement_checks(VASE, scene(VASE_BESIDE, box("Floor", (-2, -2, -0.01), (2, 2, 0.0)))) == ({}, [])
+def test_a_thing_the_request_asks_for_beside_the_whole_must_be_built() -> None:
+    """ "A vase on a bedside table" asks for a table too: a vase standing alone fails its placement (the parts check asks
+    for no table: it reads parts listed after "with"). A subject the scene lacks, or a target that is the whole asked for,
+    is left to the parts check."""
+    floor = box("Floor", (-2, -2, -0.01), (2, 2, 0.0))
+    checks, reasons = placement_checks(VASE, scene(VASE_BESIDE, floor))
+    assert checks == {"placement: vase on table": False}
+    assert reasons == ["the request puts the vase on the table: no object is named like 'table' (build it, named for what it is)"]
+    assert placement_checks(VASE, scene(TABLE, floor)) == ({}, [])
+    cake = box("Base", (-0.2, -0.2, 0.0), (0.2, 0.2, 0.15))
+    candle = box("Candle", (-0.01, -0.01, 0.15), (0.01, 0.01, 0.25))
+    assert placement_checks("a birthday cake with three candles on top", scene(cake, candle)) == ({}, [])
     assert placement_checks("a red cube", scene(TABLE)) == ({}, [])
 
 
@@ -216,3 +226,9 @@ def test_something_inside_an_open_container_may_stand_out_of_its_top_by_half_its
     beside = box("Coins", (0.6, -0.2, 0.0), (1.0, 0.2, 0.2))
     checks, reasons = placement_checks(ask, scene(chest, beside))
     assert checks == {"placement: coin inside chest": False} and "out of it" in reasons[0]
+
+
+def test_a_plan_without_the_thing_the_request_asks_for_beside_the_whole_is_told_to_add_it() -> None:
+    alone = plan({"name": "lamp", "shape": "cone", "size": [0.3, 0.3, 0.4]})
+    (finding,) = plan_placement_findings(alone, "a lamp on a bedside table")
+    assert finding.endswith('add a part named table and give the lamp "on": "<the table part>" and "side": "top"'), finding

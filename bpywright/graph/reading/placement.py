@@ -106,6 +106,7 @@ SURFACES = frozenset({"wall", "door", "side", "front", "back", "face", "ceiling"
 PHRASE_ENDS = frozenset({"with", "and", "or", "that", "which", "where", "while", "of", "in", "at", "to", "for", "from", "by"})
 _TOKEN = re.compile(r"[a-z]+(?:['-][a-z]+)*|\d+|[,.;:!?()]")
 _PREPOSITION = sorted(PREPOSITIONS, key=len, reverse=True)
+_PLACING = frozenset(w for p in PREPOSITIONS for w in p.split()) - {"of", "top"} | {"next", "beside", "near", "behind"}
 
 
 def _noun(word: str) -> bool:
@@ -114,7 +115,12 @@ def _noun(word: str) -> bool:
 
 def _head_noun(prompt: str) -> str:
     """The request's head noun: the last noun of its first clause ("a coffee mug" → mug), '' where it has none."""
-    words = [w for w in _TOKEN.findall(re.split(r"[?!]", head(prompt))[0]) if _noun(w)]
+    words: list[str] = []
+    for w in _TOKEN.findall(re.split(r"[?!]", head(prompt))[0]):
+        if w in _PLACING or (w in PHRASE_ENDS and w != "of"):  # "a lamp on a bedside table": the lamp
+            break
+        if _noun(w):
+            words.append(w)
     return singular(words[-1]) if words else ""
 
 
@@ -162,12 +168,19 @@ def _subject(tokens: list[str], at: int) -> tuple[str, str, bool]:
 
 def placements(prompt: str) -> list[str]:
     """The placements the request states, as relations ("lamp on table"), each once, in the order said."""
+    return list(stated(prompt))
+
+
+def stated(prompt: str) -> dict[str, bool]:
+    """Each placement the request states (as placements()) → whether its target is a thing the request asks for beside
+    the whole: "a lamp on a bedside table" asks for a table too, which must be built. A target a part is placed against
+    is not ("a cupcake with a cherry on top": the cupcake's parts may carry other names; "a perch around the base of the
+    container": a region, not an object; "books on each shelf": shelves a reference may call boards)."""
     head_noun = _head_noun(prompt)
-    found: list[str] = []
+    found: dict[str, bool] = {}
     for sentence in _SENTENCE.split(without_opener(prompt.lower())):
-        for relation in _read(_TOKEN.findall(sentence), head_noun):
-            if relation not in found:
-                found.append(relation)
+        for relation, named in _read(_TOKEN.findall(sentence), head_noun):
+            found.setdefault(relation, named)
     return found
 
 
@@ -179,8 +192,8 @@ ENDED = frozenset({"on top", "inside", "around"})
 ENDS_AFTER = frozenset({"with", "for", "to", "that", "which", "where", "while"})  # "a perch inside with …", not "inside and out"
 
 
-def _read(tokens: list[str], head_noun: str) -> list[str]:
-    found: list[str] = []
+def _read(tokens: list[str], head_noun: str) -> list[tuple[str, bool]]:
+    found: list[tuple[str, bool]] = []
     i = 0
     while i < len(tokens):
         match = next((p for p in _PREPOSITION if tokens[i : i + len(p.split())] == p.split()), None)
@@ -203,6 +216,7 @@ def _read(tokens: list[str], head_noun: str) -> list[str]:
         if relation_word == "on" and match == "on" and (next_word in {"it", "them"} or target in SURFACES):
             relation_word = "touches"
         if subject and target and subject != target and (not listed or pronoun):
-            found.append(f"{subject} {relation_word} {target}")
+            named = subject == head_noun and not pronoun and target != head_noun
+            found.append((f"{subject} {relation_word} {target}", named))
         i = after
     return found

@@ -47,7 +47,7 @@ from ...harness.report import BoundingBox, ObjectSummary, SceneSummary
 from ..plans.layout import box_of
 from ..plans.parts import STAGING as PLAN_STAGING
 from ..plans.parts import Plan
-from ..reading.placement import placements
+from ..reading.placement import stated
 from ..reading.request import lemmas, name_words, names_part, singular
 
 TOUCH = 0.03  # of the scene's diagonal: boxes closer than this touch (the structural checks' contact distance)
@@ -466,18 +466,23 @@ def placement_checks(prompt: str, scene: SceneSummary | None) -> tuple[dict[str,
 
 
 def _placed(prompt: str, scene: SceneSummary) -> list[tuple[Relation, bool, str]]:
-    """(relation, holds, reason) of each placement the request states whose parts the scene has."""
+    """(relation, holds, reason) of each placement the request states whose subject the scene has. A target the request
+    names in its own words ("a lamp on a bedside table") must be built: its absence fails the placement; a target that
+    is the whole asked for, or a subject the scene lacks, is the parts check's to find."""
     out = []
-    for text in placements(prompt):
+    for text, named in stated(prompt).items():
         try:
             relation = Relation.parse(text)
         except RelationError:
             continue
-        subject, target = (part_objects(scene, p, relation.parts) for p in relation.parts)
-        if not subject or not target or {o.name for o in subject} & {o.name for o in target}:
-            continue  # a part the scene lacks is the parts check's; one found in the other ("hat" in every material) no placement
-        holds, message = check(relation, scene, relation.parts)
         said = f"the request puts the {relation.subject} {_SAID[relation.relation]} the {relation.target}"
+        subject, target = (part_objects(scene, p, relation.parts) for p in relation.parts)
+        if subject and not target and named:
+            out.append((relation, False, f"{said}: no object is named like {relation.target!r} (build it, named for what it is)"))
+            continue
+        if not subject or not target or {o.name for o in subject} & {o.name for o in target}:
+            continue  # one found in the other ("hat" in every material) is no placement
+        holds, message = check(relation, scene, relation.parts)
         out.append((relation, holds, f"{said}: {message}"))
     return out
 
@@ -513,8 +518,12 @@ def plan_placement_findings(plan: Plan, prompt: str) -> list[str]:
     hi = tuple(max(o.bbox.max[i] for o in objects if o.bbox) for i in range(3))
     scene = SceneSummary(object_count=len(objects), objects=objects, bbox=BoundingBox(min=lo, max=hi), camera=True, light=True)
     repeated = {p.name for p in plan.parts if p.repeat > 1 or any(m.type == "array" for m in p.modifiers)}
-    return [
-        f"{reason}; {_FIX[relation.relation].format(s=relation.subject, t=relation.target)}"
-        for relation, holds, reason in _placed(prompt, scene)
-        if not holds and not any(o.name in repeated for part in relation.parts for o in part_objects(scene, part, relation.parts))
-    ]
+    findings = []
+    for relation, holds, reason in _placed(prompt, scene):
+        if holds or any(o.name in repeated for part in relation.parts for o in part_objects(scene, part, relation.parts)):
+            continue
+        fix = _FIX[relation.relation].format(s=relation.subject, t=relation.target)
+        if not part_objects(scene, relation.target, relation.parts):
+            fix = f"add a part named {relation.target} and {fix}"
+        findings.append(f"{reason.split(' (build it')[0]}; {fix}")
+    return findings
