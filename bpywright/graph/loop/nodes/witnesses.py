@@ -11,7 +11,7 @@ from ...model.llm import LLMError
 from ...review.copies import copied_exemplar, shown_sources
 from ...review.witnesses import draw_witnesses
 from ..context import RunContext
-from ..drafts import planned_attempt
+from ..drafts import witness_plan
 from ..state import GenState
 
 
@@ -22,7 +22,7 @@ def witnesses_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
     sources = shown_sources(state.version, state.exemplars)
 
     def draw(variant: int) -> str | None:
-        return planned_attempt(state, ctx, len(state.attempts), a.round, None, "", None, variant).script
+        return witness_plan(state, ctx, variant)
 
     ctx.emit("witnesses", attempt=a.index, status=f"drawing {state.max_witnesses} fresh plan(s) to compare its shape with")
     done: dict[str, Any] = {"witnesses_due": False, "witnesses_drawn": True}
