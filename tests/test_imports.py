@@ -168,7 +168,7 @@ def test_review_does_not_import_the_model_client() -> None:
     assert found == []
 
 
-DRAWING = {"new_attempts", "new_plan", "planned_attempt", "plan_messages", "generator_messages", "draw_witnesses"}
+DRAWING = {"new_attempts", "new_plan", "revised_plan", "finished", "plan_messages", "generator_messages"}
 
 
 def test_the_critic_reviews_and_does_not_draw() -> None:

@@ -37,7 +37,7 @@ def test_redraws_heals_plan_revisions_and_witness_draws_are_edges() -> None:
     # a fresh answer for a shape that disagreed: drawn, then validated and reviewed like any other
     assert {("critic", "redraw"), ("redraw", "validate"), ("redraw", "give_up")} <= edges
     # fresh plans to compare a plan-built answer with: drawn, then back to the critic
-    assert {("critic", "witnesses"), ("witnesses", "critic")} <= edges
+    assert {("critic", "witnesses"), ("witnesses", "critic"), ("witnesses", "witnesses")} <= edges
     assert {("critic", "heal"), ("heal", "validate"), ("validate", "critic"), ("critic", "accept")} <= edges
     # a part plan that fails its own checks: asked again, and again while revisions are left, then validated
     for drawer in ("generate", "heal", "redraw"):

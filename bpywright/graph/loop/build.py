@@ -69,8 +69,8 @@ def _bind(fn: NodeFn, default: RunContext | None):
 def build_graph(checkpointer: Any = None, *, default_context: RunContext | None = None):
     """The compiled graph: retrieve → generate → validate → critic → ((heal | redraw) → validate → critic)* → accept |
     give_up; generate, heal and redraw → revise_plan (→ revise_plan)* → validate where a part plan fails its own checks
-    (or repeats an earlier attempt's script) and a revision is left; critic → witnesses → critic where a plan-built
-    answer is compared with fresh plans of its request. Every step that asks the model for an answer is a node, so the
+    (or repeats an earlier attempt's script) and a revision is left; critic → witnesses (→ witnesses)* → critic where a
+    plan-built answer is compared with fresh plans of its request (revised as any plan is). Every step that asks the model for an answer is a node, so the
     graph drawn is the graph that runs."""
     graph = StateGraph(GenState, context_schema=RunContext)
     for name, fn in NODES.items():
@@ -83,7 +83,7 @@ def build_graph(checkpointer: Any = None, *, default_context: RunContext | None 
     graph.add_conditional_edges("critic", routing.after_critic, ["accept", "heal", "redraw", "witnesses", "give_up"])
     graph.add_conditional_edges("heal", routing.after_heal, ["revise_plan", "validate", "give_up"])
     graph.add_conditional_edges("redraw", routing.after_heal, ["revise_plan", "validate", "give_up"])
-    graph.add_edge("witnesses", "critic")
+    graph.add_conditional_edges("witnesses", routing.after_witnesses, ["witnesses", "critic"])
     for end in ("accept", "give_up", "fallback"):
         graph.add_edge(end, END)
     return graph.compile(checkpointer=checkpointer)

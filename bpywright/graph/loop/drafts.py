@@ -84,15 +84,27 @@ def in_parallel(fn: Callable[[T], R], items: list[T]) -> list[R]:
 
 
 def new_plan(
-    state: GenState, ctx: RunContext, index: int, round_: int, parent: int | None, feedback: str, previous: Any = None, variant: int = 0
+    state: GenState,
+    ctx: RunContext,
+    index: int,
+    round_: int,
+    parent: int | None,
+    feedback: str,
+    previous: Any = None,
+    variant: int = 0,
+    *,
+    resamples: bool = True,
 ) -> Attempt:
     """One attempt from a part plan: the model writes the parts as schema-constrained JSON, the builder writes the
     script. One model call: a plan that fails its own checks, or is unusable, is left a draft (Attempt.draft) that the
     revise_plan node asks again, before any Blender run (cheap: a short JSON answer). previous: the plan a heal round
     revises (the critic's findings in feedback), else None: a fresh plan. variant: which of n candidates
-    (LLMClient.structured: 0 greedy, k > 0 sampled with seed + k)."""
+    (LLMClient.structured: 0 greedy, k > 0 sampled with seed + k). resamples: False for a witness (never sampled again
+    for repeating an attempt's script)."""
     asked_previous = previous.model_dump_json() if previous is not None else None
-    draft = PlanDraft(variant=variant, asked=feedback, asked_previous=asked_previous, feedback=feedback, previous=asked_previous)
+    draft = PlanDraft(
+        variant=variant, asked=feedback, asked_previous=asked_previous, feedback=feedback, previous=asked_previous, resamples=resamples
+    )
     return _draw(state, ctx, Attempt(index=index, origin="generate", round=round_, parent=parent, draft=draft))
 
 
@@ -112,6 +124,7 @@ def revised_plan(state: GenState, ctx: RunContext, a: Attempt) -> Attempt:
             previous=d.asked_previous,
             head=d.head,
             repeated=d.repeated,
+            resamples=d.resamples,
         )
     return _draw(state, ctx, a.model_copy(update={"draft": d, "script": None}))
 
@@ -216,7 +229,7 @@ def _settled(state: GenState, a: Attempt, d: PlanDraft) -> Attempt:
         note = "; ".join(d.notes)
         return a.model_copy(update={"draft": None, "script": None, "failure": f"no usable part plan: {note}", "note": _note(d)})
     held = _held(state, a, d)
-    if d.repeated is None:
+    if d.repeated is None and d.resamples:
         repeated = next((x.index for x in state.attempts if x.checked and x.script == held.script), None)
         if repeated is not None:
             return _held(state, a, d.model_copy(update={"repeated": repeated, "resample": True}))
@@ -227,13 +240,3 @@ def _note(d: PlanDraft) -> str:
     """The attempt's note: what drew it, that it was sampled again, then what each plan drawn was."""
     again = [f"the plan repeated attempt #{d.repeated}'s, sampled again"] if d.repeated is not None and not d.resample else []
     return "; ".join(x for x in [d.head, *again, *d.notes] if x)
-
-
-def witness_plan(state: GenState, ctx: RunContext, variant: int) -> str | None:
-    """The script of one fresh plan of the request (nodes/witnesses.py), revised as a draft is; never sampled again
-    for repeating an attempt: a witness that draws the answer's own plan testifies that the model draws it again."""
-    a = state.attempt(state.current)
-    drawn = new_plan(state, ctx, len(state.attempts), a.round if a is not None else 0, None, "", None, variant)
-    while drawn.draft is not None and not drawn.draft.resample:
-        drawn = revised_plan(state, ctx, drawn)
-    return drawn.script

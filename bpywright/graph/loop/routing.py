@@ -98,6 +98,11 @@ def after_heal(state: GenState) -> Drawn:
     return "give_up" if state.error or not fresh else drafted(state)
 
 
+def after_witnesses(state: GenState) -> Literal["witnesses", "critic"]:
+    """Back to the witnesses node while a witness plan is due a revision (routing.plan_due), else to the critic."""
+    return "witnesses" if any(d.draft is not None and plan_due(d.draft) for d in state.witness_drafts) else "critic"
+
+
 def max_reviews(max_rounds: int) -> int:
     """Critic visits one request may take: the first script's, then one per heal (rounds, free rule steps, copies
     regenerated): the loop gives up with its best attempt here, before LangGraph's recursion limit."""
@@ -110,6 +115,6 @@ PLAN_STEPS = 2 * MAX_PLAN_REVISIONS + 1  # revise_plan visits after one draw: it
 def recursion_limit(max_rounds: int) -> int:
     """Graph steps one request may take: retrieve, generate, validate, critic, 3 per heal or redraw (heal, validate,
     critic), PLAN_STEPS revise_plan visits after each draw from the model (the first and one per round), 2 for the
-    witnesses (drawn, then the critic again), the end, slack; routing stops at max_reviews first, and run.generate ends
+    witnesses (drawn, then the critic again) and MAX_PLAN_REVISIONS for their revisions, the end, slack; routing stops at max_reviews first, and run.generate ends
     a run that still reaches it with its best."""
-    return 4 + 3 * max_reviews(max_rounds) + PLAN_STEPS * (1 + max_rounds) + 2 + 4
+    return 4 + 3 * max_reviews(max_rounds) + PLAN_STEPS * (1 + max_rounds) + 2 + MAX_PLAN_REVISIONS + 4

@@ -67,6 +67,7 @@ class PlanDraft(BaseModel):
     head: str = ""  # what drew it (a heal's or redraw's account), first in the attempt's note
     repeated: int | None = None  # the earlier attempt whose script this sample repeated (sampled again once, then kept)
     resample: bool = False  # due to be sampled again: its script repeats attempt #repeated's
+    resamples: bool = True  # False for a witness: drawing the answer's own plan again is its testimony, not a repeat
 
 
 class Attempt(BaseModel):
@@ -124,6 +125,7 @@ class GenState(BaseModel):
     rule_steps: int = 0  # deterministic rule heals, free of rounds (bounded by MAX_RULE_STEPS)
     redraws: int = 0  # fresh answers drawn after a shape that disagreed with verified neighbours (of max_redraws)
     witnesses: list[str] = Field(default_factory=list)  # the fresh plan-built scripts drawn once per request (nodes/witnesses.py)
+    witness_drafts: list[Attempt] = Field(default_factory=list)  # the witnesses' plans while one is due a revision
     witnesses_due: bool = False  # the critic needs witnesses to review the current attempt: the witnesses node draws them
     witnesses_drawn: bool = False  # they were drawn (witnesses holds the usable ones), or witness_error says why not
     witness_error: str = ""  # why the witnesses could not be drawn (the budget ran out, the endpoint went away)
