@@ -77,7 +77,7 @@ def single(
     item: dict[str, Any], mode: str, settings: Settings, llm: LLMClient, pool: Any, run_dir: str, store: Any = None
 ) -> dict[str, Any]:
     """One-shot or retrieval: one generation, validated and scored by the same nodes the graph uses (objective checks + rubric)."""
-    from bpywright.graph.loop.drafts import new_attempts
+    from bpywright.graph.loop.drafts import finished, new_attempts
     from bpywright.graph.loop.nodes.critic import critic_node
     from bpywright.graph.loop.nodes.retrieve import retrieve_node
     from bpywright.graph.loop.validation import validate_one
@@ -89,7 +89,7 @@ def single(
     first_token = None
     start, mark = time.monotonic(), len(llm.stats)
     try:
-        attempt = new_attempts(state, ctx, round_=0)[0]
+        attempt = finished(state, ctx, new_attempts(state, ctx, round_=0))[0]  # a plan revised as the graph revises it
         first_token = llm.stats[-1].first_token_s if llm.stats else None
     except LLMError as exc:
         return {"error": str(exc), "ran": False, "seconds": time.monotonic() - start, "tokens": tokens_since(llm, mark)}

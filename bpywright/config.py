@@ -156,9 +156,10 @@ class Settings:
     strategy: str = "auto"
     # who accepts a script that passed the objective checks: model (the critic model's rubric), grounded (the rubric, its
     # low score overruled when the scene disproves every reason it gives: graph/review/grounding.py), checks (those checks
-    # decide, no rubric call), none (no rubric call and nothing accepted: the local model's entry, its reviews carry no
-    # information), neighbours (no rubric call: the scene's shape must agree with its 2 nearest verified exemplars of the
-    # same kind: graph/review/agreement.py), auto (a local model's catalogue entry decides; else model)
+    # decide, no rubric call), none (no rubric call and nothing accepted: the answer that passes the checks is returned as
+    # the best attempt), neighbours (no rubric call: the scene's shape must agree with its 2 nearest verified exemplars of the
+    # same kind: graph/review/agreement.py; the local model's entry: its own reviews carry no information), auto (a local
+    # model's catalogue entry decides; else model)
     review: str = "auto"
     # fresh answers a request may draw when its answer passed the checks and its shape disagreed with its verified
     # neighbours or the archetype of its kind (review=neighbours; graph/review/agreement.py), each a round. Against the archetypes

@@ -140,13 +140,35 @@ def test_graph_rooms_below_the_loop_take_only_its_state_types() -> None:
     assert found == []
 
 
+def _room_arrows(source: str, targets: tuple[str, ...]) -> list[tuple[str, str]]:
+    return sorted(
+        (m, t) for m, t in _edges() if _in(m, f"bpywright.graph.{source}") and any(_in(t, f"bpywright.graph.{x}") for x in targets)
+    )
+
+
+def test_reading_is_the_floor_of_the_graphs_rooms() -> None:
+    """reading (what a request's words ask for) is read by plans, review and repair and reads none of them: the palette
+    its colour words are checked against lives in reading (reading.palette), and the plan's parts take it from there."""
+    assert ("bpywright.graph.plans.parts", "bpywright.graph.reading.palette") in _edges()
+    assert _room_arrows("reading", ("plans", "review", "repair", "model", "loop")) == []
+
+
+def test_the_model_room_takes_nothing_from_the_repairs_or_the_loop() -> None:
+    """model talks to the model and renders and reads its turns: merging a reply into a script is the loop's heal turn
+    (loop.heal_llm.usable_code, with repair.patch), the definitions prompt is given the uses repair.missing finds, and
+    the prompts read symbols, exemplars and verdicts through the protocols they declare (prompting.ShownSymbol …),
+    not the loop's state types."""
+    assert ("bpywright.graph.loop.heal_llm", "bpywright.graph.repair.patch") in _edges()
+    assert _room_arrows("model", ("repair", "loop")) == []
+
+
 def test_review_does_not_import_the_model_client() -> None:
     """Review checks an attempt against its request with no model asked: a draw or a rubric call is the loop's."""
     found = sorted((m, t) for m, t in _edges() if _in(m, "bpywright.graph.review") and _in(t, "bpywright.graph.model.llm"))
     assert found == []
 
 
-DRAWING = {"new_attempts", "new_plan", "planned_attempt", "plan_messages", "generator_messages", "draw_witnesses"}
+DRAWING = {"new_attempts", "new_plan", "revised_plan", "finished", "plan_messages", "generator_messages"}
 
 
 def test_the_critic_reviews_and_does_not_draw() -> None:

@@ -102,6 +102,13 @@ def test_the_plan_strategy_builds_the_script_from_the_models_parts(settings, fak
     assert {"seat", "backrest", "leg_front_left", "leg_back_right"} <= names
     asked = [r for r in fake.chat_requests if fake_role(r) == "plan"]
     assert len(asked) == 2 and "leg" in asked[1]["messages"][-1]["content"]  # the revision is told what the plan lacks
+    # the revision is the revise_plan node's, an edge between generate and the run
+    assert [e.node for e in events if e.node in ("generate", "revise_plan", "run", "critic")] == [
+        "generate",
+        "revise_plan",
+        "run",
+        "critic",
+    ]
     assert result.outcome == "accepted", result.message
     # the critic reviews the PARTS table; the fixed builder (the same in every plan-built script) is named, not shown
     review = next(r for r in fake.chat_requests if fake_role(r) == "critic")["messages"][-1]["content"]

@@ -14,7 +14,7 @@ from bpywright.exemplars.store import ExemplarStore
 from bpywright.graph.loop.run import generate
 from bpywright.graph.model.fake_llm import FakeLLM
 from bpywright.graph.model.llm import VARIANT_TEMPERATURE
-from bpywright.graph.review.witnesses import WITNESS_VARIANT, draw_witnesses
+from bpywright.graph.review.witnesses import WITNESS_VARIANT, usable_witnesses
 
 from .test_agreement import attempts_of
 from .test_plan import BURGER as BURGER_PLAN
@@ -117,5 +117,4 @@ def test_no_fresh_plans_are_drawn_unless_configured(settings, fake: FakeLLM, ren
 
 
 def test_a_witness_that_copies_what_the_prompt_showed_is_no_witness() -> None:
-    drawn = {WITNESS_VARIANT: "own plan", WITNESS_VARIANT + 1: "the shown exemplar", WITNESS_VARIANT + 2: None}
-    assert draw_witnesses(drawn.get, 3, lambda s: s == "the shown exemplar") == ["own plan"]
+    assert usable_witnesses(["own plan", "the shown exemplar", None], lambda s: s == "the shown exemplar") == ["own plan"]

@@ -24,13 +24,15 @@ from .nodes.generate import generate_node
 from .nodes.heal import heal_node
 from .nodes.redraw import redraw_node
 from .nodes.retrieve import retrieve_node
+from .nodes.revise_plan import revise_plan_node
 from .nodes.validate import validate_node
 from .nodes.witnesses import witnesses_node
-from .state import Attempt, ExemplarBrief, GenState, SymbolBrief
+from .state import Attempt, ExemplarBrief, GenState, PlanDraft, SymbolBrief
 
 NODES: dict[str, NodeFn] = {
     "retrieve": retrieve_node,
     "generate": generate_node,
+    "revise_plan": revise_plan_node,
     "validate": validate_node,
     "critic": critic_node,
     "heal": heal_node,
@@ -40,7 +42,7 @@ NODES: dict[str, NodeFn] = {
     "give_up": give_up_node,
     "fallback": fallback_node,
 }
-CHECKPOINT_TYPES = (Attempt, SymbolBrief, ExemplarBrief)  # the models stored as channel values
+CHECKPOINT_TYPES = (Attempt, PlanDraft, SymbolBrief, ExemplarBrief)  # the models stored as channel values
 
 
 def _bind(fn: NodeFn, default: RunContext | None):
@@ -66,19 +68,22 @@ def _bind(fn: NodeFn, default: RunContext | None):
 
 def build_graph(checkpointer: Any = None, *, default_context: RunContext | None = None):
     """The compiled graph: retrieve → generate → validate → critic → ((heal | redraw) → validate → critic)* → accept |
-    give_up; critic → witnesses → critic where a plan-built answer is compared with fresh plans of its request. Every
-    step that asks the model for an answer is a node, so the graph drawn is the graph that runs."""
+    give_up; generate, heal and redraw → revise_plan (→ revise_plan)* → validate where a part plan fails its own checks
+    (or repeats an earlier attempt's script) and a revision is left; critic → witnesses (→ witnesses)* → critic where a
+    plan-built answer is compared with fresh plans of its request (revised as any plan is). Every step that asks the model for an answer is a node, so the
+    graph drawn is the graph that runs."""
     graph = StateGraph(GenState, context_schema=RunContext)
     for name, fn in NODES.items():
         graph.add_node(name, _bind(fn, default_context))
     graph.add_edge(START, "retrieve")
     graph.add_conditional_edges("retrieve", routing.after_retrieve, ["generate", "fallback"])
-    graph.add_conditional_edges("generate", routing.after_generate, ["validate", "give_up"])
+    graph.add_conditional_edges("generate", routing.after_generate, ["revise_plan", "validate", "give_up"])
+    graph.add_conditional_edges("revise_plan", routing.after_heal, ["revise_plan", "validate", "give_up"])
     graph.add_edge("validate", "critic")
     graph.add_conditional_edges("critic", routing.after_critic, ["accept", "heal", "redraw", "witnesses", "give_up"])
-    graph.add_conditional_edges("heal", routing.after_heal, ["validate", "give_up"])
-    graph.add_conditional_edges("redraw", routing.after_heal, ["validate", "give_up"])
-    graph.add_edge("witnesses", "critic")
+    graph.add_conditional_edges("heal", routing.after_heal, ["revise_plan", "validate", "give_up"])
+    graph.add_conditional_edges("redraw", routing.after_heal, ["revise_plan", "validate", "give_up"])
+    graph.add_conditional_edges("witnesses", routing.after_witnesses, ["witnesses", "critic"])
     for end in ("accept", "give_up", "fallback"):
         graph.add_edge(end, END)
     return graph.compile(checkpointer=checkpointer)

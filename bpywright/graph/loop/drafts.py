@@ -1,18 +1,22 @@
 """Attempts drawn from the model: n complete scripts from the generator prompt, or part plans that the builder turns
-into scripts (a plan that fails its own checks is revised once). The generate, heal and critic nodes draw through here."""
+into scripts. One model call a step: a plan that fails its own checks is left a draft (Attempt.draft) that the revise_plan
+node asks again (routing.plan_due), so each revision is an edge of the graph. The generate, heal, redraw and revise_plan
+nodes draw through here."""
 
 from __future__ import annotations
 
 import contextvars
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, TypeVar
 
 from ..model.extract import extract_script
 from ..model.llm import HOW_TO_CONFIGURE, VARIANT_TEMPERATURE, LLMError, OutOfTime
 from ..model.prompting import generator_messages
 from ..review.copies import LIBRARY_SOURCE, SHAPE_SOURCE, copies_of, shown_sources
 from .context import RunContext
-from .state import Attempt, GenState
+from .routing import plan_due
+from .state import Attempt, GenState, PlanDraft
 from .streaming import token_progress
 
 CUT_OFF = "the reply was cut off at the token limit"
@@ -33,16 +37,9 @@ def new_attempts(
         before = state.attempt(parent)
         previous = plan_of_script(before.script) if before is not None and not copied else None
         first = len(state.attempts)
-        if state.n == 1:
-            return [new_plan(state, ctx, first, round_, parent, feedback, previous)]
         # n plans at once: an endpoint that batches (vLLM on a GPU) writes them together; llama.cpp's server takes them
         # one at a time, as a loop would. Candidate k > 0 is sampled (seed + k), or all n would be the greedy plan.
-        with ThreadPoolExecutor(max_workers=state.n) as workers:  # each in a copy of this context: it holds the deadline
-            futures = [
-                workers.submit(contextvars.copy_context().run, new_plan, state, ctx, first + i, round_, parent, feedback, previous, i)
-                for i in range(state.n)
-            ]
-            return [f.result() for f in futures]
+        return in_parallel(lambda i: new_plan(state, ctx, first + i, round_, parent, feedback, previous, i), list(range(state.n)))
     taken = {e.id for e in copies_of(state.attempts, state.exemplars).values()}
     shown = [e for e in state.exemplars if e.id not in taken]
     messages = generator_messages(state.prompt, state.version, state.symbols, shown, earlier=earlier, copied=copied)
@@ -73,74 +70,175 @@ def new_attempts(
     return attempts
 
 
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def in_parallel(fn: Callable[[T], R], items: list[T]) -> list[R]:
+    """fn of each item: one directly, several in threads, each in a copy of this context (it holds the deadline)."""
+    if len(items) == 1:
+        return [fn(items[0])]
+    with ThreadPoolExecutor(max_workers=max(1, len(items))) as workers:
+        futures = [workers.submit(contextvars.copy_context().run, fn, item) for item in items]
+        return [f.result() for f in futures]
+
+
 def new_plan(
-    state: GenState, ctx: RunContext, index: int, round_: int, parent: int | None, feedback: str, previous: Any = None, variant: int = 0
-) -> Attempt:
-    """planned_attempt, sampled again once (a variant of its own) when its script repeats an earlier attempt's: a greedy
-    revision that ignored the critic gives the same plan, whose run and review could only repeat the verdict (the
-    benchmark's cushion: the same 81-token plan, a second Blender run and a 45 s review with the same score)."""
-    attempt = planned_attempt(state, ctx, index, round_, parent, feedback, previous, variant)
-    repeated = next((a.index for a in state.attempts if attempt.script is not None and a.script == attempt.script), None)
-    if repeated is None:
-        return attempt
-    again = planned_attempt(state, ctx, index, round_, parent, feedback, previous, variant + state.n)
-    note = f"the plan repeated attempt #{repeated}'s, sampled again; {again.note}"
-    return again.model_copy(update={"note": note})
-
-
-MAX_PLAN_REVISIONS = 1  # a plan whose own checks fail (floating parts, parts the request names missing) is asked again once
-
-
-def planned_attempt(
-    state: GenState, ctx: RunContext, index: int, round_: int, parent: int | None, feedback: str, previous: Any = None, variant: int = 0
+    state: GenState,
+    ctx: RunContext,
+    index: int,
+    round_: int,
+    parent: int | None,
+    feedback: str,
+    previous: Any = None,
+    variant: int = 0,
+    *,
+    resamples: bool = True,
 ) -> Attempt:
     """One attempt from a part plan: the model writes the parts as schema-constrained JSON, the builder writes the
-    script. A plan that fails its own checks is revised once before any Blender run (cheap: a short JSON answer).
-    previous: the plan a heal round revises (the critic's findings in feedback), else None: a fresh plan. variant: which
-    of n candidates (LLMClient.structured: 0 greedy, k > 0 sampled with seed + k)."""
-    from ..plans.plan import PLAN_SCHEMA, PlanError, build_script, grounded, parse_plan, plan_findings, plan_messages
+    script. One model call: a plan that fails its own checks, or is unusable, is left a draft (Attempt.draft) that the
+    revise_plan node asks again, before any Blender run (cheap: a short JSON answer). previous: the plan a heal round
+    revises (the critic's findings in feedback), else None: a fresh plan. variant: which of n candidates
+    (LLMClient.structured: 0 greedy, k > 0 sampled with seed + k). resamples: False for a witness (never sampled again
+    for repeating an attempt's script)."""
+    asked_previous = previous.model_dump_json() if previous is not None else None
+    draft = PlanDraft(
+        variant=variant, asked=feedback, asked_previous=asked_previous, feedback=feedback, previous=asked_previous, resamples=resamples
+    )
+    return _draw(state, ctx, Attempt(index=index, origin="generate", round=round_, parent=parent, draft=draft))
 
-    assert ctx.llm is not None
-    notes: list[str] = []
-    plan = None
-    # verified exemplars' scenes, as plans; an exemplar an earlier attempt copied is left out, as from a code prompt, and
-    # so is a library plan it copied ("Make a toy car." otherwise draws the library's toy car again each time it is shown)
-    copied = copies_of(state.attempts, shown_sources(state.version, state.exemplars)).values()
+
+def revised_plan(state: GenState, ctx: RunContext, a: Attempt) -> Attempt:
+    """The revise_plan node's step for one draft: one model call. A plan that failed its own checks (or was unusable)
+    is asked again with the findings as feedback and the plan shown; a plan whose script repeats an earlier attempt's
+    is sampled again (a variant of its own: seed + k + n), asked as the first was: a greedy revision that ignored the
+    critic gives the same plan, whose run and review could only repeat the verdict."""
+    d = a.draft
+    assert d is not None
+    if d.resample:
+        d = PlanDraft(
+            variant=d.variant + state.n,
+            asked=d.asked,
+            asked_previous=d.asked_previous,
+            feedback=d.asked,
+            previous=d.asked_previous,
+            head=d.head,
+            repeated=d.repeated,
+            resamples=d.resamples,
+        )
+    return _draw(state, ctx, a.model_copy(update={"draft": d, "script": None}))
+
+
+def finished(state: GenState, ctx: RunContext, attempts: list[Attempt]) -> list[Attempt]:
+    """The attempts with their drafts settled, asked in turn as the graph's revise_plan edges ask them: for a caller
+    outside the graph (a one-shot benchmark) that takes the first answer as the graph would validate it."""
+    while any(a.draft is not None for a in attempts):
+        attempts = in_parallel(lambda a: revised_plan(state, ctx, a) if a.draft is not None else a, attempts)
+    return attempts
+
+
+def headed(attempts: list[Attempt], how: str) -> list[Attempt]:
+    """The attempts with how (what drew them: a heal's or redraw's account) first in their notes, a draft's included."""
+    out = []
+    for x in attempts:
+        if x.draft is not None:
+            d = x.draft.model_copy(update={"head": how})
+            out.append(x.model_copy(update={"draft": d, "note": _note(d)}))
+        else:
+            out.append(x.model_copy(update={"note": f"{how}; {x.note}"}))
+    return out
+
+
+PlanSources = tuple[list[tuple[str, str]], tuple[str, str] | None, set[str]]
+
+
+def plan_sources(state: GenState) -> PlanSources:
+    """What a plan prompt shows and what it checks copies against: verified exemplars' scenes as plans (stored), the
+    critic's shape of the kind (Settings.plan_shapes), shown first, and the library plans not to show again (left_out).
+    An exemplar an earlier attempt copied is left out, as from a code prompt, and so is a library plan it copied ("Make a
+    toy car." otherwise draws the library's toy car again each time it is shown). Earlier: the checked attempts (a draft
+    of this round is no earlier attempt)."""
+    earlier = [a for a in state.attempts if a.checked]
+    copied = copies_of(earlier, shown_sources(state.version, state.exemplars)).values()
     taken = {e.id for e in copied}
     left_out = {e.prompt for e in copied if e.source == LIBRARY_SOURCE}
     stored = [(e.prompt, e.plan) for e in state.exemplars if e.plan and e.id not in taken and e.source != SHAPE_SOURCE]
-    # the critic's shape of the kind (Settings.plan_shapes), shown first; left out like an exemplar once an attempt copied it
     shape = next(((e.prompt, e.plan) for e in state.exemplars if e.source == SHAPE_SOURCE and e.id not in taken), None)
-    for revision in range(MAX_PLAN_REVISIONS + 1):
-        messages = plan_messages(
-            state.prompt,
-            state.version,
-            feedback=feedback,
-            previous=previous,
-            examples=state.plan_examples,
-            stored=stored,
-            shape=shape,
-            left_out=left_out,
+    return stored, shape, left_out
+
+
+def _draw(state: GenState, ctx: RunContext, a: Attempt) -> Attempt:
+    """a with the draft's next plan drawn (one model call), then settled unless routing.plan_due says it is asked again.
+    OutOfTime with a plan in hand settles on that plan; with none, it is raised. Unusable JSON is the next feedback."""
+    from ..plans.plan import PLAN_SCHEMA, Plan, PlanError, grounded, parse_plan, plan_findings, plan_messages
+    from ..review.relations import plan_placement_findings
+
+    assert ctx.llm is not None and a.draft is not None
+    d = a.draft
+    stored, shape, left_out = plan_sources(state)
+    messages = plan_messages(
+        state.prompt,
+        state.version,
+        feedback=d.feedback,
+        previous=Plan.model_validate_json(d.previous) if d.previous is not None else None,
+        examples=state.plan_examples,
+        stored=stored,
+        shape=shape,
+        left_out=left_out,
+    )
+    try:
+        text = ctx.llm.structured(messages, "plan", PLAN_SCHEMA, generator=True, variant=d.variant)
+    except OutOfTime:
+        if d.plan is None:
+            raise
+        return _settled(state, a, d.model_copy(update={"notes": [*d.notes, "no time left to revise it"]}))  # the plan in hand
+    drawn = d.drawn + 1
+    try:
+        plan = grounded(parse_plan(text), state.prompt)
+    except PlanError as exc:
+        note = f"plan {drawn} unusable ({exc})"
+        d = d.model_copy(
+            update={
+                "drawn": drawn,
+                "plan": None,
+                "findings": [],
+                "feedback": f"the last plan was unusable: {exc}",
+                "notes": [*d.notes, note],
+            }
         )
-        try:
-            text = ctx.llm.structured(messages, "plan", PLAN_SCHEMA, generator=True, variant=variant)
-        except OutOfTime:
-            if plan is None:
-                raise
-            notes.append("no time left to revise it")  # the plan in hand is built: it is better than none
-            break
-        try:
-            plan = grounded(parse_plan(text), state.prompt)
-        except PlanError as exc:
-            feedback, plan = f"the last plan was unusable: {exc}", None
-            notes.append(f"plan {revision + 1} unusable ({exc})")
-            continue
-        findings = plan_findings(plan, state.prompt, state.plan_examples, stored, shape)
-        notes.append(f"plan {revision + 1}: {len(plan.parts)} part(s)" + (f"; {'; '.join(findings[:3])}" if findings else ""))
-        if not findings:
-            break
-        feedback, previous = "; ".join(findings[:5]), plan
-    note = "; ".join(notes)
-    if plan is None:
-        return Attempt(index=index, origin="generate", round=round_, parent=parent, failure=f"no usable part plan: {note}", note=note)
-    return Attempt(index=index, origin="generate", round=round_, parent=parent, script=build_script(plan, state.version), note=note)
+    else:
+        # its own checks, then where the request puts its parts ("a lamp on a bedside table"), from the plan's boxes
+        findings = [*plan_findings(plan, state.prompt, state.plan_examples, stored, shape), *plan_placement_findings(plan, state.prompt)]
+        note = f"plan {drawn}: {len(plan.parts)} part(s)" + (f"; {'; '.join(findings[:3])}" if findings else "")
+        again = {"feedback": "; ".join(findings[:5]), "previous": plan.model_dump_json()} if findings else {}
+        d = d.model_copy(update={"drawn": drawn, "plan": plan.model_dump_json(), "findings": findings, "notes": [*d.notes, note], **again})
+    return _held(state, a, d) if plan_due(d) else _settled(state, a, d)
+
+
+def _held(state: GenState, a: Attempt, d: PlanDraft) -> Attempt:
+    """a as a draft still due an answer: the script of the plan in hand (if any) built, for the repeat check and a
+    budget that runs out first."""
+    from ..plans.plan import Plan, build_script
+
+    script = build_script(Plan.model_validate_json(d.plan), state.version) if d.plan is not None else None
+    return a.model_copy(update={"draft": d, "script": script, "failure": None, "note": _note(d)})
+
+
+def _settled(state: GenState, a: Attempt, d: PlanDraft) -> Attempt:
+    """a with its plan settled: built into its script, or failed with why (no usable plan). A script that repeats an
+    earlier attempt's is held once more, to be sampled again."""
+    if d.plan is None:
+        note = "; ".join(d.notes)
+        return a.model_copy(update={"draft": None, "script": None, "failure": f"no usable part plan: {note}", "note": _note(d)})
+    held = _held(state, a, d)
+    if d.repeated is None and d.resamples:
+        repeated = next((x.index for x in state.attempts if x.checked and x.script == held.script), None)
+        if repeated is not None:
+            return _held(state, a, d.model_copy(update={"repeated": repeated, "resample": True}))
+    return held.model_copy(update={"draft": None})
+
+
+def _note(d: PlanDraft) -> str:
+    """The attempt's note: what drew it, that it was sampled again, then what each plan drawn was."""
+    again = [f"the plan repeated attempt #{d.repeated}'s, sampled again"] if d.repeated is not None and not d.resample else []
+    return "; ".join(x for x in [d.head, *again, *d.notes] if x)

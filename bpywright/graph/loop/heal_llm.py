@@ -10,12 +10,12 @@ from ...rules.base import FixScope
 from ...rules.families.imports.missing_import import CONSOLE, IMPORTS
 from ...rules.pack import BY_ID, apply_rules
 from ...rules.unbound import NOT_DEFINED, undefined_names
-from ..model.extract import extract_script
+from ..model.extract import Extracted, extract_script
 from ..model.llm import HOW_TO_CONFIGURE, LLMError, reply_budget
 from ..model.prompting import definition_messages, heal_messages, replacement_request
-from ..model.replies import same_script, unusable_reason, usable_code
-from ..repair.missing import insert_definitions
-from ..repair.patch import PatchError, apply_unified_diff
+from ..model.replies import fragment_reason, same_script, unusable_reason
+from ..repair.missing import constants, insert_definitions, uses
+from ..repair.patch import PatchError, apply_unified_diff, merge_fragment, merge_statements
 from .context import RunContext
 from .state import Attempt, GenState, SymbolBrief, brief
 from .streaming import token_progress
@@ -114,7 +114,7 @@ def define_missing(state: GenState, ctx: RunContext, a: Attempt) -> tuple[str, s
     names = [n for n in undefined_names(a.script) if n not in IMPORTS and n not in CONSOLE]  # imports are the rules' (bpy!)
     if found is None or found.group(1) not in names:
         return None
-    messages = definition_messages(state.prompt, state.version, a.script, names, failure)
+    messages = definition_messages(state.prompt, state.version, names, failure, uses=uses(a.script, names), constants=constants(a.script))
     reply = ctx.llm.chat(messages, on_token=token_progress(ctx, "heal", len(state.attempts)))[0]
     keep_reply(ctx, len(state.attempts), "definitions", reply)
     found_code = extract_script(reply).code or reply  # a bare `NAME = value` line is an answer too
@@ -129,3 +129,14 @@ def with_imports(script: str, version: str) -> str:
     `import bpy` is otherwise judged by its dozens of undefined-name findings and discarded before the rule could add it
     (the local model's chair: 26 blocking findings, all `bpy`)."""
     return apply_rules(script, [(BY_ID["missing-import"], FixScope(version))])[0]
+
+
+def usable_code(script: str, found: Extracted, line: int | None = None) -> tuple[str, str] | None:
+    """(new script, how) from a reply's code: corrected definitions merged, a whole valid script, or a few changed
+    statements merged (patch.merge_statements; line: where the run failed); None otherwise."""
+    merged = merge_fragment(script, found.code) if found.code is not None else None
+    if merged is not None:
+        return merged, "corrected definitions merged into the script"
+    if found.code is not None and found.failure is None and fragment_reason(script, found) is None:
+        return found.code, "full replacement"
+    return merge_statements(script, found.code, line) if found.code is not None and found.failure is None else None

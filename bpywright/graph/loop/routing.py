@@ -1,5 +1,5 @@
-"""Where the graph goes after a node: offline or generate; accept, heal, redraw or give up (bounded by rounds and
-budget); the witnesses the critic needs before it can compare."""
+"""Where the graph goes after a node: offline or generate; a part plan that fails its own checks to revise_plan; accept,
+heal, redraw or give up (bounded by rounds and budget); the witnesses the critic needs before it can compare."""
 
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ from ..repair.builders import call_builders
 from ..repair.framing import framed
 from ..review.agreement import disagreed
 from ..review.checks import unbuilt
-from .state import Attempt, GenState
+from .state import Attempt, GenState, PlanDraft
+
+Drawn = Literal["revise_plan", "validate", "give_up"]
 
 
 def after_retrieve(state: GenState) -> Literal["generate", "fallback"]:
@@ -17,9 +19,24 @@ def after_retrieve(state: GenState) -> Literal["generate", "fallback"]:
     return "generate" if state.llm else "fallback"
 
 
-def after_generate(state: GenState) -> Literal["validate", "give_up"]:
-    """Validate the new attempts, unless the LLM could not answer."""
-    return "give_up" if state.error else "validate"
+def after_generate(state: GenState) -> Drawn:
+    """Validate the new attempts (their plans revised first where due), unless the LLM could not answer."""
+    return "give_up" if state.error else drafted(state)
+
+
+MAX_PLAN_REVISIONS = 1  # a plan whose own checks fail (floating parts, parts the request names missing) is asked again once
+
+
+def plan_due(draft: PlanDraft) -> bool:
+    """A part plan the revise_plan node asks the model about again: one that failed its own checks or was unusable,
+    with a revision left, or one whose script repeats an earlier attempt's (sampled again once)."""
+    return draft.resample or ((draft.plan is None or bool(draft.findings)) and draft.drawn <= MAX_PLAN_REVISIONS)
+
+
+def drafted(state: GenState) -> Literal["revise_plan", "validate"]:
+    """revise_plan while a new attempt's part plan is due another answer (drafts.py keeps a draft only while it is
+    due: plan_due), else validate."""
+    return "revise_plan" if any(a.draft is not None and plan_due(a.draft) for a in state.attempts) else "validate"
 
 
 MAX_RULE_STEPS = 8  # deterministic rule heals one request may take besides its rounds (they cost no LLM call, a run each:
@@ -74,10 +91,16 @@ def redraw_due(state: GenState, current: Attempt) -> bool:
     return c is not None and disagreed(c) and state.redraws < state.max_redraws and state.rounds < state.max_rounds
 
 
-def after_heal(state: GenState) -> Literal["validate", "give_up"]:
-    """Validate the patched or redrawn attempt, unless the LLM could not answer or no heal was left to try."""
+def after_heal(state: GenState) -> Drawn:
+    """Validate the patched, redrawn or revised attempt (a plan due another answer to revise_plan first), unless the LLM
+    could not answer or no heal was left to try."""
     fresh = bool(state.attempts) and not state.attempts[-1].checked
-    return "give_up" if state.error or not fresh else "validate"
+    return "give_up" if state.error or not fresh else drafted(state)
+
+
+def after_witnesses(state: GenState) -> Literal["witnesses", "critic"]:
+    """Back to the witnesses node while a witness plan is due a revision (routing.plan_due), else to the critic."""
+    return "witnesses" if any(d.draft is not None and plan_due(d.draft) for d in state.witness_drafts) else "critic"
 
 
 def max_reviews(max_rounds: int) -> int:
@@ -86,7 +109,12 @@ def max_reviews(max_rounds: int) -> int:
     return 1 + max_rounds + MAX_RULE_STEPS + 2
 
 
+PLAN_STEPS = 2 * MAX_PLAN_REVISIONS + 1  # revise_plan visits after one draw: its revisions, a sample drawn again, its revisions
+
+
 def recursion_limit(max_rounds: int) -> int:
     """Graph steps one request may take: retrieve, generate, validate, critic, 3 per heal or redraw (heal, validate,
-    critic), 2 for the witnesses (drawn, then the critic again), the end, slack; routing stops at max_reviews first, and run.generate ends a run that still reaches it with its best."""
-    return 4 + 3 * max_reviews(max_rounds) + 2 + 4
+    critic), PLAN_STEPS revise_plan visits after each draw from the model (the first and one per round), 2 for the
+    witnesses (drawn, then the critic again) and MAX_PLAN_REVISIONS for their revisions, the end, slack; routing stops at max_reviews first, and run.generate ends
+    a run that still reaches it with its best."""
+    return 4 + 3 * max_reviews(max_rounds) + PLAN_STEPS * (1 + max_rounds) + 2 + MAX_PLAN_REVISIONS + 4

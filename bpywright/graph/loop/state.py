@@ -50,6 +50,26 @@ class Critique(BaseModel):
     agreement: list[dict[str, Any]] = Field(default_factory=list)
 
 
+class PlanDraft(BaseModel):
+    """A part plan still being drawn (the plan strategy): the revise_plan node asks the model again while routing finds
+    it due (routing.plan_due: its own checks failed or it was unusable and a revision is left, or its script repeats an
+    earlier attempt's and it is sampled again). Plans are held as JSON (Plan.model_dump_json)."""
+
+    variant: int = 0  # which sample (LLMClient.structured: 0 greedy, k > 0 sampled with seed + k)
+    asked: str = ""  # the feedback the sample was first asked with (a sample drawn again is asked the same)
+    asked_previous: str | None = None  # the plan it was first asked to revise (a heal round's), else None
+    feedback: str = ""  # what the next revision is told: the findings, or why the last plan was unusable
+    previous: str | None = None  # the plan the next revision is shown
+    plan: str | None = None  # the plan in hand (None: the last answer was unusable)
+    findings: list[str] = Field(default_factory=list)  # the plan in hand's own-check findings (plans.plan_findings)
+    drawn: int = 0  # plans drawn for this sample (the first, then its revisions)
+    notes: list[str] = Field(default_factory=list)  # one per plan drawn: "plan 1: 3 part(s); …", "plan 2 unusable (…)"
+    head: str = ""  # what drew it (a heal's or redraw's account), first in the attempt's note
+    repeated: int | None = None  # the earlier attempt whose script this sample repeated (sampled again once, then kept)
+    resample: bool = False  # due to be sampled again: its script repeats attempt #repeated's
+    resamples: bool = True  # False for a witness: drawing the answer's own plan again is its testimony, not a repeat
+
+
 class Attempt(BaseModel):
     """One candidate script and everything learnt about it."""
 
@@ -69,6 +89,7 @@ class Attempt(BaseModel):
     rules_applied: list[str] = Field(default_factory=list)  # drift rules the rule healer applied to make it
     rules_excluded: list[str] = Field(default_factory=list)  # rules the healer must not retry on this lineage
     sure_fixes: list[str] = Field(default_factory=list)  # sure rule fixes applied before its first run (validate.sure_fixes)
+    draft: PlanDraft | None = None  # a part plan still being drawn: revise_plan asks again before validate (None: settled)
 
     @property
     def ran_ok(self) -> bool:
@@ -104,6 +125,7 @@ class GenState(BaseModel):
     rule_steps: int = 0  # deterministic rule heals, free of rounds (bounded by MAX_RULE_STEPS)
     redraws: int = 0  # fresh answers drawn after a shape that disagreed with verified neighbours (of max_redraws)
     witnesses: list[str] = Field(default_factory=list)  # the fresh plan-built scripts drawn once per request (nodes/witnesses.py)
+    witness_drafts: list[Attempt] = Field(default_factory=list)  # the witnesses' plans while one is due a revision
     witnesses_due: bool = False  # the critic needs witnesses to review the current attempt: the witnesses node draws them
     witnesses_drawn: bool = False  # they were drawn (witnesses holds the usable ones), or witness_error says why not
     witness_error: str = ""  # why the witnesses could not be drawn (the budget ran out, the endpoint went away)

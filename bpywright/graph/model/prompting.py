@@ -2,14 +2,37 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
-from typing import Any
-
-from ..loop.state import Critique, ExemplarBrief, SymbolBrief
+from typing import Any, Protocol
 
 PROMPTS_DIR = Path(__file__).with_name("prompts")
 Messages = list[dict[str, str]]
+
+
+class ShownSymbol(Protocol):
+    """What a prompt shows of an API symbol (the loop's SymbolBrief)."""
+
+    name: str
+    kind: str
+    signature: str | None
+    description: str
+    uri: str | None
+
+
+class ShownExemplar(Protocol):
+    """What a prompt shows of a verified exemplar (the loop's ExemplarBrief): the request it answers and its script."""
+
+    prompt: str
+    script: str
+
+
+class Verdict(Protocol):
+    """What a heal prompt shows of the critic's verdict (the loop's Critique)."""
+
+    reasons: list[str]
+    suggested_fix: str | None
 
 
 @cache
@@ -39,8 +62,8 @@ def numbered(script: str) -> str:
 def generator_messages(
     prompt: str,
     version: str,
-    symbols: list[SymbolBrief],
-    exemplars: list[ExemplarBrief],
+    symbols: Sequence[ShownSymbol],
+    exemplars: Sequence[ShownExemplar],
     *,
     earlier: str = "",
     copied: str = "",
@@ -53,7 +76,7 @@ def generator_messages(
 
 
 def heal_messages(
-    prompt: str, version: str, script: str, *, failure: str, fix_block: str, critique: Critique | None, symbols: list[SymbolBrief]
+    prompt: str, version: str, script: str, *, failure: str, fix_block: str, critique: Verdict | None, symbols: Sequence[ShownSymbol]
 ) -> Messages:
     """Ask for a patch (diff or full script) from the failure, the lint findings and the docs of the symbols involved."""
     user = render(
@@ -69,18 +92,19 @@ def heal_messages(
     return [{"role": "system", "content": render("heal_system", version=version)}, {"role": "user", "content": user}]
 
 
-def definition_messages(prompt: str, version: str, script: str, names: list[str], failure: str) -> Messages:
-    """Ask only for the definitions of names the script uses and never defines: a short prompt and a short reply."""
-    from ..repair.missing import constants, uses
-
+def definition_messages(
+    prompt: str, version: str, names: list[str], failure: str, *, uses: Sequence[tuple[int, str]], constants: Sequence[str]
+) -> Messages:
+    """Ask only for the definitions of names the script uses and never defines: a short prompt and a short reply (uses:
+    the lines that use them, constants: the script's constants, as repair.missing reads them)."""
     user = render(
         "heal_define",
         prompt=prompt,
         version=version,
         names=names,
         failure=failure.splitlines()[0] if failure else "",
-        uses=uses(script, names),
-        constants=constants(script),
+        uses=uses,
+        constants=constants,
     )
     return [{"role": "system", "content": render("heal_define_system", version=version)}, {"role": "user", "content": user}]
 

@@ -1,24 +1,12 @@
-"""Read a heal reply's code against the script it patches: merged definitions, a whole script, a few statements, or why not."""
+"""Read a heal reply's code against the script it patches: a whole script, a fragment of one, or why it is unusable."""
 
 from __future__ import annotations
 
 import re
 
-from ..repair.patch import merge_fragment, merge_statements
 from .extract import Extracted
 
 _IMPORTS_BPY = re.compile(r"^\s*(import\s+bpy\b|from\s+bpy\b)", re.MULTILINE)
-
-
-def usable_code(script: str, found: Extracted, line: int | None = None) -> tuple[str, str] | None:
-    """(new script, how) from a reply's code: corrected definitions merged, a whole valid script, or a few changed
-    statements merged (patch.merge_statements; line: where the run failed); None otherwise."""
-    merged = merge_fragment(script, found.code) if found.code is not None else None
-    if merged is not None:
-        return merged, "corrected definitions merged into the script"
-    if found.code is not None and found.failure is None and fragment_reason(script, found) is None:
-        return found.code, "full replacement"
-    return merge_statements(script, found.code, line) if found.code is not None and found.failure is None else None
 
 
 def same_script(one: str, other: str) -> bool:

@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, StrictStr, StringConstraints, ValidationError, model_validator
 
-from ..plans.parts import PALETTE
+from .palette import PALETTE
 
 WORDS_PATH = Path(__file__).parents[1] / "data" / "words.toml"
 

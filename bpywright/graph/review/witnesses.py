@@ -24,17 +24,11 @@ from .agreement import MARGIN, Agreement, GeometryCache, Measure, Neighbour, ans
 
 WITNESS_VARIANT = 101  # witness k is sampled with seed + 101 + k: apart from the n candidates' and redraws' (1, 2, …)
 
-Draw = Callable[[int], str | None]  # variant → a fresh plan-built script of the request (None: no usable plan)
 
-
-def draw_witnesses(draw: Draw, count: int, copied: Callable[[str], bool]) -> list[str]:
-    """count fresh plan-built scripts of the request (fewer when a plan is unusable; copies of shown exemplars left out)."""
-    scripts = []
-    for k in range(count):
-        script = draw(WITNESS_VARIANT + k)
-        if script is not None and not copied(script):
-            scripts.append(script)
-    return scripts
+def usable_witnesses(drawn: Sequence[str | None], copied: Callable[[str], bool]) -> list[str]:
+    """The fresh plan-built scripts drawn (witness k sampled as variant WITNESS_VARIANT + k; None: no usable plan) that
+    can testify: unusable plans and copies of shown exemplars left out, in the order drawn."""
+    return [script for script in drawn if script is not None and not copied(script)]
 
 
 def corroborate(script: str, witnesses: Sequence[str], need: int, measure: Measure, cache: GeometryCache) -> Agreement:

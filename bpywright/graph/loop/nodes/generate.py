@@ -23,8 +23,9 @@ def generate_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
     bad = [a for a in attempts if a.failure]
     status = f"{len(attempts)} candidate(s)" + (f", {len(bad)} unusable" if bad else "")
     cut = [f"#{a.index}: {a.note.split('; ', 1)[1]}" for a in attempts if CUT_OFF in a.note]
+    due = [f"#{a.index}: {a.note}, to revise" for a in attempts if a.draft is not None]  # revise_plan asks again
     detail = "; ".join(
-        [*(f"#{a.index}: {a.failure}" for a in bad), *cut, *([speed(ctx.llm.stats[-1])] if ctx.llm and ctx.llm.stats else [])]
+        [*(f"#{a.index}: {a.failure}" for a in bad), *cut, *due, *([speed(ctx.llm.stats[-1])] if ctx.llm and ctx.llm.stats else [])]
     )
     ctx.emit("generate", attempt=attempts[0].index, status=status, seconds=time.monotonic() - start, detail=detail)
     return {"attempts": [*state.attempts, *attempts], "model": model_label(ctx)}

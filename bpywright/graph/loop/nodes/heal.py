@@ -18,7 +18,7 @@ from ...repair.framing import framed
 from ...review.checks import unbuilt
 from ...review.copies import copied_exemplar, describe, shown_sources
 from ..context import RunContext
-from ..drafts import new_attempts
+from ..drafts import headed, new_attempts
 from ..heal_llm import define_missing, failure_of, llm_patch, with_imports
 from ..routing import MAX_RULE_STEPS
 from ..state import Attempt, ExemplarBrief, GenState
@@ -225,7 +225,7 @@ def _regenerate(turn: Turn) -> Update:
     assert turn.fresh is not None
     how, earlier, copied = turn.fresh
     new = new_attempts(turn.state, turn.ctx, round_=turn.round, parent=turn.attempt.index, earlier=earlier, copied=copied)
-    new = [x.model_copy(update={"note": f"{how}; {x.note}"}) for x in new]
+    new = headed(new, how)
     # a new script gets its own free rule steps; a copy the critic rejected used one of the critic's rounds
     return turn.added(new, how, {"rounds": turn.round, "rule_steps": 0, **turn.critic_rounds()})
 
@@ -243,7 +243,7 @@ def _replan(turn: Turn) -> Update:
     earlier = f"the critic rejected the scene it built: {reasons}"[:600]
     new = new_attempts(turn.state, turn.ctx, round_=turn.round, parent=a.index, earlier=earlier)
     how = f"replanned: #{a.index}'s plan revised with the critic's findings"
-    new = [x.model_copy(update={"note": f"{how}; {x.note}"}) for x in new]
+    new = headed(new, how)
     return turn.added(new, how, {"rounds": turn.round, "rule_steps": 0, **turn.critic_rounds()})
 
 

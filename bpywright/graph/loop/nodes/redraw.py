@@ -12,7 +12,7 @@ from typing import Any
 from ...model.llm import LLMError
 from ...review.agreement import compared_with, redraw_hint
 from ..context import RunContext
-from ..drafts import new_attempts, new_plan
+from ..drafts import headed, new_attempts, new_plan
 from ..state import GenState
 
 
@@ -37,6 +37,6 @@ def redraw_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
             how = f"redrawn: #{a.index} {earlier}; a fresh script"
     except LLMError as exc:  # the round is counted and the error ends the run, as a heal round's
         return {"rounds": round_, "error": str(exc)}
-    new = [x.model_copy(update={"note": f"{how}; {x.note}"}) for x in new]
+    new = headed(new, how)
     ctx.emit("redraw", attempt=new[0].index, status="redrawn", seconds=time.monotonic() - start, detail=how)
     return {"attempts": [*state.attempts, *new], "rounds": round_, "rule_steps": 0, "redraws": state.redraws + 1}
