@@ -44,14 +44,16 @@ GOOD = json.dumps(
 class Run:
     """One request through the compiled graph, stopped before validate: the nodes it went through, its events, state."""
 
-    def __init__(self, settings: Settings, fake: FakeLLM, *, n: int = 1, checkpointer: Any = None, stop: str = "validate") -> None:
+    def __init__(
+        self, settings: Settings, fake: FakeLLM, *, n: int = 1, checkpointer: Any = None, stop: str = "validate", prompt: str = CHAIR
+    ) -> None:
         self.events: list[ProgressEvent] = []
         self.path: list[str] = []
         graph = build_graph(
             checkpointer=checkpointer or InMemorySaver(serde=JsonPlusSerializer(allowed_msgpack_modules=list(CHECKPOINT_TYPES)))
         )
         ctx = RunContext(settings=settings, thread_id="t1", llm=LLMClient.from_settings(settings), on_event=self.events.append)
-        start = GenState(prompt=CHAIR, n=n, strategy="plan", max_rounds=1, budget_s=600.0)
+        start = GenState(prompt=prompt, n=n, strategy="plan", max_rounds=1, budget_s=600.0)
         config = {"configurable": {"thread_id": "t1"}, "recursion_limit": 50}
         for update in graph.stream(start, config, context=ctx, stream_mode="updates", interrupt_before=[stop]):
             self.path.extend(k for k in update if not k.startswith("__"))
@@ -190,3 +192,23 @@ def test_a_witness_plan_that_fails_its_checks_is_revised_by_the_witnesses_node_a
     assert state.witnesses[0] == answer.script and state.witnesses[1] not in (answer.script, None)
     seeds = [r["seed"] for r in fake.chat_requests if role_of(r) == "plan"]
     assert seeds == [7, 7 + WITNESS_VARIANT, 7 + WITNESS_VARIANT + 1, 7 + WITNESS_VARIANT + 1]  # a revision keeps its sample
+
+
+LAMP = "a lamp on a bedside table"
+TABLE = {"name": "table", "shape": "box", "size": [0.5, 0.5, 0.6], "on": "ground", "color": "brown"}
+SHADE = {"name": "lamp", "shape": "cone", "size": [0.3, 0.3, 0.4], "color": "cream"}
+
+
+def test_a_plan_that_breaks_a_placement_the_request_states_is_revised_before_it_runs(plan_settings: Settings, fake: FakeLLM) -> None:
+    """ "A lamp on a bedside table" planned with the lamp on the ground beside the table: the revision is told where the
+    lamp belongs and which fields place it there, before any Blender run."""
+    beside = json.dumps({"object": "lamp", "parts": [TABLE, {**SHADE, "on": "table", "side": "right"}]})
+    placed = json.dumps({"object": "lamp", "parts": [TABLE, {**SHADE, "on": "table", "side": "top"}]})
+    fake.script("plan", beside, placed)
+    run = Run(plan_settings, fake, prompt=LAMP)
+    assert run.path == ["retrieve", "generate", "revise_plan"] and run.next == ["validate"]
+    asked = run.plans[1]["messages"][-1]["content"]
+    assert "the request puts the lamp on the table: lamp: not on table" in asked
+    assert 'give the lamp "on": "<the table part>" and "side": "top"' in asked
+    [a] = run.state.attempts
+    assert a.note.endswith("; plan 2: 2 part(s)")
