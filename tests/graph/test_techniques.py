@@ -552,9 +552,13 @@ def test_a_count_the_request_states_and_the_scene_lacks_gets_repair_rounds() -> 
     both = critiqued(prompt, ran(scene(mesh("Ball"), mesh("Floor", vertices=4, faces=1))))
     assert both.critique is not None and both.critique.checks["scene: 1 plane"] is True
     assert lacks_asked(both.critique)  # its materials, chrome and white, are still missing: a material is counted too
-    assert not lacks_asked(
-        critiqued("a ball resting on a floor plane", ran(scene(mesh("Ball"), mesh("Floor", vertices=4, faces=1)))).critique
+    resting = scene(
+        mesh("Ball", bbox=BoundingBox(min=(-1.0, -1.0, 0.0), max=(1.0, 1.0, 2.0))),
+        mesh("Floor", vertices=4, faces=1, bbox=BoundingBox(min=(-3.0, -3.0, 0.0), max=(3.0, 3.0, 0.0))),
     )
+    assert not lacks_asked(critiqued("a ball resting on a floor plane", ran(resting)).critique)
+    sunk = critiqued("a ball resting on a floor plane", ran(scene(mesh("Ball"), mesh("Floor", vertices=4, faces=1))))
+    assert sunk.critique is not None and sunk.critique.checks["placement: ball on plane"] is False  # the floor through its middle
 
 
 def test_a_scene_that_built_nothing_is_told_so_not_every_technique_it_lacks() -> None:

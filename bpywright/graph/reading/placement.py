@@ -139,7 +139,8 @@ def _target(tokens: list[str], start: int, head_noun: str) -> str:
         if not _noun(word):
             break
         nouns.append(word)
-    return singular(nouns[-1]) if nouns else ""
+    # "a floor plane": the plane, or an object named for the floor (its other nouns are its other names)
+    return "|".join(dict.fromkeys(singular(n) for n in reversed(nouns))) if nouns else ""
 
 
 def _subject(tokens: list[str], at: int) -> tuple[str, str, bool]:
@@ -171,16 +172,17 @@ def placements(prompt: str) -> list[str]:
     return list(stated(prompt))
 
 
-def stated(prompt: str) -> dict[str, bool]:
+def stated(prompt: str) -> dict[str, tuple[bool, str]]:
     """Each placement the request states (as placements()) → whether its target is a thing the request asks for beside
     the whole: "a lamp on a bedside table" asks for a table too, which must be built. A target a part is placed against
     is not ("a cupcake with a cherry on top": the cupcake's parts may carry other names; "a perch around the base of the
-    container": a region, not an object; "books on each shelf": shelves a reference may call boards)."""
+    container": a region, not an object; "books on each shelf": shelves a reference may call boards). With it, the
+    target's names: "plane|floor" for "a floor plane"."""
     head_noun = _head_noun(prompt)
-    found: dict[str, bool] = {}
+    found: dict[str, tuple[bool, str]] = {}
     for sentence in _SENTENCE.split(without_opener(prompt.lower())):
-        for relation, named in _read(_TOKEN.findall(sentence), head_noun):
-            found.setdefault(relation, named)
+        for relation, named, target in _read(_TOKEN.findall(sentence), head_noun):
+            found.setdefault(relation, (named, target))
     return found
 
 
@@ -192,8 +194,8 @@ ENDED = frozenset({"on top", "inside", "around"})
 ENDS_AFTER = frozenset({"with", "for", "to", "that", "which", "where", "while"})  # "a perch inside with …", not "inside and out"
 
 
-def _read(tokens: list[str], head_noun: str) -> list[tuple[str, bool]]:
-    found: list[tuple[str, bool]] = []
+def _read(tokens: list[str], head_noun: str) -> list[tuple[str, bool, str]]:
+    found: list[tuple[str, bool, str]] = []
     i = 0
     while i < len(tokens):
         match = next((p for p in _PREPOSITION if tokens[i : i + len(p.split())] == p.split()), None)
@@ -210,13 +212,14 @@ def _read(tokens: list[str], head_noun: str) -> list[tuple[str, bool]]:
         if ended and not (listed and match in ENDED):
             i = after
             continue
-        target = (owner or head_noun) if ended else _target(tokens, after, owner or head_noun)
+        names = (owner or head_noun) if ended else _target(tokens, after, owner or head_noun)
+        target = names.split("|")[0]
         pronoun = ended or next_word in PRONOUNS or next_word in POSSESSIVES
         relation_word = PREPOSITIONS.get(match, "on")
         if relation_word == "on" and match == "on" and (next_word in {"it", "them"} or target in SURFACES):
             relation_word = "touches"
         if subject and target and subject != target and (not listed or pronoun):
             named = subject == head_noun and not pronoun and target != head_noun
-            found.append((f"{subject} {relation_word} {target}", named))
+            found.append((f"{subject} {relation_word} {target}", named, names))
         i = after
     return found

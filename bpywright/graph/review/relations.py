@@ -462,28 +462,29 @@ def placement_checks(prompt: str, scene: SceneSummary | None) -> tuple[dict[str,
     parts check's finding, not a misplacement. A reason says where the part is ("the request puts the lamp on the
     table: lamp: not on table (its bottom is 0.31 m above the table's top)")."""
     placed = _placed(prompt, scene) if scene is not None else []
-    return {PLACEMENT + str(r): holds for r, holds, _ in placed}, [reason for _, holds, reason in placed if not holds]
+    return {PLACEMENT + str(r): holds for r, _, holds, _ in placed}, [reason for _, _, holds, reason in placed if not holds]
 
 
-def _placed(prompt: str, scene: SceneSummary) -> list[tuple[Relation, bool, str]]:
+def _placed(prompt: str, scene: SceneSummary) -> list[tuple[Relation, tuple[str, str], bool, str]]:
     """(relation, holds, reason) of each placement the request states whose subject the scene has. A target the request
     names in its own words ("a lamp on a bedside table") must be built: its absence fails the placement; a target that
     is the whole asked for, or a subject the scene lacks, is the parts check's to find."""
     out = []
-    for text, named in stated(prompt).items():
+    for text, (named, names) in stated(prompt).items():
         try:
             relation = Relation.parse(text)
         except RelationError:
             continue
         said = f"the request puts the {relation.subject} {_SAID[relation.relation]} the {relation.target}"
-        subject, target = (part_objects(scene, p, relation.parts) for p in relation.parts)
+        parts = (relation.subject, names if valid_part(names) else relation.target)
+        subject, target = (part_objects(scene, p, parts) for p in parts)
         if subject and not target and named:
-            out.append((relation, False, f"{said}: no object is named like {relation.target!r} (build it, named for what it is)"))
+            out.append((relation, parts, False, f"{said}: no object is named like {relation.target!r} (build it, named for what it is)"))
             continue
         if not subject or not target or {o.name for o in subject} & {o.name for o in target}:
             continue  # one found in the other ("hat" in every material) is no placement
-        holds, message = check(relation, scene, relation.parts)
-        out.append((relation, holds, f"{said}: {message}"))
+        holds, message = check(relation, scene, parts)
+        out.append((relation, parts, holds, f"{said}: {message}"))
     return out
 
 
@@ -519,11 +520,11 @@ def plan_placement_findings(plan: Plan, prompt: str) -> list[str]:
     scene = SceneSummary(object_count=len(objects), objects=objects, bbox=BoundingBox(min=lo, max=hi), camera=True, light=True)
     repeated = {p.name for p in plan.parts if p.repeat > 1 or any(m.type == "array" for m in p.modifiers)}
     findings = []
-    for relation, holds, reason in _placed(prompt, scene):
-        if holds or any(o.name in repeated for part in relation.parts for o in part_objects(scene, part, relation.parts)):
+    for relation, parts, holds, reason in _placed(prompt, scene):
+        if holds or any(o.name in repeated for part in parts for o in part_objects(scene, part, parts)):
             continue
         fix = _FIX[relation.relation].format(s=relation.subject, t=relation.target)
-        if not part_objects(scene, relation.target, relation.parts):
+        if not part_objects(scene, parts[1], parts):
             fix = f"add a part named {relation.target} and {fix}"
         findings.append(f"{reason.split(' (build it')[0]}; {fix}")
     return findings
