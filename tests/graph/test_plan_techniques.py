@@ -12,7 +12,9 @@ import jsonschema
 import pytest
 
 from bpywright.graph.plans.checks import missing_techniques
+from bpywright.graph.plans.layout import box_of
 from bpywright.graph.plans.library import LIBRARY, TECHNIQUES
+from bpywright.graph.plans.parts import PALETTE
 from bpywright.graph.plans.plan import (
     PLAN_SCHEMA,
     PlanError,
@@ -360,3 +362,29 @@ def test_an_empty_the_request_names_is_asked_of_the_plan_with_the_parts_it_carri
     assert missing_techniques(parse_plan(plan("cubes", {**BOX, "parent": "Pivot"}, pivot)), ask) == []
     with pytest.raises(PlanError, match="parent 'hinge' is no other part of the plan"):
         parse_plan(plan("cubes", {**BOX, "parent": "hinge"}, pivot))
+
+
+@pytest.mark.parametrize(
+    ("prompt", "floor"),
+    [
+        ("a chrome ball resting on a white floor plane", ("floor", PALETTE["white"])),
+        ("the word HELLO as extruded 3D text on a plane", ("floor", (0.6, 0.6, 0.6))),
+        ("a dog sitting on the ground", ("ground", (0.6, 0.6, 0.6))),
+        ("a red toy plane", None),  # an aircraft
+        ("a paper plane on a desk", None),
+    ],
+)
+def test_a_floor_the_request_stands_its_object_on_is_added_where_the_plan_forgot_it(prompt: str, floor: tuple | None) -> None:
+    """The local model, told "the plan has 0 part(s) of shape plane: add it", left the floor out twice in a row: the
+    floor the request names is added under the parts, three times as wide, in the colour it is given."""
+    ball = parse_plan(plan("ball", part("ball", "sphere", [1, 1, 1])))
+    built = grounded(ball, prompt)
+    added = [(p.name, p.color) for p in built.parts if p.shape == "plane"]
+    assert added == ([] if floor is None else [floor])
+    if floor is not None:
+        (plane,) = [p for p in built.parts if p.shape == "plane"]
+        ball_box = box_of(built.parts[0])
+        assert plane.size[0] == 3.0 and plane.location[2] == ball_box[0][2]  # under the ball, touching it
+        assert plan_findings(built, prompt) == [] or all("plane" not in f for f in plan_findings(built, prompt))
+    with_floor = parse_plan(plan("ball", part("ball", "sphere", [1, 1, 1]), part("ground", "box", [4, 4, 0.1])))
+    assert grounded(with_floor, prompt).parts == grounded(with_floor, "a ball").parts  # a plan with its floor keeps it

@@ -10,7 +10,7 @@ from ..reading.expectations import NAME_WORDS, expectations
 from ..reading.request import counted_parts, head, lemmas, names_part, one_object, plural, requested_parts
 from ..reading.techniques import techniques
 from .layout import Box, box_of
-from .parts import MIN_EXTENT, MODIFIERS, STAGING, Part, Plan, looks
+from .parts import MIN_EXTENT, MODIFIERS, PALETTE, STAGING, Part, Plan, looks
 
 TOUCH = 0.02  # share of the object's bounding-box diagonal two parts may be apart and still count as touching
 MIN_TOUCH = 0.002  # metres: the least gap allowed, for tiny objects
@@ -62,9 +62,49 @@ def floating_groups(plan: Plan) -> list[list[str]]:
 
 def grounded(plan: Plan, prompt: str) -> Plan:
     """The plan moved up or down so its lowest point is at z = 0, unless the request lets it leave the ground (a
-    hanging lamp): a free, certain fix that costs the model no revision."""
+    hanging lamp), with the floor it names added where it forgot one (floored): free, certain fixes that cost the model
+    no revision."""
     if set(_WORD.findall(prompt.lower())) & ABOVE_GROUND:
+        return floored(plan, prompt)
+    return floored(_on_the_ground(plan), prompt)
+
+
+# A floor the request stands its object on: "on a white floor plane", "resting on the ground", "text on a plane".
+# "A toy plane" or "a paper plane on a desk" is an aircraft, and names none.
+_FLOOR = re.compile(
+    r"\b(?:on|onto|over|above|across)\s+(?:a|an|the)?\s*(?:([a-z]+)\s+)??(?:([a-z]+)\s+)??(floor|ground)(?:\s+plane)?\b"
+    r"|\b(?:on|onto)\s+(?:a|an|the)\s+(?:([a-z]+)\s+)?(plane)\b|\b(?:([a-z]+)\s+)?(floor|ground)\s+plane\b"
+)
+FLOOR_SIZE = 3.0  # times the object's wider footprint side: a floor that fills the frame around it
+
+
+def floored(plan: Plan, prompt: str) -> Plan:
+    """The plan with the floor plane the request names ("a chrome ball resting on a white floor plane") added under its
+    parts where no part is a plane or named for a floor: the local model, told "add it", left it out twice in a row.
+    Its colour is the palette colour the request gives it ("white floor"), else grey."""
+    said = _FLOOR.search(prompt.lower())
+    if said is None or any(p.shape == "plane" or any(names_part(p.name, w) for w in ("floor", "ground", "plane")) for p in plan.parts):
         return plan
+    solids = [box_of(p) for p in plan.parts if p.shape not in STAGING]
+    lo = [min(b[0][i] for b in solids) for i in range(3)]
+    hi = [max(b[1][i] for b in solids) for i in range(3)]
+    side = max(FLOOR_SIZE * max(hi[0] - lo[0], hi[1] - lo[1]), 1.0)
+    words = [w for w in said.groups() if w]
+    noun = next(w for w in reversed(words) if w in ("floor", "ground", "plane"))
+    colour = next((PALETTE[w] for w in words if w in PALETTE), (0.6, 0.6, 0.6))
+    floor = Part(
+        name=noun if noun != "plane" else "floor",
+        shape="plane",
+        size=(side, side, 0.0),
+        location=((lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, lo[2]),
+        color=colour,
+        on="ground",
+    )
+    return plan.model_copy(update={"parts": [*plan.parts, floor]})
+
+
+def _on_the_ground(plan: Plan) -> Plan:
+    """The plan moved up or down so its lowest point is at z = 0."""
     bottom = min(box_of(p)[0][2] for p in plan.parts if p.shape not in STAGING)
     if abs(bottom) < MIN_EXTENT:
         return plan
