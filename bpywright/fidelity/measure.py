@@ -36,6 +36,8 @@ MAX_BLEND_BYTES = 256 * 1024 * 1024  # a scene bigger than this is not measured 
 SAMPLES = 2048  # surface points per scene
 SEED = 7  # fixed: a scene measured twice gives the same points
 SNIPPET = Path(__file__).with_name("blender") / "measure.py"
+# Which measurement a cached geometry is: raised when the snippet measures a scene differently (a backdrop floor left out)
+MEASURE_VERSION = 2
 # The floor every answer must beat: the unit cube (bench/fidelity.py's cube floor, graph/review/agreement.py's margin).
 UNIT_CUBE = "import bpy\n\nbpy.ops.object.select_all(action='SELECT')\nbpy.ops.object.delete()\nbpy.ops.mesh.primitive_cube_add(size=1)\n"
 SAVE = """

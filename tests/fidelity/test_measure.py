@@ -183,3 +183,18 @@ def test_the_save_leaves_the_scripts_lines_alone_and_the_measurement_is_ours() -
     ours = measuring_script()
     assert ours.startswith("import os") and "_bpywright_measure_scene('bpywright_fidelity.json', 7, 2048, 64)" in ours
     assert TAU == 0.05
+
+
+def test_a_backdrop_floor_is_left_out_of_the_object_it_stages(pool: WorkerPool) -> None:
+    """ "A ball on a floor plane": the floor is the stage, as the harness's staging is; the ball is measured as the ball
+    alone. A floor with nothing on it is still measured, and so is a flat part under an object no wider than it."""
+    floor = "bpy.ops.mesh.primitive_plane_add(size=10, location=(0, 0, 0))\n"
+    staged = measure(pool, SPHERE + floor)
+    alone = measure(pool, SPHERE)
+    assert staged.geometry is not None and alone.geometry is not None
+    assert staged.geometry.parts == 1 and staged.geometry.bbox == alone.geometry.bbox
+    only = measure(pool, CLEAR + floor)
+    assert only.geometry is not None and only.geometry.parts == 1
+    base = "bpy.ops.mesh.primitive_plane_add(size=2, location=(0, 0, 0))\n"  # a coaster under it, as wide as the ball
+    kept = measure(pool, SPHERE + base)
+    assert kept.geometry is not None and kept.geometry.parts == 2

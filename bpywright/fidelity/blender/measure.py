@@ -31,8 +31,7 @@ def _bpywright_measure_scene(path, seed, samples, size):
         return 12.92 * c if c <= 0.0031308 else 1.055 * c ** (1 / 2.4) - 0.055
 
     depsgraph = bpy.context.evaluated_depsgraph_get()
-    triangles, areas, colours = [], [], []
-    parts = 0
+    shapes = []  # per visible object: its triangles, their areas and colours
     for obj in bpy.context.scene.objects:
         if obj.type not in {"MESH", "CURVE", "SURFACE", "META", "FONT"} or not visible(obj):
             continue
@@ -48,7 +47,7 @@ def _bpywright_measure_scene(path, seed, samples, size):
             points = [matrix @ v.co for v in mesh.vertices]
             mesh.calc_loop_triangles()
             slots = [slot.material for slot in evaluated.material_slots]
-            count = 0
+            own = ([], [], [])
             for tri in mesh.loop_triangles:
                 a, b, c = (points[i] for i in tri.vertices)
                 area = (b - a).cross(c - a).length / 2
@@ -56,13 +55,38 @@ def _bpywright_measure_scene(path, seed, samples, size):
                     continue
                 index = tri.material_index
                 colour = base_colour(slots[index] if 0 <= index < len(slots) else None)
-                triangles.append((tuple(a), tuple(b), tuple(c)))
-                areas.append(area)
-                colours.append(tuple(round(srgb(x), 2) for x in colour))
-                count += 1
-            parts += 1 if count else 0
+                own[0].append((tuple(a), tuple(b), tuple(c)))
+                own[1].append(area)
+                own[2].append(tuple(round(srgb(x), 2) for x in colour))
+            if own[0]:
+                shapes.append(own)
         finally:
             evaluated.to_mesh_clear()
+
+    def box(shape):
+        corners = [p for tri in shape[0] for p in tri]
+        return [min(p[i] for p in corners) for i in range(3)], [max(p[i] for p in corners) for i in range(3)]
+
+    # A backdrop floor (a flat object under the rest, at least twice its footprint: "a ball on a floor plane") is the
+    # stage, not the object: left out, as the staging the harness adds is, where anything else was built.
+    boxes = [box(shape) for shape in shapes]
+    floors = set()
+    for k, (low, high) in enumerate(boxes):
+        rest = [b for j, b in enumerate(boxes) if j != k]
+        if not rest:
+            continue
+        r_low = [min(b[0][i] for b in rest) for i in range(3)]
+        r_high = [max(b[1][i] for b in rest) for i in range(3)]
+        extent = max(r_high[i] - r_low[i] for i in range(3)) or 1.0
+        footprint = (high[0] - low[0]) * (high[1] - low[1])
+        r_footprint = max((r_high[0] - r_low[0]) * (r_high[1] - r_low[1]), 1e-12)
+        if high[2] - low[2] <= 0.02 * extent and high[2] <= r_low[2] + 0.02 * extent and footprint >= 2 * r_footprint:
+            floors.add(k)
+    kept = [shape for k, shape in enumerate(shapes) if k not in floors] or shapes
+    triangles = [t for shape in kept for t in shape[0]]
+    areas = [a for shape in kept for a in shape[1]]
+    colours = [c for shape in kept for c in shape[2]]
+    parts = len(kept)
     # Blender hands a mesh's loop triangles over in an order that can change from run to run (the same set, filled by
     # threads): sample them in a canonical order, by their corners, so a scene measured twice gives the same points
     order = sorted(range(len(triangles)), key=lambda i: sorted(triangles[i]))

@@ -37,7 +37,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from ...fidelity.compare import compare
-from ...fidelity.measure import UNIT_CUBE
+from ...fidelity.measure import MEASURE_VERSION, UNIT_CUBE
 from ...fidelity.models import SceneGeometry
 from ...fidelity.plain import plainness
 from ..plans.scene import kind_heads, kind_words
@@ -198,7 +198,8 @@ class GeometryCache:
         self.folder = folder
 
     def get(self, script: str, measure: Measure) -> SceneGeometry | None:
-        path = self.folder / f"{hashlib.sha256(script.encode('utf-8')).hexdigest()[:32]}.json"
+        key = f"{MEASURE_VERSION}\n{script}"  # a geometry measured by an earlier measurement is measured again
+        path = self.folder / f"{hashlib.sha256(key.encode('utf-8')).hexdigest()[:32]}.json"
         try:
             return SceneGeometry.model_validate_json(path.read_text(encoding="utf-8"))
         except (OSError, ValueError, ValidationError):
