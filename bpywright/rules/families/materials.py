@@ -233,7 +233,7 @@ RULES = (
         "2.80",
         "2.80",
         _TextureSlots,
-        (r"'(Material|World|Lamp|Light)' object has no attribute 'texture_slots'",),
+        (r"'(Material|World)' object has no attribute 'texture_slots'",),
         needles=("texture_slots",),
         example=(
             "slot = mat.texture_slots.add()\nslot.texture = bpy.data.textures.new('Clouds', 'CLOUDS')\nslot.texture_coords = 'UV'",
