@@ -102,13 +102,16 @@ def fill(manifest: Path, mirrors: Path, cache: Path = DEFAULT_CACHE) -> tuple[in
         repo = mirrors / entry["repo"].replace("/", "+", 1) / "repo"
         git_dir = repo / ".git" if (repo / ".git").is_dir() else repo
         proc = subprocess.run(["git", "--git-dir", str(git_dir), "show", f"{entry['commit']}:{entry['path']}"], capture_output=True)
-        if proc.returncode != 0 or hashlib.sha256(proc.stdout).hexdigest() != entry["sha256"]:
+        data = proc.stdout
+        if hashlib.sha256(data).hexdigest() != entry["sha256"]:
+            data = data.replace(b"\r\n", b"\n")  # a file committed with CRLF, pinned as a checkout with LF gives it
+        if proc.returncode != 0 or hashlib.sha256(data).hexdigest() != entry["sha256"]:
             failed += 1
             print(f"cannot fill {entry['repo']}@{entry['commit'][:10]}:{entry['path']}", file=sys.stderr)
             continue
         dest = cache_path(cache, entry)
         dest.parent.mkdir(parents=True, exist_ok=True)
-        dest.write_bytes(proc.stdout)
+        dest.write_bytes(data)
         written += 1
     return written, failed
 

@@ -46,7 +46,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-rounds", type=int, default=5, help="run/fix rounds at most (default 5)")
     parser.add_argument("--json", action="store_true", help="print the outcome as JSON")
     parser.add_argument("--blender", type=Path, help="a Blender executable instead of the bpy module")
-    parser.add_argument("--timeout", type=positive_float, help="seconds each run may take (default: the configured timeout, 60 s)")
+    parser.add_argument(
+        "--timeout",
+        type=positive_float,
+        help="seconds each run may take (default: the configured timeout, 60 s); a fix after which the script runs past it "
+        "instead of failing is run once more with 4 times as long (at most 600 s), and kept if it still runs past",
+    )
     parser.add_argument("--root", type=Path, help="project folder the script sees read-only (default: its git root, else its folder)")
     add_sandbox_flag(parser)
     add_cluster_flag(parser, "each round (one worker): ")
@@ -63,10 +68,15 @@ def heal_source(
 ) -> HealOutcome:
     """Heal a script on a one-worker pool (local, or on `cluster`), closed at the end; as_file runs each candidate as that file."""
     from ..cluster.factory import open_pool
-    from .healer import heal
+    from .healer import Slow, heal, longer_limit
 
+    longer = longer_limit(options.timeout)
+    longer_options = options.model_copy(update={"timeout": longer or options.timeout})
     with open_pool(options, cluster=cluster, jobs=1, at_most=1) as pool:
-        return heal(source, target=target, max_rounds=max_rounds, run=lambda s: pool.run(source=s, options=options, as_file=as_file))
+        slow: Slow[str] = Slow(options.timeout, longer, lambda s: pool.run(source=s, options=longer_options, as_file=as_file))
+        return heal(
+            source, target=target, max_rounds=max_rounds, run=lambda s: pool.run(source=s, options=options, as_file=as_file), slow=slow
+        )
 
 
 def heal_project_of(
@@ -81,20 +91,24 @@ def heal_project_of(
 ) -> HealOutcome:
     """Heal the project a script belongs to: candidates run from a staged copy of `root` (never touched), as `script`."""
     from ..cluster.factory import open_pool
+    from .healer import Slow, longer_limit
     from .project import heal_project, read_source, staged
 
     root = root.resolve()
     entry = script.resolve().relative_to(root).as_posix()
+    longer = longer_limit(options.timeout)
     with staged(root, skip) as stage:
         staged_options = options.model_copy(update={"root": stage.root})
 
-        def run(texts: dict[str, str]) -> RunReport:
+        def run(texts: dict[str, str], timeout: float | None = None) -> RunReport:
             stage.set(texts)
             path = stage.root / entry
-            return pool.run(source=read_source(path), options=staged_options, as_file=path)
+            these = staged_options.model_copy(update={"timeout": timeout}) if timeout else staged_options
+            return pool.run(source=read_source(path), options=these, as_file=path)
 
+        slow: Slow[dict[str, str]] = Slow(options.timeout, longer, lambda texts: run(texts, longer))
         with open_pool(staged_options, cluster=cluster, jobs=1, at_most=1) as pool:
-            return heal_project(root, entry, run=run, seen_as=stage.root, target=target, max_rounds=max_rounds)
+            return heal_project(root, entry, run=run, seen_as=stage.root, target=target, max_rounds=max_rounds, slow=slow)
 
 
 def render_outcome(outcome: HealOutcome) -> str:
@@ -120,6 +134,11 @@ def render_outcome(outcome: HealOutcome) -> str:
     elif outcome.healed:
         files = f" ({len(outcome.files)} file(s) changed: {', '.join(f.path for f in outcome.files)})" if outcome.files else ""
         out.append(f"\nhealed: the script passes on Blender {outcome.target} after {len(outcome.rounds)} round(s){files}")
+    elif (
+        outcome.status_after == "timeout" and outcome.rounds and outcome.rounds[-1].status == "timeout" and not outcome.rounds[-1].reverted
+    ):
+        past = outcome.rounds[-1].note.split(";")[0]
+        out.append(f"\nnot healed, but not an error: it {past}; the fixes are kept (a longer --timeout shows how it ends)")
     elif outcome.not_healable:
         out.append(f"\nnot healable: {outcome.not_healable}")
     elif not outcome.rounds:

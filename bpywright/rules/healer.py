@@ -5,6 +5,8 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from pydantic import BaseModel
 
@@ -16,6 +18,62 @@ from .unbound import LINT_UNDEFINED
 
 SCHEMA_VERSION = 1
 _FRAME = re.compile(r'File "([^"]+)", line (\d+)')
+T = TypeVar("T")
+LONGER_FACTOR = 4  # a fix that turns an error into a timeout is run once more with this many times the time limit …
+LONGER_CAP_S = 600.0  # … but at most this many seconds (no second run when the limit is already this long)
+
+
+def longer_limit(limit: float) -> float | None:
+    """The budget of the second run a timeout after a fix gets: 4 × the limit, at most 600 s (None: no longer run)."""
+    longer = min(limit * LONGER_FACTOR, LONGER_CAP_S)
+    return longer if longer > limit else None
+
+
+@dataclass(frozen=True)
+class Slow(Generic[T]):
+    """How a heal treats a fix after which the script runs past the time limit instead of raising its error: the limit,
+    and (longer set) the same run with a longer budget, tried once before the fix is judged."""
+
+    limit: float
+    longer: float | None = None
+    run_longer: Callable[[T], RunReport] | None = None
+
+
+@dataclass(frozen=True)
+class PastTheLimit:
+    """A fixed script that ran past the time limit: the seconds it ran past (None: unknown), the note, and whether the
+    fix is kept as it is (False: the second, longer run ended otherwise, and that run judges the fix)."""
+
+    seconds: float | None
+    note: str
+    kept: bool = True
+
+
+def join_notes(*notes: str) -> str:
+    """A round's notes on one line."""
+    return "; ".join(n for n in notes if n)
+
+
+def past_the_limit(old: RunReport, new: RunReport, candidate: T, slow: Slow[T] | None) -> tuple[RunReport, PastTheLimit | None]:
+    """A fix after which the script no longer raises its error but runs past the limit is progress: run it once more with
+    the longer budget (when there is one). Returns the report to judge the fix by and, when it still runs past, why the
+    fix is kept (None: judge it as usual)."""
+    if old.status != "error" or new.status != "timeout":
+        return new, None
+    if slow is not None and slow.run_longer is not None and slow.longer:
+        new = slow.run_longer(candidate)
+        if new.status != "timeout":
+            ended = "passed" if new.ok else f"ended in {new.status}"
+            return new, PastTheLimit(
+                None, f"ran past {slow.limit:g} s after the fix; {ended} on a second run with {slow.longer:g} s", False
+            )
+        past = f"ran past {slow.limit:g} s after the fix, and past {slow.longer:g} s on a second run"
+        seconds: float | None = slow.longer
+    elif slow is not None:
+        past, seconds = f"ran past {slow.limit:g} s after the fix", slow.limit
+    else:
+        past, seconds = "ran past the time limit after the fix", None
+    return new, PastTheLimit(seconds, f"{past}; not an error: the fix is kept")
 
 
 class AppliedRule(BaseModel):
@@ -56,6 +114,7 @@ class HealRound(BaseModel):
     line: int | None = None
     reverted: bool = False
     note: str = ""
+    ran_past: float | None = None  # the fixed script ran past this many seconds with no error (the fix is kept)
     file: str | None = None
     files: list[FileChange] = []
 
@@ -83,6 +142,7 @@ class HealOutcome(BaseModel):
     files: list[FileChange] = []
     texts: dict[str, str] = {}
     not_healable: str | None = None
+    ran_past: float | None = None  # the fixed script ran past this many seconds without an error (a kept, slow fix)
     stopped: str = ""  # why the heal stopped, in words (it passes, no rule explains the failure, the rounds ran out …)
 
 
@@ -90,6 +150,9 @@ def stop_reason(report: RunReport, rounds: list[HealRound], max_rounds: int, tar
     """Why a heal loop ended, for people: it passes, the rounds ran out, or what the rules could not do with the failure."""
     if report.ok:
         return "it passes" if rounds else "it passed already"
+    if report.status == "timeout" and rounds and rounds[-1].status == "timeout" and not rounds[-1].reverted:
+        past = rounds[-1].note.split(";")[0]
+        return f"the fixed script {past} with no error raised: it may need more time (--timeout), not another rule"
     if len(rounds) >= max_rounds:
         return f"the {max_rounds} round(s) ran out (--max-rounds) while it still fails"
     error = run_error(report)
@@ -221,8 +284,13 @@ def heal(
     max_rounds: int = 5,
     run: Callable[[str], RunReport],
     lint: Callable[[str], LintReport] | None = None,
+    slow: Slow[str] | None = None,
 ) -> HealOutcome:
-    """Run → fix → re-run until the script passes or no rule makes progress; a round that makes it worse is reverted."""
+    """Run → fix → re-run until the script passes or no rule makes progress; a round that makes it worse is reverted.
+
+    A fix after which the script runs past the time limit instead of raising its error is kept (slow: run once more
+    with a longer budget first); the heal stops there, with the note saying so.
+    """
     original = script
     report = first = run(script)
     rounds: list[HealRound] = []
@@ -231,8 +299,8 @@ def heal(
         result = heal_once(script, report, lint(script) if lint else None, target, frozenset(excluded))
         if not result.changed:
             break
-        new_report = run(result.script)
-        verdict = compare_runs(script, report, result.script, new_report)
+        new_report, past = past_the_limit(report, run(result.script), result.script, slow)
+        verdict = "past" if past and past.kept else compare_runs(script, report, result.script, new_report)
         ids = [a.rule for a in result.applied]
         entry = HealRound(
             round=len(rounds) + 1,
@@ -242,22 +310,26 @@ def heal(
             status=new_report.status,
             failure=new_report.failure or None,
             line=new_report.exception.line if new_report.exception else None,
+            note=past.note if past else "",
         )
         if verdict == "worse":
             # Keep the rule that explains the failure for one more try on its own; drop the others (or it, if alone).
             keep = result.explained if result.explained and len(ids) > 1 else None
             excluded.update(i for i in ids if i != keep)
-            entry.reverted, entry.note = (
-                True,
-                f"reverted: the fixed script failed earlier or worse; excluded {', '.join(i for i in ids if i != keep)}",
+            entry.reverted = True
+            entry.note = join_notes(
+                entry.note, f"reverted: the fixed script failed earlier or worse; excluded {', '.join(i for i in ids if i != keep)}"
             )
             rounds.append(entry)
             continue
         if verdict == "same" and result.explained:
             excluded.add(result.explained)  # it changed the script but not the failure: do not loop on it
-            entry.note = f"no progress on the failure from {result.explained}"
+            entry.note = join_notes(entry.note, f"no progress on the failure from {result.explained}")
         script, report = result.script, new_report
         rounds.append(entry)
+        if past and past.kept:
+            entry.ran_past = past.seconds
+            break  # no error left to match a rule to
     return HealOutcome(
         target=target,
         healed=report.ok,
@@ -269,6 +341,7 @@ def heal(
         script=script,
         diff=unified_diff(original, script),
         explained=any(r.explained for r in rounds if not r.reverted),
+        ran_past=rounds[-1].ran_past if rounds and report.status == "timeout" else None,
         stopped=stop_reason(
             report,
             rounds,

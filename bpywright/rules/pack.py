@@ -13,7 +13,7 @@ from libcst.metadata import MetadataWrapper
 
 from ..harness.diagnostics import Diagnostic
 from .base import DriftRule, FixScope, RuleHit
-from .families import addons, attributes, bmesh, drift_50, headless, node_trees, render
+from .families import addons, attributes, bmesh, drift_50, headless, materials, node_trees, render
 from .families.drift_28 import lights, scene
 from .families.imports import keywords, missing_import, misspelt, renamed
 from .families.operators import linktwice, opresult, signatures
@@ -24,6 +24,7 @@ MODULES = (
     scene,
     lights,
     drift_50,  # before attributes: its generic "missing property" rule would drop what these move
+    materials,  # before attributes too: a texture slot's settings go into the node tree, not away
     attributes,
     literals,
     intdiv,

@@ -24,7 +24,20 @@ from .. import pyast
 from ..harness.report import RunReport
 from ..untrusted_files import UntrustedFileError, write_nofollow
 from .families.imports.renamed import missing_name
-from .healer import _RANK, FileChange, HealOutcome, HealResult, HealRound, fix_file, run_error, stop_reason, unified_diff
+from .healer import (
+    _RANK,
+    FileChange,
+    HealOutcome,
+    HealResult,
+    HealRound,
+    Slow,
+    fix_file,
+    join_notes,
+    past_the_limit,
+    run_error,
+    stop_reason,
+    unified_diff,
+)
 from .pack import line_map, map_line
 
 _FRAME = re.compile(r'^\s*File "([^"]+)", line (\d+)', re.M)
@@ -320,12 +333,14 @@ def heal_project(
     target: str = "4.5",
     max_rounds: int = 5,
     fixer: Callable[..., HealResult] = fix_file,
+    slow: Slow[dict[str, str]] | None = None,
 ) -> HealOutcome:
     """Run → fix the project's files → re-run until the entry passes or no rule makes progress; never leaves it worse.
 
     root: the project (read, never written); entry: the script's path under it; run(texts) runs the entry with `texts`
     (rel path → text) in place of the project's files; seen_as: the root as the run's tracebacks show it (a stage);
-    fixer: fix_file's stand-in for one file (a benchmark's narrower healer).
+    fixer: fix_file's stand-in for one file (a benchmark's narrower healer); slow: the time limit and a longer run, for
+    a fix after which the entry runs past the limit instead of raising its error (kept: running long is not an error).
     """
     root = root.resolve()
     shown = (seen_as or root).resolve()
@@ -377,9 +392,9 @@ def heal_project(
                 explained = result.explained
         if not changes:
             break
-        new_report = run(candidate)
+        new_report, past = past_the_limit(report, run(candidate), candidate, slow)
         edits = {c.path: (texts.get(c.path) or original(c.path) or "", candidate[c.path]) for c in changes}
-        verdict = compare_projects(report, new_report, shown, edits)
+        verdict = "past" if past and past.kept else compare_projects(report, new_report, shown, edits)
         ids = list(dict.fromkeys(a.rule for c in changes for a in c.applied))
         new_where, new_line = failing_frame(new_report, shown, entry) if not new_report.ok else (None, None)
         entry_round = HealRound(
@@ -392,20 +407,26 @@ def heal_project(
             line=new_line,
             file=new_where,
             files=changes,
+            note=past.note if past else "",
         )
         if verdict == "worse":
             keep = explained if explained and len(ids) > 1 else None
             dropped = [i for i in ids if i != keep]
             excluded.update(dropped)
             entry_round.reverted = True
-            entry_round.note = f"reverted in {len(changes)} file(s): the project failed earlier or worse; excluded {', '.join(dropped)}"
+            entry_round.note = join_notes(
+                entry_round.note, f"reverted in {len(changes)} file(s): the project failed earlier or worse; excluded {', '.join(dropped)}"
+            )
             rounds.append(entry_round)
             continue
         if verdict == "same" and explained:
             excluded.add(explained)
-            entry_round.note = f"no progress on the failure from {explained}"
+            entry_round.note = join_notes(entry_round.note, f"no progress on the failure from {explained}")
         texts, report = candidate, new_report
         rounds.append(entry_round)
+        if past and past.kept:
+            entry_round.ran_past = past.seconds
+            break  # no error left to match a rule to
     changed = {rel: text for rel, text in texts.items() if text != original(rel)}
     if report.ok:
         where_now = ""
@@ -430,6 +451,7 @@ def heal_project(
         files=final,
         texts=changed,
         not_healable=None if report.ok else outside_failure(report, shown),
+        ran_past=rounds[-1].ran_past if rounds and report.status == "timeout" else None,
         stopped=stop_reason(report, rounds, max_rounds, target, excluded, where_now),
     )
 

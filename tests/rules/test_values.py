@@ -71,6 +71,20 @@ def test_colour_length_from_the_error_handles_variables_both_ways() -> None:
     assert "light.color = (1, 1, 1)" in result.script
 
 
+def test_a_conditional_value_gets_parentheses_and_never_stops_the_rule() -> None:
+    old = """
+    import bpy
+    node.label = tex.name if tex is not None else "slot"
+    mat.diffuse_color = palette[1]
+    mat.diffuse_color = dark if night else light
+    """
+    error = "bpy_struct: item.attr = val: sequences of dimension 0 should contain 4 items, not 3"
+    result = healed_once(old, "ValueError", error, 3)
+    assert "mat.diffuse_color = (*palette[1], 1.0)" in result.script and "node.label = tex.name if" in result.script
+    result = healed_once(old, "ValueError", error, 4)
+    assert "mat.diffuse_color = (*(dark if night else light), 1.0)" in result.script
+
+
 def test_enum_items_renamed_even_through_variables() -> None:
     old = """
     import bpy

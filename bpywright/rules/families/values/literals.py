@@ -172,7 +172,10 @@ def _resized(value: cst.BaseExpression, want: int) -> cst.BaseExpression | None:
         return cst.Tuple([cst.Element(v) for v in items]) if isinstance(value, cst.Tuple) else cst.List([cst.Element(v) for v in items])
     if isinstance(value, cst.StarredElement):
         return None
-    return expr(f"(*{code(value)}, 1.0)") if want == 4 else expr(f"tuple({code(value)})[:3]")
+    text = code(value)
+    if not isinstance(value, cst.Name | cst.Attribute | cst.Subscript | cst.Call):
+        text = f"({text})"  # `*a if b else c` does not parse: `*(a if b else c)` does
+    return expr(f"(*{text}, 1.0)") if want == 4 else expr(f"tuple({text})[:3]")
 
 
 _ENUM = re.compile(r'enum "(\w+)" not found in \(([^)]*)\)')
