@@ -10,7 +10,7 @@ from ..reading.expectations import NAME_WORDS, expectations
 from ..reading.request import counted_parts, head, lemmas, names_part, one_object, plural, requested_parts
 from ..reading.techniques import techniques
 from .layout import Box, box_of
-from .parts import MIN_EXTENT, MODIFIERS, PALETTE, STAGING, Part, Plan, looks
+from .parts import MIN_EXTENT, MODIFIERS, PALETTE, PRIMITIVES, STAGING, Modifier, Part, Plan, looks
 
 TOUCH = 0.02  # share of the object's bounding-box diagonal two parts may be apart and still count as touching
 MIN_TOUCH = 0.002  # metres: the least gap allowed, for tiny objects
@@ -65,8 +65,27 @@ def grounded(plan: Plan, prompt: str) -> Plan:
     hanging lamp), with the floor it names added where it forgot one (floored): free, certain fixes that cost the model
     no revision."""
     if set(_WORD.findall(prompt.lower())) & ABOVE_GROUND:
-        return floored(plan, prompt)
-    return floored(_on_the_ground(plan), prompt)
+        return arrayed(floored(plan, prompt), prompt)
+    return arrayed(floored(_on_the_ground(plan), prompt), prompt)
+
+
+def arrayed(plan: Plan, prompt: str) -> Plan:
+    """The plan with a part repeated in a line made an array modifier where the request names an array modifier and no
+    part has one ("a fence of 12 posts in a row made with an array modifier", planned as a post repeated 12 times, which
+    the local model kept after being told twice): the same copies in the same places, now one object's modifier."""
+    if not any("an array modifier" in f for f in missing_modifiers(plan, prompt)):
+        return plan
+    line = next(
+        (p for p in plan.parts if p.repeat > 1 and p.pattern == "line" and p.vary == "none" and p.shape in PRIMITIVES and p.size[0] > 0),
+        None,
+    )
+    if line is None:
+        return plan
+    spacing = line.spacing if line.spacing > 0 else round(max(line.size[0], line.size[1]) * 1.2, 4)  # the builder's
+    start = (round(line.location[0] - (line.repeat - 1) / 2 * spacing, 9), line.location[1], line.location[2])  # the first copy
+    array = Modifier(type="array", count=line.repeat, offset=round(spacing / line.size[0], 4), axis="x")
+    changed = line.model_copy(update={"repeat": 1, "location": start, "modifiers": (*line.modifiers, array)})
+    return plan.model_copy(update={"parts": [changed if p is line else p for p in plan.parts]})
 
 
 # A floor the request stands its object on: "on a white floor plane", "resting on the ground", "text on a plane".

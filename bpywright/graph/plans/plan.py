@@ -255,13 +255,12 @@ def parse_plan(text: str) -> Plan:
     if len(raw_parts) > 4 * MAX_PARTS:
         raise PlanError(f"the plan has {len(raw_parts)} parts; keep to the main pieces, at most {MAX_PARTS}")
     every = unique_names([_part(raw, i) for i, raw in enumerate(raw_parts)])
+    # a parent that is no other part is dropped, not refused: the local model writes "parent": "plane" for "on the plane"
+    names = {p.name for p in every}
+    every = [p.model_copy(update={"parent": ""}) if p.parent and (p.parent not in names or p.parent == p.name) else p for p in every]
     solids = [p for p in every if p.shape not in STAGING]
     if not solids:
         raise PlanError("the plan has only a light or a camera: plan the object itself as parts too")
-    names = {p.name for p in every}
-    for p in every:
-        if p.parent and (p.parent not in names or p.parent == p.name):
-            raise PlanError(f"part {p.name!r}: parent {p.parent!r} is no other part of the plan; name the part it moves with")
     # a light or a camera is placed around the scene by the builder (its side and spot say from where), not laid out
     parts = lay_out(solids) + [p for p in every if p.shape in STAGING]
     name = re.sub(r"\s+", " ", str(data.get("object") or "object")).strip()[:200] or "object"
