@@ -154,9 +154,7 @@ def loop(
     out = record(best, seconds, tokens_since(llm, mark), rounds=state.rounds, first_token=first, outcome=result.outcome)
     out["trail"] = trail(state)
     if best is not None and best.critique is not None and best.critique.agreement:
-        out["agreement"] = best.critique.agreement  # the neighbours or fresh plans it was compared with (F, a cube's F)
-    if state.witnesses:
-        out["witnesses"] = state.witnesses  # the fresh plan-built scripts of the request (graph/review/witnesses.py)
+        out["agreement"] = best.critique.agreement  # the neighbours or archetype it was compared with (F, a cube's F)
     out["shown"] = shown(state)
     out["replies"] = heal_replies(settings.runs_dir / thread_id / "attempts", state)
     if best is not None and best.ran_ok and best.render_path is None and result.render_path:

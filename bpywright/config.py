@@ -165,10 +165,6 @@ class Settings:
     # neighbours or the archetype of its kind (review=neighbours; graph/review/agreement.py), each a round. Against the archetypes
     # they raised a run's accepts from 7 to 12 of 30, all faithful (docs/benchmarks/acceptance.md)
     redraws: int = DEFAULT_REDRAWS
-    # fresh plans of the request an answer's shape is compared with when the store holds no two verified exemplars of its
-    # kind (review=neighbours, plan strategy; graph/review/witnesses.py): accepted when it agrees with each. 0 (none drawn):
-    # the local model's agreement with its own plans accepted 2 of 18 answers, neither faithful (its errors repeat)
-    witnesses: int = 0
     # plans of related everyday objects (graph/plans/library.py) shown with a plan request, to adapt: 0 shows none
     plan_examples: int = 2
     # show the critic's own shape of the request's kind (graph/plans/shapes.py) as the first plan example, to adapt; the critic
@@ -232,7 +228,6 @@ class Settings:
             strategy=_env_choice("BPYWRIGHT_STRATEGY", STRATEGIES, "auto"),
             review=_env_choice("BPYWRIGHT_REVIEW", REVIEWS, "auto"),
             redraws=max(0, int(os.environ.get("BPYWRIGHT_REDRAWS") or DEFAULT_REDRAWS)),
-            witnesses=max(0, int(os.environ.get("BPYWRIGHT_WITNESSES") or 0)),
             plan_examples=max(0, int(os.environ.get("BPYWRIGHT_PLAN_EXAMPLES") or 2)),
             plan_shapes=_env_bool("BPYWRIGHT_PLAN_SHAPES", True),
             budget_s=float(os.environ["BPYWRIGHT_BUDGET_S"]) if os.environ.get("BPYWRIGHT_BUDGET_S") else None,

@@ -172,7 +172,7 @@ DRAWING = {"new_attempts", "new_plan", "revised_plan", "finished", "plan_message
 
 
 def test_the_critic_reviews_and_does_not_draw() -> None:
-    """Fresh answers and plans (redraws, witnesses) are drawn by their own nodes, edges of the graph; the critic only
+    """Fresh answers and plans (redraws, plan revisions) are drawn by their own nodes, edges of the graph; the critic only
     reviews what they drew."""
     critic = f"{NODES}.critic"
     taken = {(i, n) for i, n in _imports(critic)}

@@ -1,5 +1,5 @@
 """The graph drawn is the graph that runs: every step that asks the model for an answer (a heal, a redraw, a plan
-revision, the witnesses) is a node with its own edges, and no node runs another node's loop inside itself."""
+revision) is a node with its own edges, and no node runs another node's loop inside itself."""
 
 from __future__ import annotations
 
@@ -25,26 +25,23 @@ def test_the_compiled_graph_has_the_model_loops_as_nodes() -> None:
         "critic",
         "heal",
         "redraw",
-        "witnesses",
         "accept",
         "give_up",
         "fallback",
     }
 
 
-def test_redraws_heals_plan_revisions_and_witness_draws_are_edges() -> None:
+def test_redraws_heals_and_plan_revisions_are_edges() -> None:
     edges = _edges()
     # a fresh answer for a shape that disagreed: drawn, then validated and reviewed like any other
     assert {("critic", "redraw"), ("redraw", "validate"), ("redraw", "give_up")} <= edges
-    # fresh plans to compare a plan-built answer with: drawn, then back to the critic
-    assert {("critic", "witnesses"), ("witnesses", "critic"), ("witnesses", "witnesses")} <= edges
     assert {("critic", "heal"), ("heal", "validate"), ("validate", "critic"), ("critic", "accept")} <= edges
     # a part plan that fails its own checks: asked again, and again while revisions are left, then validated
     for drawer in ("generate", "heal", "redraw"):
         assert {(drawer, "revise_plan"), (drawer, "validate"), (drawer, "give_up")} == {(s, t) for s, t in edges if s == drawer}
     assert {t for s, t in edges if s == "revise_plan"} == {"revise_plan", "validate", "give_up"}
     # the critic reviews: it reaches the model's answers only through those nodes
-    assert {t for s, t in edges if s == "critic"} == {"accept", "heal", "redraw", "witnesses", "give_up"}
+    assert {t for s, t in edges if s == "critic"} == {"accept", "heal", "redraw", "give_up"}
 
 
 def test_the_drawing_in_the_guide_is_the_compiled_graph() -> None:

@@ -169,31 +169,6 @@ def test_a_draft_serialises_as_part_of_an_attempt() -> None:
     assert Attempt.model_validate_json(a.model_dump_json()) == a
 
 
-def test_a_witness_plan_that_fails_its_checks_is_revised_by_the_witnesses_node_again(plan_settings: Settings, fake: FakeLLM) -> None:
-    """witnesses → witnesses while a witness plan is due a revision, then the critic; a witness that draws the answer's
-    own plan again is kept as it is (its testimony), never sampled again."""
-    from bpywright.graph.loop.nodes.witnesses import witnesses_node
-    from bpywright.graph.review.witnesses import WITNESS_VARIANT
-
-    # the answer; witness 1: the answer's plan again; witness 2: a plan that fails its checks, then its revision
-    fake.script("plan", GOOD, GOOD, BAD, GOOD.replace("0.45]", "0.5]"))
-    settings = dataclasses.replace(plan_settings, llm_sampling=(("seed", 7.0),))
-    ctx = RunContext(settings=settings, thread_id="t3", llm=LLMClient.from_settings(settings))
-    answer = new_plan(GenState(prompt=CHAIR, strategy="plan"), ctx, 0, 0, None, "")  # the first GOOD
-    state = GenState(prompt=CHAIR, strategy="plan", max_witnesses=2, witnesses_due=True, current=0)
-    state = state.model_copy(update={"attempts": [answer.model_copy(update={"checked": True})]})
-    first = witnesses_node(state, ctx)
-    state = state.model_copy(update=first)
-    assert routing.after_witnesses(state) == "witnesses" and not state.witnesses_drawn
-    assert [d.draft is not None for d in state.witness_drafts] == [False, True]
-    second = witnesses_node(state, ctx)
-    state = state.model_copy(update=second)
-    assert routing.after_witnesses(state) == "critic" and state.witnesses_drawn and state.witness_drafts == []
-    assert state.witnesses[0] == answer.script and state.witnesses[1] not in (answer.script, None)
-    seeds = [r["seed"] for r in fake.chat_requests if role_of(r) == "plan"]
-    assert seeds == [7, 7 + WITNESS_VARIANT, 7 + WITNESS_VARIANT + 1, 7 + WITNESS_VARIANT + 1]  # a revision keeps its sample
-
-
 LAMP = "a lamp on a bedside table"
 TABLE = {"name": "table", "shape": "box", "size": [0.5, 0.5, 0.6], "on": "ground", "color": "brown"}
 SHADE = {"name": "lamp", "shape": "cone", "size": [0.3, 0.3, 0.4], "color": "cream"}

@@ -26,7 +26,6 @@ from .nodes.redraw import redraw_node
 from .nodes.retrieve import retrieve_node
 from .nodes.revise_plan import revise_plan_node
 from .nodes.validate import validate_node
-from .nodes.witnesses import witnesses_node
 from .state import Attempt, ExemplarBrief, GenState, PlanDraft, SymbolBrief
 
 NODES: dict[str, NodeFn] = {
@@ -37,7 +36,6 @@ NODES: dict[str, NodeFn] = {
     "critic": critic_node,
     "heal": heal_node,
     "redraw": redraw_node,
-    "witnesses": witnesses_node,
     "accept": accept_node,
     "give_up": give_up_node,
     "fallback": fallback_node,
@@ -69,9 +67,8 @@ def _bind(fn: NodeFn, default: RunContext | None):
 def build_graph(checkpointer: Any = None, *, default_context: RunContext | None = None):
     """The compiled graph: retrieve → generate → validate → critic → ((heal | redraw) → validate → critic)* → accept |
     give_up; generate, heal and redraw → revise_plan (→ revise_plan)* → validate where a part plan fails its own checks
-    (or repeats an earlier attempt's script) and a revision is left; critic → witnesses (→ witnesses)* → critic where a
-    plan-built answer is compared with fresh plans of its request (revised as any plan is). Every step that asks the model for an answer is a node, so the
-    graph drawn is the graph that runs."""
+    (or repeats an earlier attempt's script) and a revision is left. Every step that asks the model for an answer is a
+    node, so the graph drawn is the graph that runs."""
     graph = StateGraph(GenState, context_schema=RunContext)
     for name, fn in NODES.items():
         graph.add_node(name, _bind(fn, default_context))
@@ -80,10 +77,9 @@ def build_graph(checkpointer: Any = None, *, default_context: RunContext | None 
     graph.add_conditional_edges("generate", routing.after_generate, ["revise_plan", "validate", "give_up"])
     graph.add_conditional_edges("revise_plan", routing.after_heal, ["revise_plan", "validate", "give_up"])
     graph.add_edge("validate", "critic")
-    graph.add_conditional_edges("critic", routing.after_critic, ["accept", "heal", "redraw", "witnesses", "give_up"])
+    graph.add_conditional_edges("critic", routing.after_critic, ["accept", "heal", "redraw", "give_up"])
     graph.add_conditional_edges("heal", routing.after_heal, ["revise_plan", "validate", "give_up"])
     graph.add_conditional_edges("redraw", routing.after_heal, ["revise_plan", "validate", "give_up"])
-    graph.add_conditional_edges("witnesses", routing.after_witnesses, ["witnesses", "critic"])
     for end in ("accept", "give_up", "fallback"):
         graph.add_edge(end, END)
     return graph.compile(checkpointer=checkpointer)

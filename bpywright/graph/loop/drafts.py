@@ -92,19 +92,14 @@ def new_plan(
     feedback: str,
     previous: Any = None,
     variant: int = 0,
-    *,
-    resamples: bool = True,
 ) -> Attempt:
     """One attempt from a part plan: the model writes the parts as schema-constrained JSON, the builder writes the
     script. One model call: a plan that fails its own checks, or is unusable, is left a draft (Attempt.draft) that the
     revise_plan node asks again, before any Blender run (cheap: a short JSON answer). previous: the plan a heal round
     revises (the critic's findings in feedback), else None: a fresh plan. variant: which of n candidates
-    (LLMClient.structured: 0 greedy, k > 0 sampled with seed + k). resamples: False for a witness (never sampled again
-    for repeating an attempt's script)."""
+    (LLMClient.structured: 0 greedy, k > 0 sampled with seed + k)."""
     asked_previous = previous.model_dump_json() if previous is not None else None
-    draft = PlanDraft(
-        variant=variant, asked=feedback, asked_previous=asked_previous, feedback=feedback, previous=asked_previous, resamples=resamples
-    )
+    draft = PlanDraft(variant=variant, asked=feedback, asked_previous=asked_previous, feedback=feedback, previous=asked_previous)
     return _draw(state, ctx, Attempt(index=index, origin="generate", round=round_, parent=parent, draft=draft))
 
 
@@ -124,7 +119,6 @@ def revised_plan(state: GenState, ctx: RunContext, a: Attempt) -> Attempt:
             previous=d.asked_previous,
             head=d.head,
             repeated=d.repeated,
-            resamples=d.resamples,
         )
     return _draw(state, ctx, a.model_copy(update={"draft": d, "script": None}))
 
@@ -231,7 +225,7 @@ def _settled(state: GenState, a: Attempt, d: PlanDraft) -> Attempt:
         note = "; ".join(d.notes)
         return a.model_copy(update={"draft": None, "script": None, "failure": f"no usable part plan: {note}", "note": _note(d)})
     held = _held(state, a, d)
-    if d.repeated is None and d.resamples:
+    if d.repeated is None:
         repeated = next((x.index for x in state.attempts if x.checked and x.script == held.script), None)
         if repeated is not None:
             return _held(state, a, d.model_copy(update={"repeated": repeated, "resample": True}))

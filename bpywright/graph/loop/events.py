@@ -19,7 +19,7 @@ class ProgressEvent(BaseModel):
 
     schema_version: int = SCHEMA_VERSION
     thread_id: str
-    node: str  # retrieve | generate | revise_plan | rules | lint | run | critic | heal | redraw | witnesses | accept | give_up | done
+    node: str  # retrieve | generate | revise_plan | rules | lint | run | critic | heal | redraw | accept | give_up | done
     attempt: int = 0
     status: str = ""  # e.g. "ok", "error", "3 blocking", "score 0.82"
     elapsed_s: float = 0.0  # since the request started

@@ -1,5 +1,5 @@
 """Where the graph goes after a node: offline or generate; a part plan that fails its own checks to revise_plan; accept,
-heal, redraw or give up (bounded by rounds and budget); the witnesses the critic needs before it can compare."""
+heal, redraw or give up (bounded by rounds and budget)."""
 
 from __future__ import annotations
 
@@ -43,17 +43,15 @@ MAX_RULE_STEPS = 8  # deterministic rule heals one request may take besides its 
 # a guessed rename is fixed one failing line at a time, and the local model's hamburger spent 4 on obj.materials, 3 lines of it)
 
 
-def after_critic(state: GenState) -> Literal["accept", "heal", "redraw", "witnesses", "give_up"]:
+def after_critic(state: GenState) -> Literal["accept", "heal", "redraw", "give_up"]:
     """Accept the current attempt, heal it, draw a fresh answer, or stop when rounds (and free rule steps) or budget are
-    used up; first, the fresh plans the critic asked for to compare a plan-built answer with (witnesses).
+    used up.
 
     A script that runs but was rejected gets at most max_critic_rounds of the rounds: a small critic's rejections rarely
     lead to a better scene, and each of its rounds costs a whole-script answer (minutes on CPU).
 
     With its rounds used up, a request may still take a free rule step: the heal node gives up when no rule applies.
     """
-    if state.witnesses_due:
-        return "witnesses"  # drawn once a request; the critic reviews the attempt when they are in
     current = state.attempt(state.current)
     if current is not None and current.critique is not None and current.critique.accepted:
         return "accept"
@@ -98,11 +96,6 @@ def after_heal(state: GenState) -> Drawn:
     return "give_up" if state.error or not fresh else drafted(state)
 
 
-def after_witnesses(state: GenState) -> Literal["witnesses", "critic"]:
-    """Back to the witnesses node while a witness plan is due a revision (routing.plan_due), else to the critic."""
-    return "witnesses" if any(d.draft is not None and plan_due(d.draft) for d in state.witness_drafts) else "critic"
-
-
 def max_reviews(max_rounds: int) -> int:
     """Critic visits one request may take: the first script's, then one per heal (rounds, free rule steps, copies
     regenerated): the loop gives up with its best attempt here, before LangGraph's recursion limit."""
@@ -114,7 +107,6 @@ PLAN_STEPS = 2 * MAX_PLAN_REVISIONS + 1  # revise_plan visits after one draw: it
 
 def recursion_limit(max_rounds: int) -> int:
     """Graph steps one request may take: retrieve, generate, validate, critic, 3 per heal or redraw (heal, validate,
-    critic), PLAN_STEPS revise_plan visits after each draw from the model (the first and one per round), 2 for the
-    witnesses (drawn, then the critic again) and MAX_PLAN_REVISIONS for their revisions, the end, slack; routing stops at max_reviews first, and run.generate ends
-    a run that still reaches it with its best."""
-    return 4 + 3 * max_reviews(max_rounds) + PLAN_STEPS * (1 + max_rounds) + 2 + MAX_PLAN_REVISIONS + 4
+    critic), PLAN_STEPS revise_plan visits after each draw from the model (the first and one per round), the end,
+    slack; routing stops at max_reviews first, and run.generate ends a run that still reaches it with its best."""
+    return 4 + 3 * max_reviews(max_rounds) + PLAN_STEPS * (1 + max_rounds) + 4

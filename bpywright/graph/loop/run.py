@@ -107,7 +107,6 @@ def generate(
                     max_rounds=max(0, rounds),
                     max_critic_rounds=max(0, settings.critic_rounds),
                     max_redraws=max(0, settings.redraws),
-                    max_witnesses=max(0, settings.witnesses),
                     repair=settings.repair,
                     strategy=strategy_for(settings.strategy, prompt),
                     plan_examples=settings.plan_examples,

@@ -67,7 +67,6 @@ class PlanDraft(BaseModel):
     head: str = ""  # what drew it (a heal's or redraw's account), first in the attempt's note
     repeated: int | None = None  # the earlier attempt whose script this sample repeated (sampled again once, then kept)
     resample: bool = False  # due to be sampled again: its script repeats attempt #repeated's
-    resamples: bool = True  # False for a witness: drawing the answer's own plan again is its testimony, not a repeat
 
 
 class Attempt(BaseModel):
@@ -106,7 +105,6 @@ class GenState(BaseModel):
     max_rounds: int = 3
     max_critic_rounds: int = 1  # of max_rounds, those that may patch a script that runs but was rejected by the critic
     max_redraws: int = 0  # fresh answers after a shape that disagreed with verified neighbours (Settings.redraws)
-    max_witnesses: int = 0  # fresh plans an answer is compared with when the store has no neighbours (Settings.witnesses)
     repair: str = "auto"  # a failing script's heal round: patch | regenerate | auto (Settings.repair)
     strategy: str = "code"  # how scripts are written: code | plan (Settings.strategy; auto resolved to one of them)
     plan_examples: int = 0  # library plans of related objects a plan request shows (Settings.plan_examples)
@@ -124,11 +122,6 @@ class GenState(BaseModel):
     critic_rounds: int = 0  # rounds that patched a script which ran (the critic's rejection drove them)
     rule_steps: int = 0  # deterministic rule heals, free of rounds (bounded by MAX_RULE_STEPS)
     redraws: int = 0  # fresh answers drawn after a shape that disagreed with verified neighbours (of max_redraws)
-    witnesses: list[str] = Field(default_factory=list)  # the fresh plan-built scripts drawn once per request (nodes/witnesses.py)
-    witness_drafts: list[Attempt] = Field(default_factory=list)  # the witnesses' plans while one is due a revision
-    witnesses_due: bool = False  # the critic needs witnesses to review the current attempt: the witnesses node draws them
-    witnesses_drawn: bool = False  # they were drawn (witnesses holds the usable ones), or witness_error says why not
-    witness_error: str = ""  # why the witnesses could not be drawn (the budget ran out, the endpoint went away)
     reviews: int = 0  # critic visits: one per validated attempt batch (bounded by routing.max_reviews: the step budget)
     spent_s: float = 0.0  # time spent in nodes (survives resume; the budget counts this)
     started_at: float = 0.0  # wall-clock time.time() of the request's start

@@ -87,7 +87,6 @@ class Neighbour:
     prompt: str
     fscore: float  # the answer's F-score against it
     cube: float  # a unit cube's F-score against it
-    witness: bool = False  # a fresh plan of the same request (witnesses.py), not a verified exemplar
     archetype: bool = False  # an archetype of the kind written here (graph/plans/shapes.py, graph/plans/library.py), not an exemplar
     shown: bool = True  # an archetype the model may have been shown (the plan library's); a critic's shape is not
     wrong: float | None = None  # an archetype's wrong-object floor (WRONG_QUANTILE of other kinds' F against it)
@@ -105,7 +104,6 @@ class Neighbour:
             "",
             float(d["fscore"]),
             float(d["cube"]),
-            witness=bool(d.get("witness")),
             archetype=bool(d.get("archetype")),
             shown=bool(d.get("shown", True)),
             wrong=d.get("wrong"),
@@ -452,14 +450,12 @@ def against_archetype(
 
 
 def compared_with(agreement: list[dict[str, Any]]) -> str:
-    """What a critique's agreement (summary's form) held the answer against: "archetype" (against_archetype), "witness"
-    (witnesses.py: fresh plans of the request), "exemplars" (verified neighbours) or "" (nothing compared)."""
+    """What a critique's agreement (summary's form) held the answer against: "archetype" (against_archetype),
+    "exemplars" (verified neighbours) or "" (nothing compared)."""
     if not agreement:
         return ""
     if all(n.get("archetype") for n in agreement):
         return "archetype"
-    if all(n.get("witness") for n in agreement):
-        return "witness"
     return "exemplars"
 
 
@@ -502,7 +498,6 @@ def summary(agreement: Agreement) -> list[dict[str, Any]]:
     """The neighbours compared, as the critique keeps them (JSON-safe)."""
     return [
         {"id": n.id, "fscore": round(n.fscore, 4), "cube": round(n.cube, 4), "agrees": n.agrees}
-        | ({"witness": True} if n.witness else {})
         | ({"archetype": True} if n.archetype else {})
         | ({"wrong": round(n.wrong, 4)} if n.wrong is not None else {})
         | ({"cover": round(n.cover, 4)} if n.cover is not None else {})

@@ -11,12 +11,11 @@ from pydantic import BaseModel, Field, ValidationError
 
 from ...model.llm import LLMError
 from ...model.prompting import critic_messages
-from ...plans.plan import plan_of_script, plan_view
+from ...plans.plan import plan_view
 from ...review.agreement import Agreement, GeometryCache, Measure, against_archetype, agree, compared_with, pool_measure, summary
 from ...review.checks import objective
 from ...review.copies import copies_of, shown_sources
 from ...review.grounding import overruled
-from ...review.witnesses import corroborate
 from ..context import RunContext
 from ..ranking import best_of
 from ..state import Attempt, Critique, GenState
@@ -121,25 +120,6 @@ def archetype_review(state: GenState, ctx: RunContext, a: Attempt, no_verdict: A
     return against_archetype(state.prompt, a.script, state.version, *measuring(ctx), no_verdict, shown)
 
 
-def wants_witnesses(state: GenState, a: Attempt) -> bool:
-    """The answer can be compared with fresh plans of its request (Settings.witnesses, the plan strategy, a plan-built
-    script): the witnesses node draws them, once a request, before the critic compares."""
-    return bool(state.max_witnesses) and state.strategy == "plan" and plan_of_script(a.script) is not None
-
-
-def witness_review(state: GenState, ctx: RunContext, a: Attempt, no_verdict: Agreement) -> Agreement:
-    """No two verified exemplars of the kind (no_verdict): compare the plan-built answer with the fresh plans of the
-    same request that the witnesses node drew (state.witnesses). no_verdict where the request is not planned or no
-    witnesses are configured, and no verdict where the draw found no model time left. Called only after
-    neighbour_review reached the store, so the pool is a local one."""
-    assert a.script is not None
-    if not wants_witnesses(state, a):
-        return no_verdict
-    if state.witness_error:
-        return Agreement(False, f"{no_verdict.why}; fresh plans to compare its shape with could not be drawn ({state.witness_error})")
-    return corroborate(a.script, state.witnesses, state.max_witnesses, *measuring(ctx))
-
-
 def critic_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
     """Score the current attempt; accept when the objective checks pass and the score reaches the threshold."""
     start = time.monotonic()
@@ -158,11 +138,7 @@ def critic_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
             critique.reasons.append(NOT_ASKED)
         elif passed and by_neighbours:  # no rubric call: the scene's shape against verified exemplars of its kind
             found = neighbour_review(state, ctx, a)
-            if found.too_few and wants_witnesses(state, a) and not state.witnesses_drawn:
-                return {"witnesses_due": True}  # fresh plans of the request are drawn first (the witnesses node), then back here
-            if found.too_few:  # no verified neighbours of its kind: the fresh plans of the request, where configured
-                found = witness_review(state, ctx, a, found)
-            if found.too_few:  # nor those: the archetype of its kind, where there is one
+            if found.too_few:  # no verified neighbours of its kind: the archetype of its kind, where there is one
                 found = archetype_review(state, ctx, a, found)
             critique.reasons.append(found.why)
             critique.agreement, agreed = summary(found), found.agreed
@@ -193,9 +169,7 @@ def critic_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
     if ctx.settings.review == "none" and a.critique.objective_ok:
         status = "passes the checks, not reviewed"
     elif ctx.settings.review == "neighbours" and a.critique.objective_ok:
-        against = {"archetype": "the archetype of its kind", "witness": "fresh plans of the request"}.get(
-            compared_with(a.critique.agreement), "verified exemplars"
-        )
+        against = "the archetype of its kind" if compared_with(a.critique.agreement) == "archetype" else "verified exemplars"
         status = f"agrees with {against}, accepted" if a.critique.accepted else f"passes the checks, not agreed with {against}"
     else:
         status = f"score {a.critique.score:.2f} {verdict}"

@@ -23,9 +23,7 @@ def accept_node(state: GenState, ctx: RunContext) -> dict[str, Any]:
     paths = write_outputs(ctx, a)
     by = f", written by {state.model}" if state.model else ""
     compared = compared_with(a.critique.agreement)
-    if compared == "witness":  # witnesses.py
-        verdict = f"its shape agrees with {len(a.critique.agreement)} fresh plans of the same request; no verified exemplar of its kind"
-    elif compared == "archetype":  # agreement.against_archetype
+    if compared == "archetype":  # agreement.against_archetype
         verdict = (
             f"its shape agrees with the archetype of its kind ({a.critique.agreement[0]['id']}); "
             "no 2 verified exemplars of its kind in the store"
