@@ -269,7 +269,7 @@ def test_findings_name_a_floating_part_a_missing_part_and_a_wrong_count() -> Non
 def test_a_primitive_the_request_counts_is_asked_of_the_plan_before_anything_runs() -> None:
     """ "a chrome ball resting on a white floor plane" planned as the ball alone: the plane the scene check will count is
     missing, said before a Blender run; a floor plane, or a grid part repeated 100 times for 100 cubes, is enough."""
-    ball = Part(name="ball", shape="sphere", size=(0.2, 0.2, 0.2), location=(0, 0, 0.1))
+    ball = Part(name="ball", shape="sphere", size=(0.2, 0.2, 0.2), location=(0, 0, 0.1), material="chrome")
     prompt = "a chrome ball resting on a white floor plane"
     assert plan_findings(Plan(object="ball", parts=[ball]), prompt) == [
         "the request asks for 1 plane; the plan has 0 part(s) of shape plane: add it"
