@@ -6,6 +6,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -57,8 +58,13 @@ def _state(pid: int) -> str:
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])
-def test_a_killed_owner_leaves_no_linter_process_and_its_workspace_goes_at_the_next_start(sig: signal.Signals) -> None:
-    owner = subprocess.Popen([sys.executable, "-c", OWNER], stdout=subprocess.PIPE, text=True, env=os.environ.copy())
+def test_a_killed_owner_leaves_no_linter_process_and_its_workspace_goes_at_the_next_start(
+    sig: signal.Signals, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # its own temporary folder: a Linter another test starts meanwhile sweeps the shared one, and would take the
+    # killed owner's workspace before this test looks for it
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
+    owner = subprocess.Popen([sys.executable, "-c", OWNER], stdout=subprocess.PIPE, text=True, env=env)
     try:
         assert owner.stdout is not None
         line = owner.stdout.readline().split()
@@ -73,6 +79,7 @@ def test_a_killed_owner_leaves_no_linter_process_and_its_workspace_goes_at_the_n
             owner.kill()
             owner.wait()
     assert _gone(helpers), [p for p in helpers if pid_alive(p)]
-    assert workspace.is_dir()  # a killed process cleans nothing itself ...
+    assert workspace.parent == tmp_path and workspace.is_dir()  # a killed process cleans nothing itself ...
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     assert remove_leftover_workspaces() >= 1  # ... the next Linter's start does
     assert not workspace.exists()
