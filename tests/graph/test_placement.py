@@ -232,3 +232,11 @@ def test_a_plan_without_the_thing_the_request_asks_for_beside_the_whole_is_told_
     alone = plan({"name": "lamp", "shape": "cone", "size": [0.3, 0.3, 0.4]})
     (finding,) = plan_placement_findings(alone, "a lamp on a bedside table")
     assert finding.endswith('add a part named table and give the lamp "on": "<the table part>" and "side": "top"'), finding
+
+
+def test_the_ground_a_thing_stands_on_need_not_be_built() -> None:
+    """"A tree on the ground": the scene's ground is z = 0, built or not; a ground that is built is held to it."""
+    tree = box("Tree", (-0.5, -0.5, 0.0), (0.5, 0.5, 3.0))
+    assert placement_checks("a low-poly tree on the ground", scene(tree)) == ({}, [])
+    ground = box("Ground", (-5, -5, -0.01), (5, 5, 0.0))
+    assert placement_checks("a low-poly tree on the ground", scene(tree, ground)) == ({"placement: tree on ground": True}, [])

@@ -160,12 +160,14 @@ def test_read_only_folders_and_changed_modes_do_not_survive_the_wipe(pool: Worke
     pool.run(source="import os\nroot = os.path.dirname(os.getcwd())\nos.setxattr(root, 'user.note', b'for B')\nos.chmod(root, 0o500)\n")
     victim = pool.run(
         source=(
-            "import bpy, os\n"
+            "import bpy, os, sys\n"
             "for top in ('/tmp', '/dev/shm'):\n"
             "    fs = os.statvfs(top)\n"
             "    free = fs.f_bavail * fs.f_frsize >> 20\n"
             "    own = (os.getcwd() + '/', os.path.normpath(bpy.app.tempdir) + '/')\n"
-            "    names = [n for n in os.listdir(top) if not own[0].startswith(f'{top}/{n}/') and f'{top}/{n}/' != own[1]]\n"
+            "    mounted = os.path.realpath(sys.prefix) + '/'  # the sandbox's own mount of the venv (a checkout under /tmp)\n"
+            "    names = [n for n in os.listdir(top) if not own[0].startswith(f'{top}/{n}/') and f'{top}/{n}/' != own[1]\n"
+            "             and not mounted.startswith(f'{top}/{n}/')]\n"
             "    print(top, free, fs.f_blocks * fs.f_frsize >> 20, names, oct(os.stat(top).st_mode & 0o777), os.listxattr(top))\n"
             "print('job folders', [os.listxattr(p) for p in (os.getcwd(), os.path.dirname(os.getcwd()))])\n"
             "open('/tmp/mine', 'w').write('writable')\n"
@@ -276,9 +278,11 @@ def test_a_worker_whose_wipe_cannot_finish_is_replaced_before_the_next_job(pool:
     attack = pool.run(source=f"import os\nos.chdir({where!r})\nfor _ in range(260):\n    os.mkdir('d')\n    os.chdir('d')\nprint('deep')\n")
     assert attack.status == "ok" and attack.stdout.strip() == "deep", attack.exception
     victim = pool.run(
-        source="import bpy, os\n"
+        source="import bpy, os, sys\n"
         "own = (os.getcwd() + '/', os.path.normpath(bpy.app.tempdir) + '/')  # the job's folder and Blender's, both empty\n"
-        "print([n for n in os.listdir('/tmp') if not own[0].startswith(f'/tmp/{n}/') and f'/tmp/{n}/' != own[1]], os.listdir('.'))\n"
+        "mounted = os.path.realpath(sys.prefix) + '/'  # the sandbox's own mount of the venv (a checkout under /tmp)\n"
+        "print([n for n in os.listdir('/tmp') if not own[0].startswith(f'/tmp/{n}/') and f'/tmp/{n}/' != own[1]\n"
+        "       and not mounted.startswith(f'/tmp/{n}/')], os.listdir('.'))\n"
         "print(os.listdir(bpy.app.tempdir))\n"
     )
     assert victim.status == "ok" and victim.stdout.split() == ["[]", "[]", "[]"], victim.stdout

@@ -98,6 +98,7 @@ GERUND_BEFORE = frozenset({"for", "by", "before", "after", "while", "when"})  # 
 DETERMINERS = frozenset({"a", "an", "the", "its", "their", "his", "her", "some", "one", "each", "this", "that"})
 LISTING = frozenset({"with", "has", "have", "include", "includes", "add", "featuring"})  # what lists a head's parts
 PRONOUNS = frozenset({"it", "them"})
+GROUNDS = frozenset({"ground", "floor", "earth", "grass", "surface", "lawn", "sand", "snow", "water", "sea", "sky"})
 POSSESSIVES = frozenset({"its", "their"})  # "books on its shelves": the head's own part, so the listed item is the subject
 # "On" a wall, a door or a side is against it, not on top of it ("a clock on the wall", "a sign with text on it"): read
 # as touches. So is "on it" and "on them", which say as often "on its face" (text on a sign) as "on its top".
@@ -219,7 +220,8 @@ def _read(tokens: list[str], head_noun: str) -> list[tuple[str, bool, str]]:
         if relation_word == "on" and match == "on" and (next_word in {"it", "them"} or target in SURFACES):
             relation_word = "touches"
         if subject and target and subject != target and (not listed or pronoun):
-            named = subject == head_noun and not pronoun and target != head_noun
+            # the ground a thing stands on is the scene's own, built or not ("a tree on the ground")
+            named = subject == head_noun and not pronoun and target != head_noun and target not in GROUNDS
             found.append((f"{subject} {relation_word} {target}", named, names))
         i = after
     return found
