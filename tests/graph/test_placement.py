@@ -235,7 +235,7 @@ def test_a_plan_without_the_thing_the_request_asks_for_beside_the_whole_is_told_
 
 
 def test_the_ground_a_thing_stands_on_need_not_be_built() -> None:
-    """"A tree on the ground": the scene's ground is z = 0, built or not; a ground that is built is held to it."""
+    """ "A tree on the ground": the scene's ground is z = 0, built or not; a ground that is built is held to it."""
     tree = box("Tree", (-0.5, -0.5, 0.0), (0.5, 0.5, 3.0))
     assert placement_checks("a low-poly tree on the ground", scene(tree)) == ({}, [])
     ground = box("Ground", (-5, -5, -0.01), (5, 5, 0.0))
