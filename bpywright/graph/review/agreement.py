@@ -377,7 +377,10 @@ def led_to(found: Known, shown_ids: Collection[str], prompt: str, answer: SceneG
     (PATTERN_PARTS), nor so from the shown shape again: a board of 64 tiles scores 1.00 against the shown chessboard (a
     board and its border) and is a board drawn for the request. There an answer repeats a shown critic's shape only with
     as many parts. Elsewhere F alone decides: an answer at 0.99 or more is the shape's surface again, whatever parts it
-    hides inside or drops (a sofa of 11 parts scores 0.999 against the shown sofa of 5)."""
+    hides inside or drops (a sofa of 11 parts scores 0.999 against the shown sofa of 5). An archetype of one part (a
+    ball: a sphere; the table's shapes are built of primitives) leads nowhere: the right answer cannot help being it again."""
+    if archetype.parts <= 1:
+        return False  # a ball's archetype is one sphere: every right answer is it again, up to scale
     if found.shown:
         return True
     return found.id in shown_ids and (not asks_for_a_pattern(prompt) or answer.parts == archetype.parts)
