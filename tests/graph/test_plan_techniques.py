@@ -400,3 +400,6 @@ def test_a_row_of_copies_becomes_the_array_modifier_the_request_names() -> None:
     assert post.location[0] == pytest.approx(-0.66)  # the first of 12 copies 0.12 m apart, centred where the row was
     assert plan_findings(grounded(posts, ask), ask) == []
     assert grounded(posts, "a fence of 12 wooden posts in a row").parts[0].repeat == 12
+    # posts 0.1 m wide "0.1 m apart" would touch and make a wall: the spacing meant the gap between them
+    close = parse_plan(plan("fence", part("post", "box", [0.1, 0.1, 1.0], repeat=12, spacing=0.1)))
+    assert grounded(close, ask).parts[0].modifiers[0].offset == 2.0

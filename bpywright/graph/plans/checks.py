@@ -82,6 +82,8 @@ def arrayed(plan: Plan, prompt: str) -> Plan:
     if line is None:
         return plan
     spacing = line.spacing if line.spacing > 0 else round(max(line.size[0], line.size[1]) * 1.2, 4)  # the builder's
+    if spacing <= line.size[0]:  # copies that would touch (posts 0.1 m wide, 0.1 m apart): the spacing meant the gap
+        spacing = line.size[0] + spacing
     start = (round(line.location[0] - (line.repeat - 1) / 2 * spacing, 9), line.location[1], line.location[2])  # the first copy
     array = Modifier(type="array", count=line.repeat, offset=round(spacing / line.size[0], 4), axis="x")
     changed = line.model_copy(update={"repeat": 1, "location": start, "modifiers": (*line.modifiers, array)})
