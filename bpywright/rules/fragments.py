@@ -228,3 +228,18 @@ def imports_end(body: Sequence[cst.CSTNode]) -> int:
         else:
             break
     return at
+
+
+def with_helper(updated: cst.Module, source: str) -> cst.Module:
+    """The module with a helper function's definition put after its imports."""
+    blank = [cst.EmptyLine(), cst.EmptyLine()]
+    helper = [s.with_changes(leading_lines=blank) for s in cst.parse_module(source).body]
+    body = list(updated.body)
+    at = imports_end(body)
+    spaced = (
+        [*blank[: 2 - sum(1 for line in body[at].leading_lines[:2] if line.comment is None)], *body[at].leading_lines]
+        if at < len(body)
+        else []
+    )
+    rest = [body[at].with_changes(leading_lines=spaced), *body[at + 1 :]] if at < len(body) else []
+    return updated.with_changes(body=[*body[:at], *helper, *rest])

@@ -7,7 +7,7 @@ import re
 import libcst as cst
 
 from ..base import DriftRule, RuleTransformer
-from ..fragments import code, dotted, imports_end, stmt, string_value
+from ..fragments import code, dotted, stmt, string_value, with_helper
 from ..rna import rna_table
 from .operators.signatures import op_name
 
@@ -154,21 +154,6 @@ class _ViewportOperator(_InOverride):
         if not self.used or self.helper_exists:
             return updated
         return with_helper(updated, HELPER_SOURCE)
-
-
-def with_helper(updated: cst.Module, source: str) -> cst.Module:
-    """The module with a helper function's definition put after its imports."""
-    blank = [cst.EmptyLine(), cst.EmptyLine()]
-    helper = [s.with_changes(leading_lines=blank) for s in cst.parse_module(source).body]
-    body = list(updated.body)
-    at = imports_end(body)
-    spaced = (
-        [*blank[: 2 - sum(1 for line in body[at].leading_lines[:2] if line.comment is None)], *body[at].leading_lines]
-        if at < len(body)
-        else []
-    )
-    rest = [body[at].with_changes(leading_lines=spaced), *body[at + 1 :]] if at < len(body) else []
-    return updated.with_changes(body=[*body[:at], *helper, *rest])
 
 
 _OBJECT_BINDING = re.compile(r"\.objects(\.new\(\)|\[\]|\.get\(\))$")

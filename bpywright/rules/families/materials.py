@@ -20,7 +20,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ..base import DriftRule, RuleTransformer
-from ..fragments import code, imports_end, lone_value
+from ..fragments import code, lone_value, with_helper
 
 HELPER_NAME = "texture_slot_nodes"
 HELPER = '''
@@ -217,13 +217,7 @@ class _TextureSlots(RuleTransformer):
         new = list(updated.body) if body is None else body
         if not self.changed or self.defines_helper:
             return updated.with_changes(body=new)
-        at = imports_end(new)
-        helper = cst.parse_module(HELPER.lstrip("\n")).body[0]
-        helper = helper.with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()] if at else [])
-        if at < len(new):
-            comments = [line for line in new[at].leading_lines if line.comment is not None]
-            new[at] = new[at].with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine(), *comments])
-        return updated.with_changes(body=[*new[:at], helper, *new[at:]])
+        return with_helper(updated.with_changes(body=new), HELPER)
 
 
 RULES = (
