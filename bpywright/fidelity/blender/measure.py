@@ -70,10 +70,11 @@ def _bpywright_measure_scene(path, seed, samples, size):
     # A backdrop floor (a flat object under the rest, at least twice its footprint: "a ball on a floor plane") is the
     # stage, not the object: left out, as the staging the harness adds is, where anything else was built.
     boxes = [box(shape) for shape in shapes]
+    whole = max(max(b[1][i] for b in boxes) - min(b[0][i] for b in boxes) for i in range(3)) if boxes else 0.0
     floors = set()
     for k, (low, high) in enumerate(boxes):
         rest = [b for j, b in enumerate(boxes) if j != k]
-        if not rest:
+        if not rest or high[2] - low[2] > 0.02 * whole:  # only a flat object can be a floor (the rest's extent is less)
             continue
         r_low = [min(b[0][i] for b in rest) for i in range(3)]
         r_high = [max(b[1][i] for b in rest) for i in range(3)]

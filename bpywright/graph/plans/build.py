@@ -425,7 +425,7 @@ def _colour(rgb: tuple[float, float, float]) -> str:
     return "(" + ", ".join(repr(round(c, 3)) for c in rgb) + ")"
 
 
-def _look(p: Part) -> tuple[str, tuple[float, float, float], float, float, float, float, float] | None:
+def look_of(p: Part) -> tuple[str, tuple[float, float, float], float, float, float, float, float] | None:
     """(material name, colour, metallic, roughness, emission, transmission, alpha) for a part that names a look or a
     value; None for a plain coloured part. A named look's own colour (gold, copper) wins over the part's."""
     named = looks().get(p.material) if p.material else None
@@ -474,7 +474,7 @@ def _settings(m: Modifier, p: Part) -> tuple[str, dict[str, object]]:
     return "SCREW", {"axis": axis.upper(), "angle": round(math.radians(360 if m.angle is None else m.angle), 4), "steps": m.segments or 32}
 
 
-def _spacing(p: Part) -> float:
+def spacing_of(p: Part) -> float:
     """A repeat's spacing: the plan's, else from the part's size (a gap of a fifth between copies; a circle that fits them)."""
     if p.spacing > 0:
         return p.spacing
@@ -514,7 +514,7 @@ def build_with_techniques(plan: Plan, version: str) -> str:
     curves = [p for p in plan.parts if p.shape == "curve"]
     lights = [p for p in plan.parts if p.shape == "light"]
     camera = next((p for p in plan.parts if p.shape == "camera"), None)
-    looks_ = [(p, look) for p in plan.parts if p.shape not in STAGING and (look := _look(p)) is not None]
+    looks_ = [(p, look) for p in plan.parts if p.shape not in STAGING and (look := look_of(p)) is not None]
     modifiers = [(p, m) for p in plan.parts if p.shape not in STAGING for m in p.modifiers]
     repeats = [p for p in plan.parts if p.repeat > 1 and p.shape not in STAGING]
     keyframes = [p for p in plan.parts if p.animate]
@@ -559,7 +559,7 @@ def build_with_techniques(plan: Plan, version: str) -> str:
         tables["MODIFIERS"] = _table("MODIFIERS", "part, Blender modifier type, its settings", rows)
     if repeats:
         rows = [
-            f"({p.name!r}, {p.repeat}, {p.pattern!r}, {_rows(p)}, {_num(_spacing(p))}, "
+            f"({p.name!r}, {p.repeat}, {p.pattern!r}, {_rows(p)}, {_num(spacing_of(p))}, "
             f"{_num(p.rise if p.rise or p.pattern != 'spiral' else p.size[2])}, {_num(p.turns)}, {p.vary!r}, {p.seed})"
             for p in repeats
         ]

@@ -9,8 +9,9 @@ import re
 from ..reading.expectations import NAME_WORDS, expectations
 from ..reading.request import counted_parts, head, lemmas, names_part, one_object, plural, requested_parts
 from ..reading.techniques import techniques
+from .build import look_of, spacing_of
 from .layout import Box, box_of
-from .parts import MIN_EXTENT, MODIFIERS, PALETTE, PRIMITIVES, STAGING, Modifier, Part, Plan, looks
+from .parts import MIN_EXTENT, MODIFIERS, PALETTE, PRIMITIVES, STAGING, Modifier, Part, Plan
 
 TOUCH = 0.02  # share of the object's bounding-box diagonal two parts may be apart and still count as touching
 MIN_TOUCH = 0.002  # metres: the least gap allowed, for tiny objects
@@ -81,7 +82,7 @@ def arrayed(plan: Plan, prompt: str) -> Plan:
     )
     if line is None:
         return plan
-    spacing = line.spacing if line.spacing > 0 else round(max(line.size[0], line.size[1]) * 1.2, 4)  # the builder's
+    spacing = spacing_of(line)  # the builder's
     if spacing <= line.size[0]:  # copies that would touch (posts 0.1 m wide, 0.1 m apart): the spacing meant the gap
         spacing = line.size[0] + spacing
     start = (round(line.location[0] - (line.repeat - 1) / 2 * spacing, 9), line.location[1], line.location[2])  # the first copy
@@ -222,12 +223,12 @@ def missing_modifiers(plan: Plan, prompt: str) -> list[str]:
 
 
 def _look(part: Part, value: str) -> float:
-    """A Principled value the part will have: its own, else its named material's, else the plain colour's."""
-    own = getattr(part, value)
-    if own is not None:
-        return float(own)
-    look = looks().get(part.material)
-    return float(getattr(look, value)) if look is not None else {"metallic": 0.0, "transmission": 0.0, "emission": 0.0}[value]
+    """A Principled value the part will have, as the builder writes it (build.look_of); 0 for a plain colour."""
+    look = look_of(part)
+    if look is None:
+        return 0.0
+    _, _, metallic, _, emission, transmission, _ = look
+    return {"metallic": metallic, "emission": emission, "transmission": transmission}[value]
 
 
 def missing_techniques(plan: Plan, prompt: str) -> list[str]:

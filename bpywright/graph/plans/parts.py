@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from functools import cache
 from pathlib import Path
 from typing import Literal
@@ -44,6 +45,12 @@ AXES = ("x", "y", "z")
 MAX_KEYS = 16  # keyframes a channel, profile points a lathe
 MAX_COPIES = 400  # copies of one repeated part: a 20 by 20 grid
 MAX_TEXT = 40
+
+
+def part_name(raw: object, fallback: str) -> str:
+    """A part's name as an identifier-like word: lower case, words joined by '_' (the script and its checks use it)."""
+    name = re.sub(r"[^a-z0-9]+", "_", str(raw or "").lower()).strip("_")[:32]
+    return name or fallback
 
 
 class Look(BaseModel):

@@ -42,6 +42,7 @@ from .parts import (
     PlanError,
     Vec3,
     looks,
+    part_name,
 )
 from .scene import kind_words
 from .techniques import TECHNIQUE_PROPERTIES, technique_json, techniques
@@ -160,12 +161,6 @@ def _colour(value: Any) -> Vec3:
     if max(rgb) > 1.0:
         rgb = (rgb[0] / 255, rgb[1] / 255, rgb[2] / 255)
     return (min(max(rgb[0], 0.0), 1.0), min(max(rgb[1], 0.0), 1.0), min(max(rgb[2], 0.0), 1.0))
-
-
-def part_name(raw: Any, fallback: str) -> str:
-    """A part's name as an identifier-like word: lower case, words joined by '_' (the script and its checks use it)."""
-    name = re.sub(r"[^a-z0-9]+", "_", str(raw or "").lower()).strip("_")[:32]
-    return name or fallback
 
 
 SHEET = 0.01  # a box or a cylinder planned with one extent 0 is a sheet or a disc this share of its larger extent thick

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from typing import Any
 
 from pydantic import ValidationError
@@ -31,6 +30,7 @@ from .parts import (
     Modifier,
     PlanError,
     looks,
+    part_name,
 )
 
 _NUMBERS = {"type": "array", "items": {"type": "number"}, "maxItems": MAX_KEYS}
@@ -245,7 +245,7 @@ def techniques(raw: dict[str, Any], name: str, shape: str) -> dict[str, Any]:
     if parent not in (None, "", "none"):
         if not isinstance(parent, str):
             raise PlanError(f"{what}: parent must be the name of another part, got {json.dumps(parent)[:40]}")
-        out["parent"] = re.sub(r"[^a-z0-9]+", "_", parent.lower()).strip("_")[:32]  # as part names are written
+        out["parent"] = part_name(parent, "")  # as part names are written
     return out
 
 

@@ -126,7 +126,8 @@ def _head_noun(prompt: str) -> str:
 
 
 def _target(tokens: list[str], start: int, head_noun: str) -> str:
-    """The noun the phrase from start ends with ("a wooden post" → post); the head noun for it, them and top."""
+    """The noun the phrase from start ends with, with its other nouns as other names ("a wooden post" → post, "a floor
+    plane" → plane|floor); the head noun for "it" and "them"."""
     nouns: list[str] = []
     for word in tokens[start:]:
         if word in PRONOUNS and not nouns:
@@ -217,7 +218,7 @@ def _read(tokens: list[str], head_noun: str) -> list[tuple[str, bool, str]]:
         target = names.split("|")[0]
         pronoun = ended or next_word in PRONOUNS or next_word in POSSESSIVES
         relation_word = PREPOSITIONS.get(match, "on")
-        if relation_word == "on" and match == "on" and (next_word in {"it", "them"} or target in SURFACES):
+        if relation_word == "on" and match == "on" and (next_word in PRONOUNS or target in SURFACES):
             relation_word = "touches"
         if subject and target and subject != target and (not listed or pronoun):
             # the ground a thing stands on is the scene's own, built or not ("a tree on the ground")

@@ -295,18 +295,18 @@ def _support(
     from A down to B's top; [] where there is none."""
     own = {o.name for o in a_objects} | {o.name for o in b_objects}
     others = [(o.name, _box(o.bbox)) for o in visible_geometry(scene) if o.name not in own and o.bbox is not None]
-    reached: list[tuple[str, Box]] = []
+    reached: list[str] = []
     frontier = [a]
     while frontier:
         top = frontier.pop()
         for name, box in others:
-            if name in {n for n, _ in reached} or box[0][2] >= top[0][2] or gap(top, box) > tol:
+            if name in reached or box[0][2] >= top[0][2] or gap(top, box) > tol:
                 continue
             if _footprint_overlap(top, box, tol) < OVERLAP and _footprint_overlap(a, box, tol) < OVERLAP:
                 continue
-            reached.append((name, box))
+            reached.append(name)
             if any(gap(box, b) <= tol and box[0][2] >= b[1][2] - SINK * _size(box, 2) - tol for b in b_boxes):
-                return [n for n, _ in reached]
+                return reached
             frontier.append(box)
     return []
 
@@ -453,7 +453,8 @@ def valid_part(part: str) -> bool:
     return bool(_WORD.match(part))
 
 
-PLACEMENT = "placement: "  # every placement check's label starts so ("placement: lamp on table")
+PLACEMENT = "placement: "
+BUILD_IT = " (build it, named for what it is)"  # what a scene is told of a target it lacks; a plan is told to add a part  # every placement check's label starts so ("placement: lamp on table")
 
 
 def placement_checks(prompt: str, scene: SceneSummary | None) -> tuple[dict[str, bool], list[str]]:
@@ -479,7 +480,7 @@ def _placed(prompt: str, scene: SceneSummary) -> list[tuple[Relation, tuple[str,
         parts = (relation.subject, names if valid_part(names) else relation.target)
         subject, target = (part_objects(scene, p, parts) for p in parts)
         if subject and not target and named:
-            out.append((relation, parts, False, f"{said}: no object is named like {relation.target!r} (build it, named for what it is)"))
+            out.append((relation, parts, False, f"{said}: no object is named like {relation.target!r}{BUILD_IT}"))
             continue
         if not subject or not target or {o.name for o in subject} & {o.name for o in target}:
             continue  # one found in the other ("hat" in every material) is no placement
@@ -507,16 +508,14 @@ def plan_placement_findings(plan: Plan, prompt: str) -> list[str]:
     anything runs ("the request puts the lamp on the table: lamp: not on table (…); give the lamp "on": "<the table
     part>" and "side": "top""). A placement naming a part the plan repeats is left to the scene (the plan's box is its
     first copy only)."""
-    objects = [
-        ObjectSummary(name=p.name, type="MESH", vertices=8, faces=6, visible=True, bbox=BoundingBox(min=lo, max=hi))
-        for p in plan.parts
-        if p.shape not in PLAN_STAGING
-        for lo, hi in [box_of(p)]
-    ]
-    if not objects:
+    boxes = [(p.name, box_of(p)) for p in plan.parts if p.shape not in PLAN_STAGING]
+    if not boxes:
         return []
-    lo = tuple(min(o.bbox.min[i] for o in objects if o.bbox) for i in range(3))
-    hi = tuple(max(o.bbox.max[i] for o in objects if o.bbox) for i in range(3))
+    objects = [
+        ObjectSummary(name=name, type="MESH", vertices=8, faces=6, visible=True, bbox=BoundingBox(min=lo, max=hi))
+        for name, (lo, hi) in boxes
+    ]
+    lo, hi = union([b for _, b in boxes])
     scene = SceneSummary(object_count=len(objects), objects=objects, bbox=BoundingBox(min=lo, max=hi), camera=True, light=True)
     repeated = {p.name for p in plan.parts if p.repeat > 1 or any(m.type == "array" for m in p.modifiers)}
     findings = []
@@ -526,5 +525,5 @@ def plan_placement_findings(plan: Plan, prompt: str) -> list[str]:
         fix = _FIX[relation.relation].format(s=relation.subject, t=relation.target)
         if not part_objects(scene, parts[1], parts):
             fix = f"add a part named {relation.target} and {fix}"
-        findings.append(f"{reason.split(' (build it')[0]}; {fix}")
+        findings.append(f"{reason.removesuffix(BUILD_IT)}; {fix}")
     return findings
