@@ -165,6 +165,14 @@ def test_two_words_that_a_shape_writes_as_one_name_its_kind_together() -> None:
         ("a wooden crate", "pet carrier"),
         ("a stand mixer", "blender"),
         ("a game controller", "remote"),
+        ("a glowing pink neon ring", "ring with a band"),  # a loop of light, not a finger ring
+        ("an aircraft carrier", "pet carrier"),
+        ("an aircraft carrier", "airplane"),  # the word that makes a carrier a ship names no aircraft either
+        ("a satellite dish on a roof", "bowl"),
+        ("a flower pot with a cactus", "cooking pot"),
+        ("a vampire bat with spread wings", "baseball bat"),
+        ("a water mill with a wheel", "pepper mill"),
+        ("an inner tube floating on water", "test tube"),
     ],
 )
 def test_a_word_that_names_two_different_objects_is_not_one_kind(request_: str, not_: str) -> None:
@@ -180,9 +188,22 @@ def test_the_narrow_kinds_still_find_their_shape() -> None:
         ("a park bench", "park bench"),
         ("a small palm tree", "tree"),
         ("a coffee mug with a handle", "mug"),
+        ("a gold ring with a diamond", "ring with a band"),
+        ("a cooking pot with a lid", "cooking pot"),
+        ("a baseball bat", "baseball bat"),
+        ("a pepper mill", "pepper mill"),
     ]:
         near = kind_archetypes(request_, "4.5")
         assert near and shape in near[0].request, request_
+
+
+def test_every_word_of_another_sense_is_listed_for_a_kind_the_tables_name() -> None:
+    """words.toml's other_senses keeps a kind word from naming the table's object after a word that makes it another one;
+    a key that names no archetype's kind would guard nothing."""
+    from bpywright.graph.reading.vocabulary import vocabulary
+    from bpywright.graph.review.agreement import kind_names
+
+    assert set(vocabulary().other_senses) <= kind_names("4.5")
 
 
 def test_a_library_plan_must_say_which_words_name_its_own_object(tmp_path) -> None:

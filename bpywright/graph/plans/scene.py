@@ -38,6 +38,7 @@ COLLECTIVE = frozenset(vocabulary().collective.words)
 PARTICIPLES = frozenset(vocabulary().participles.words)
 CLASS_WORDS = frozenset(vocabulary().class_words.words)
 GENERIC = frozenset(vocabulary().asking.words)
+OTHER_SENSES = {kind: frozenset(before) for kind, before in vocabulary().other_senses.items()}
 
 
 def shape_of(obj: ObjectSummary) -> str:
@@ -236,8 +237,9 @@ def kind_heads(prompt: str, joined: frozenset[str] = frozenset()) -> set[str]:
     "an espresso machine" an espresso maker. Two words that `joined` holds written as one name the kind together: with
     "coatrack" in joined, "a coat rack" is the coat rack, not a rack ("a power bank" the powerbank, not a piggy bank).
     What follows "for" is what the thing is for, where a kind word came before it: "a drumstick for playing drums" is a
-    drumstick. What the critic holds an answer against a shape of its kind by (agreement.kind_archetypes): a slice is
-    not the whole pizza, a drum set not one drum."""
+    drumstick. A kind word after a word that makes it another object (OTHER_SENSES: "a neon ring", "an aircraft
+    carrier") names no kind. What the critic holds an answer against a shape of its kind by (agreement.kind_archetypes):
+    a slice is not the whole pizza, a drum set not one drum."""
     prompt = _LISTED_ADJECTIVE.sub(r"\1 ", prompt.lower())  # "a simple, round feeding bowl": the comma ends no clause
     # "can you create a travel wallet? it should …": the first sentence; "what is this? picture a syringe …": the
     # first that names anything; "wallet," is wallet and a mark, which joins no compound
@@ -254,8 +256,10 @@ def kind_heads(prompt: str, joined: frozenset[str] = frozenset()) -> set[str]:
     # is, not what it is: held against the pot or the table, a right answer disagrees and a wrong one may agree
     place = next((i for i, w in enumerate(words) if w in PLACE_WORDS and any(map(names, words[:i]))), len(words))
     words = words[: min(purpose, place)]
-    kinds = set(filter(names, words))
     pairs = list(zip(words, words[1:], strict=False))
+    # "a neon ring", "an aircraft carrier": the word before makes the kind word another object than the table's
+    other = {pair for pair in pairs if pair[0] in OTHER_SENSES.get(singular(pair[1]), ())}
+    kinds = set(filter(names, words)) - {w for pair in other for w in pair}  # an aircraft carrier is no aircraft either
     compounds = {(w, after) for w, after in pairs if singular(w + after) in joined}  # "coat rack": the coatrack
     classes = {after for w, after in pairs if w in kinds and after in CLASS_WORDS}  # "laptop computer": not the class
     modifiers = {w for w, after in pairs if w in kinds and after not in CLASS_WORDS and (after in kinds or after in COLLECTIVE)}

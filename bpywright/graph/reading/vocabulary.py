@@ -86,6 +86,7 @@ class Vocabulary(Strict):
     collective: WordList
     participles: WordList
     class_words: WordList
+    other_senses: dict[Word, Words] = Field(min_length=1)
 
     @model_validator(mode="after")
     def _kinds_named(self) -> Vocabulary:
