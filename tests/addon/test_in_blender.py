@@ -27,7 +27,7 @@ def test_generate_previews_runs_in_scene_as_one_undo_step(blender_side, service_
     r = blender_side("generate", service_url, arg="a cube on the ground")
     assert r["install"] == "FINISHED" and r["unknown_icons"] == [] and r["icons_used"] >= 8
     assert r["run_before_generate"].startswith("error: ") and "refused" in r["run_before_generate"]
-    assert r["generate"] == "FINISHED" and r["outcome"] == "accepted" and r["model"] == "fake-coder"
+    assert r["generate"] == "FINISHED" and r["outcome"] == "accepted" and r["model"] == "fake-coder", (r["progress"], r["checked"])
     assert r["returned_while_busy"] == [True]  # Blender got control back while the service worked
     assert r["script"].strip() == CUBE.strip() and r["passed"] is True
     assert any("ran in the sandbox" in line and "4.5" in line for line in r["checked"]), r["checked"]
