@@ -28,6 +28,10 @@ from .severity import refine
 ALL_TOOLS: tuple[Tool, ...] = ("ruff", "mypy", "pyright")
 TOOL_ORDER = {"syntax": 0, "rules": 1, "ruff": 2, "pyright": 3, "mypy": 4}
 TIMEOUT = 300
+# A warm daemon that has not started or answered a check after this long is taken for hung, killed and replaced once
+# (the fresh one gets TIMEOUT): a cold check of the bpy stubs takes 11 s alone and 52 s with six at once on 2 cores,
+# and a daemon seen hung now and then under a full test run would otherwise cost a request its whole budget.
+HANG_S = 150
 # A dmypy daemon exits on its own after this long idle: one whose owner was killed (no close()) does not live on
 # holding its memory (seen: dozens of orphans after killed runs, 20 GiB of a 24 GiB machine).
 DMYPY_IDLE_S = 900
@@ -79,8 +83,8 @@ def deduplicate(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
     return sorted(kept, key=lambda d: (d.severity != "blocking", d.line, d.col))
 
 
-def _run(argv: list[str], cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(argv, capture_output=True, text=True, timeout=TIMEOUT, cwd=cwd)
+def _run(argv: list[str], cwd: Path, timeout: float | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(argv, capture_output=True, text=True, timeout=TIMEOUT if timeout is None else timeout, cwd=cwd)
 
 
 def _group(pairs: list[tuple[str, Diagnostic]], files: Sequence[Path]) -> dict[Path, list[Diagnostic]]:
@@ -259,37 +263,43 @@ class Linter:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    def _dmypy(self, *args: str) -> subprocess.CompletedProcess:
-        return _run([str(BIN / "dmypy"), "--status-file", str(self._status), *args], self._tmp)
+    def _dmypy(self, *args: str, timeout: float | None = None) -> subprocess.CompletedProcess:
+        return _run([str(BIN / "dmypy"), "--status-file", str(self._status), *args], self._tmp, timeout)
 
     def _mypy_warm(self) -> tuple[list[Diagnostic], ToolStatus]:
+        """The snippet through the warm daemon. A daemon that idled out, died, or hung (HANG_S) is killed and replaced
+        once; where the fresh one fails too (a starved machine), this check fails, never the caller."""
         start = time.perf_counter()
-        try:
-            for fresh in (False, True):  # a daemon that idled out (or died) is restarted once
+        problem = ""
+        for fresh in (False, True):
+            wait = TIMEOUT if fresh else min(HANG_S, TIMEOUT)
+            try:
                 if not self._dmypy_started:
-                    problem = self._start_daemon()
+                    problem = self._start_daemon(wait)
                     if problem:
-                        return [], ToolStatus(tool="mypy", status="failed", detail=problem[-300:])
+                        continue
                     self._dmypy_started = True
-                proc = self._dmypy("check", str(self.snippet))
-                if proc.returncode in (0, 1) or fresh:
-                    break
+                proc = self._dmypy("check", str(self.snippet), timeout=wait)
+            except (OSError, subprocess.TimeoutExpired) as exc:
                 self._end_dmypy("kill")
-        except (OSError, subprocess.TimeoutExpired) as exc:  # a daemon that hangs (a starved machine) fails this check, not the caller
+                timed_out = isinstance(exc, subprocess.TimeoutExpired)
+                problem = f"dmypy did not answer a check within {wait:g}s{self._log_tail()}" if timed_out else str(exc)[:300]
+                continue
+            if proc.returncode in (0, 1):
+                diags = [d for name, d in parse_mypy(proc.stdout) if Path(name).name == self.snippet.name]
+                return diags, ToolStatus(tool="mypy", status="ok", seconds=time.perf_counter() - start)
             self._end_dmypy("kill")
-            detail = f"dmypy did not answer within {TIMEOUT:g}s" if isinstance(exc, subprocess.TimeoutExpired) else str(exc)[:300]
-            return [], ToolStatus(tool="mypy", status="failed", seconds=time.perf_counter() - start, detail=detail)
-        if proc.returncode not in (0, 1):
-            self._end_dmypy("kill")
-            return [], ToolStatus(
-                tool="mypy", status="failed", seconds=time.perf_counter() - start, detail=(proc.stderr or proc.stdout)[-300:]
-            )
-        diags = [d for name, d in parse_mypy(proc.stdout) if Path(name).name == self.snippet.name]
-        return diags, ToolStatus(tool="mypy", status="ok", seconds=time.perf_counter() - start)
+            problem = (proc.stderr or proc.stdout)[-300:]
+        return [], ToolStatus(tool="mypy", status="failed", seconds=time.perf_counter() - start, detail=problem[-300:])
 
-    def _start_daemon(self) -> str:
+    def _log_tail(self) -> str:
+        """': LAST LINES' of the daemon's log, where it wrote one (what it was doing when it stopped answering)."""
+        tail = _tail(self._tmp / "dmypy.log")
+        return f": {tail[-200:]}" if tail else ""
+
+    def _start_daemon(self, wait: float = TIMEOUT) -> str:
         """Start dmypy in the foreground as our child (not `dmypy start`, which detaches it: a killed bpywright left it
-        running), dying with bpywright; wait for its status file. Returns what went wrong, or ''."""
+        running), dying with bpywright; wait up to `wait` s for its status file. Returns what went wrong, or ''."""
         self._status.unlink(missing_ok=True)
         log = self._tmp / "dmypy.log"
         argv = [str(BIN / "dmypy"), "--status-file", str(self._status), "daemon", "--timeout", str(DMYPY_IDLE_S)]
@@ -304,7 +314,7 @@ class Linter:
                 preexec_fn=die_with_parent,
             )
         )
-        deadline = time.monotonic() + TIMEOUT
+        deadline = time.monotonic() + wait
         while time.monotonic() < deadline:
             if self._status.is_file() and self._status.stat().st_size > 0:
                 return ""
@@ -316,7 +326,7 @@ class Linter:
         self._daemon.kill()  # never left running behind a failed check
         self._daemon.wait()
         self._daemon = None
-        return f"dmypy did not answer within {TIMEOUT:g}s"
+        return f"dmypy did not start within {wait:g}s{self._log_tail()}"
 
     def _end_dmypy(self, how: str = "stop") -> None:
         """Stop ("stop") or kill ("kill", a hung one) the daemon, best effort; the next check starts a fresh one."""

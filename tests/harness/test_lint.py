@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -125,12 +127,33 @@ def test_a_mypy_daemon_that_does_not_answer_fails_its_check_not_the_caller(monke
         monkeypatch.setattr(lint_module, "TIMEOUT", 0.001)  # a starved machine: dmypy cannot answer in time
         report = linter.lint(BROKEN)
         mypy = next(s for s in report.tools if s.tool == "mypy")
-        assert mypy.status == "failed" and "did not answer" in (mypy.detail or "")
+        assert mypy.status == "failed" and re.search(r"did not (start|answer a check) within", mypy.detail or "")
         assert {s.tool for s in report.tools} == {"ruff", "mypy"}  # every check still reports a status (ruff timed out too)
         monkeypatch.setattr(lint_module, "TIMEOUT", 300)
         again = linter.lint(BROKEN)  # a fresh daemon answers the next check
         assert next(s for s in again.tools if s.tool == "mypy").status == "ok"
         assert any(d.tool == "mypy" for d in again.diagnostics)
+
+
+def test_a_hung_mypy_daemon_is_killed_and_replaced_and_the_check_still_answers(monkeypatch) -> None:
+    """A daemon that stops answering (here: frozen with SIGSTOP) is taken for hung after HANG_S, killed, and a fresh one
+    answers the same check: one hang costs a request HANG_S, not its whole budget and a failed lint."""
+    import signal
+
+    import bpywright.harness.lint as lint_module
+
+    with Linter(tools=("mypy",)) as linter:
+        assert next(s for s in linter.lint(BROKEN).tools if s.tool == "mypy").status == "ok"
+        hung = linter._daemon
+        assert hung is not None
+        os.kill(hung.pid, signal.SIGSTOP)
+        monkeypatch.setattr(lint_module, "HANG_S", 3)
+        report = linter.lint(BROKEN)
+        mypy = next(s for s in report.tools if s.tool == "mypy")
+        assert mypy.status == "ok", mypy.detail
+        assert any(d.tool == "mypy" for d in report.diagnostics)
+        assert hung.poll() is not None  # the frozen daemon was killed, not left behind
+        assert linter._daemon is not None and linter._daemon.pid != hung.pid
 
 
 def test_a_dmypy_daemon_that_idled_out_is_restarted_and_none_outlives_its_idle_time(monkeypatch) -> None:
