@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import os
 import queue
+import shutil
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from typing import TypeVar
 
@@ -42,10 +43,25 @@ def _queue() -> queue.SimpleQueue:
         return _state["queue"]  # type: ignore[return-value]
 
 
+def dying_with_parent(argv: Sequence[str]) -> tuple[list[str], Callable[[], None] | None]:
+    """(argv, preexec_fn) for a child SIGKILLed when the thread that started it ends (PR_SET_PDEATHSIG, Linux); start
+    it with on_spawner_thread, so that this means "when bpywright ends".
+
+    Where util-linux's setpriv is installed, argv runs under `setpriv --pdeathsig KILL` and preexec_fn is None: no Python
+    runs between fork and exec, which in a process with other threads can deadlock the child before it ever execs
+    (Python's subprocess documentation warns of this; seen as a daemon that never started). Elsewhere: die_with_parent.
+    """
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        return list(argv), die_with_parent
+    return [setpriv, "--pdeathsig", "KILL", "--", *argv], None
+
+
 def die_with_parent() -> None:
     """In a child before exec (preexec_fn): SIGKILL when the thread that started it ends (PR_SET_PDEATHSIG, Linux).
 
-    Start such a child with on_spawner_thread, so that this means "when bpywright ends".
+    Start such a child with on_spawner_thread, so that this means "when bpywright ends". dying_with_parent does the
+    same without Python code in the child where it can.
     """
     import ctypes
     import signal

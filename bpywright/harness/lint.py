@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from ..spawner import die_with_parent, on_spawner_thread
+from ..spawner import dying_with_parent, on_spawner_thread
 from .checkers import BIN, QUOTED, CheckerConfig, parse_mypy, parse_pyright, parse_ruff, shared_mypy_cache
 from .diagnostics import Diagnostic, LintReport, Tool, ToolStatus
 from .lsp import LanguageServer, LanguageServerError
@@ -304,6 +304,7 @@ class Linter:
         log = self._tmp / "dmypy.log"
         argv = [str(BIN / "dmypy"), "--status-file", str(self._status), "daemon", "--timeout", str(DMYPY_IDLE_S)]
         argv += ["--log-file", str(log), "--", *self.config.mypy_flags()]
+        argv, preexec = dying_with_parent(argv)
         self._daemon = on_spawner_thread(
             lambda: subprocess.Popen(
                 argv,
@@ -311,7 +312,7 @@ class Linter:
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
-                preexec_fn=die_with_parent,
+                preexec_fn=preexec,
             )
         )
         deadline = time.monotonic() + wait

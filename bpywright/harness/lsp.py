@@ -9,7 +9,7 @@ import threading
 import time
 from pathlib import Path
 
-from ..spawner import die_with_parent, on_spawner_thread
+from ..spawner import dying_with_parent, on_spawner_thread
 
 
 class LanguageServerError(RuntimeError):
@@ -23,9 +23,10 @@ class LanguageServer:
         self.root = root
         # Dies with bpywright (PR_SET_PDEATHSIG from the process-lifetime thread); node beneath it watches our pid
         # (`processId` below) and exits when we are gone.
+        command, preexec = dying_with_parent(argv)
         self.proc = on_spawner_thread(
             lambda: subprocess.Popen(
-                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=root, preexec_fn=die_with_parent
+                command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=root, preexec_fn=preexec
             )
         )
         self._next_id = 0

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import IO
 
 from ..harness.sandbox import signal_name
-from ..spawner import die_with_parent, on_spawner_thread
+from ..spawner import dying_with_parent, on_spawner_thread
 from ..starts import record
 from .llama_serve import FD_FLAG, KEY_ENV, PROOF_PATH
 
@@ -162,9 +162,10 @@ class LocalServer:
         # From the process-lifetime spawner thread: PR_SET_PDEATHSIG follows the forking thread, not the process.
         listener = self._listener
         assert listener is not None, "start() binds the listening socket first"
+        command, preexec = dying_with_parent(self.command())
         self._proc = on_spawner_thread(
             lambda: subprocess.Popen(
-                self.command(),
+                command,
                 pass_fds=(listener.fileno(),),
                 stdin=subprocess.DEVNULL,
                 stdout=log,
@@ -172,7 +173,7 @@ class LocalServer:
                 start_new_session=True,
                 env=env,
                 # SIGKILL, not SIGTERM: uvicorn's graceful shutdown would finish the answer in flight, for minutes
-                preexec_fn=die_with_parent,
+                preexec_fn=preexec,
             )
         )
 
