@@ -49,7 +49,7 @@ def dying_with_parent(argv: Sequence[str]) -> tuple[list[str], Callable[[], None
 
     Where util-linux's setpriv is installed, argv runs under `setpriv --pdeathsig KILL` and preexec_fn is None: no Python
     runs between fork and exec, which in a process with other threads can deadlock the child before it ever execs
-    (Python's subprocess documentation warns of this; seen as a daemon that never started). Elsewhere: die_with_parent.
+    (Python's subprocess documentation warns of this for preexec_fn). Elsewhere: die_with_parent.
     """
     setpriv = shutil.which("setpriv")
     if setpriv is None:
