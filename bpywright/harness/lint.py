@@ -251,6 +251,7 @@ class Linter:
         self.config = CheckerConfig.write(self._tmp, stubs)
         self.snippet = self._tmp / "snippet.py"
         self._status = self._tmp / "dmypy.json"
+        self._log = self._tmp / "dmypy.log"
         self._lock = threading.Lock()
         self._server: LanguageServer | None = None
         self._dmypy_started = False
@@ -294,16 +295,15 @@ class Linter:
 
     def _log_tail(self) -> str:
         """': LAST LINES' of the daemon's log, where it wrote one (what it was doing when it stopped answering)."""
-        tail = _tail(self._tmp / "dmypy.log")
+        tail = _tail(self._log)
         return f": {tail[-200:]}" if tail else ""
 
     def _start_daemon(self, wait: float = TIMEOUT) -> str:
         """Start dmypy in the foreground as our child (not `dmypy start`, which detaches it: a killed bpywright left it
         running), dying with bpywright; wait up to `wait` s for its status file. Returns what went wrong, or ''."""
         self._status.unlink(missing_ok=True)
-        log = self._tmp / "dmypy.log"
         argv = [str(BIN / "dmypy"), "--status-file", str(self._status), "daemon", "--timeout", str(DMYPY_IDLE_S)]
-        argv += ["--log-file", str(log), "--", *self.config.mypy_flags()]
+        argv += ["--log-file", str(self._log), "--", *self.config.mypy_flags()]
         argv, preexec = dying_with_parent(argv)
         self._daemon = on_spawner_thread(
             lambda: subprocess.Popen(
@@ -322,7 +322,7 @@ class Linter:
             code = self._daemon.poll()
             if code is not None:
                 self._daemon = None
-                return f"dmypy exited with code {code}: {_tail(log)}"
+                return f"dmypy exited with code {code}: {_tail(self._log)}"
             time.sleep(0.05)
         self._daemon.kill()  # never left running behind a failed check
         self._daemon.wait()

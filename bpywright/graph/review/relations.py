@@ -453,8 +453,8 @@ def valid_part(part: str) -> bool:
     return bool(_WORD.match(part))
 
 
-PLACEMENT = "placement: "
-BUILD_IT = " (build it, named for what it is)"  # what a scene is told of a target it lacks; a plan is told to add a part  # every placement check's label starts so ("placement: lamp on table")
+PLACEMENT = "placement: "  # every placement check's label starts so ("placement: lamp on table")
+BUILD_IT = " (build it, named for what it is)"  # what a scene is told of a target it lacks; a plan is told to add a part
 
 
 def placement_checks(prompt: str, scene: SceneSummary | None) -> tuple[dict[str, bool], list[str]]:
